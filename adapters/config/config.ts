@@ -1,0 +1,68 @@
+import { ConfigError, currency, type Env, integer, oneOf, text, url } from "./env-parsers.ts";
+
+export { ConfigError } from "./env-parsers.ts";
+
+export type NodeEnv = "development" | "production" | "test";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface Config {
+  readonly nodeEnv: NodeEnv;
+  readonly host: string;
+  readonly port: number;
+  readonly providerSimPort: number;
+  /** Unset means the embedded PostgreSQL (PGlite) under `dataDir`. */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolMax: number;
+  readonly dataDir: string;
+  /** Unset outside production: main generates one and keeps it under `dataDir`. */
+  readonly jwtSecret: string | undefined;
+  readonly jwtIssuer: string;
+  readonly jwtTtlSeconds: number;
+  readonly admin: { readonly email: string; readonly password: string } | undefined;
+  readonly logLevel: LogLevel;
+  readonly currency: string;
+  readonly bodyLimitBytes: number;
+  readonly shutdownTimeoutMs: number;
+}
+
+const MIN_JWT_SECRET_LENGTH = 32;
+
+/** Parses and validates every variable once; throws ConfigError naming the first bad one. */
+export function loadConfig(env: Env): Config {
+  const nodeEnv = oneOf<NodeEnv>(env, "NODE_ENV", ["development", "production", "test"], "development");
+  const jwtSecret = text(env, "JWT_SECRET");
+  if (jwtSecret === undefined && nodeEnv === "production") {
+    throw new ConfigError("JWT_SECRET", "is required when NODE_ENV=production", undefined);
+  }
+  if (jwtSecret !== undefined && jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
+    throw new ConfigError("JWT_SECRET", `must be at least ${MIN_JWT_SECRET_LENGTH} characters long`, undefined);
+  }
+  const adminEmail = text(env, "ADMIN_EMAIL");
+  const adminPassword = text(env, "ADMIN_PASSWORD");
+  if ((adminEmail === undefined) !== (adminPassword === undefined)) {
+    const missing = adminEmail === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
+    throw new ConfigError(missing, "must be set together with the other of ADMIN_EMAIL and ADMIN_PASSWORD", undefined);
+  }
+  return {
+    nodeEnv,
+    host: text(env, "HOST") ?? "0.0.0.0",
+    port: integer(env, "PORT", 3000, 0, 65535),
+    providerSimPort: integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535),
+    databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),
+    databasePoolMax: integer(env, "DATABASE_POOL_MAX", 10, 1, 200),
+    dataDir: text(env, "DATA_DIR") ?? ".data",
+    jwtSecret,
+    jwtIssuer: text(env, "JWT_ISSUER") ?? "marketplace",
+    jwtTtlSeconds: integer(env, "JWT_TTL_SECONDS", 3600, 60, 30 * 24 * 3600),
+    admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
+    logLevel: oneOf<LogLevel>(
+      env,
+      "LOG_LEVEL",
+      ["fatal", "error", "warn", "info", "debug", "trace", "silent"],
+      nodeEnv === "test" ? "silent" : "info",
+    ),
+    currency: currency(env, "MARKETPLACE_CURRENCY", "USD"),
+    bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
+    shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 120_000),
+  };
+}

@@ -1,0 +1,48 @@
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import type { Logger } from "../logging/logger.ts";
+import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
+import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
+import { createErrorHandler } from "./error-handler.ts";
+import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { createRequestContext } from "./request-context.ts";
+
+export interface AppDeps extends AuthRoutesDeps {
+  readonly logger: Logger;
+  readonly bodyLimitBytes: number;
+  checkReadiness(): Promise<Readiness>;
+}
+
+/** The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. */
+export function createApp(deps: AppDeps) {
+  return new Elysia({ name: "marketplace" })
+    .use(createErrorHandler(deps))
+    .use(createRequestContext(deps))
+    .onParse({ as: "global" }, async ({ request, contentType }) => {
+      if (isJsonContentType(contentType)) return parseJsonBody(await readLimitedText(request, deps.bodyLimitBytes));
+      // Anything else is read under the same cap first so an oversized body is a 413 either way.
+      const text = await readLimitedText(request, deps.bodyLimitBytes);
+      if (contentType.startsWith("application/x-www-form-urlencoded")) {
+        return Object.fromEntries(new URLSearchParams(text));
+      }
+      return text;
+    })
+    .use(
+      openapi({
+        path: "/openapi",
+        specPath: "/openapi/json",
+        documentation: {
+          info: {
+            title: "Marketplace API",
+            version: "0.1.0",
+            description: "Catalog, checkout, payments and fulfillment of digital products.",
+          },
+          components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
+        },
+      }),
+    )
+    .use(createHealthRoutes(deps))
+    .use(createAuthRoutes(deps));
+}
+
+export type App = ReturnType<typeof createApp>;

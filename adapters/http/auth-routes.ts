@@ -1,0 +1,67 @@
+import { Elysia, t } from "elysia";
+import type { Registration, User } from "../../domain/identity/user.ts";
+import { createAuth, type AuthOptions } from "./auth-plugin.ts";
+
+export const UserBody = t.Object({
+  id: t.String({ format: "uuid" }),
+  email: t.String(),
+  name: t.String(),
+  role: t.Union([t.Literal("customer"), t.Literal("admin")]),
+  created_at: t.String({ format: "date-time" }),
+});
+
+const SessionBody = t.Object({ token: t.String(), user: UserBody });
+
+export const toUserBody = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  role: user.role,
+  created_at: user.createdAt.toISOString(),
+});
+
+export interface AuthRoutesDeps {
+  readonly auth: AuthOptions;
+  registerCustomer(input: Registration): Promise<User>;
+  authenticate(input: { email: string; password: string }): Promise<User>;
+  getUser(id: string): Promise<User>;
+}
+
+export function createAuthRoutes(deps: AuthRoutesDeps) {
+  const issue = (sign: (claims: { sub: string; role: string }) => Promise<string>, user: User) =>
+    sign({ sub: user.id, role: user.role }).then((token) => ({ token, user: toUserBody(user) }));
+
+  return new Elysia({ name: "auth-routes", tags: ["auth"] })
+    .use(createAuth(deps.auth))
+    .post(
+      "/api/auth/register",
+      async ({ body, jwt, set }) => {
+        const user = await deps.registerCustomer(body);
+        set.status = 201;
+        return issue(jwt.sign, user);
+      },
+      {
+        body: t.Object({
+          email: t.String({ maxLength: 254 }),
+          password: t.String({ maxLength: 256 }),
+          name: t.String({ maxLength: 200 }),
+        }),
+        response: { 201: SessionBody },
+        detail: { summary: "Register a customer account and get a token" },
+      },
+    )
+    .post(
+      "/api/auth/login",
+      async ({ body, jwt }) => issue(jwt.sign, await deps.authenticate(body)),
+      {
+        body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
+        response: { 200: SessionBody },
+        detail: { summary: "Exchange email and password for a token" },
+      },
+    )
+    .get("/api/me", async ({ principal }) => toUserBody(await deps.getUser(principal.userId)), {
+      auth: ["customer", "admin"],
+      response: { 200: UserBody },
+      detail: { summary: "The signed-in account", security: [{ bearer: [] }] },
+    });
+}

@@ -1,0 +1,53 @@
+import { Elysia, type ValidationError } from "elysia";
+import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
+import type { Logger } from "../logging/logger.ts";
+import { HttpProblem, type Problem, PROBLEM_CONTENT_TYPE, problem, STATUS_BY_CATEGORY } from "./problem.ts";
+import { requestIdOf } from "./request-context.ts";
+
+function validationErrors(error: ValidationError): FieldError[] {
+  return error.all.map((issue) => ({
+    path: "path" in issue && issue.path ? issue.path : "/",
+    message: "summary" in issue && issue.summary ? issue.summary : issue.message,
+    code: "SCHEMA_VIOLATION",
+  }));
+}
+
+function toProblem(code: string | number, error: unknown, logger: Logger, request: Request): Problem {
+  // Elysia wraps whatever the body parser throws in a ParseError; our own problem is the cause.
+  if (code === "PARSE" && error instanceof Error && error.cause instanceof HttpProblem) {
+    return toProblem("HTTP", error.cause, logger, request);
+  }
+  if (error instanceof DomainError) {
+    return problem(STATUS_BY_CATEGORY[error.category], error.code, error.message, {
+      ...(error.errors ? { errors: error.errors } : {}),
+    });
+  }
+  if (error instanceof HttpProblem) return problem(error.status, error.code, error.message);
+  switch (code) {
+    case "PARSE":
+      return problem(400, "MALFORMED_BODY", "The request body could not be parsed.");
+    case "VALIDATION":
+      return problem(422, "VALIDATION_FAILED", "The request does not match the schema.", {
+        errors: validationErrors(error as ValidationError),
+      });
+    case "NOT_FOUND":
+      return problem(404, "ROUTE_NOT_FOUND", "No resource lives at this path.");
+    default: {
+      logger.error(
+        { req_id: requestIdOf(request), err: error instanceof Error ? error : String(error) },
+        "unhandled error",
+      );
+      return problem(500, "INTERNAL_ERROR", "Something went wrong on our side. The request id identifies it.");
+    }
+  }
+}
+
+/** One place that turns every failure into RFC 9457 problem+json; no stack or SQL leaves it. */
+export function createErrorHandler(deps: { logger: Logger }) {
+  return new Elysia({ name: "error-handler" }).onError({ as: "global" }, ({ code, error, set, request }) => {
+    const body = toProblem(code, error, deps.logger, request);
+    set.status = body.status;
+    set.headers["content-type"] = PROBLEM_CONTENT_TYPE;
+    return JSON.stringify({ ...body, instance: `urn:request:${requestIdOf(request)}` });
+  });
+}

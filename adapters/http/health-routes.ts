@@ -1,0 +1,26 @@
+import { Elysia, t } from "elysia";
+import { problem, problemResponse } from "./problem.ts";
+
+export interface Readiness {
+  readonly database: boolean;
+  readonly migrations: boolean;
+}
+
+export function createHealthRoutes(deps: { checkReadiness(): Promise<Readiness> }) {
+  return new Elysia({ name: "health-routes", tags: ["health"] })
+    .get("/health", () => ({ status: "ok" as const }), {
+      response: t.Object({ status: t.Literal("ok") }),
+      detail: { summary: "Liveness: the process serves HTTP" },
+    })
+    .get(
+      "/ready",
+      async () => {
+        const readiness = await deps.checkReadiness();
+        if (readiness.database && readiness.migrations) return { status: "ready" as const, ...readiness };
+        return problemResponse(
+          problem(503, "NOT_READY", `Not ready: database ${readiness.database ? "up" : "down"}, migrations ${readiness.migrations ? "applied" : "pending"}.`),
+        );
+      },
+      { detail: { summary: "Readiness: database reachable and migrations applied" } },
+    );
+}

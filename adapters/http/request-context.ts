@@ -1,0 +1,42 @@
+import { Elysia } from "elysia";
+import type { Logger } from "../logging/logger.ts";
+
+interface RequestMeta {
+  readonly id: string;
+  readonly startedAt: number;
+}
+
+const metas = new WeakMap<Request, RequestMeta>();
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The id of a request: the caller's `X-Request-Id` when it is sane, else a fresh UUID. */
+export function requestIdOf(request: Request): string {
+  return metas.get(request)?.id ?? "unknown";
+}
+
+/**
+ * Gives every request an id (echoed in `X-Request-Id`) and writes one access-log line per
+ * response, errors included.
+ */
+export function createRequestContext(deps: { logger: Logger }) {
+  return new Elysia({ name: "request-context" })
+    .onRequest(({ request, set }) => {
+      const incoming = request.headers.get("x-request-id");
+      const id = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      metas.set(request, { id, startedAt: performance.now() });
+      set.headers["x-request-id"] = id;
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+      const meta = metas.get(request);
+      deps.logger.info(
+        {
+          req_id: meta?.id,
+          method: request.method,
+          path,
+          status: typeof set.status === "number" ? set.status : 200,
+          duration_ms: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
+        },
+        "request",
+      );
+    });
+}

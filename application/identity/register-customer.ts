@@ -1,0 +1,27 @@
+import {
+  EmailAlreadyRegistered,
+  type Registration,
+  type User,
+  validateRegistration,
+} from "../../domain/identity/user.ts";
+import type { PasswordHasher, UserRepository } from "./ports.ts";
+
+export interface RegisterCustomerDeps {
+  readonly users: UserRepository;
+  readonly hasher: PasswordHasher;
+}
+
+export function makeRegisterCustomer(deps: RegisterCustomerDeps) {
+  return async function registerCustomer(input: Registration): Promise<User> {
+    const registration = validateRegistration(input);
+    const passwordHash = await deps.hasher.hash(registration.password);
+    const user = await deps.users.insert({
+      email: registration.email,
+      name: registration.name,
+      role: "customer",
+      passwordHash,
+    });
+    if (!user) throw new EmailAlreadyRegistered();
+    return user;
+  };
+}

@@ -1,0 +1,41 @@
+/**
+ * What kind of failure an error is, independent of any transport. The HTTP layer maps each
+ * category to a status code; the domain never speaks HTTP.
+ */
+export type ErrorCategory =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "unavailable";
+
+export interface FieldError {
+  /** JSON pointer style path of the offending field, e.g. `/fulfillment_config/base_url`. */
+  readonly path: string;
+  readonly message: string;
+  readonly code?: string;
+}
+
+/** Base of every expected failure. `code` is stable and UPPER_SNAKE; clients branch on it. */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  abstract readonly category: ErrorCategory;
+  readonly errors: readonly FieldError[] | undefined;
+
+  constructor(message: string, errors?: readonly FieldError[]) {
+    super(message);
+    this.name = new.target.name;
+    this.errors = errors;
+  }
+}
+
+/** A request that breaks a business rule on one or more fields. */
+export class ValidationFailed extends DomainError {
+  readonly code = "VALIDATION_FAILED";
+  readonly category = "invalid";
+
+  constructor(errors: readonly FieldError[], message = "The request is not valid.") {
+    super(message, errors);
+  }
+}

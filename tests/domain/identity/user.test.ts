@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { normalizeEmail, validateRegistration } from "../../../domain/identity/user.ts";
+import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+
+const valid = { email: "  Ada@Example.COM ", password: "correct horse", name: " Ada " };
+
+describe("validateRegistration", () => {
+  test("normalizes email and name", () => {
+    expect(validateRegistration(valid)).toEqual({ email: "ada@example.com", password: "correct horse", name: "Ada" });
+  });
+
+  test("keeps the password exactly as typed", () => {
+    expect(validateRegistration({ ...valid, password: "  spaced  " }).password).toBe("  spaced  ");
+  });
+
+  test.each([
+    [{ email: "not-an-email" }, "/email", "INVALID_EMAIL"],
+    [{ password: "short" }, "/password", "INVALID_PASSWORD_LENGTH"],
+    [{ password: "x".repeat(257) }, "/password", "INVALID_PASSWORD_LENGTH"],
+    [{ name: "   " }, "/name", "INVALID_NAME"],
+  ])("rejects %o at %s", (override, path, code) => {
+    try {
+      validateRegistration({ ...valid, ...override });
+      throw new Error("expected a ValidationFailed");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationFailed);
+      expect((error as ValidationFailed).errors).toEqual([{ path, code, message: expect.any(String) }]);
+    }
+  });
+
+  test("reports every bad field at once", () => {
+    const attempt = () => validateRegistration({ email: "x", password: "1", name: "" });
+    expect(attempt).toThrow(ValidationFailed);
+    try {
+      attempt();
+    } catch (error) {
+      expect((error as ValidationFailed).errors?.map((e) => e.path)).toEqual(["/email", "/password", "/name"]);
+    }
+  });
+});
+
+test("normalizeEmail trims and lower-cases", () => {
+  expect(normalizeEmail(" A@B.Co ")).toBe("a@b.co");
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll } from "bun:test";
+import postgres from "postgres";
+import { openDatabase, type Sql } from "../../adapters/postgres/database.ts";
+import { startEmbeddedPostgres } from "../../adapters/postgres/embedded-postgres.ts";
+import { migrate } from "../../adapters/postgres/migrate.ts";
+
+/** Set by scripts/test.ts: the admin URL of a real server, or empty for PGlite. */
+export const serverUrl = process.env.TEST_DATABASE_URL || undefined;
+export const hasRealPostgres = serverUrl !== undefined;
+
+export interface TestDatabase {
+  readonly url: string;
+  readonly sql: Sql;
+  /** Pool size to use for extra connections: PGlite serves one connection at a time. */
+  readonly poolMax: number;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own: a new database on the server, or an in-memory PGlite. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (!serverUrl) {
+    const embedded = await startEmbeddedPostgres(undefined);
+    const database = await openDatabase({ url: embedded.url, dataDir: "", poolMax: 1 });
+    await migrate(database.sql);
+    return {
+      url: embedded.url,
+      sql: database.sql,
+      poolMax: 1,
+      async drop() {
+        await database.sql.end({ timeout: 1 });
+        await embedded.stop();
+      },
+    };
+  }
+  const name = `test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), dataDir: "", poolMax: 10 });
+  await migrate(database.sql);
+  return {
+    url: url.toString(),
+    sql: database.sql,
+    poolMax: 10,
+    async drop() {
+      await database.close(1);
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 1 });
+    },
+  };
+}
+
+/** Registers a per-file database created before the file's tests and dropped after them. */
+export function useTestDatabase(): { readonly current: TestDatabase } {
+  const holder: { current?: TestDatabase } = {};
+  beforeAll(async () => {
+    holder.current = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await holder.current?.drop();
+  });
+  return {
+    get current() {
+      if (!holder.current) throw new Error("test database used outside a test");
+      return holder.current;
+    },
+  };
+}

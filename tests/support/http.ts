@@ -1,0 +1,42 @@
+import { expect } from "bun:test";
+
+type Handler = { handle(request: Request): Promise<Response> };
+
+export interface JsonResponse<T = any> {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: T;
+}
+
+/** Sends a request through the app in-process, as Elysia recommends for route tests. */
+export async function call<T = any>(
+  app: Handler,
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: BodyInit; token?: string; headers?: Record<string, string> } = {},
+): Promise<JsonResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    headers["content-type"] ??= "application/json";
+    body = JSON.stringify(options.body);
+  }
+  const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // Not JSON: the test sees the raw text.
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T };
+}
+
+export function expectProblemShape(response: JsonResponse, status: number, code: string): void {
+  expect(response.status).toBe(status);
+  expect(response.headers.get("content-type")).toStartWith("application/problem+json");
+  const body = response.body as Record<string, unknown>;
+  expect({ status: body.status, code: body.code }).toEqual({ status, code });
+  for (const field of ["type", "title", "detail"]) expect(typeof body[field]).toBe("string");
+}
