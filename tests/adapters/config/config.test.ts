@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../../adapters/config/config.ts";
+
+describe("loadConfig", () => {
+  test("defaults describe a development machine", () => {
+    expect(loadConfig({})).toMatchObject({
+      nodeEnv: "development",
+      port: 3000,
+      providerSimPort: 4010,
+      databaseUrl: undefined,
+      dataDir: ".data",
+      jwtIssuer: "marketplace",
+      currency: "USD",
+      bodyLimitBytes: 1024 * 1024,
+      admin: undefined,
+    });
+  });
+
+  test.each([
+    [{ PORT: "abc" }, "PORT"],
+    [{ PORT: "70000" }, "PORT"],
+    [{ NODE_ENV: "staging" }, "NODE_ENV"],
+    [{ DATABASE_URL: "not a url" }, "DATABASE_URL"],
+    [{ DATABASE_URL: "mysql://db/x" }, "DATABASE_URL"],
+    [{ NODE_ENV: "production" }, "JWT_SECRET"],
+    [{ JWT_SECRET: "too-short" }, "JWT_SECRET"],
+    [{ ADMIN_EMAIL: "a@b.co" }, "ADMIN_PASSWORD"],
+    [{ ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
+    [{ MARKETPLACE_CURRENCY: "usd" }, "MARKETPLACE_CURRENCY"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+  ])("%o is refused naming %s", (env, variable) => {
+    try {
+      loadConfig(env);
+      throw new Error("expected a ConfigError");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).variable).toBe(variable);
+      expect((error as ConfigError).message).toStartWith(`Invalid configuration: ${variable} `);
+    }
+  });
+
+  test("a secret value is never echoed in the error line", () => {
+    expect(() => loadConfig({ JWT_SECRET: "tiny-secret" })).toThrow(/^(?!.*tiny-secret).*$/);
+  });
+
+  test("production with a long secret and a database is accepted", () => {
+    const config = loadConfig({
+      NODE_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      DATABASE_URL: "postgres://u@db:5432/app",
+      ADMIN_EMAIL: "admin@example.com",
+      ADMIN_PASSWORD: "a long password",
+    });
+    expect(config).toMatchObject({ nodeEnv: "production", logLevel: "info", admin: { email: "admin@example.com" } });
+  });
+});
