@@ -24,7 +24,11 @@ function readConfig(): Config {
 }
 
 async function start(config: Config, logger: Logger) {
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, poolMax: config.databasePoolMax });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.databasePoolMax,
+  });
   const { sql } = database;
   const migrations = await loadMigrations();
   const applied = await migrate(sql, migrations);

@@ -11,7 +11,14 @@ try {
 }
 
 const server = Bun.serve({ hostname: process.env.HOST ?? "0.0.0.0", port, fetch: createProviderSimApp().fetch });
-console.log(JSON.stringify({ level: "info", name: "provider-sim", url: `http://localhost:${server.port}`, msg: "provider simulator listening" }));
+console.log(
+  JSON.stringify({
+    level: "info",
+    name: "provider-sim",
+    url: `http://localhost:${server.port}`,
+    msg: "provider simulator listening",
+  }),
+);
 
 const shutdown = async () => {
   await server.stop();

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Registration, User } from "../../domain/identity/user.ts";
-import { createAuth, type AuthOptions } from "./auth-plugin.ts";
+import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 
 export const UserBody = t.Object({
   id: t.String({ format: "uuid" }),
@@ -50,15 +50,11 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         detail: { summary: "Register a customer account and get a token" },
       },
     )
-    .post(
-      "/api/auth/login",
-      async ({ body, jwt }) => issue(jwt.sign, await deps.authenticate(body)),
-      {
-        body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
-        response: { 200: SessionBody },
-        detail: { summary: "Exchange email and password for a token" },
-      },
-    )
+    .post("/api/auth/login", async ({ body, jwt }) => issue(jwt.sign, await deps.authenticate(body)), {
+      body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
+      response: { 200: SessionBody },
+      detail: { summary: "Exchange email and password for a token" },
+    })
     .get("/api/me", async ({ principal }) => toUserBody(await deps.getUser(principal.userId)), {
       auth: ["customer", "admin"],
       response: { 200: UserBody },

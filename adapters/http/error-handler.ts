@@ -1,7 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
 import type { Logger } from "../logging/logger.ts";
-import { HttpProblem, type Problem, PROBLEM_CONTENT_TYPE, problem, STATUS_BY_CATEGORY } from "./problem.ts";
+import { HttpProblem, PROBLEM_CONTENT_TYPE, type Problem, problem, STATUS_BY_CATEGORY } from "./problem.ts";
 import { requestIdOf } from "./request-context.ts";
 
 function validationErrors(error: ValidationError): FieldError[] {

@@ -18,7 +18,11 @@ export function createHealthRoutes(deps: { checkReadiness(): Promise<Readiness> 
         const readiness = await deps.checkReadiness();
         if (readiness.database && readiness.migrations) return { status: "ready" as const, ...readiness };
         return problemResponse(
-          problem(503, "NOT_READY", `Not ready: database ${readiness.database ? "up" : "down"}, migrations ${readiness.migrations ? "applied" : "pending"}.`),
+          problem(
+            503,
+            "NOT_READY",
+            `Not ready: database ${readiness.database ? "up" : "down"}, migrations ${readiness.migrations ? "applied" : "pending"}.`,
+          ),
         );
       },
       { detail: { summary: "Readiness: database reachable and migrations applied" } },

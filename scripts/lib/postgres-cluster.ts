@@ -39,7 +39,11 @@ const isRoot = () => process.getuid?.() === 0;
 async function run(command: string[], options: { quiet?: boolean } = {}): Promise<void> {
   const argv = isRoot() ? ["runuser", "-u", "postgres", "--", ...command] : command;
   const proc = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [code, out, err] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  const [code, out, err] = await Promise.all([
+    proc.exited,
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+  ]);
   if (code !== 0) throw new Error(`${command.join(" ")} failed (${code}): ${err || out}`);
   if (!options.quiet && out.trim()) process.stderr.write(out);
 }
@@ -56,7 +60,10 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     await chown(dataDir, uid, gid);
   }
   const port = await freePort();
-  await run([join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"], { quiet: true });
+  await run(
+    [join(bin, "initdb"), "-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--no-locale", "--no-sync"],
+    { quiet: true },
+  );
   const options = [
     `-p ${port}`,
     "-c listen_addresses=127.0.0.1",
@@ -67,7 +74,11 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     "-c max_connections=300",
     "-c shared_buffers=256MB",
   ].join(" ");
-  const start = () => run([join(bin, "pg_ctl"), "-D", dataDir, "-l", join(dataDir, "server.log"), "-o", options, "-w", "-t", "60", "start"], { quiet: true });
+  const start = () =>
+    run(
+      [join(bin, "pg_ctl"), "-D", dataDir, "-l", join(dataDir, "server.log"), "-o", options, "-w", "-t", "60", "start"],
+      { quiet: true },
+    );
   const stop = () => run([join(bin, "pg_ctl"), "-D", dataDir, "-m", "fast", "-w", "stop"], { quiet: true });
   await start();
   return {

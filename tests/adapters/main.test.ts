@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadMigrations } from "../../adapters/postgres/migrate.ts";
 import { createTestDatabase, hasRealPostgres } from "../support/database.ts";
-import { runToExit, type RunningService, startService } from "../support/process.ts";
+import { type RunningService, runToExit, startService } from "../support/process.ts";
 
 const MAIN = "adapters/main.ts";
 const running: RunningService[] = [];
@@ -51,23 +51,27 @@ describe("composition root", () => {
     expect(await second.stop()).toBe(0);
   }, 60_000);
 
-  test.skipIf(!hasRealPostgres)("two instances starting together on one database apply migrations once", async () => {
-    const db = await createTestDatabase();
-    try {
-      await db.sql`drop table schema_migrations, users`;
-      const [a, b] = await Promise.all([start({ DATABASE_URL: db.url }), start({ DATABASE_URL: db.url })]);
-      for (const instance of [a, b]) expect((await fetch(`${instance.url}/ready`)).status).toBe(200);
-      const rows = await db.sql<{ version: number }[]>`select version from schema_migrations order by version`;
-      expect(rows.map((r) => r.version)).toEqual((await loadMigrations()).map((m) => m.version));
-      expect(await a.stop()).toBe(0);
-      expect(await b.stop()).toBe(0);
-      const logs = (await a.output()) + (await b.output());
-      expect(logs).not.toContain('"level":"fatal"');
-      expect(logs).not.toContain('"level":"error"');
-    } finally {
-      await db.drop();
-    }
-  }, 60_000);
+  test.skipIf(!hasRealPostgres)(
+    "two instances starting together on one database apply migrations once",
+    async () => {
+      const db = await createTestDatabase();
+      try {
+        await db.sql`drop table schema_migrations, users`;
+        const [a, b] = await Promise.all([start({ DATABASE_URL: db.url }), start({ DATABASE_URL: db.url })]);
+        for (const instance of [a, b]) expect((await fetch(`${instance.url}/ready`)).status).toBe(200);
+        const rows = await db.sql<{ version: number }[]>`select version from schema_migrations order by version`;
+        expect(rows.map((r) => r.version)).toEqual((await loadMigrations()).map((m) => m.version));
+        expect(await a.stop()).toBe(0);
+        expect(await b.stop()).toBe(0);
+        const logs = (await a.output()) + (await b.output());
+        expect(logs).not.toContain('"level":"fatal"');
+        expect(logs).not.toContain('"level":"error"');
+      } finally {
+        await db.drop();
+      }
+    },
+    60_000,
+  );
 
   test("SIGTERM finishes the in-flight request, then exits 0 and stops listening", async () => {
     const db = await createTestDatabase();
@@ -95,13 +99,28 @@ describe("composition root", () => {
   test("ADMIN_EMAIL and ADMIN_PASSWORD create the admin, and a restart updates its password", async () => {
     const db = await createTestDatabase();
     try {
-      const first = await start({ DATABASE_URL: db.url, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "first admin pw" });
-      const login = await post(`${first.url}/api/auth/login`, { email: "root@example.com", password: "first admin pw" });
+      const first = await start({
+        DATABASE_URL: db.url,
+        ADMIN_EMAIL: "root@example.com",
+        ADMIN_PASSWORD: "first admin pw",
+      });
+      const login = await post(`${first.url}/api/auth/login`, {
+        email: "root@example.com",
+        password: "first admin pw",
+      });
       expect(login.body.user.role).toBe("admin");
       await first.stop();
-      const second = await start({ DATABASE_URL: db.url, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "second admin pw" });
-      expect((await post(`${second.url}/api/auth/login`, { email: "root@example.com", password: "first admin pw" })).status).toBe(401);
-      expect((await post(`${second.url}/api/auth/login`, { email: "root@example.com", password: "second admin pw" })).status).toBe(200);
+      const second = await start({
+        DATABASE_URL: db.url,
+        ADMIN_EMAIL: "root@example.com",
+        ADMIN_PASSWORD: "second admin pw",
+      });
+      expect(
+        (await post(`${second.url}/api/auth/login`, { email: "root@example.com", password: "first admin pw" })).status,
+      ).toBe(401);
+      expect(
+        (await post(`${second.url}/api/auth/login`, { email: "root@example.com", password: "second admin pw" })).status,
+      ).toBe(200);
       await second.stop();
       const logs = (await first.output()) + (await second.output());
       expect(logs).not.toContain("first admin pw");

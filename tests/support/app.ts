@@ -1,12 +1,12 @@
-import { makeAuthenticate } from "../../application/identity/authenticate.ts";
-import { makeGetUser } from "../../application/identity/get-user.ts";
-import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
 import { type AppDeps, createApp } from "../../adapters/http/app.ts";
 import { createLogger } from "../../adapters/logging/logger.ts";
 import type { Sql } from "../../adapters/postgres/database.ts";
 import { loadMigrations, migrationsApplied } from "../../adapters/postgres/migrate.ts";
 import { createPostgresUserRepository } from "../../adapters/postgres/user-repository.ts";
 import { createBunPasswordHasher } from "../../adapters/security/bun-password-hasher.ts";
+import { makeAuthenticate } from "../../application/identity/authenticate.ts";
+import { makeGetUser } from "../../application/identity/get-user.ts";
+import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnop";
 export const TEST_ISSUER = "marketplace";

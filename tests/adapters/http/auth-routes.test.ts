@@ -42,7 +42,9 @@ describe("register, login, me", () => {
       body: { email: "weak@example.com", password: "short", name: "Weak" },
     });
     expectProblemShape(response, 422, "VALIDATION_FAILED");
-    expect(response.body.errors).toEqual([{ path: "/password", code: "INVALID_PASSWORD_LENGTH", message: expect.any(String) }]);
+    expect(response.body.errors).toEqual([
+      { path: "/password", code: "INVALID_PASSWORD_LENGTH", message: expect.any(String) },
+    ]);
   });
 
   test("login returns a token that /api/me accepts", async () => {
@@ -85,7 +87,10 @@ describe("token verification refuses every forged or stale token", () => {
   const cases: [string, (sub: string) => Promise<string>][] = [
     ["alg none", (sub) => forgeJwt({ alg: "none", typ: "JWT" }, claims(sub), undefined)],
     ["HS512 with the right secret", (sub) => forgeJwt({ alg: "HS512", typ: "JWT" }, claims(sub), TEST_JWT_SECRET)],
-    ["expired beyond the 30 s tolerance", (sub) => forgeJwt(header, claims(sub, { exp: nowSeconds() - 31 }), TEST_JWT_SECRET)],
+    [
+      "expired beyond the 30 s tolerance",
+      (sub) => forgeJwt(header, claims(sub, { exp: nowSeconds() - 31 }), TEST_JWT_SECRET),
+    ],
     ["without exp", (sub) => forgeJwt(header, claims(sub, { exp: undefined }), TEST_JWT_SECRET)],
     ["with another issuer", (sub) => forgeJwt(header, claims(sub, { iss: "someone-else" }), TEST_JWT_SECRET)],
     ["signed with another secret", (sub) => forgeJwt(header, claims(sub), "another-secret-0123456789-abcdefghijkl")],
@@ -121,7 +126,11 @@ describe("role guards", () => {
       .get("/api/customer/probe", ({ principal }) => ({ role: principal.role }), { auth: "customer" });
 
   const token = (role: string) =>
-    forgeJwt({ alg: "HS256", typ: "JWT" }, { sub: crypto.randomUUID(), role, iss: TEST_ISSUER, exp: nowSeconds() + 60 }, TEST_JWT_SECRET);
+    forgeJwt(
+      { alg: "HS256", typ: "JWT" },
+      { sub: crypto.randomUUID(), role, iss: TEST_ISSUER, exp: nowSeconds() + 60 },
+      TEST_JWT_SECRET,
+    );
 
   test("a customer token on an admin route gets 403", async () => {
     const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("customer") });

@@ -21,7 +21,8 @@ describe("every error is RFC 9457 problem+json", () => {
     expectProblemShape(response, 422, "VALIDATION_FAILED");
     const paths = (response.body.errors as { path: string }[]).map((e) => e.path).sort();
     expect(paths).toEqual(["/email", "/password"]);
-    for (const error of response.body.errors) expect(error).toMatchObject({ message: expect.any(String), code: "SCHEMA_VIOLATION" });
+    for (const error of response.body.errors)
+      expect(error).toMatchObject({ message: expect.any(String), code: "SCHEMA_VIOLATION" });
   });
 
   test("an unknown route is a 404", async () => {
@@ -56,7 +57,9 @@ describe("every error is RFC 9457 problem+json", () => {
         throw new Error('relation "users" does not exist: select password_hash from users');
       },
     });
-    const response = await call(failing, "POST", "/api/auth/login", { body: { email: "a@b.co", password: "whatever1" } });
+    const response = await call(failing, "POST", "/api/auth/login", {
+      body: { email: "a@b.co", password: "whatever1" },
+    });
     expectProblemShape(response, 500, "INTERNAL_ERROR");
     const text = JSON.stringify(response.body);
     expect(text).not.toContain("select");
@@ -85,13 +88,17 @@ describe("health and readiness", () => {
   });
 
   test("/ready is a 503 problem when the database is down", async () => {
-    const down = createTestApp(db.current.sql, { checkReadiness: async () => ({ database: false, migrations: false }) });
+    const down = createTestApp(db.current.sql, {
+      checkReadiness: async () => ({ database: false, migrations: false }),
+    });
     expectProblemShape(await call(down, "GET", "/ready"), 503, "NOT_READY");
   });
 
   test("the OpenAPI document lists the auth routes", async () => {
     const spec = await call(app(), "GET", "/openapi/json");
     expect(spec.status).toBe(200);
-    expect(Object.keys(spec.body.paths)).toEqual(expect.arrayContaining(["/api/auth/register", "/api/auth/login", "/api/me"]));
+    expect(Object.keys(spec.body.paths)).toEqual(
+      expect.arrayContaining(["/api/auth/register", "/api/auth/login", "/api/me"]),
+    );
   });
 });
