@@ -94,6 +94,13 @@ describe("health and readiness", () => {
     expectProblemShape(await call(down, "GET", "/ready"), 503, "NOT_READY");
   });
 
+  test("the OpenAPI UI is served at /openapi", async () => {
+    const response = await createTestApp(db.current.sql).handle(new Request("http://localhost/openapi"));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(await response.text()).toContain(`"url":"openapi/json"`);
+  });
+
   test("the OpenAPI document lists the auth routes", async () => {
     const spec = await call(app(), "GET", "/openapi/json");
     expect(spec.status).toBe(200);

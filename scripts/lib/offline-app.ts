@@ -1,0 +1,22 @@
+/**
+ * The real HTTP app with every use case standing in as "unavailable": enough to serve /health,
+ * the OpenAPI document and the routing table without a database. Used by the Deno smoke run and
+ * by the OpenAPI export, so neither needs its own copy of the dependency list.
+ */
+import { type AppDeps, createApp } from "../../adapters/http/app.ts";
+import { createLogger } from "../../adapters/logging/logger.ts";
+
+const unavailable = (): Promise<never> => Promise.reject(new Error("not available without a database"));
+
+export function createOfflineApp(name: string) {
+  const deps: AppDeps = {
+    logger: createLogger({ level: "silent", name }),
+    bodyLimitBytes: 1_048_576,
+    auth: { secret: "offline-app-secret-0123456789-abcdefghij", issuer: "marketplace", ttlSeconds: 60 },
+    registerCustomer: unavailable,
+    authenticate: unavailable,
+    getUser: unavailable,
+    checkReadiness: async () => ({ database: true, migrations: true }),
+  };
+  return createApp(deps);
+}
