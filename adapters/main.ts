@@ -1,15 +1,91 @@
+import { makeGetPublicProduct, makeListPublicProducts } from "../application/catalog/browse-catalog.ts";
+import { describeDrivers } from "../application/catalog/describe-drivers.ts";
+import {
+  makeArchiveProduct,
+  makeCreateProduct,
+  makeGetAdminProduct,
+  makeListAdminProducts,
+  makeUpdateProduct,
+} from "../application/catalog/manage-products.ts";
+import type { ChangeSignal } from "../application/catalog/ports.ts";
+import { makeListPricingMappings, makeSavePricingMappings } from "../application/catalog/pricing-mappings.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
+import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { resolveJwtSecret } from "./config/jwt-secret.ts";
-import { createApp } from "./http/app.ts";
+import { type AppDeps, createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
-import { openDatabase } from "./postgres/database.ts";
+import { type Database, openDatabase } from "./postgres/database.ts";
 import { loadMigrations, migrate, migrationsApplied } from "./postgres/migrate.ts";
+import { createPostgresChangeSignal } from "./postgres/pg-change-signal.ts";
+import { createPostgresPricingMappingRepository } from "./postgres/pricing-mapping-repository.ts";
+import { createPostgresProductRepository } from "./postgres/product-repository.ts";
 import { createPostgresUserRepository } from "./postgres/user-repository.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
+import { seedDemoCatalog } from "./seed/demo-catalog.ts";
+import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
+
+export interface Infrastructure {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly database: Pick<Database, "sql" | "mode">;
+  readonly jwtSecret: string;
+  readonly hasher?: PasswordHasher;
+}
+
+/** Every adapter and use case, wired explicitly. Tests call this too, so they run the real wiring. */
+export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
+  const { config, logger } = infra;
+  const { sql } = infra.database;
+  const users = createPostgresUserRepository(sql);
+  const hasher = infra.hasher ?? createBunPasswordHasher();
+  const products = createPostgresProductRepository(sql);
+  const mappings = createPostgresPricingMappingRepository(sql);
+  const changes: ChangeSignal & { close?(): Promise<void> } =
+    infra.database.mode === "server" ? createPostgresChangeSignal({ sql, logger }) : createInProcessChangeSignal();
+  const catalog = { products, mappings, changes, currency: config.currency };
+  const migrations = loadMigrations();
+
+  const deps: AppDeps = {
+    logger,
+    bodyLimitBytes: config.bodyLimitBytes,
+    auth: { secret: infra.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds },
+    registerCustomer: makeRegisterCustomer({ users, hasher }),
+    authenticate: makeAuthenticate({ users, hasher }),
+    getUser: makeGetUser({ users }),
+    changes,
+    createProduct: makeCreateProduct(catalog),
+    updateProduct: makeUpdateProduct(catalog),
+    archiveProduct: makeArchiveProduct(catalog),
+    getAdminProduct: makeGetAdminProduct(catalog),
+    listAdminProducts: makeListAdminProducts(catalog),
+    listPricingMappings: makeListPricingMappings(catalog),
+    savePricingMappings: makeSavePricingMappings(catalog),
+    describeDrivers,
+    listPublicProducts: makeListPublicProducts(catalog),
+    getPublicProduct: makeGetPublicProduct(catalog),
+    async checkReadiness() {
+      try {
+        return { database: true, migrations: await migrationsApplied(sql, await migrations) };
+      } catch {
+        return { database: false, migrations: false };
+      }
+    },
+    ...overrides,
+  };
+  return {
+    app: createApp(deps),
+    deps,
+    users,
+    hasher,
+    async close() {
+      await changes.close?.();
+    },
+  };
+}
 
 function readConfig(): Config {
   try {
@@ -29,44 +105,26 @@ async function start(config: Config, logger: Logger) {
     dataDir: config.dataDir,
     poolMax: config.databasePoolMax,
   });
-  const { sql } = database;
-  const migrations = await loadMigrations();
-  const applied = await migrate(sql, migrations);
+  const applied = await migrate(database.sql);
   logger.info({ applied, mode: database.mode }, "database ready");
 
-  const users = createPostgresUserRepository(sql);
-  const hasher = createBunPasswordHasher();
+  const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
+  const marketplace = wireMarketplace({ config, logger, database, jwtSecret });
   if (config.admin) {
-    const admin = await makeEnsureAdmin({ users, hasher })(config.admin);
+    const admin = await makeEnsureAdmin(marketplace)(config.admin);
     logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");
   }
-
-  const app = createApp({
-    logger,
-    bodyLimitBytes: config.bodyLimitBytes,
-    auth: {
-      secret: await resolveJwtSecret(config.jwtSecret, config.dataDir),
-      issuer: config.jwtIssuer,
-      ttlSeconds: config.jwtTtlSeconds,
-    },
-    registerCustomer: makeRegisterCustomer({ users, hasher }),
-    authenticate: makeAuthenticate({ users, hasher }),
-    getUser: makeGetUser({ users }),
-    async checkReadiness() {
-      try {
-        return { database: true, migrations: await migrationsApplied(sql, migrations) };
-      } catch {
-        return { database: false, migrations: false };
-      }
-    },
-  });
+  if (config.seedDemo) {
+    const seeded = await seedDemoCatalog(marketplace.deps, { providerBaseUrl: config.demoProviderBaseUrl });
+    if (seeded.length > 0) logger.info({ products: seeded }, "seeded the demo catalog into an empty database");
+  }
 
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     // Bodies are capped by the app's parser with a problem+json 413; this is the hard backstop.
     maxRequestBodySize: config.bodyLimitBytes * 2,
-    fetch: app.fetch,
+    fetch: marketplace.app.fetch,
   });
   logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");
 
@@ -80,6 +138,7 @@ async function start(config: Config, logger: Logger) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     await server.stop();
+    await marketplace.close();
     await database.close();
     clearTimeout(forced);
     logger.info("shutdown complete");
@@ -89,9 +148,11 @@ async function start(config: Config, logger: Logger) {
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
 
-const config = readConfig();
-const logger = createLogger({ level: config.logLevel, name: "marketplace" });
-start(config, logger).catch((error: unknown) => {
-  logger.fatal({ err: error }, "failed to start");
-  process.exit(1);
-});
+if (import.meta.main) {
+  const config = readConfig();
+  const logger = createLogger({ level: config.logLevel, name: "marketplace" });
+  start(config, logger).catch((error: unknown) => {
+    logger.fatal({ err: error }, "failed to start");
+    process.exit(1);
+  });
+}

@@ -1,4 +1,4 @@
-import { ConfigError, currency, type Env, integer, oneOf, text, url } from "./env-parsers.ts";
+import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "./env-parsers.ts";
 
 export { ConfigError } from "./env-parsers.ts";
 
@@ -23,6 +23,10 @@ export interface Config {
   readonly currency: string;
   readonly bodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
+  /** Seed the demo catalog when the products table is empty. */
+  readonly seedDemo: boolean;
+  /** Where the seeded point-of-sale product points: the bundled simulator by default. */
+  readonly demoProviderBaseUrl: string;
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -64,5 +68,9 @@ export function loadConfig(env: Env): Config {
     currency: currency(env, "MARKETPLACE_CURRENCY", "USD"),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 120_000),
+    seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
+    demoProviderBaseUrl:
+      url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
+      `http://127.0.0.1:${integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535)}`,
   };
 }

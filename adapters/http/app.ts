@@ -1,13 +1,15 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
+import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
 import { createRequestContext } from "./request-context.ts";
 
-export interface AppDeps extends AuthRoutesDeps {
+export interface AppDeps extends AuthRoutesDeps, AdminCatalogDeps, PublicCatalogDeps {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
@@ -42,7 +44,9 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(createHealthRoutes(deps))
-    .use(createAuthRoutes(deps));
+    .use(createAuthRoutes(deps))
+    .use(createPublicCatalogRoutes(deps))
+    .use(createAdminCatalogRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -3,20 +3,26 @@
  * the OpenAPI document and the routing table without a database. Used by the Deno smoke run and
  * by the OpenAPI export, so neither needs its own copy of the dependency list.
  */
+
 import { type AppDeps, createApp } from "../../adapters/http/app.ts";
 import { createLogger } from "../../adapters/logging/logger.ts";
+import { createInProcessChangeSignal } from "../../adapters/signals/in-process-change-signal.ts";
+import { describeDrivers } from "../../application/catalog/describe-drivers.ts";
 
 const unavailable = (): Promise<never> => Promise.reject(new Error("not available without a database"));
 
 export function createOfflineApp(name: string) {
-  const deps: AppDeps = {
+  const known: Partial<AppDeps> = {
     logger: createLogger({ level: "silent", name }),
     bodyLimitBytes: 1_048_576,
     auth: { secret: "offline-app-secret-0123456789-abcdefghij", issuer: "marketplace", ttlSeconds: 60 },
-    registerCustomer: unavailable,
-    authenticate: unavailable,
-    getUser: unavailable,
+    changes: createInProcessChangeSignal(),
+    describeDrivers,
     checkReadiness: async () => ({ database: true, migrations: true }),
   };
+  // Every use case not listed above answers as unavailable, whatever AppDeps grows to hold.
+  const deps = new Proxy(known, {
+    get: (target, key) => (key in target ? target[key as keyof AppDeps] : unavailable),
+  }) as AppDeps;
   return createApp(deps);
 }

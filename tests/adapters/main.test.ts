@@ -54,13 +54,14 @@ describe("composition root", () => {
   test.skipIf(!hasRealPostgres)(
     "two instances starting together on one database apply migrations once",
     async () => {
-      const db = await createTestDatabase();
+      const db = await createTestDatabase({ migrated: false });
       try {
-        await db.sql`drop table schema_migrations, users`;
         const [a, b] = await Promise.all([start({ DATABASE_URL: db.url }), start({ DATABASE_URL: db.url })]);
         for (const instance of [a, b]) expect((await fetch(`${instance.url}/ready`)).status).toBe(200);
         const rows = await db.sql<{ version: number }[]>`select version from schema_migrations order by version`;
         expect(rows.map((r) => r.version)).toEqual((await loadMigrations()).map((m) => m.version));
+        const [catalog] = await db.sql<{ n: number }[]>`select count(*)::int as n from products`;
+        expect(catalog?.n).toBe(4);
         expect(await a.stop()).toBe(0);
         expect(await b.stop()).toBe(0);
         const logs = (await a.output()) + (await b.output());

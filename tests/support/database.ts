@@ -16,12 +16,13 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own: a new database on the server, or an in-memory PGlite. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A fresh database of its own (migrated unless asked not to): a new database on the server, or an in-memory PGlite. */
+export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = options.migrated ?? true;
   if (!serverUrl) {
     const embedded = await startEmbeddedPostgres(undefined);
     const database = await openDatabase({ url: embedded.url, dataDir: "", poolMax: 1 });
-    await migrate(database.sql);
+    if (migrated) await migrate(database.sql);
     return {
       url: embedded.url,
       sql: database.sql,
@@ -38,7 +39,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), dataDir: "", poolMax: 10 });
-  await migrate(database.sql);
+  if (migrated) await migrate(database.sql);
   return {
     url: url.toString(),
     sql: database.sql,

@@ -47,9 +47,8 @@ describe("migrate", () => {
   });
 
   test.skipIf(!hasRealPostgres)("concurrent runs on separate connections apply each migration once", async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ migrated: false });
     try {
-      await db.sql`drop table schema_migrations, users`;
       const pools = await Promise.all(
         Array.from({ length: 4 }, () => openDatabase({ url: db.url, dataDir: "", poolMax: 2 })),
       );

@@ -1,0 +1,155 @@
+import { Elysia, t } from "elysia";
+import type { PageRequest, ProductFilter } from "../../application/catalog/ports.ts";
+import type { CheckoutOptions, PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
+import type { Product, ProductInput } from "../../domain/catalog/product.ts";
+import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import {
+  AdminProductSchema,
+  Cursor,
+  DeliveryModelSchema,
+  ListLimit,
+  MappingInputSchema,
+  MappingSchema,
+  ProductInputSchema,
+  page,
+  StatusSchema,
+} from "./catalog-schemas.ts";
+import { toAdminProductBody } from "./serializers.ts";
+
+interface AdminProductView {
+  readonly product: Product;
+  readonly checkout_options: CheckoutOptions;
+}
+
+export interface AdminCatalogDeps {
+  readonly auth: AuthOptions;
+  createProduct(input: ProductInput): Promise<Product>;
+  updateProduct(id: string, input: ProductInput): Promise<Product>;
+  archiveProduct(id: string): Promise<Product>;
+  getAdminProduct(id: string): Promise<AdminProductView>;
+  listAdminProducts(
+    filter: ProductFilter,
+    page: PageRequest,
+  ): Promise<{ items: readonly AdminProductView[]; next_cursor: string | null }>;
+  listPricingMappings(productId: string): Promise<PricingMapping[]>;
+  savePricingMappings(productId: string, mappings: readonly PricingMappingInput[]): Promise<PricingMapping[]>;
+  describeDrivers(): unknown[];
+}
+
+const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
+const security = [{ bearer: [] }];
+
+export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
+  const view = async (id: string) => {
+    const { product, checkout_options } = await deps.getAdminProduct(id);
+    return toAdminProductBody(product, checkout_options);
+  };
+
+  return new Elysia({ name: "admin-catalog-routes", tags: ["admin: catalog"] })
+    .use(createAuth(deps.auth))
+    .guard({ auth: "admin", detail: { security } }, (app) =>
+      app
+        .get(
+          "/api/admin/products",
+          async ({ query }) => {
+            const { limit, cursor, ...filter } = query;
+            const result = await deps.listAdminProducts(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
+            return {
+              items: result.items.map((v) => toAdminProductBody(v.product, v.checkout_options)),
+              next_cursor: result.next_cursor,
+            };
+          },
+          {
+            query: t.Object({
+              status: t.Optional(StatusSchema),
+              delivery_model: t.Optional(DeliveryModelSchema),
+              tag: t.Optional(t.String({ maxLength: 40 })),
+              q: t.Optional(t.String({ maxLength: 200 })),
+              cursor: Cursor,
+              limit: ListLimit,
+            }),
+            response: { 200: page(AdminProductSchema) },
+            detail: { summary: "List products of every status" },
+          },
+        )
+        .post(
+          "/api/admin/products",
+          async ({ body, set }) => {
+            const product = await deps.createProduct(body as ProductInput);
+            set.status = 201;
+            return view(product.id);
+          },
+          {
+            body: ProductInputSchema,
+            response: { 201: AdminProductSchema },
+            detail: { summary: "Create a product; model, driver and configuration are validated together" },
+          },
+        )
+        .get("/api/admin/products/:id", ({ params }) => view(params.id), {
+          params: IdParams,
+          response: { 200: AdminProductSchema },
+          detail: { summary: "One product with its checkout options" },
+        })
+        .put(
+          "/api/admin/products/:id",
+          async ({ params, body }) => view((await deps.updateProduct(params.id, body as ProductInput)).id),
+          {
+            params: IdParams,
+            body: ProductInputSchema,
+            response: { 200: AdminProductSchema },
+            detail: { summary: "Replace a product's definition" },
+          },
+        )
+        .delete("/api/admin/products/:id", async ({ params }) => view((await deps.archiveProduct(params.id)).id), {
+          params: IdParams,
+          response: { 200: AdminProductSchema },
+          detail: { summary: "Archive a product (it stays for existing orders)" },
+        })
+        .get(
+          "/api/admin/products/:id/checkout-preview",
+          async ({ params }) => {
+            const { product, checkout_options } = await deps.getAdminProduct(params.id);
+            return {
+              product_id: product.id,
+              status: product.status,
+              purchasable: product.status === "published" && checkout_options.variants.length > 0,
+              checkout_options,
+            };
+          },
+          {
+            params: IdParams,
+            detail: { summary: "What a customer would see at checkout: variants, prices, gateways, trial" },
+          },
+        )
+        .get(
+          "/api/admin/products/:id/pricing-mappings",
+          async ({ params }) => ({ items: await deps.listPricingMappings(params.id), next_cursor: null }),
+          {
+            params: IdParams,
+            response: { 200: page(MappingSchema) },
+            detail: { summary: "Pricing mappings of a product, in saved order" },
+          },
+        )
+        .post(
+          "/api/admin/products/pricing-mappings/bulk",
+          async ({ body }) => ({
+            product_id: body.product_id,
+            items: await deps.savePricingMappings(body.product_id, body.mappings as PricingMappingInput[]),
+          }),
+          {
+            body: t.Object(
+              {
+                product_id: t.String({ maxLength: 64 }),
+                mappings: t.Array(MappingInputSchema, { maxItems: 100 }),
+              },
+              { additionalProperties: false },
+            ),
+            response: { 200: t.Object({ product_id: t.String(), items: t.Array(MappingSchema) }) },
+            detail: { summary: "Replace a product's pricing mappings; one invalid row saves nothing" },
+          },
+        )
+        .get("/api/admin/fulfillment-drivers", () => ({ items: deps.describeDrivers() }), {
+          detail: { summary: "Per driver: allowed delivery models, config JSON Schema and required keys" },
+        }),
+    );
+}

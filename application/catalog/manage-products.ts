@@ -1,0 +1,75 @@
+import { checkoutOptions } from "../../domain/catalog/pricing.ts";
+import {
+  type Product,
+  type ProductInput,
+  ProductNotFound,
+  SlugTaken,
+  validateProduct,
+} from "../../domain/catalog/product.ts";
+import type { ChangeSignal, PageRequest, PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
+
+export const CATALOG_TOPIC = "catalog";
+
+export interface ManageProductsDeps {
+  readonly products: ProductRepository;
+  readonly mappings: PricingMappingRepository;
+  readonly changes: ChangeSignal;
+  readonly currency: string;
+}
+
+/** An admin's view: the whole record plus what a customer would be offered. */
+export function makeGetAdminProduct(deps: ManageProductsDeps) {
+  return async function getAdminProduct(id: string) {
+    const product = await deps.products.findById(id);
+    if (!product) throw new ProductNotFound();
+    const mappings = await deps.mappings.listByProduct(id);
+    return { product, checkout_options: checkoutOptions(product, mappings, deps.currency) };
+  };
+}
+
+export function makeCreateProduct(deps: ManageProductsDeps) {
+  return async function createProduct(input: ProductInput): Promise<Product> {
+    const definition = validateProduct(input);
+    const product = await deps.products.insert(definition);
+    if (!product) throw new SlugTaken(definition.slug);
+    await deps.changes.publish(CATALOG_TOPIC);
+    return product;
+  };
+}
+
+/** PUT semantics: the body replaces the product's definition entirely. */
+export function makeUpdateProduct(deps: ManageProductsDeps) {
+  return async function updateProduct(id: string, input: ProductInput): Promise<Product> {
+    const definition = validateProduct(input);
+    const product = await deps.products.update(id, definition);
+    if (!product) throw new ProductNotFound();
+    await deps.changes.publish(CATALOG_TOPIC);
+    return product;
+  };
+}
+
+/** Products are archived, never erased: orders and fulfillments keep pointing at them. */
+export function makeArchiveProduct(deps: ManageProductsDeps) {
+  return async function archiveProduct(id: string): Promise<Product> {
+    const existing = await deps.products.findById(id);
+    if (!existing) throw new ProductNotFound();
+    const { id: _, created_at: __, updated_at: ___, ...definition } = existing;
+    const product = await deps.products.update(id, { ...definition, status: "archived" });
+    if (!product) throw new ProductNotFound();
+    await deps.changes.publish(CATALOG_TOPIC);
+    return product;
+  };
+}
+
+export function makeListAdminProducts(deps: ManageProductsDeps) {
+  return async function listAdminProducts(filter: ProductFilter, page: PageRequest) {
+    const result = await deps.products.list(filter, page);
+    return {
+      items: result.items.map(({ product, mappings }) => ({
+        product,
+        checkout_options: checkoutOptions(product, mappings, deps.currency),
+      })),
+      next_cursor: result.next_cursor,
+    };
+  };
+}

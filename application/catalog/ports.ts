@@ -1,0 +1,53 @@
+import type { DeliveryModel } from "../../domain/catalog/drivers.ts";
+import type { PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
+import type { Product, ProductDefinition, ProductStatus } from "../../domain/catalog/product.ts";
+
+export interface ProductFilter {
+  readonly status?: ProductStatus;
+  readonly delivery_model?: DeliveryModel;
+  readonly tag?: string;
+  /** Free text matched against name and description. */
+  readonly q?: string;
+}
+
+export interface PageRequest {
+  readonly limit: number;
+  /** Opaque cursor from a previous page's `next_cursor`. */
+  readonly cursor?: string;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly next_cursor: string | null;
+}
+
+export interface ProductWithMappings {
+  readonly product: Product;
+  readonly mappings: readonly PricingMapping[];
+}
+
+export interface ProductRepository {
+  /** Undefined when the slug is taken. */
+  insert(definition: ProductDefinition): Promise<Product | undefined>;
+  /** Undefined when the product does not exist; throws SlugTaken when the new slug is taken. */
+  update(id: string, definition: ProductDefinition): Promise<Product | undefined>;
+  findById(id: string): Promise<Product | undefined>;
+  findBySlug(slug: string): Promise<Product | undefined>;
+  list(filter: ProductFilter, page: PageRequest): Promise<Page<ProductWithMappings>>;
+  count(): Promise<number>;
+}
+
+export interface PricingMappingRepository {
+  listByProduct(productId: string): Promise<PricingMapping[]>;
+  /** Replaces the product's whole set atomically: either every row is stored or none is. */
+  replaceForProduct(productId: string, mappings: readonly PricingMappingInput[]): Promise<PricingMapping[]>;
+}
+
+/**
+ * Tells every instance that something changed (cache invalidation). Delivery is best effort, so an
+ * adapter also calls the listeners whenever delivery may have lapsed (after a reconnect).
+ */
+export interface ChangeSignal {
+  publish(topic: string): Promise<void>;
+  subscribe(topic: string, listener: () => void): () => void;
+}

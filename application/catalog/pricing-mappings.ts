@@ -1,0 +1,31 @@
+import { type PricingMapping, type PricingMappingInput, validateMappings } from "../../domain/catalog/pricing.ts";
+import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { CATALOG_TOPIC } from "./manage-products.ts";
+import type { ChangeSignal, PricingMappingRepository, ProductRepository } from "./ports.ts";
+
+export interface PricingMappingsDeps {
+  readonly products: ProductRepository;
+  readonly mappings: PricingMappingRepository;
+  readonly changes: ChangeSignal;
+}
+
+export function makeListPricingMappings(deps: PricingMappingsDeps) {
+  return async function listPricingMappings(productId: string): Promise<PricingMapping[]> {
+    if (!(await deps.products.findById(productId))) throw new ProductNotFound();
+    return deps.mappings.listByProduct(productId);
+  };
+}
+
+/** Replaces a product's mappings: every row is checked first, and one bad row saves nothing. */
+export function makeSavePricingMappings(deps: PricingMappingsDeps) {
+  return async function savePricingMappings(
+    productId: string,
+    input: readonly PricingMappingInput[],
+  ): Promise<PricingMapping[]> {
+    const product = await deps.products.findById(productId);
+    if (!product) throw new ProductNotFound();
+    const saved = await deps.mappings.replaceForProduct(productId, validateMappings(product, input));
+    await deps.changes.publish(CATALOG_TOPIC);
+    return saved;
+  };
+}

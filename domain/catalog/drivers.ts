@@ -1,0 +1,106 @@
+import type { ObjectSpec } from "./config-spec.ts";
+
+export const DELIVERY_MODELS = [
+  "saas_multitenant",
+  "saas_singletenant",
+  "self_hosted_license",
+  "self_hosted_download",
+  "managed_setup",
+  "hybrid",
+] as const;
+export type DeliveryModel = (typeof DELIVERY_MODELS)[number];
+
+export const FULFILLMENT_DRIVERS = [
+  "multitenant_saas",
+  "singletenant_provisioning",
+  "license_download",
+  "manual_fulfillment",
+] as const;
+export type FulfillmentDriver = (typeof FULFILLMENT_DRIVERS)[number];
+
+/**
+ * Which drivers may deliver which delivery model. Manual fulfillment can deliver anything (a
+ * person can always do the work); each automated driver delivers only the models it understands.
+ * `hybrid` (self-hosted software with a managed option) may go through a license, a dedicated
+ * installation or a person.
+ */
+export const DRIVER_MODELS: Readonly<Record<FulfillmentDriver, readonly DeliveryModel[]>> = {
+  multitenant_saas: ["saas_multitenant"],
+  singletenant_provisioning: ["saas_singletenant", "hybrid"],
+  license_download: ["self_hosted_license", "self_hosted_download", "hybrid"],
+  manual_fulfillment: DELIVERY_MODELS,
+};
+
+export function isCompatible(model: DeliveryModel, driver: FulfillmentDriver): boolean {
+  return DRIVER_MODELS[driver].includes(model);
+}
+
+const path = (description: string, required: boolean, placeholders: readonly string[] = []) =>
+  ({ kind: "path", required, description, placeholders }) as const;
+const tenantPath = (description: string) =>
+  ({ kind: "path", required: false, description, placeholders: ["tenant"], requiredPlaceholder: "tenant" }) as const;
+
+export const MANAGEMENT_SPEC: ObjectSpec = {
+  enabled: { kind: "boolean", required: true, description: "Enables the provider admin-control calls." },
+  base_url: {
+    kind: "url",
+    required: false,
+    description: "Provider address for management calls (required when enabled).",
+  },
+  overview_endpoint: path("Platform overview.", false),
+  tenants_endpoint: path("Tenant list.", false),
+  tenant_details_endpoint: tenantPath("One tenant; must contain {tenant}."),
+  tenant_status_endpoint: tenantPath("Tenant status; must contain {tenant}."),
+  tenant_subscription_endpoint: tenantPath("Tenant subscription; must contain {tenant}."),
+  plans_endpoint: path("Plans list.", false),
+};
+
+/** The `fulfillment_config` each driver requires (spec 2.2 and 2.3; design section 2). */
+export const DRIVER_CONFIG_SPECS: Readonly<Record<FulfillmentDriver, ObjectSpec>> = {
+  multitenant_saas: {
+    base_url: { kind: "url", required: true, description: "Provider base address." },
+    onboard_endpoint: path("Path of the onboarding operation.", true),
+    status_endpoint: path(
+      "Path of the status operation: POST form without a parameter, or GET form with {external_reference}.",
+      true,
+      ["external_reference"],
+    ),
+    suspend_endpoint: path("Path of the suspend operation.", false),
+    cancel_endpoint: path("Path of the cancel operation.", false),
+    auth_mode: {
+      kind: "enum",
+      values: ["bearer", "hmac"],
+      required: true,
+      description: "How calls are authenticated.",
+    },
+    credentials_ref: { kind: "reference", required: true, description: "Name of the stored secret; never the secret." },
+    timeout_seconds: { kind: "integer", min: 1, max: 120, required: true, description: "Time-out of provider calls." },
+    management: { kind: "object", fields: MANAGEMENT_SPEC, required: false, description: "Admin-control block." },
+  },
+  singletenant_provisioning: {
+    server_profile: { kind: "text", maxLength: 100, required: true, description: "Server template or profile id." },
+    resource_limits_profile: { kind: "text", maxLength: 100, required: true, description: "Resource limits profile." },
+    domain_strategy: {
+      kind: "enum",
+      values: ["subdomain", "customer_domain"],
+      required: true,
+      description: "subdomain: we assign one; customer_domain: the customer supplies it.",
+    },
+    provisioner_url: { kind: "url", required: false, description: "Provisioner endpoint that completes jobs, if any." },
+  },
+  license_download: {
+    license_type: { kind: "text", maxLength: 50, required: true, description: "License template or type." },
+    artifact_source: { kind: "url", required: true, description: "Where release artifacts are downloaded from." },
+    max_activations: { kind: "integer", min: 1, max: 10_000, required: true, description: "Activation policy." },
+  },
+  manual_fulfillment: {
+    queue_id: { kind: "text", maxLength: 100, required: true, description: "Internal team queue id." },
+    sla_hours: { kind: "integer", min: 1, max: 24 * 90, required: true, description: "Hours until the task is due." },
+    instructions_template: {
+      kind: "text",
+      maxLength: 10_000,
+      required: true,
+      description: "Default instructions for the operations task.",
+    },
+  },
+};
