@@ -2,10 +2,18 @@ import { type TSchema, t } from "elysia";
 import { DELIVERY_MODELS, FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { PAYMENT_GATEWAYS, PRODUCT_STATUSES } from "../../domain/catalog/product.ts";
 
-export const DeliveryModelSchema = t.UnionEnum(DELIVERY_MODELS);
-export const DriverSchema = t.UnionEnum(FULFILLMENT_DRIVERS);
-export const GatewaySchema = t.UnionEnum(PAYMENT_GATEWAYS);
-export const StatusSchema = t.UnionEnum(PRODUCT_STATUSES);
+/**
+ * A union of literals. Elysia fills an absent optional `t.UnionEnum` query parameter with the
+ * enum's first value, which turned "no filter" into a filter; plain literal unions do not.
+ */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return t.Union(values.map((v) => t.Literal(v))) as unknown as ReturnType<typeof t.UnionEnum<T>>;
+}
+
+export const DeliveryModelSchema = oneOf(DELIVERY_MODELS);
+export const DriverSchema = oneOf(FULFILLMENT_DRIVERS);
+export const GatewaySchema = oneOf(PAYMENT_GATEWAYS);
+export const StatusSchema = oneOf(PRODUCT_STATUSES);
 const Price = t.Nullable(t.Integer({ minimum: 0, description: "Minor units of MARKETPLACE_CURRENCY" }));
 const OptionalText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
 
@@ -46,10 +54,10 @@ export const ProductInputSchema = t.Object(
 export const CheckoutOptionsSchema = t.Object({
   variants: t.Array(
     t.Object({
-      variant: t.UnionEnum(["regular", "extended", "monthly", "yearly"]),
-      payment_type: t.UnionEnum(["one_time", "subscription"]),
+      variant: oneOf(["regular", "extended", "monthly", "yearly"]),
+      payment_type: oneOf(["one_time", "subscription"]),
       license_type: t.Optional(t.String()),
-      billing_interval: t.Optional(t.UnionEnum(["monthly", "yearly"])),
+      billing_interval: t.Optional(oneOf(["monthly", "yearly"])),
       price: t.Integer(),
       currency: t.String(),
     }),
@@ -111,9 +119,9 @@ export const PublicProductSchema = t.Object({
 
 export const MappingInputSchema = t.Object(
   {
-    payment_type: t.UnionEnum(["one_time", "subscription"]),
+    payment_type: oneOf(["one_time", "subscription"]),
     license_type: t.Optional(t.Nullable(t.String({ maxLength: 40 }))),
-    billing_interval: t.Optional(t.Nullable(t.UnionEnum(["monthly", "yearly"]))),
+    billing_interval: t.Optional(t.Nullable(oneOf(["monthly", "yearly"]))),
     price: t.Integer({ minimum: 0 }),
     is_active: t.Boolean(),
   },
@@ -123,9 +131,9 @@ export const MappingInputSchema = t.Object(
 export const MappingSchema = t.Object({
   id: t.String({ format: "uuid" }),
   product_id: t.String({ format: "uuid" }),
-  payment_type: t.UnionEnum(["one_time", "subscription"]),
+  payment_type: oneOf(["one_time", "subscription"]),
   license_type: t.Nullable(t.String()),
-  billing_interval: t.Nullable(t.UnionEnum(["monthly", "yearly"])),
+  billing_interval: t.Nullable(oneOf(["monthly", "yearly"])),
   price: t.Integer(),
   is_active: t.Boolean(),
 });

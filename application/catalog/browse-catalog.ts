@@ -67,7 +67,7 @@ export function makeListPublicProducts(deps: BrowseCatalogDeps) {
 export function makeGetPublicProduct(deps: BrowseCatalogDeps) {
   return async function getPublicProduct(slug: string): Promise<PublicProduct> {
     const product = await deps.products.findBySlug(slug);
-    if (!product || product.status !== "published") throw new ProductNotFound();
+    if (product?.status !== "published") throw new ProductNotFound();
     const mappings = await deps.mappings.listByProduct(product.id);
     return toPublicProduct(product, checkoutOptions(product, mappings, deps.currency));
   };
