@@ -84,6 +84,10 @@ export class SlugTaken extends DomainError {
 
 const err = (path: string, code: string, message: string): FieldError => ({ path, code, message });
 
+/** Blank optional text means "not set". */
+const nullable = (value: string | null | undefined) =>
+  value === undefined || value === null || value.trim() === "" ? null : value.trim();
+
 function checkGateways(enabled: readonly string[], fallback: string | undefined, errors: FieldError[]) {
   if (enabled.length === 0) errors.push(err("/enabled_payment_gateways", "EMPTY", "must name at least one gateway"));
   enabled.forEach((gateway, i) => {
@@ -129,13 +133,15 @@ function checkDriver(input: ProductInput, isRecurring: boolean, errors: FieldErr
   }
   errors.push(...validateObject(DRIVER_CONFIG_SPECS[driver], input.fulfillment_config ?? {}, "/fulfillment_config"));
   if (driver === "multitenant_saas") {
-    if (!input.external_provider)
+    if (!nullable(input.external_provider)) {
       errors.push(err("/external_provider", "REQUIRED", "is required for multitenant_saas"));
-    if (!input.external_product_ref) {
+    }
+    if (!nullable(input.external_product_ref)) {
       errors.push(err("/external_product_ref", "REQUIRED", "is required for multitenant_saas"));
     }
-    if (!isRecurring)
+    if (!isRecurring) {
       errors.push(err("/is_recurring", "MUST_BE_RECURRING", "multitenant_saas products are subscriptions"));
+    }
     const management = input.fulfillment_config?.management as Record<string, unknown> | undefined;
     if (management?.enabled === true && !management.base_url) {
       errors.push(err("/fulfillment_config/management/base_url", "REQUIRED", "is required when management is enabled"));
@@ -161,17 +167,14 @@ function checkFields(input: ProductInput, errors: FieldError[]) {
     if (price !== undefined && price !== null && (!Number.isInteger(price) || price < 0 || price > MAX_PRICE_MINOR)) {
       errors.push(err(`/${field}`, "INVALID_PRICE", "must be a non-negative integer amount in minor units"));
     }
-    const gwa = input[`gwa_product_id_${variant}`];
-    if (gwa !== undefined && gwa !== null && !GATEWAY_PRODUCT_ID.test(gwa)) {
+    const gwa = nullable(input[`gwa_product_id_${variant}`]);
+    if (gwa !== null && !GATEWAY_PRODUCT_ID.test(gwa)) {
       errors.push(
         err(`/gwa_product_id_${variant}`, "INVALID_GATEWAY_ID", "must be 1 to 100 of A-Z, a-z, 0-9, _ and -"),
       );
     }
   }
 }
-
-const nullable = (value: string | null | undefined) =>
-  value === undefined || value === null || value.trim() === "" ? null : value.trim();
 
 /** Validates every rule of a product at once and returns the normalized definition. */
 export function validateProduct(input: ProductInput): ProductDefinition {
