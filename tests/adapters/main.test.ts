@@ -41,6 +41,8 @@ describe("composition root", () => {
 
     const first = await start(env);
     expect((await fetch(`${first.url}/health`)).status).toBe(200);
+    const catalog = (await (await fetch(`${first.url}/api/products`)).json()) as { items: { slug: string }[] };
+    expect(catalog.items.map((p) => p.slug)).toContain("tillpoint-pos");
     expect((await post(`${first.url}/api/auth/register`, { ...credentials, name: "Re Start" })).status).toBe(201);
     expect(await first.stop()).toBe(0);
 
