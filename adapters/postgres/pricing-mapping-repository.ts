@@ -12,6 +12,16 @@ export const MAPPING_COLUMNS = [
   "is_active",
 ] as const;
 
+const INSERT_COLUMNS = [
+  "product_id",
+  "payment_type",
+  "license_type",
+  "billing_interval",
+  "price",
+  "is_active",
+  "position",
+] as const;
+
 /** Mappings of several products at once, in their saved order, keyed by product id. */
 export async function listMappingsOf(sql: Queryable, productIds: readonly string[]) {
   const byProduct = new Map<string, PricingMapping[]>();
@@ -40,9 +50,17 @@ export function createPostgresPricingMappingRepository(sql: Sql): PricingMapping
         await tx`select id from products where id = ${productId} for update`;
         await tx`delete from product_pricing_mappings where product_id = ${productId}`;
         if (mappings.length === 0) return [] as PricingMapping[];
-        const rows = mappings.map((m, position) => ({ ...m, product_id: productId, position }));
+        const rows = mappings.map((m, position) => ({
+          product_id: productId,
+          payment_type: m.payment_type,
+          license_type: m.license_type ?? null,
+          billing_interval: m.billing_interval ?? null,
+          price: m.price,
+          is_active: m.is_active,
+          position,
+        }));
         const inserted = await tx<PricingMapping[]>`
-          insert into product_pricing_mappings ${tx(rows, "product_id", "payment_type", "license_type", "billing_interval", "price", "is_active", "position")}
+          insert into product_pricing_mappings ${tx(rows, [...INSERT_COLUMNS])}
           returning ${tx(MAPPING_COLUMNS as unknown as string[])}`;
         return [...inserted];
       });

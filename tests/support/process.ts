@@ -13,11 +13,12 @@ export interface RunningService {
 export async function startService(
   entry: string,
   env: Record<string, string | undefined>,
-  options: { readyPath?: string; timeoutMs?: number } = {},
+  options: { readyPath?: string; timeoutMs?: number; portVariable?: string } = {},
 ): Promise<RunningService> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const portVariable = options.portVariable ?? "PORT";
+  const port = env[portVariable] ? Number(env[portVariable]) : await freePort();
   const proc = Bun.spawn(["bun", entry], {
-    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", ...env, PORT: String(port) },
+    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", ...env, [portVariable]: String(port) },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
