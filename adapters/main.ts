@@ -13,9 +13,10 @@ import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
+import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
-import { resolveJwtSecret } from "./config/jwt-secret.ts";
+import { resolveGeneratedSecret } from "./config/generated-secret.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
 import { type Database, openDatabase } from "./postgres/database.ts";
@@ -24,6 +25,8 @@ import { createPostgresChangeSignal } from "./postgres/pg-change-signal.ts";
 import { createPostgresPricingMappingRepository } from "./postgres/pricing-mapping-repository.ts";
 import { createPostgresProductRepository } from "./postgres/product-repository.ts";
 import { createPostgresUserRepository } from "./postgres/user-repository.ts";
+import { createHttpProviderClient } from "./provider/http-provider-client.ts";
+import { createSecretStore } from "./secrets/secret-store.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
@@ -33,6 +36,9 @@ export interface Infrastructure {
   readonly logger: Logger;
   readonly database: Pick<Database, "sql" | "mode">;
   readonly jwtSecret: string;
+  readonly secretsKey: string;
+  /** Where `SECRET_<REF>` variables are read from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
   readonly hasher?: PasswordHasher;
 }
 
@@ -47,6 +53,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const changes: ChangeSignal & { close?(): Promise<void> } =
     infra.database.mode === "server" ? createPostgresChangeSignal({ sql, logger }) : createInProcessChangeSignal();
   const catalog = { products, mappings, changes, currency: config.currency };
+  const secrets = createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes });
+  const provider = createHttpProviderClient({ secrets });
   const migrations = loadMigrations();
 
   const deps: AppDeps = {
@@ -67,6 +75,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     describeDrivers,
     listPublicProducts: makeListPublicProducts(catalog),
     getPublicProduct: makeGetPublicProduct(catalog),
+    queryProviderManagement: makeQueryProviderManagement({ products, provider }),
+    putSecret: (ref, value) => secrets.put(ref, value),
+    listSecrets: () => secrets.list(),
     async checkReadiness() {
       try {
         return { database: true, migrations: await migrationsApplied(sql, await migrations) };
@@ -81,6 +92,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     deps,
     users,
     hasher,
+    secrets,
+    provider,
     async close() {
       await changes.close?.();
     },
@@ -108,8 +121,9 @@ async function start(config: Config, logger: Logger) {
   const applied = await migrate(database.sql);
   logger.info({ applied, mode: database.mode }, "database ready");
 
-  const jwtSecret = await resolveJwtSecret(config.jwtSecret, config.dataDir);
-  const marketplace = wireMarketplace({ config, logger, database, jwtSecret });
+  const jwtSecret = await resolveGeneratedSecret(config.jwtSecret, config.dataDir, "jwt-secret");
+  const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
+  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env: process.env });
   if (config.admin) {
     const admin = await makeEnsureAdmin(marketplace)(config.admin);
     logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");

@@ -17,6 +17,8 @@ export interface Config {
   /** Unset outside production: main generates one and keeps it under `dataDir`. */
   readonly jwtSecret: string | undefined;
   readonly jwtIssuer: string;
+  /** Key material for stored secrets; generated under `dataDir` outside production when unset. */
+  readonly secretsKey: string | undefined;
   readonly jwtTtlSeconds: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: LogLevel;
@@ -41,6 +43,13 @@ export function loadConfig(env: Env): Config {
   if (jwtSecret !== undefined && jwtSecret.length < MIN_JWT_SECRET_LENGTH) {
     throw new ConfigError("JWT_SECRET", `must be at least ${MIN_JWT_SECRET_LENGTH} characters long`, undefined);
   }
+  const secretsKey = text(env, "SECRETS_KEY");
+  if (secretsKey === undefined && nodeEnv === "production") {
+    throw new ConfigError("SECRETS_KEY", "is required when NODE_ENV=production", undefined);
+  }
+  if (secretsKey !== undefined && secretsKey.length < 32) {
+    throw new ConfigError("SECRETS_KEY", "must be at least 32 characters long", undefined);
+  }
   const adminEmail = text(env, "ADMIN_EMAIL");
   const adminPassword = text(env, "ADMIN_PASSWORD");
   if ((adminEmail === undefined) !== (adminPassword === undefined)) {
@@ -57,6 +66,7 @@ export function loadConfig(env: Env): Config {
     dataDir: text(env, "DATA_DIR") ?? ".data",
     jwtSecret,
     jwtIssuer: text(env, "JWT_ISSUER") ?? "marketplace",
+    secretsKey,
     jwtTtlSeconds: integer(env, "JWT_TTL_SECONDS", 3600, 60, 30 * 24 * 3600),
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     logLevel: oneOf<LogLevel>(

@@ -2,6 +2,8 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
+import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
+import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
 import { createErrorHandler } from "./error-handler.ts";
@@ -9,7 +11,12 @@ import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
 import { createRequestContext } from "./request-context.ts";
 
-export interface AppDeps extends AuthRoutesDeps, AdminCatalogDeps, PublicCatalogDeps {
+export interface AppDeps
+  extends AuthRoutesDeps,
+    AdminCatalogDeps,
+    PublicCatalogDeps,
+    AdminProviderDeps,
+    AdminSecretDeps {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
@@ -46,7 +53,9 @@ export function createApp(deps: AppDeps) {
     .use(createHealthRoutes(deps))
     .use(createAuthRoutes(deps))
     .use(createPublicCatalogRoutes(deps))
-    .use(createAdminCatalogRoutes(deps));
+    .use(createAdminCatalogRoutes(deps))
+    .use(createAdminProviderRoutes(deps))
+    .use(createAdminSecretRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

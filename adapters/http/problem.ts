@@ -26,6 +26,7 @@ const TITLES: Record<number, string> = {
   500: "Internal Server Error",
   502: "Bad Gateway",
   503: "Service Unavailable",
+  504: "Gateway Timeout",
 };
 
 export const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
@@ -35,6 +36,8 @@ export const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
   not_found: 404,
   conflict: 409,
   unavailable: 503,
+  upstream_failed: 502,
+  upstream_timeout: 504,
 };
 
 /** `type` is a stable URI per code so clients can look the code up. */

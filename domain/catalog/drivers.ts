@@ -104,3 +104,59 @@ export const DRIVER_CONFIG_SPECS: Readonly<Record<FulfillmentDriver, ObjectSpec>
     },
   },
 };
+
+export interface ManagementConfig {
+  readonly enabled: boolean;
+  readonly base_url?: string;
+  readonly overview_endpoint?: string;
+  readonly tenants_endpoint?: string;
+  readonly tenant_details_endpoint?: string;
+  readonly tenant_status_endpoint?: string;
+  readonly tenant_subscription_endpoint?: string;
+  readonly plans_endpoint?: string;
+}
+
+/** `fulfillment_config` of a `multitenant_saas` product, once `validateProduct` accepted it. */
+export interface MultitenantSaasConfig {
+  readonly base_url: string;
+  readonly onboard_endpoint: string;
+  readonly status_endpoint: string;
+  readonly suspend_endpoint?: string;
+  readonly cancel_endpoint?: string;
+  readonly auth_mode: "bearer" | "hmac";
+  readonly credentials_ref: string;
+  readonly timeout_seconds: number;
+  readonly management?: ManagementConfig;
+}
+
+/** The spec 4.3 default shapes, used for any operation path the configuration leaves out. */
+export const DEFAULT_PROVIDER_PATHS = {
+  suspend_endpoint: "/api/marketplace/suspend",
+  cancel_endpoint: "/api/marketplace/cancel",
+  upgrade_endpoint: "/api/marketplace/upgrade",
+  overview_endpoint: "/api/marketplace/admin/overview",
+  tenants_endpoint: "/api/marketplace/admin/tenants",
+  tenant_details_endpoint: "/api/marketplace/admin/tenants/{tenant}",
+  tenant_status_endpoint: "/api/marketplace/admin/tenants/{tenant}/status",
+  tenant_subscription_endpoint: "/api/marketplace/admin/tenants/{tenant}/subscription",
+  plans_endpoint: "/api/marketplace/admin/plans",
+} as const;
+
+export const MANAGEMENT_VIEWS = ["overview", "tenants", "tenant", "tenant_status", "tenant_subscription", "plans"] as const;
+export type ManagementView = (typeof MANAGEMENT_VIEWS)[number];
+
+const VIEW_ENDPOINT = {
+  overview: "overview_endpoint",
+  tenants: "tenants_endpoint",
+  tenant: "tenant_details_endpoint",
+  tenant_status: "tenant_status_endpoint",
+  tenant_subscription: "tenant_subscription_endpoint",
+  plans: "plans_endpoint",
+} as const satisfies Record<ManagementView, keyof typeof DEFAULT_PROVIDER_PATHS>;
+
+/** The provider path of a management view: the configured template or the spec's default, `{tenant}` filled in and encoded. */
+export function managementPath(management: ManagementConfig, view: ManagementView, tenant = ""): string {
+  const key = VIEW_ENDPOINT[view];
+  const template = management[key] ?? DEFAULT_PROVIDER_PATHS[key];
+  return template.replaceAll("{tenant}", encodeURIComponent(tenant));
+}

@@ -2,7 +2,17 @@
  * What kind of failure an error is, independent of any transport. The HTTP layer maps each
  * category to a status code; the domain never speaks HTTP.
  */
-export type ErrorCategory = "invalid" | "unauthenticated" | "forbidden" | "not_found" | "conflict" | "unavailable";
+export type ErrorCategory =
+  | "invalid"
+  | "unauthenticated"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "unavailable"
+  /** A system we depend on failed or answered nonsense. */
+  | "upstream_failed"
+  /** A system we depend on did not answer in time. */
+  | "upstream_timeout";
 
 export interface FieldError {
   /** JSON pointer style path of the offending field, e.g. `/fulfillment_config/base_url`. */

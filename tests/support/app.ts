@@ -10,13 +10,19 @@ export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnop";
 export const TEST_ISSUER = "marketplace";
 
 /** The production wiring over a real database, with argon2id tuned down so tests stay quick. */
-export function createTestMarketplace(sql: Sql, overrides: Partial<AppDeps> = {}) {
+export function createTestMarketplace(
+  sql: Sql,
+  overrides: Partial<AppDeps> = {},
+  env: Readonly<Record<string, string | undefined>> = {},
+) {
   return wireMarketplace(
     {
       config: loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET }),
       logger: createLogger({ level: "silent" }),
       database: { sql, mode: hasRealPostgres ? "server" : "embedded" },
       jwtSecret: TEST_JWT_SECRET,
+      secretsKey: "test-secrets-key-0123456789-abcdefghijkl",
+      env,
       hasher: createBunPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
     },
     overrides,

@@ -24,6 +24,8 @@ describe("loadConfig", () => {
     [{ DATABASE_URL: "mysql://db/x" }, "DATABASE_URL"],
     [{ NODE_ENV: "production" }, "JWT_SECRET"],
     [{ JWT_SECRET: "too-short" }, "JWT_SECRET"],
+    [{ NODE_ENV: "production", JWT_SECRET: "x".repeat(40) }, "SECRETS_KEY"],
+    [{ SECRETS_KEY: "too-short" }, "SECRETS_KEY"],
     [{ ADMIN_EMAIL: "a@b.co" }, "ADMIN_PASSWORD"],
     [{ ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
     [{ MARKETPLACE_CURRENCY: "usd" }, "MARKETPLACE_CURRENCY"],
@@ -47,6 +49,7 @@ describe("loadConfig", () => {
     const config = loadConfig({
       NODE_ENV: "production",
       JWT_SECRET: "x".repeat(40),
+      SECRETS_KEY: "k".repeat(40),
       DATABASE_URL: "postgres://u@db:5432/app",
       ADMIN_EMAIL: "admin@example.com",
       ADMIN_PASSWORD: "a long password",

@@ -2,12 +2,12 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 
 /**
- * Outside production an unset JWT_SECRET is generated once and kept under the data directory,
- * so tokens survive a restart without anyone having to invent a secret.
+ * Outside production an unset key (JWT_SECRET, SECRETS_KEY) is generated once and kept under the
+ * data directory, so tokens and stored secrets survive a restart without anyone inventing a key.
  */
-export async function resolveJwtSecret(configured: string | undefined, dataDir: string): Promise<string> {
+export async function resolveGeneratedSecret(configured: string | undefined, dataDir: string, name: string): Promise<string> {
   if (configured) return configured;
-  const file = join(dataDir, "jwt-secret");
+  const file = join(dataDir, name);
   try {
     const stored = (await readFile(file, "utf8")).trim();
     if (stored.length >= 32) return stored;

@@ -1,0 +1,63 @@
+import { Elysia, t } from "elysia";
+import type { ProviderManagementQuery } from "../../application/provisioning/provider-management.ts";
+import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { oneOf } from "./catalog-schemas.ts";
+
+export interface AdminProviderDeps {
+  readonly auth: AuthOptions;
+  queryProviderManagement(request: ProviderManagementQuery): Promise<unknown>;
+}
+
+const ProductParams = t.Object({ id: t.String({ maxLength: 64 }) });
+const TenantParams = t.Object({ id: t.String({ maxLength: 64 }), tenant: t.String({ minLength: 1, maxLength: 100 }) });
+const TenantsQuery = t.Object({
+  status: t.Optional(oneOf(["trialing", "active", "suspended", "cancelled", "expired"])),
+  cursor: t.Optional(t.String({ maxLength: 200 })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+});
+
+/** Proxies the provider's management views (spec 2.3) for one product, authenticated like provisioning. */
+export function createAdminProviderRoutes(deps: AdminProviderDeps) {
+  const base = "/api/admin/products/:id/provider";
+  const detail = (summary: string) => ({ summary, security: [{ bearer: [] }] });
+  return new Elysia({ name: "admin-provider-routes", tags: ["admin: provider"] })
+    .use(createAuth(deps.auth))
+    .guard({ auth: "admin" }, (app) =>
+      app
+        .get(`${base}/overview`, ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }), {
+          params: ProductParams,
+          detail: detail("Provider platform overview"),
+        })
+        .get(
+          `${base}/tenants`,
+          ({ params, query }) =>
+            deps.queryProviderManagement({
+              productId: params.id,
+              view: "tenants",
+              query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+            }),
+          { params: ProductParams, query: TenantsQuery, detail: detail("Provider tenant list (status filter, cursor)") },
+        )
+        .get(`${base}/plans`, ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "plans" }), {
+          params: ProductParams,
+          detail: detail("Provider plans"),
+        })
+        .get(
+          `${base}/tenants/:tenant`,
+          ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "tenant", tenant: params.tenant }),
+          { params: TenantParams, detail: detail("One provider tenant") },
+        )
+        .get(
+          `${base}/tenants/:tenant/status`,
+          ({ params }) =>
+            deps.queryProviderManagement({ productId: params.id, view: "tenant_status", tenant: params.tenant }),
+          { params: TenantParams, detail: detail("A provider tenant's status") },
+        )
+        .get(
+          `${base}/tenants/:tenant/subscription`,
+          ({ params }) =>
+            deps.queryProviderManagement({ productId: params.id, view: "tenant_subscription", tenant: params.tenant }),
+          { params: TenantParams, detail: detail("A provider tenant's subscription") },
+        ),
+    );
+}

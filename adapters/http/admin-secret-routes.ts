@@ -1,0 +1,33 @@
+import { Elysia, t } from "elysia";
+import type { SecretListing } from "../../application/secrets/ports.ts";
+import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+
+export interface AdminSecretDeps {
+  readonly auth: AuthOptions;
+  putSecret(ref: string, value: string): Promise<void>;
+  listSecrets(): Promise<SecretListing[]>;
+}
+
+/** Write-only secrets: values go in and are never read back out. */
+export function createAdminSecretRoutes(deps: AdminSecretDeps) {
+  return new Elysia({ name: "admin-secret-routes", tags: ["admin: secrets"] })
+    .use(createAuth(deps.auth))
+    .guard({ auth: "admin", detail: { security: [{ bearer: [] }] } }, (app) =>
+      app
+        .put(
+          "/api/admin/secrets/:ref",
+          async ({ params, body, set }) => {
+            await deps.putSecret(params.ref, body.value);
+            set.status = 204;
+          },
+          {
+            params: t.Object({ ref: t.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$" }) }),
+            body: t.Object({ value: t.String({ minLength: 1, maxLength: 8192 }) }, { additionalProperties: false }),
+            detail: { summary: "Store a secret encrypted under a reference; the value is never returned" },
+          },
+        )
+        .get("/api/admin/secrets", async () => ({ items: await deps.listSecrets(), next_cursor: null }), {
+          detail: { summary: "Secret references and where each comes from; never the values" },
+        }),
+    );
+}

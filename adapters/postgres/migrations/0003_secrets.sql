@@ -1,0 +1,6 @@
+create table secrets (
+  ref text primary key,
+  iv bytea not null,
+  ciphertext bytea not null,
+  updated_at timestamptz not null default now()
+);

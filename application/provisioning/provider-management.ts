@@ -1,0 +1,50 @@
+import {
+  type ManagementView,
+  type MultitenantSaasConfig,
+  managementPath,
+} from "../../domain/catalog/drivers.ts";
+import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { ProductRepository } from "../catalog/ports.ts";
+import type { ProviderClient } from "./ports.ts";
+
+export class ProviderManagementDisabled extends DomainError {
+  readonly code = "PROVIDER_MANAGEMENT_DISABLED";
+  readonly category = "conflict";
+  constructor() {
+    super("Provider management is not enabled for this product (fulfillment_config.management.enabled).");
+  }
+}
+
+export class NotAProviderProduct extends DomainError {
+  readonly code = "NOT_A_PROVIDER_PRODUCT";
+  readonly category = "conflict";
+  constructor() {
+    super("Only multitenant_saas products are managed through a provider.");
+  }
+}
+
+export interface ProviderManagementQuery {
+  readonly productId: string;
+  readonly view: ManagementView;
+  readonly tenant?: string;
+  readonly query?: Readonly<Record<string, string>>;
+}
+
+/** Spec 2.3: the admin's read-only window on the provider, through the product's `management` block. */
+export function makeQueryProviderManagement(deps: { products: ProductRepository; provider: ProviderClient }) {
+  return async function queryProviderManagement(request: ProviderManagementQuery): Promise<unknown> {
+    const product = await deps.products.findById(request.productId);
+    if (!product) throw new ProductNotFound();
+    if (product.fulfillment_driver !== "multitenant_saas") throw new NotAProviderProduct();
+    const config = product.fulfillment_config as unknown as MultitenantSaasConfig;
+    const management = config.management;
+    if (!management?.enabled || !management.base_url) throw new ProviderManagementDisabled();
+    return deps.provider.management(config, {
+      view: request.view,
+      baseUrl: management.base_url,
+      path: managementPath(management, request.view, request.tenant),
+      ...(request.query ? { query: request.query } : {}),
+    });
+  };
+}
