@@ -3,6 +3,8 @@
  * as two processes (as they would in production); signals reach both and the first exit ends both.
  */
 import { ConfigError, loadConfig } from "../adapters/config/config.ts";
+import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
+import { environmentName } from "../adapters/secrets/secret-store.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -13,9 +15,17 @@ try {
   process.exit(1);
 }
 
-const env = { ...process.env };
+// One token for both sides: the simulator accepts it, and the seeded point-of-sale product's
+// credentials_ref resolves to it through the SECRET_<REF> environment variable.
+const simToken = process.env.PROVIDER_SIM_TOKEN ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
+const env = { ...process.env, [environmentName(DEMO_PROVIDER_CREDENTIALS_REF)]: simToken };
 const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
-  env: { ...env, PROVIDER_SIM_PORT: String(config.providerSimPort) },
+  env: {
+    ...env,
+    PROVIDER_SIM_PORT: String(config.providerSimPort),
+    PROVIDER_SIM_TOKEN: simToken,
+    PROVIDER_SIM_CONTROL: process.env.PROVIDER_SIM_CONTROL ?? "true",
+  },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const marketplace = Bun.spawn(["bun", "adapters/main.ts"], { env, stdio: ["ignore", "inherit", "inherit"] });
