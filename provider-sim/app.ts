@@ -1,8 +1,43 @@
 import { Elysia, t } from "elysia";
+import { createErrorHandler } from "../adapters/http/error-handler.ts";
+import { createRequestContext } from "../adapters/http/request-context.ts";
+import type { Logger } from "../adapters/logging/logger.ts";
+import { createProviderAuth } from "./auth.ts";
+import type { SimClock } from "./clock.ts";
+import type { FaultQueue } from "./faults.ts";
+import { BODY_LIMIT_BYTES, createRawBodyParser } from "./raw-body.ts";
+import { createAdminRoutes } from "./routes/admin-routes.ts";
+import { createControlRoutes } from "./routes/control-routes.ts";
+import { createProvisioningRoutes } from "./routes/provisioning-routes.ts";
+import { createWorkspaceRoutes } from "./routes/workspace-routes.ts";
+import type { TenantStore } from "./tenant-store.ts";
 
-/** The bundled stand-in for the point-of-sale provider; grows the full contract of openapi/provider.yaml. */
-export function createProviderSimApp() {
-  return new Elysia({ name: "provider-sim" }).get("/health", () => ({ status: "ok" as const }), {
-    response: t.Object({ status: t.Literal("ok") }),
-  });
+export interface ProviderSimDeps {
+  readonly logger: Logger;
+  readonly clock: SimClock;
+  readonly wallTime: () => number;
+  readonly store: TenantStore;
+  readonly faults: FaultQueue;
+  readonly token: string;
+  readonly hmacSecret: string | undefined;
+  /** Mounts `/__sim/*`; without it those paths are 404 like any unknown route. */
+  readonly controls: boolean;
+  readonly publicUrl: string;
+}
+
+/** The bundled stand-in for the point-of-sale provider: the whole contract of openapi/provider.yaml. */
+export function createProviderSimApp(deps: ProviderSimDeps) {
+  const marketplaceApi = new Elysia()
+    .use(createProviderAuth(deps))
+    .use(createProvisioningRoutes(deps))
+    .use(createAdminRoutes(deps));
+  // normalize: false makes `additionalProperties: false` a 422 instead of silently dropping the field.
+  return new Elysia({ normalize: false })
+    .use(createErrorHandler(deps))
+    .use(createRequestContext(deps))
+    .use(createRawBodyParser(BODY_LIMIT_BYTES))
+    .get("/health", () => ({ status: "ok" as const }), { response: t.Object({ status: t.Literal("ok") }) })
+    .use(createWorkspaceRoutes(deps))
+    .use(marketplaceApi)
+    .use(deps.controls ? createControlRoutes(deps) : new Elysia());
 }

@@ -1,28 +1,52 @@
-import { ConfigError, integer } from "../adapters/config/env-parsers.ts";
-import { createProviderSimApp } from "./app.ts";
+import { Cron } from "croner";
+import { ConfigError } from "../adapters/config/env-parsers.ts";
+import { createLogger } from "../adapters/logging/logger.ts";
+import { loadProviderSimConfig, type ProviderSimConfig } from "./config.ts";
+import { wireProviderSim } from "./wiring.ts";
 
-let port: number;
+const SHUTDOWN_GRACE_MS = 5_000;
+
+let config: ProviderSimConfig;
 try {
-  port = integer(process.env, "PROVIDER_SIM_PORT", 4010, 0, 65535);
+  config = loadProviderSimConfig(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);
   process.exit(1);
 }
 
-const server = Bun.serve({ hostname: process.env.HOST ?? "0.0.0.0", port, fetch: createProviderSimApp().fetch });
-console.log(
-  JSON.stringify({
-    level: "info",
-    name: "provider-sim",
-    url: `http://localhost:${server.port}`,
-    msg: "provider simulator listening",
-  }),
+const logger = createLogger({ level: config.logLevel, name: "provider-sim" });
+const sim = wireProviderSim({ config, logger });
+// No idle timeout: a `hang` fault must stay pending until the client gives up.
+const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: 0, fetch: sim.app.fetch });
+const tick = new Cron("* * * * *", { protect: true }, () => {
+  const changed = sim.tick();
+  if (changed > 0) logger.info({ changed }, "tick changed tenants");
+});
+
+logger.info(
+  {
+    url: `http://${config.host}:${server.port}`,
+    public_url: config.publicUrl,
+    controls: config.controls,
+    hmac: config.hmacSecret !== undefined,
+    plans: config.plans.map((plan) => plan.id),
+    // Printed once so a developer can call the simulator; a configured token is never logged.
+    ...(config.tokenGenerated ? { generated_bearer_token: config.token } : {}),
+  },
+  "provider simulator listening",
 );
 
-const shutdown = async () => {
-  await server.stop();
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "provider simulator stopping");
+  tick.stop();
+  sim.faults.clear();
+  await Promise.race([server.stop(), Bun.sleep(SHUTDOWN_GRACE_MS)]);
+  await server.stop(true);
   process.exit(0);
-};
-process.on("SIGTERM", () => void shutdown());
-process.on("SIGINT", () => void shutdown());
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

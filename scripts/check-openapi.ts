@@ -7,7 +7,10 @@ const committed = "openapi/generated/provider.ts";
 const dir = await mkdtemp(join(tmpdir(), "openapi-check-"));
 try {
   const fresh = join(dir, "provider.ts");
-  const proc = Bun.spawn(["npx", "openapi-typescript", "openapi/provider.yaml", "-o", fresh], { stdout: "ignore", stderr: "pipe" });
+  const proc = Bun.spawn(["npx", "openapi-typescript", "openapi/provider.yaml", "-o", fresh], {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   if ((await proc.exited) !== 0) throw new Error(await new Response(proc.stderr).text());
   if ((await Bun.file(fresh).text()) !== (await Bun.file(committed).text())) {
     console.error(`${committed} is stale: run \`npm run openapi:gen\` and commit the result`);

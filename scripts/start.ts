@@ -3,8 +3,8 @@
  * as two processes (as they would in production); signals reach both and the first exit ends both.
  */
 import { ConfigError, loadConfig } from "../adapters/config/config.ts";
-import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
 import { environmentName } from "../adapters/secrets/secret-store.ts";
+import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -17,7 +17,8 @@ try {
 
 // One token for both sides: the simulator accepts it, and the seeded point-of-sale product's
 // credentials_ref resolves to it through the SECRET_<REF> environment variable.
-const simToken = process.env.PROVIDER_SIM_TOKEN ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
+const simToken =
+  process.env.PROVIDER_SIM_TOKEN ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
 const env = { ...process.env, [environmentName(DEMO_PROVIDER_CREDENTIALS_REF)]: simToken };
 const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   env: {

@@ -5,7 +5,11 @@ import { join } from "node:path";
  * Outside production an unset key (JWT_SECRET, SECRETS_KEY) is generated once and kept under the
  * data directory, so tokens and stored secrets survive a restart without anyone inventing a key.
  */
-export async function resolveGeneratedSecret(configured: string | undefined, dataDir: string, name: string): Promise<string> {
+export async function resolveGeneratedSecret(
+  configured: string | undefined,
+  dataDir: string,
+  name: string,
+): Promise<string> {
   if (configured) return configured;
   const file = join(dataDir, name);
   try {

@@ -24,10 +24,14 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
     .use(createAuth(deps.auth))
     .guard({ auth: "admin" }, (app) =>
       app
-        .get(`${base}/overview`, ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }), {
-          params: ProductParams,
-          detail: detail("Provider platform overview"),
-        })
+        .get(
+          `${base}/overview`,
+          ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }),
+          {
+            params: ProductParams,
+            detail: detail("Provider platform overview"),
+          },
+        )
         .get(
           `${base}/tenants`,
           ({ params, query }) =>
@@ -36,7 +40,11 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
               view: "tenants",
               query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
             }),
-          { params: ProductParams, query: TenantsQuery, detail: detail("Provider tenant list (status filter, cursor)") },
+          {
+            params: ProductParams,
+            query: TenantsQuery,
+            detail: detail("Provider tenant list (status filter, cursor)"),
+          },
         )
         .get(`${base}/plans`, ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "plans" }), {
           params: ProductParams,

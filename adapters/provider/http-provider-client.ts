@@ -11,8 +11,8 @@ import {
 } from "../../application/provisioning/provider-errors.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
-import { signProviderRequest } from "./provider-signature.ts";
 import { checkManagementView, checkTenant } from "./provider-schemas.ts";
+import { signProviderRequest } from "./provider-signature.ts";
 
 interface Call {
   readonly method: "GET" | "POST";
@@ -94,7 +94,10 @@ export function createHttpProviderClient(deps: { secrets: SecretStore }): Provid
     }
   }
 
-  async function tenantCall(config: MultitenantSaasConfig, call: Call): Promise<{ status: number; tenant: ProviderTenant }> {
+  async function tenantCall(
+    config: MultitenantSaasConfig,
+    call: Call,
+  ): Promise<{ status: number; tenant: ProviderTenant }> {
     const { status, body } = await send(config, call);
     const checked = checkTenant(body);
     if (!checked.ok) throw new ProviderBadResponse(checked.reason);

@@ -16,6 +16,10 @@ export async function signProviderRequest(
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
     "sign",
   ]);
-  const signature = await crypto.subtle.sign("HMAC", key, encoder.encode(`${timestamp}.${method}.${pathWithQuery}.${rawBody}`));
+  const signature = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    encoder.encode(`${timestamp}.${method}.${pathWithQuery}.${rawBody}`),
+  );
   return { "x-marketplace-timestamp": timestamp, "x-marketplace-signature": `v1=${hex(signature)}` };
 }

@@ -48,8 +48,14 @@ export function createSecretStore(deps: {
     },
 
     async list(): Promise<SecretListing[]> {
-      const rows = await deps.sql<{ ref: string; updated_at: Date }[]>`select ref, updated_at from secrets order by ref`;
-      const stored = rows.map((r) => ({ ref: r.ref, source: "stored" as const, updated_at: r.updated_at.toISOString() }));
+      const rows = await deps.sql<
+        { ref: string; updated_at: Date }[]
+      >`select ref, updated_at from secrets order by ref`;
+      const stored = rows.map((r) => ({
+        ref: r.ref,
+        source: "stored" as const,
+        updated_at: r.updated_at.toISOString(),
+      }));
       const known = new Set(stored.map((s) => environmentName(s.ref)));
       const fromEnv = Object.keys(deps.env)
         .filter((name) => name.startsWith("SECRET_") && name.length > 7 && deps.env[name] && !known.has(name))

@@ -43,7 +43,9 @@ export class ProviderRateLimited extends ProviderError {
   readonly transient = true;
   override readonly retryAfterMs: number | undefined;
   constructor(retryAfterMs: number | undefined) {
-    super(`The provider is rate limiting us${retryAfterMs === undefined ? "" : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`}.`);
+    super(
+      `The provider is rate limiting us${retryAfterMs === undefined ? "" : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`}.`,
+    );
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -68,8 +70,15 @@ export class ProviderRejected extends ProviderError {
     readonly providerCode: string | undefined,
     detail: string | undefined,
   ) {
-    super(`The provider refused the request (HTTP ${status}${providerCode ? ` ${providerCode}` : ""})${detail ? `: ${detail}` : "."}`);
-    this.code = status === 404 ? "PROVIDER_NOT_FOUND" : status === 401 || status === 403 ? "PROVIDER_AUTH_FAILED" : "PROVIDER_REJECTED";
+    super(
+      `The provider refused the request (HTTP ${status}${providerCode ? ` ${providerCode}` : ""})${detail ? `: ${detail}` : "."}`,
+    );
+    this.code =
+      status === 404
+        ? "PROVIDER_NOT_FOUND"
+        : status === 401 || status === 403
+          ? "PROVIDER_AUTH_FAILED"
+          : "PROVIDER_REJECTED";
     this.category = status === 404 ? "not_found" : "upstream_failed";
   }
 }

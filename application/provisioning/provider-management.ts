@@ -1,8 +1,4 @@
-import {
-  type ManagementView,
-  type MultitenantSaasConfig,
-  managementPath,
-} from "../../domain/catalog/drivers.ts";
+import { type ManagementView, type MultitenantSaasConfig, managementPath } from "../../domain/catalog/drivers.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { ProductRepository } from "../catalog/ports.ts";

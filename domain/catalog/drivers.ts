@@ -142,7 +142,14 @@ export const DEFAULT_PROVIDER_PATHS = {
   plans_endpoint: "/api/marketplace/admin/plans",
 } as const;
 
-export const MANAGEMENT_VIEWS = ["overview", "tenants", "tenant", "tenant_status", "tenant_subscription", "plans"] as const;
+export const MANAGEMENT_VIEWS = [
+  "overview",
+  "tenants",
+  "tenant",
+  "tenant_status",
+  "tenant_subscription",
+  "plans",
+] as const;
 export type ManagementView = (typeof MANAGEMENT_VIEWS)[number];
 
 const VIEW_ENDPOINT = {

@@ -17,7 +17,10 @@ export interface paths {
          * Create a tenant for an order item (idempotent on order_id and order_item_id)
          * @description The first call creates the tenant and answers 201. An identical repeat answers 200 with
          *     the same identifiers and creates nothing. The same `(order_id, order_item_id)` with a
-         *     different `plan`, `billing_interval` or customer answers 409.
+         *     different `product_ref`, `plan`, `billing_interval`, `trial_days` or customer answers 409
+         *     `ONBOARDING_CONFLICT`. An unknown plan is 422 `UNKNOWN_PLAN`; a billing interval the plan
+         *     does not offer is 422 `UNSUPPORTED_BILLING_INTERVAL`. Without `billing_interval` the tenant
+         *     is billed monthly, or by the plan's first interval when it offers no monthly one.
          */
         post: operations["onboard"];
         delete?: never;
@@ -71,7 +74,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend a tenant (idempotent)
-         * @description Suspending a suspended tenant answers 200 unchanged. A cancelled tenant answers 409.
+         * @description Suspending a suspended tenant answers 200 unchanged. A cancelled tenant answers 409 `TENANT_CANCELLED`.
          */
         post: operations["suspend"];
         delete?: never;
@@ -108,7 +111,8 @@ export interface paths {
         put?: never;
         /**
          * Change the plan; (re)activates a trialing, suspended or expired tenant
-         * @description A cancelled tenant answers 409.
+         * @description A cancelled tenant answers 409 `TENANT_CANCELLED`. The tenant keeps its billing interval, so
+         *     a plan that does not offer it answers 422 `UNSUPPORTED_BILLING_INTERVAL`.
          */
         post: operations["upgrade"];
         delete?: never;
@@ -282,7 +286,21 @@ export interface components {
             items: components["schemas"]["TenantSummary"][];
             next_cursor: string | null;
         };
-        TenantDetails: components["schemas"]["Tenant"] & {
+        /** @description A Tenant plus its order reference, customer and timestamps. */
+        TenantDetails: {
+            external_reference_id: string;
+            external_tenant_id: string;
+            external_customer_id: string;
+            external_user_id: string;
+            external_subscription_id: string;
+            /** Format: uri */
+            workspace_url: string;
+            status: components["schemas"]["TenantStatus"];
+            plan: string;
+            /** Format: date-time */
+            trial_ends_at: string | null;
+            /** Format: date-time */
+            current_period_end: string | null;
             order_id: string;
             order_item_id: string;
             product_ref: string;
@@ -348,6 +366,20 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Any other failure, as RFC 9457 problem+json: 400 `MALFORMED_JSON`, 413 for a body over
+         *     1 MiB, 422 `VALIDATION_FAILED` for a path or query parameter out of bounds, 429
+         *     `RATE_LIMITED` (with `Retry-After`) on any operation, and 5xx when the provider fails.
+         *     A client treats 408, 429 and 5xx as transient.
+         */
+        Error: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The tenant */
         Tenant: {
             headers: {
@@ -357,7 +389,7 @@ export interface components {
                 "application/json": components["schemas"]["Tenant"];
             };
         };
-        /** @description Missing or wrong credentials */
+        /** @description Missing or wrong credentials (`UNAUTHORIZED`; the problem never says which part failed) */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -366,7 +398,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unknown reference or tenant */
+        /** @description Unknown reference or tenant (`TENANT_NOT_FOUND`) */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -384,7 +416,11 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The body or query does not match the schema */
+        /**
+         * @description The body or query does not match the schema (`VALIDATION_FAILED`, with one `errors` entry
+         *     per field; `INVALID_CURSOR` for a cursor the provider did not issue), or names an unknown
+         *     plan (`UNKNOWN_PLAN`) or an interval the plan does not offer (`UNSUPPORTED_BILLING_INTERVAL`).
+         */
         Invalid: {
             headers: {
                 [name: string]: unknown;
@@ -448,6 +484,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
             429: components["responses"]["RateLimited"];
+            default: components["responses"]["Error"];
         };
     };
     statusByBody: {
@@ -467,6 +504,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Invalid"];
+            default: components["responses"]["Error"];
         };
     };
     statusByPath: {
@@ -483,6 +521,7 @@ export interface operations {
             200: components["responses"]["Tenant"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
         };
     };
     suspend: {
@@ -503,6 +542,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
+            default: components["responses"]["Error"];
         };
     };
     cancel: {
@@ -522,6 +562,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["Invalid"];
+            default: components["responses"]["Error"];
         };
     };
     upgrade: {
@@ -542,6 +583,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             422: components["responses"]["Invalid"];
+            default: components["responses"]["Error"];
         };
     };
     adminOverview: {
@@ -563,6 +605,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
         };
     };
     adminTenants: {
@@ -589,6 +632,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             422: components["responses"]["Invalid"];
+            default: components["responses"]["Error"];
         };
     };
     adminTenant: {
@@ -613,6 +657,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
         };
     };
     adminTenantStatus: {
@@ -637,6 +682,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
         };
     };
     adminTenantSubscription: {
@@ -661,6 +707,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            default: components["responses"]["Error"];
         };
     };
     adminPlans: {
@@ -682,6 +729,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            default: components["responses"]["Error"];
         };
     };
 }

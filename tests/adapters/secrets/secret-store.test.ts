@@ -12,7 +12,9 @@ describe("secret store", () => {
   test("a stored value resolves, and only ciphertext reaches the database", async () => {
     await store().put("pos_token", "s3cr3t-value-123");
     expect(await store().resolve("pos_token")).toBe("s3cr3t-value-123");
-    const [row] = await db.current.sql<{ ciphertext: Uint8Array }[]>`select ciphertext from secrets where ref = 'pos_token'`;
+    const [row] = await db.current.sql<
+      { ciphertext: Uint8Array }[]
+    >`select ciphertext from secrets where ref = 'pos_token'`;
     expect(Buffer.from(row?.ciphertext ?? []).toString("utf8")).not.toContain("s3cr3t");
   });
 

@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import { boolean, ConfigError, type Env, integer, oneOf, text, url } from "../adapters/config/env-parsers.ts";
+import { DEFAULT_PLANS, type Plan, parsePlans } from "./plans.ts";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export interface ProviderSimConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly token: string;
+  /** True when PROVIDER_SIM_TOKEN was unset and `token` was made up at start. */
+  readonly tokenGenerated: boolean;
+  readonly hmacSecret: string | undefined;
+  readonly controls: boolean;
+  /** Base of every `workspace_url`, without a trailing slash. */
+  readonly publicUrl: string;
+  readonly plans: readonly Plan[];
+  readonly logLevel: (typeof LOG_LEVELS)[number];
+}
+
+function plans(env: Env): readonly Plan[] {
+  const raw = text(env, "PROVIDER_SIM_PLANS");
+  if (raw === undefined) return DEFAULT_PLANS;
+  const parsed = parsePlans(raw);
+  if (!parsed) {
+    throw new ConfigError(
+      "PROVIDER_SIM_PLANS",
+      "must be a non-empty JSON array of {id, name, billing_intervals} with unique ids",
+      undefined,
+    );
+  }
+  return parsed;
+}
+
+/** Reads and checks every variable up front; the first invalid one throws a ConfigError naming it. */
+export function loadProviderSimConfig(
+  env: Env,
+  generateToken: () => string = () => randomBytes(24).toString("base64url"),
+): ProviderSimConfig {
+  const port = integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535);
+  const token = text(env, "PROVIDER_SIM_TOKEN");
+  return {
+    port,
+    host: text(env, "HOST") ?? "0.0.0.0",
+    token: token ?? generateToken(),
+    tokenGenerated: token === undefined,
+    hmacSecret: text(env, "PROVIDER_SIM_HMAC_SECRET"),
+    controls: boolean(env, "PROVIDER_SIM_CONTROL", false),
+    publicUrl: (url(env, "PROVIDER_SIM_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${port}`).replace(
+      /\/+$/,
+      "",
+    ),
+    plans: plans(env),
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+  };
+}

@@ -1,0 +1,45 @@
+import { Elysia } from "elysia";
+import type { SimClock } from "../clock.ts";
+import type { FaultQueue } from "../faults.ts";
+import { assertWellFormed } from "../raw-body.ts";
+import { ClockRequestSchema, FaultRequestSchema } from "../schemas.ts";
+import type { TenantStore } from "../tenant-store.ts";
+import { runTick } from "../tick.ts";
+
+export interface ControlRoutesDeps {
+  readonly store: TenantStore;
+  readonly faults: FaultQueue;
+  readonly clock: SimClock;
+}
+
+/** `/__sim/*`: test controls, mounted only with PROVIDER_SIM_CONTROL=true and deliberately without auth. */
+export function createControlRoutes(deps: ControlRoutesDeps) {
+  const now = () => deps.clock.now().toISOString();
+  return new Elysia()
+    .onTransform(({ body }) => assertWellFormed(body))
+    .get("/__sim", () => ({ controls: true as const, now: now() }))
+    .post(
+      "/__sim/faults",
+      ({ body, set }) => {
+        deps.faults.enqueue(body);
+        set.status = 201;
+        return body;
+      },
+      { body: FaultRequestSchema },
+    )
+    .post(
+      "/__sim/clock",
+      ({ body }) => {
+        deps.clock.advance(body.advance_seconds);
+        runTick(deps.store, deps.clock.now());
+        return { now: now() };
+      },
+      { body: ClockRequestSchema },
+    )
+    .post("/__sim/reset", () => {
+      deps.store.clear();
+      deps.faults.clear();
+      deps.clock.reset();
+      return { reset: true as const, now: now() };
+    });
+}

@@ -1,0 +1,116 @@
+import { describe, expect, test } from "bun:test";
+import { runToExit } from "../support/process.ts";
+import { SIM_HMAC_SECRET, SIM_TOKEN, startProviderSim } from "../support/provider-sim.ts";
+import { anOnboardRequest, type Tenant } from "./harness.ts";
+
+const PUBLIC_URL = "http://pos.test";
+const IDENTIFIERS = [
+  "external_reference_id",
+  "external_tenant_id",
+  "external_customer_id",
+  "external_user_id",
+  "external_subscription_id",
+  "workspace_url",
+] as const;
+
+function onboard(baseUrl: string, init: RequestInit = {}) {
+  return fetch(`${baseUrl}/api/marketplace/onboard`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${SIM_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(anOnboardRequest({ order_id: "ord_process" })),
+    ...init,
+  });
+}
+
+const identifiersOf = (tenant: Tenant) => Object.fromEntries(IDENTIFIERS.map((field) => [field, tenant[field]]));
+
+describe("provider-sim as a process", () => {
+  test("20 concurrent identical onboards over HTTP: one 201; a restarted simulator hands out the same identifiers", async () => {
+    const first = await startProviderSim({ PROVIDER_SIM_PUBLIC_URL: PUBLIC_URL });
+    let responses: { status: number; body: Tenant }[];
+    try {
+      responses = await Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const response = await onboard(first.url);
+          return { status: response.status, body: (await response.json()) as Tenant };
+        }),
+      );
+    } finally {
+      expect(await first.stop("SIGTERM")).toBe(0);
+    }
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(19);
+    for (const response of responses) expect(response.body).toEqual(responses[0]?.body as Tenant);
+
+    const second = await startProviderSim({ PROVIDER_SIM_PUBLIC_URL: PUBLIC_URL });
+    try {
+      const again = await onboard(second.url);
+      expect(again.status).toBe(201);
+      expect(identifiersOf((await again.json()) as Tenant)).toEqual(identifiersOf(responses[0]?.body as Tenant));
+    } finally {
+      expect(await second.stop("SIGTERM")).toBe(0);
+    }
+  });
+
+  test("a hung call times out at the client while others are served; SIGTERM still exits 0", async () => {
+    const sim = await startProviderSim();
+    try {
+      const fault = await fetch(`${sim.url}/__sim/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ route: "onboard", mode: "hang", count: 1 }),
+      });
+      expect(fault.status).toBe(201);
+      const hung = onboard(sim.url, { signal: AbortSignal.timeout(300) });
+      expect((await fetch(`${sim.url}/health`)).status).toBe(200);
+      expect(
+        await hung.then(
+          () => "answered",
+          (error: Error) => error.name,
+        ),
+      ).toBe("TimeoutError");
+      // The hung call never reached the handler, so the tenant is created now, not then.
+      expect((await onboard(sim.url)).status).toBe(201);
+    } finally {
+      expect(await sim.stop("SIGTERM")).toBe(0);
+    }
+  });
+
+  test("the logs never carry the token, the hmac secret or the Authorization header", async () => {
+    const sim = await startProviderSim();
+    await onboard(sim.url);
+    await fetch(`${sim.url}/api/marketplace/admin/plans`, { headers: { authorization: "Bearer wrong-token" } });
+    expect(await sim.stop("SIGTERM")).toBe(0);
+    const output = await sim.output();
+    expect(output).toContain('"msg":"provider simulator listening"');
+    expect(output).not.toContain(SIM_TOKEN);
+    expect(output).not.toContain(SIM_HMAC_SECRET);
+    expect(output).not.toContain("wrong-token");
+    expect(output.toLowerCase()).not.toContain("authorization");
+  });
+
+  test("without PROVIDER_SIM_TOKEN a token is generated and printed once at start", async () => {
+    const sim = await startProviderSim({ PROVIDER_SIM_TOKEN: "" });
+    try {
+      const plans = await fetch(`${sim.url}/api/marketplace/admin/plans`, {
+        headers: { authorization: `Bearer ${SIM_TOKEN}` },
+      });
+      expect(plans.status).toBe(401);
+    } finally {
+      await sim.stop("SIGTERM");
+    }
+    const output = await sim.output();
+    const token = /"generated_bearer_token":"([^"]+)"/.exec(output)?.[1];
+    expect(token).toEqual(expect.any(String));
+    expect(output.split(token as string)).toHaveLength(2);
+  });
+
+  test("PROVIDER_SIM_PORT=abc exits non-zero with one line naming the variable", async () => {
+    const { code, stdout, stderr } = await runToExit("provider-sim/main.ts", { PROVIDER_SIM_PORT: "abc" });
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PROVIDER_SIM_PORT");
+  });
+});
