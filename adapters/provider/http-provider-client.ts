@@ -1,16 +1,8 @@
-import ky, { TimeoutError } from "ky";
 import type { OnboardRequest, ProviderClient, ProviderTenant } from "../../application/provisioning/ports.ts";
-import {
-  CredentialsNotFound,
-  ProviderBadResponse,
-  ProviderRateLimited,
-  ProviderRejected,
-  ProviderServerError,
-  ProviderTimeout,
-  ProviderUnreachable,
-} from "../../application/provisioning/provider-errors.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
+import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import { callUpstream, parseJsonBody, type RejectionReader } from "../upstream/upstream-http.ts";
 import { checkManagementView, checkTenant } from "./provider-schemas.ts";
 import { signProviderRequest } from "./provider-signature.ts";
 
@@ -22,35 +14,23 @@ interface Call {
   readonly query?: Readonly<Record<string, string>>;
 }
 
-/** Seconds or an HTTP date, as RFC 9110 allows. */
-export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-async function problemOf(response: Response): Promise<{ code?: string; detail?: string }> {
-  try {
-    const body = (await response.json()) as { code?: unknown; detail?: unknown };
-    return {
-      ...(typeof body.code === "string" ? { code: body.code.slice(0, 100) } : {}),
-      ...(typeof body.detail === "string" ? { detail: body.detail.slice(0, 200) } : {}),
-    };
-  } catch {
-    return {};
-  }
-}
+/** The provider refuses with RFC 9457 problem+json. */
+const readProblem: RejectionReader = (body) => {
+  const problem = body as { code?: unknown; detail?: unknown };
+  return {
+    ...(typeof problem.code === "string" ? { code: problem.code } : {}),
+    ...(typeof problem.detail === "string" ? { detail: problem.detail } : {}),
+  };
+};
 
 /**
- * The provider contract over HTTP with ky: no retries here (the job system retries with
- * backoff), `timeout_seconds` per call, no redirects followed, and every body checked against
- * the contract before it is believed. Failures become typed `ProviderError`s.
+ * The provider contract over HTTP: `timeout_seconds` per call, and every body checked against the
+ * contract before it is believed. Failures become typed `UpstreamError`s (see `callUpstream`).
  */
 export function createHttpProviderClient(deps: { secrets: SecretStore }): ProviderClient {
   async function send(config: MultitenantSaasConfig, call: Call): Promise<{ status: number; body: unknown }> {
     const secret = await deps.secrets.resolve(config.credentials_ref);
-    if (secret === undefined) throw new CredentialsNotFound(config.credentials_ref);
+    if (secret === undefined) throw new CredentialsNotFound("provider", config.credentials_ref);
     const url = new URL(call.path.replace(/^\//, ""), call.baseUrl.endsWith("/") ? call.baseUrl : `${call.baseUrl}/`);
     for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, value);
     const raw = call.body === undefined ? "" : JSON.stringify(call.body);
@@ -62,36 +42,18 @@ export function createHttpProviderClient(deps: { secrets: SecretStore }): Provid
       headers.authorization = `Bearer ${secret}`;
     }
 
-    let response: Response;
-    try {
-      response = await ky(url, {
+    const response = await callUpstream(
+      "provider",
+      {
         method: call.method,
+        url,
         headers,
         ...(call.body === undefined ? {} : { body: raw }),
-        timeout: config.timeout_seconds * 1000,
-        retry: 0,
-        throwHttpErrors: false,
-        redirect: "manual",
-      });
-    } catch (error) {
-      if (error instanceof TimeoutError) throw new ProviderTimeout(config.timeout_seconds);
-      const code = (error as { code?: string }).code;
-      throw new ProviderUnreachable(code ?? (error instanceof Error ? error.message : "connection failed"));
-    }
-
-    const { status } = response;
-    if (status === 429) throw new ProviderRateLimited(parseRetryAfter(response.headers.get("retry-after")));
-    if (status === 408 || status >= 500) throw new ProviderServerError(status);
-    if (status >= 300) {
-      const problem = status >= 400 ? await problemOf(response) : { detail: "unexpected redirect" };
-      throw new ProviderRejected(status, problem.code, problem.detail);
-    }
-    const text = await response.text();
-    try {
-      return { status, body: JSON.parse(text) };
-    } catch {
-      throw new ProviderBadResponse("not JSON");
-    }
+        timeoutSeconds: config.timeout_seconds,
+      },
+      readProblem,
+    );
+    return { status: response.status, body: parseJsonBody("provider", response.text) };
   }
 
   async function tenantCall(
@@ -100,7 +62,7 @@ export function createHttpProviderClient(deps: { secrets: SecretStore }): Provid
   ): Promise<{ status: number; tenant: ProviderTenant }> {
     const { status, body } = await send(config, call);
     const checked = checkTenant(body);
-    if (!checked.ok) throw new ProviderBadResponse(checked.reason);
+    if (!checked.ok) throw new UpstreamBadResponse("provider", checked.reason);
     return { status, tenant: checked.value };
   }
 
@@ -149,7 +111,7 @@ export function createHttpProviderClient(deps: { secrets: SecretStore }): Provid
         ...(request.query ? { query: request.query } : {}),
       });
       const checked = checkManagementView[request.view](body);
-      if (!checked.ok) throw new ProviderBadResponse(checked.reason);
+      if (!checked.ok) throw new UpstreamBadResponse("provider", checked.reason);
       return checked.value;
     },
   };

@@ -41,7 +41,7 @@ export interface OnboardResult {
 
 /**
  * The machine-to-machine contract of the point-of-sale provider. Every method throws a
- * `ProviderError` subclass on failure; nothing else escapes.
+ * `UpstreamError` (upstream "provider") on failure; nothing else escapes.
  */
 export interface ProviderClient {
   onboard(config: MultitenantSaasConfig, request: OnboardRequest): Promise<OnboardResult>;

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { createHttpProviderClient, parseRetryAfter } from "../../../adapters/provider/http-provider-client.ts";
+import { createHttpProviderClient } from "../../../adapters/provider/http-provider-client.ts";
 import type { OnboardRequest } from "../../../application/provisioning/ports.ts";
 import {
   CredentialsNotFound,
-  ProviderBadResponse,
-  type ProviderError,
-  ProviderRateLimited,
-  ProviderRejected,
-  ProviderServerError,
-  ProviderTimeout,
-  ProviderUnreachable,
-} from "../../../application/provisioning/provider-errors.ts";
+  UpstreamBadResponse,
+  type UpstreamError,
+  UpstreamRateLimited,
+  UpstreamRejected,
+  UpstreamServerError,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+} from "../../../application/shared/upstream-errors.ts";
 import type { MultitenantSaasConfig } from "../../../domain/catalog/drivers.ts";
 import { freePort } from "../../../scripts/lib/postgres-cluster.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
@@ -57,11 +57,11 @@ async function fault(route: string, mode: string, extra: Record<string, unknown>
   expect(response.status).toBeLessThan(300);
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
+async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
   try {
     await promise;
   } catch (error) {
-    return error as ProviderError;
+    return error as UpstreamError;
   }
   throw new Error("expected the call to fail");
 }
@@ -101,56 +101,56 @@ describe("provider client happy paths", () => {
 });
 
 describe("provider client failures become typed errors", () => {
-  test("a 500 is a transient ProviderServerError", async () => {
+  test("a 500 is a transient UpstreamServerError", async () => {
     await fault("onboard", "error", { status: 500 });
     const error = await failure(client.onboard(config(), onboarding()));
-    expect(error).toBeInstanceOf(ProviderServerError);
+    expect(error).toBeInstanceOf(UpstreamServerError);
     expect(error.transient).toBeTrue();
   });
 
-  test("a 429 is ProviderRateLimited carrying Retry-After", async () => {
+  test("a 429 is UpstreamRateLimited carrying Retry-After", async () => {
     await fault("onboard", "rate_limit", { retry_after_s: 7 });
     const error = await failure(client.onboard(config(), onboarding()));
-    expect(error).toBeInstanceOf(ProviderRateLimited);
+    expect(error).toBeInstanceOf(UpstreamRateLimited);
     expect(error.retryAfterMs).toBe(7000);
     expect(error.transient).toBeTrue();
   });
 
-  test("an answer slower than timeout_seconds is a ProviderTimeout", async () => {
+  test("an answer slower than timeout_seconds is a UpstreamTimeout", async () => {
     await fault("onboard", "delay", { delay_ms: 2500 });
     const started = performance.now();
     const error = await failure(client.onboard(config({ timeout_seconds: 1 }), onboarding()));
-    expect(error).toBeInstanceOf(ProviderTimeout);
+    expect(error).toBeInstanceOf(UpstreamTimeout);
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
-  test("a provider that hangs is a ProviderTimeout too", async () => {
+  test("a provider that hangs is a UpstreamTimeout too", async () => {
     await fault("status", "hang");
     const error = await failure(client.status(config({ timeout_seconds: 1 }), "ref_anything"));
-    expect(error).toBeInstanceOf(ProviderTimeout);
+    expect(error).toBeInstanceOf(UpstreamTimeout);
   });
 
-  test("connection refused is a transient ProviderUnreachable", async () => {
+  test("connection refused is a transient UpstreamUnreachable", async () => {
     const closed = `http://127.0.0.1:${await freePort()}`;
     const error = await failure(client.onboard(config({ base_url: closed }), onboarding()));
-    expect(error).toBeInstanceOf(ProviderUnreachable);
+    expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error.transient).toBeTrue();
   });
 
-  test("a malformed body is a ProviderBadResponse", async () => {
+  test("a malformed body is a UpstreamBadResponse", async () => {
     await fault("onboard", "garbage");
     const error = await failure(client.onboard(config(), onboarding()));
-    expect(error).toBeInstanceOf(ProviderBadResponse);
+    expect(error).toBeInstanceOf(UpstreamBadResponse);
   });
 
-  test("valid JSON that breaks the contract is a ProviderBadResponse", async () => {
+  test("valid JSON that breaks the contract is a UpstreamBadResponse", async () => {
     const liar = Bun.serve({
       port: 0,
       fetch: () => Response.json({ external_reference_id: "x", status: "great" }, { status: 201 }),
     });
     try {
       const error = await failure(client.onboard(config({ base_url: `http://127.0.0.1:${liar.port}` }), onboarding()));
-      expect(error).toBeInstanceOf(ProviderBadResponse);
+      expect(error).toBeInstanceOf(UpstreamBadResponse);
       expect(error.message).toContain("body");
     } finally {
       liar.stop(true);
@@ -159,7 +159,7 @@ describe("provider client failures become typed errors", () => {
 
   test("a wrong token is a permanent rejection", async () => {
     const error = await failure(client.onboard(config({ credentials_ref: "wrong" }), onboarding()));
-    expect(error).toBeInstanceOf(ProviderRejected);
+    expect(error).toBeInstanceOf(UpstreamRejected);
     expect(error).toMatchObject({ code: "PROVIDER_AUTH_FAILED", transient: false });
   });
 
@@ -170,7 +170,7 @@ describe("provider client failures become typed errors", () => {
     expect(error).toMatchObject({
       code: "PROVIDER_REJECTED",
       status: 409,
-      providerCode: "ONBOARDING_CONFLICT",
+      upstreamCode: "ONBOARDING_CONFLICT",
       transient: false,
     });
   });
@@ -184,18 +184,4 @@ describe("provider client failures become typed errors", () => {
     const error = await failure(client.onboard(config({ credentials_ref: "missing" }), onboarding()));
     expect(error).toBeInstanceOf(CredentialsNotFound);
   });
-});
-
-test.each([
-  ["7", 7000],
-  ["0", 0],
-  ["soon", undefined],
-  [null, undefined],
-])("Retry-After %p is %p ms", (header, expected) => {
-  expect(parseRetryAfter(header)).toBe(expected);
-});
-
-test("Retry-After as an HTTP date counts from now", () => {
-  const now = Date.parse("2026-01-01T00:00:00Z");
-  expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
 });

@@ -1,0 +1,91 @@
+import ky, { TimeoutError } from "ky";
+import {
+  type Upstream,
+  UpstreamBadResponse,
+  UpstreamRateLimited,
+  UpstreamRejected,
+  UpstreamServerError,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+} from "../../application/shared/upstream-errors.ts";
+
+export interface UpstreamRequest {
+  readonly method: "GET" | "POST" | "PATCH" | "DELETE";
+  readonly url: URL;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  readonly timeoutSeconds: number;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+}
+
+/** How an upstream phrases a refusal in its error body: a code and a human detail. */
+export type RejectionReader = (body: unknown) => { code?: string; detail?: string };
+
+/** Seconds or an HTTP date, as RFC 9110 allows. */
+export function parseRetryAfter(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+async function rejection(response: Response, read: RejectionReader): Promise<{ code?: string; detail?: string }> {
+  try {
+    const found = read(await response.json());
+    return {
+      ...(found.code ? { code: found.code.slice(0, 100) } : {}),
+      ...(found.detail ? { detail: found.detail.slice(0, 200) } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * One HTTP call to an upstream through ky: no retries (the job system retries, with backoff),
+ * a time-out, no redirects followed. Anything but a 2xx becomes a typed `UpstreamError`; the
+ * 2xx body is returned as text for the caller to parse and check.
+ */
+export async function callUpstream(
+  upstream: Upstream,
+  request: UpstreamRequest,
+  readRejection: RejectionReader,
+): Promise<UpstreamResponse> {
+  let response: Response;
+  try {
+    response = await ky(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+      timeout: request.timeoutSeconds * 1000,
+      retry: 0,
+      throwHttpErrors: false,
+      redirect: "manual",
+    });
+  } catch (error) {
+    if (error instanceof TimeoutError) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
+    const code = (error as { code?: string }).code;
+    throw new UpstreamUnreachable(upstream, code ?? (error instanceof Error ? error.message : "connection failed"));
+  }
+  const { status } = response;
+  if (status === 429) throw new UpstreamRateLimited(upstream, parseRetryAfter(response.headers.get("retry-after")));
+  if (status === 408 || status >= 500) throw new UpstreamServerError(upstream, status);
+  if (status >= 300) {
+    const found = status >= 400 ? await rejection(response, readRejection) : { detail: "unexpected redirect" };
+    throw new UpstreamRejected(upstream, status, found.code, found.detail);
+  }
+  return { status, headers: response.headers, text: await response.text() };
+}
+
+export function parseJsonBody(upstream: Upstream, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UpstreamBadResponse(upstream, "not JSON");
+  }
+}

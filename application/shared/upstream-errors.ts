@@ -1,0 +1,99 @@
+import { DomainError, type ErrorCategory } from "../../domain/shared/domain-error.ts";
+
+/** The systems we call: the point-of-sale provider and the payment gateways. */
+export type Upstream = "provider" | "gateway";
+
+const prefix = (upstream: Upstream) => (upstream === "provider" ? "PROVIDER" : "GATEWAY");
+const subject = (upstream: Upstream) => (upstream === "provider" ? "The provider" : "The payment gateway");
+
+/**
+ * Every way a call to an upstream system can fail. `transient` failures are worth retrying later
+ * (the job system does, with backoff); permanent ones need a person. `retryAfterMs` carries the
+ * upstream's own `Retry-After`. Codes are `PROVIDER_*` or `GATEWAY_*`.
+ */
+export abstract class UpstreamError extends DomainError {
+  abstract readonly transient: boolean;
+  readonly retryAfterMs: number | undefined = undefined;
+  readonly code: string;
+  readonly category: ErrorCategory;
+
+  constructor(
+    readonly upstream: Upstream,
+    kind: string,
+    category: ErrorCategory,
+    message: string,
+  ) {
+    super(`${subject(upstream)} ${message}`);
+    this.code = `${prefix(upstream)}_${kind}`;
+    this.category = category;
+  }
+}
+
+export class UpstreamTimeout extends UpstreamError {
+  readonly transient = true;
+  constructor(upstream: Upstream, seconds: number) {
+    super(upstream, "TIMEOUT", "upstream_timeout", `did not answer within ${seconds} s.`);
+  }
+}
+
+export class UpstreamUnreachable extends UpstreamError {
+  readonly transient = true;
+  constructor(upstream: Upstream, reason: string) {
+    super(upstream, "UNREACHABLE", "upstream_failed", `could not be reached: ${reason}.`);
+  }
+}
+
+export class UpstreamServerError extends UpstreamError {
+  readonly transient = true;
+  constructor(
+    upstream: Upstream,
+    readonly status: number,
+  ) {
+    super(upstream, "SERVER_ERROR", "upstream_failed", `failed with HTTP ${status}.`);
+  }
+}
+
+export class UpstreamRateLimited extends UpstreamError {
+  readonly transient = true;
+  override readonly retryAfterMs: number | undefined;
+  constructor(upstream: Upstream, retryAfterMs: number | undefined) {
+    const after = retryAfterMs === undefined ? "" : `; retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+    super(upstream, "RATE_LIMITED", "upstream_failed", `is rate limiting us${after}.`);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/** A 2xx whose body is not what the contract promises: never trusted, retried like an outage. */
+export class UpstreamBadResponse extends UpstreamError {
+  readonly transient = true;
+  constructor(upstream: Upstream, reason: string) {
+    super(upstream, "BAD_RESPONSE", "upstream_failed", `answered with an invalid body: ${reason}.`);
+  }
+}
+
+/** A 4xx other than 408 and 429, or a redirect: the upstream refused the request itself. */
+export class UpstreamRejected extends UpstreamError {
+  readonly transient = false;
+  constructor(
+    upstream: Upstream,
+    readonly status: number,
+    readonly upstreamCode: string | undefined,
+    detail: string | undefined,
+  ) {
+    const kind = status === 404 ? "NOT_FOUND" : status === 401 || status === 403 ? "AUTH_FAILED" : "REJECTED";
+    super(
+      upstream,
+      kind,
+      status === 404 ? "not_found" : "upstream_failed",
+      `refused the request (HTTP ${status}${upstreamCode ? ` ${upstreamCode}` : ""})${detail ? `: ${detail}` : "."}`,
+    );
+  }
+}
+
+/** The configuration names a secret that is not stored anywhere. */
+export class CredentialsNotFound extends UpstreamError {
+  readonly transient = false;
+  constructor(upstream: Upstream, ref: string) {
+    super(upstream, "CREDENTIALS_NOT_FOUND", "conflict", `has no credentials: nothing is stored under "${ref}".`);
+  }
+}
