@@ -1,0 +1,57 @@
+import type { PaymentGatewayName } from "../catalog/product.ts";
+
+export type GatewayEnvironment = "sandbox" | "live";
+export const GATEWAY_ENVIRONMENTS: readonly GatewayEnvironment[] = ["sandbox", "live"];
+
+/** What a gateway tells us about a subscription when money moves. Times are ISO 8601. */
+export interface SubscriptionFacts {
+  readonly subscription_id: string;
+  readonly trial_ends_at: string | null;
+  readonly current_period_end: string | null;
+}
+
+interface EventBase {
+  readonly gateway: PaymentGatewayName;
+  /** The gateway's own event id: the inbox deduplicates on `(gateway, event_id)`. */
+  readonly event_id: string;
+}
+
+/**
+ * Every gateway webhook becomes one of these neutral events (spec 6.1); nothing downstream knows
+ * which gateway spoke. Amounts are integer minor units; currencies are upper-case ISO 4217.
+ */
+export type GatewayEvent =
+  | (EventBase & {
+      readonly kind: "paid";
+      readonly order_id: string;
+      readonly payment_id: string;
+      readonly amount: number;
+      readonly currency: string;
+      readonly subscription: SubscriptionFacts | null;
+    })
+  | (EventBase & {
+      readonly kind: "renewed";
+      readonly subscription_id: string;
+      readonly order_id: string | null;
+      readonly payment_id: string;
+      readonly amount: number;
+      readonly currency: string;
+      readonly current_period_end: string | null;
+    })
+  | (EventBase & { readonly kind: "cancelled"; readonly subscription_id: string; readonly order_id: string | null })
+  | (EventBase & {
+      readonly kind: "refunded";
+      readonly payment_id: string;
+      readonly order_id: string | null;
+      readonly amount: number;
+      readonly currency: string;
+    })
+  | (EventBase & {
+      readonly kind: "payment_failed";
+      readonly order_id: string | null;
+      readonly subscription_id: string | null;
+      readonly reason: string;
+    })
+  | (EventBase & { readonly kind: "ignored"; readonly type: string });
+
+export type GatewayEventKind = GatewayEvent["kind"];
