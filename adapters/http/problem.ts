@@ -30,6 +30,7 @@ const TITLES: Record<number, string> = {
 };
 
 export const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
+  malformed: 400,
   invalid: 422,
   unauthenticated: 401,
   forbidden: 403,

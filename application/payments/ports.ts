@@ -136,7 +136,7 @@ export interface GatewayCatalog {
 
 export class InvalidWebhookSignature extends DomainError {
   readonly code = "INVALID_WEBHOOK_SIGNATURE";
-  readonly category = "invalid";
+  readonly category = "malformed";
   constructor(reason: string) {
     super(`The webhook signature is not valid: ${reason}.`);
   }
@@ -144,7 +144,7 @@ export class InvalidWebhookSignature extends DomainError {
 
 export class InvalidWebhookPayload extends DomainError {
   readonly code = "INVALID_WEBHOOK_PAYLOAD";
-  readonly category = "invalid";
+  readonly category = "malformed";
   constructor(reason: string) {
     super(`The webhook body is not a valid event: ${reason}.`);
   }

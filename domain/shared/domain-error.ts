@@ -3,6 +3,8 @@
  * category to a status code; the domain never speaks HTTP.
  */
 export type ErrorCategory =
+  /** The request itself is unusable (a bad signature, bytes that are not what they claim). */
+  | "malformed"
   | "invalid"
   | "unauthenticated"
   | "forbidden"
