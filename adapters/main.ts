@@ -9,18 +9,33 @@ import {
 } from "../application/catalog/manage-products.ts";
 import type { ChangeSignal } from "../application/catalog/ports.ts";
 import { makeListPricingMappings, makeSavePricingMappings } from "../application/catalog/pricing-mappings.ts";
+import { makeCalculateCheckout } from "../application/checkout/calculate-checkout.ts";
+import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
+import type { CustomerDirectory } from "../application/checkout/ports.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
+import { makeAdminOrders } from "../application/orders/admin-orders.ts";
+import { makeGatewayProductSync } from "../application/payments/gateway-product-sync.ts";
+import { makeGatewaySettingsAdmin } from "../application/payments/gateway-settings.ts";
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
+import { defaultGatewaySettings, gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
+import { createPaddleGateway } from "./gateways/gateway-a/paddle-client.ts";
+import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
+import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
+import { createAdvisoryMutex } from "./postgres/advisory-mutex.ts";
 import { type Database, openDatabase } from "./postgres/database.ts";
+import { createPostgresGatewayProductRefs } from "./postgres/gateway-product-refs.ts";
+import { createPostgresGatewaySettingsRepository } from "./postgres/gateway-settings-repository.ts";
+import { createPostgresIdempotencyStore } from "./postgres/idempotency-store.ts";
 import { loadMigrations, migrate, migrationsApplied } from "./postgres/migrate.ts";
+import { createPostgresOrderRepository } from "./postgres/order-repository.ts";
 import { createPostgresChangeSignal } from "./postgres/pg-change-signal.ts";
 import { createPostgresPricingMappingRepository } from "./postgres/pricing-mapping-repository.ts";
 import { createPostgresProductRepository } from "./postgres/product-repository.ts";
@@ -30,6 +45,7 @@ import { createSecretStore } from "./secrets/secret-store.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
+import { createInProcessMutex } from "./signals/in-process-mutex.ts";
 
 export interface Infrastructure {
   readonly config: Config;
@@ -55,6 +71,25 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const catalog = { products, mappings, changes, currency: config.currency };
   const secrets = createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes });
   const provider = createHttpProviderClient({ secrets });
+  const mutex = infra.database.mode === "server" ? createAdvisoryMutex(sql) : createInProcessMutex();
+  const gatewaySettingsRepository = createPostgresGatewaySettingsRepository(sql, defaultGatewaySettings(config));
+  const gatewaySettings = createGatewaySettingsSource({ repository: gatewaySettingsRepository, secrets, changes });
+  const paddle = createPaddleGateway({ settings: gatewaySettings });
+  const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: gatewaySettings }) };
+  const orders = createPostgresOrderRepository(sql);
+  const refs = createPostgresGatewayProductRefs(sql);
+  const customers: CustomerDirectory = { find: (id) => users.findById(id) };
+  const gatewayAdmin = makeGatewaySettingsAdmin({ repository: gatewaySettingsRepository, secrets, changes, gateways });
+  const gatewayASync = makeGatewayProductSync({
+    products,
+    mappings,
+    catalog: paddle,
+    refs,
+    settings: gatewaySettings,
+    mutex,
+    currency: config.currency,
+  });
+  const adminOrders = makeAdminOrders({ orders, gateways });
   const migrations = loadMigrations();
 
   const deps: AppDeps = {
@@ -78,6 +113,28 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     queryProviderManagement: makeQueryProviderManagement({ products, provider }),
     putSecret: (ref, value) => secrets.put(ref, value),
     listSecrets: () => secrets.list(),
+    calculateCheckout: makeCalculateCheckout(catalog),
+    createCheckout: makeCreateCheckout({
+      ...catalog,
+      orders,
+      idempotency: createPostgresIdempotencyStore(sql),
+      customers,
+      gateways,
+      settings: gatewaySettings,
+      refs,
+      urls: {
+        success: (orderId) => `${config.publicBaseUrl}/orders/${orderId}?checkout=success`,
+        cancel: (orderId) => `${config.publicBaseUrl}/orders/${orderId}?checkout=cancelled`,
+      },
+    }),
+    describeGatewaySettings: gatewayAdmin.describe,
+    updateGatewaySettings: gatewayAdmin.update,
+    testGatewayConnection: gatewayAdmin.testConnection,
+    createGatewayAProduct: gatewayASync.createRemoteProduct,
+    syncGatewayAProduct: gatewayASync.syncProduct,
+    listAdminOrders: adminOrders.list,
+    getAdminOrder: adminOrders.get,
+    refundOrder: adminOrders.refund,
     async checkReadiness() {
       try {
         return { database: true, migrations: await migrationsApplied(sql, await migrations) };
@@ -94,6 +151,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     hasher,
     secrets,
     provider,
+    gateways,
+    gatewaySettings,
+    orders,
     async close() {
       await changes.close?.();
     },
@@ -123,7 +183,8 @@ async function start(config: Config, logger: Logger) {
 
   const jwtSecret = await resolveGeneratedSecret(config.jwtSecret, config.dataDir, "jwt-secret");
   const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
-  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env: process.env });
+  const env = { ...process.env, ...gatewaySecretEnvironment(process.env) };
+  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env });
   if (config.admin) {
     const admin = await makeEnsureAdmin(marketplace)(config.admin);
     logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");

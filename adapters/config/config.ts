@@ -2,6 +2,13 @@ import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } f
 
 export { ConfigError } from "./env-parsers.ts";
 
+export interface GatewayDefaults {
+  readonly environment: "sandbox" | "live";
+  readonly sandboxBaseUrl: string;
+  readonly liveBaseUrl: string;
+  readonly webhookToleranceSeconds: number;
+}
+
 export type NodeEnv = "development" | "production" | "test";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
@@ -25,6 +32,10 @@ export interface Config {
   readonly currency: string;
   readonly bodyLimitBytes: number;
   readonly shutdownTimeoutMs: number;
+  /** Where customers and gateways reach this marketplace (checkout return URLs). */
+  readonly publicBaseUrl: string;
+  readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
+  readonly gatewayTimeoutSeconds: number;
   /** Seed the demo catalog when the products table is empty. */
   readonly seedDemo: boolean;
   /** Where the seeded point-of-sale product points: the bundled simulator by default. */
@@ -78,9 +89,25 @@ export function loadConfig(env: Env): Config {
     currency: currency(env, "MARKETPLACE_CURRENCY", "USD"),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 120_000),
+    publicBaseUrl:
+      url(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ?? `http://localhost:${integer(env, "PORT", 3000, 0, 65535)}`,
+    gateways: {
+      gateway_a: gatewayDefaults(env, "GATEWAY_A", "https://sandbox-api.paddle.com", "https://api.paddle.com"),
+      gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),
+    },
+    gatewayTimeoutSeconds: integer(env, "GATEWAY_TIMEOUT_SECONDS", 15, 1, 120),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
       `http://127.0.0.1:${integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535)}`,
+  };
+}
+
+function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string): GatewayDefaults {
+  return {
+    environment: oneOf(env, `${prefix}_ENVIRONMENT`, ["sandbox", "live"], "sandbox"),
+    sandboxBaseUrl: url(env, `${prefix}_SANDBOX_BASE_URL`, ["http:", "https:"]) ?? sandbox,
+    liveBaseUrl: url(env, `${prefix}_LIVE_BASE_URL`, ["http:", "https:"]) ?? live,
+    webhookToleranceSeconds: integer(env, `${prefix}_WEBHOOK_TOLERANCE_S`, 300, 1, 3600),
   };
 }

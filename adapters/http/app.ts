@@ -2,10 +2,13 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
+import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
+import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
+import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
@@ -16,7 +19,10 @@ export interface AppDeps
     AdminCatalogDeps,
     PublicCatalogDeps,
     AdminProviderDeps,
-    AdminSecretDeps {
+    AdminSecretDeps,
+    CheckoutDeps,
+    AdminGatewayDeps,
+    AdminOrderDeps {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
@@ -55,7 +61,10 @@ export function createApp(deps: AppDeps) {
     .use(createPublicCatalogRoutes(deps))
     .use(createAdminCatalogRoutes(deps))
     .use(createAdminProviderRoutes(deps))
-    .use(createAdminSecretRoutes(deps));
+    .use(createAdminSecretRoutes(deps))
+    .use(createCheckoutRoutes(deps))
+    .use(createAdminGatewayRoutes(deps))
+    .use(createAdminOrderRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

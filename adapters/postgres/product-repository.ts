@@ -118,6 +118,27 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
       };
     },
 
+    async findWithMappings(ids) {
+      const found = new Map<string, ProductWithMappings>();
+      const valid = ids.filter((id) => UUID.test(id));
+      if (valid.length === 0) return found;
+      const products = await sql<Product[]>`select ${columns} from products where id in ${sql(valid)}`;
+      const mappings = await listMappingsOf(
+        sql,
+        products.map((p) => p.id),
+      );
+      for (const product of products) found.set(product.id, { product, mappings: mappings.get(product.id) ?? [] });
+      return found;
+    },
+
+    async setGatewayAIds(id, ids) {
+      await sql`
+        update products set
+          gwa_product_id_regular = ${ids.regular}, gwa_product_id_extended = ${ids.extended},
+          gwa_product_id_monthly = ${ids.monthly}, gwa_product_id_yearly = ${ids.yearly}, updated_at = now()
+        where id = ${id}`;
+    },
+
     async count() {
       const [result] = await sql<{ n: number }[]>`select count(*)::int as n from products`;
       return result?.n ?? 0;

@@ -33,8 +33,15 @@ export interface ProductRepository {
   update(id: string, definition: ProductDefinition): Promise<Product | undefined>;
   findById(id: string): Promise<Product | undefined>;
   findBySlug(slug: string): Promise<Product | undefined>;
+  /** Several products with their mappings at once, keyed by id; unknown ids are simply absent. */
+  findWithMappings(ids: readonly string[]): Promise<Map<string, ProductWithMappings>>;
   list(filter: ProductFilter, page: PageRequest): Promise<Page<ProductWithMappings>>;
   count(): Promise<number>;
+  /** Mirrors the active environment's gateway-A price ids into `gwa_product_id_*` (spec 2.1). */
+  setGatewayAIds(
+    id: string,
+    ids: Readonly<Record<"regular" | "extended" | "monthly" | "yearly", string | null>>,
+  ): Promise<void>;
 }
 
 export interface PricingMappingRepository {
@@ -50,4 +57,9 @@ export interface PricingMappingRepository {
 export interface ChangeSignal {
   publish(topic: string): Promise<void>;
   subscribe(topic: string, listener: () => void): () => void;
+}
+
+/** Mutual exclusion across every instance (a PostgreSQL advisory lock, or in-process when embedded). */
+export interface Mutex {
+  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
 }

@@ -149,3 +149,19 @@ export class InvalidWebhookPayload extends DomainError {
     super(`The webhook body is not a valid event: ${reason}.`);
   }
 }
+
+export type GatewayRefSlot = "product" | Variant;
+
+export interface GatewayRef {
+  readonly slot: GatewayRefSlot;
+  readonly remote_id: string;
+  /** The amount and currency a price was last synced with (null for the product slot). */
+  readonly amount: number | null;
+  readonly currency: string | null;
+}
+
+/** Gateway-side ids of products and prices, kept per environment (spec 4.1 rule 2). */
+export interface GatewayProductRefs {
+  list(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment): Promise<GatewayRef[]>;
+  put(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment, ref: GatewayRef): Promise<void>;
+}

@@ -1,0 +1,93 @@
+import type { GatewayCatalog, GatewaySettingsSource } from "../../../application/payments/ports.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { readPaddlePrice, readPaddleProduct, readProductPage } from "./paddle-catalog-schemas.ts";
+import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
+import { paddleBillingCycle, paddleTrialPeriod } from "./paddle-request-bodies.ts";
+
+/** A bound on following `next` links, so a gateway that pages forever cannot hold a job forever. */
+const MAX_PAGES = 50;
+
+async function orUndefinedOn404<T>(lookup: Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof UpstreamRejected && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+/** Products and prices in the active environment's Paddle catalog (gateway_a sync, spec 4.1). */
+export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): GatewayCatalog {
+  const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
+
+  return {
+    async findProductByMarketplaceId(marketplaceProductId) {
+      const settings = await deps.settings.resolve("gateway_a");
+      let page = await sendPaddle(settings, {
+        method: "GET",
+        target: "/products",
+        query: { per_page: "200", status: "active" },
+      });
+      for (let pages = 1; ; pages++) {
+        const { products, next } = readProductPage(page);
+        const found = products.find((product) => product.marketplace_product_id === marketplaceProductId);
+        if (found) return found;
+        if (next === null) return undefined;
+        // Saying "not found" after a cut-off would make the sync create a duplicate product.
+        if (pages >= MAX_PAGES) {
+          throw new UpstreamBadResponse("gateway", `the product list goes past ${MAX_PAGES} pages`);
+        }
+        page = await sendPaddle(settings, { method: "GET", target: next });
+      }
+    },
+
+    getProduct: (id) =>
+      orUndefinedOn404(
+        send({ method: "GET", target: `/products/${encodeURIComponent(id)}` }).then((r) => readPaddleProduct(r.data)),
+      ),
+
+    async createProduct(input) {
+      const { data } = await send({
+        method: "POST",
+        target: "/products",
+        body: {
+          name: input.name,
+          tax_category: "standard",
+          ...(input.description ? { description: input.description } : {}),
+          custom_data: { marketplace_product_id: input.marketplace_product_id },
+        },
+      });
+      return readPaddleProduct(data);
+    },
+
+    getPrice: (id) =>
+      orUndefinedOn404(
+        send({ method: "GET", target: `/prices/${encodeURIComponent(id)}` }).then((r) => readPaddlePrice(r.data)),
+      ),
+
+    async createPrice(input) {
+      const { data } = await send({
+        method: "POST",
+        target: "/prices",
+        body: {
+          product_id: input.product_id,
+          description: input.variant,
+          unit_price: { amount: String(input.amount), currency_code: input.currency.toUpperCase() },
+          billing_cycle: paddleBillingCycle(input.billing_interval),
+          trial_period: paddleTrialPeriod(input.billing_interval, input.trial_days),
+          custom_data: { marketplace_product_id: input.marketplace_product_id, variant: input.variant },
+        },
+      });
+      return readPaddlePrice(data);
+    },
+
+    async updatePrice(price, amount, currency) {
+      const { data } = await send({
+        method: "PATCH",
+        target: `/prices/${encodeURIComponent(price.id)}`,
+        body: { unit_price: { amount: String(amount), currency_code: currency.toUpperCase() } },
+      });
+      return readPaddlePrice(data);
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import { createPaddleCatalog } from "./paddle-catalog.ts";
+import { testPaddleConnection } from "./paddle-connection.ts";
+import { normalizePaddleEvent } from "./paddle-events.ts";
+import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
+import {
+  readCheckoutTransaction,
+  readFirstLineItemId,
+  readPaddleSubscription,
+  readRefundAdjustment,
+} from "./paddle-payment-schemas.ts";
+import { paddleRefundBody, paddleTransactionBody } from "./paddle-request-bodies.ts";
+import { verifyPaddleSignature } from "./paddle-signature.ts";
+
+function headerValue(headers: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
+  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
+  return key === undefined ? undefined : headers[key];
+}
+
+/**
+ * gateway_a over the Paddle Billing API (docs/gateway-wire-formats.md). Settings are resolved at
+ * every call, so switching the active environment takes effect at once.
+ */
+export function createPaddleGateway(deps: {
+  settings: GatewaySettingsSource;
+  now?: () => number;
+}): PaymentGateway & GatewayCatalog {
+  const now = deps.now ?? Date.now;
+  const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
+  const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
+
+  return {
+    name: "gateway_a",
+    ...createPaddleCatalog(deps),
+
+    async createCheckoutSession(request) {
+      const settings = await deps.settings.resolve("gateway_a");
+      const { data } = await sendPaddle(settings, {
+        method: "POST",
+        target: "/transactions",
+        body: paddleTransactionBody(request),
+      });
+      const transaction = readCheckoutTransaction(data);
+      return {
+        session_id: transaction.id,
+        url: transaction.url,
+        ...(settings.client_key === null ? {} : { client_key: settings.client_key }),
+      };
+    },
+
+    async verifyWebhook(request) {
+      const settings = await deps.settings.resolve("gateway_a");
+      await verifyPaddleSignature(
+        request.rawBody,
+        headerValue(request.headers, "paddle-signature"),
+        settings.webhook_secrets,
+        settings.webhook_tolerance_seconds,
+        now(),
+      );
+    },
+
+    normalizeWebhookPayload: normalizePaddleEvent,
+
+    async refund(payment, amount) {
+      const settings = await deps.settings.resolve("gateway_a");
+      let partial = null;
+      if (amount !== null) {
+        const { data } = await sendPaddle(settings, {
+          method: "GET",
+          target: `/transactions/${encodeURIComponent(payment.payment_id)}`,
+        });
+        partial = { itemId: readFirstLineItemId(data), amount };
+      }
+      const { data } = await sendPaddle(settings, {
+        method: "POST",
+        target: "/adjustments",
+        body: paddleRefundBody(payment.payment_id, payment.order_id, partial),
+      });
+      return readRefundAdjustment(data);
+    },
+
+    async getSubscription(subscriptionId) {
+      const { data } = await send({ method: "GET", target: subscriptionPath(subscriptionId) });
+      return readPaddleSubscription(data);
+    },
+
+    async cancelSubscription(subscriptionId) {
+      const { data } = await send({
+        method: "POST",
+        target: `${subscriptionPath(subscriptionId)}/cancel`,
+        body: { effective_from: "immediately" },
+      });
+      return readPaddleSubscription(data);
+    },
+
+    testConnection: () => testPaddleConnection(deps.settings),
+  };
+}

@@ -1,0 +1,73 @@
+import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import { checkoutSessionForm } from "./checkout-session-form.ts";
+import { createStripeCatalog } from "./stripe-catalog.ts";
+import { normalizeStripeEvent } from "./stripe-events.ts";
+import { type StripeCall, stripeRequest } from "./stripe-http.ts";
+import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
+import { verifyStripeSignature } from "./stripe-signature.ts";
+import { testStripeConnection } from "./test-stripe-connection.ts";
+
+const headerNamed = (headers: Readonly<Record<string, string | undefined>>, name: string) =>
+  Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+
+/**
+ * gateway_b: the Stripe API subset of docs/gateway-wire-formats.md. Settings are read at every
+ * call, so switching the active environment takes effect at once.
+ */
+export function createStripeGateway(deps: {
+  settings: GatewaySettingsSource;
+  now?: () => number;
+}): PaymentGateway & GatewayCatalog {
+  const now = deps.now ?? Date.now;
+  const send = async (call: StripeCall) => stripeRequest(await deps.settings.resolve("gateway_b"), call);
+  const subscriptionPath = (id: string) => `/v1/subscriptions/${encodeURIComponent(id)}`;
+
+  return {
+    name: "gateway_b",
+
+    async createCheckoutSession(request) {
+      const settings = await deps.settings.resolve("gateway_b");
+      const body = await stripeRequest(settings, {
+        method: "POST",
+        path: "/v1/checkout/sessions",
+        form: checkoutSessionForm(request),
+      });
+      const session = readCheckoutSession(body);
+      return {
+        session_id: session.id,
+        url: session.url,
+        ...(settings.client_key === null ? {} : { client_key: settings.client_key }),
+      };
+    },
+
+    async verifyWebhook(request) {
+      const settings = await deps.settings.resolve("gateway_b");
+      await verifyStripeSignature(
+        request.rawBody,
+        headerNamed(request.headers, "stripe-signature"),
+        settings.webhook_secrets,
+        settings.webhook_tolerance_seconds,
+        now(),
+      );
+    },
+
+    normalizeWebhookPayload: normalizeStripeEvent,
+
+    async refund(payment, amount) {
+      const form = {
+        payment_intent: payment.payment_id,
+        amount: amount ?? undefined,
+        metadata: { order_id: payment.order_id },
+      };
+      return readRefund(await send({ method: "POST", path: "/v1/refunds", form }));
+    },
+
+    getSubscription: async (id) => readSubscription(await send({ method: "GET", path: subscriptionPath(id) })),
+
+    cancelSubscription: async (id) => readSubscription(await send({ method: "DELETE", path: subscriptionPath(id) })),
+
+    testConnection: () => testStripeConnection(deps.settings),
+
+    ...createStripeCatalog(send),
+  };
+}

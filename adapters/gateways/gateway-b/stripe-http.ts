@@ -1,0 +1,44 @@
+import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
+import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
+import { isRecord } from "./field-reader.ts";
+import { encodeForm, type FormFields } from "./form-encoding.ts";
+
+export interface StripeCall {
+  readonly method: "GET" | "POST" | "DELETE";
+  /** From `/v1`, with any query string already encoded. */
+  readonly path: string;
+  readonly form?: FormFields;
+}
+
+/** Stripe refuses with `{error: {type, code?, message}}`; the code is the more specific name when present. */
+export const readStripeError: RejectionReader = (body) => {
+  const error = isRecord(body) && isRecord(body.error) ? body.error : {};
+  const code = typeof error.code === "string" ? error.code : typeof error.type === "string" ? error.type : undefined;
+  return {
+    ...(code ? { code } : {}),
+    ...(typeof error.message === "string" ? { detail: error.message } : {}),
+  };
+};
+
+/** One call to the Stripe API of the active environment; returns the parsed JSON body, unchecked. */
+export async function stripeRequest(settings: GatewayRuntimeSettings, call: StripeCall): Promise<unknown> {
+  const base = settings.base_url.endsWith("/") ? settings.base_url : `${settings.base_url}/`;
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    authorization: `Bearer ${settings.api_key}`,
+  };
+  const body = call.form === undefined ? undefined : encodeForm(call.form);
+  if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
+  const response = await callUpstream(
+    "gateway",
+    {
+      method: call.method,
+      url: new URL(call.path.replace(/^\//, ""), base),
+      headers,
+      ...(body === undefined ? {} : { body }),
+      timeoutSeconds: settings.timeout_seconds,
+    },
+    readStripeError,
+  );
+  return parseJsonBody("gateway", response.text);
+}

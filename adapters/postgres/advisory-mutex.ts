@@ -1,0 +1,17 @@
+import type { Mutex } from "../../application/catalog/ports.ts";
+import type { Sql } from "./database.ts";
+
+/**
+ * A transaction-scoped advisory lock held while `work` runs: every instance on the database waits
+ * for it. `work` uses the pool, not the locking transaction, so it needs a pool of two or more.
+ */
+export function createAdvisoryMutex(sql: Sql): Mutex {
+  return {
+    withLock(key, work) {
+      return sql.begin(async (tx) => {
+        await tx`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+        return work();
+      }) as Promise<Awaited<ReturnType<typeof work>>>;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import type { GatewayProductRefs, GatewayRef } from "../../application/payments/ports.ts";
+import type { Sql } from "./database.ts";
+
+export function createPostgresGatewayProductRefs(sql: Sql): GatewayProductRefs {
+  return {
+    async list(productId, gateway, environment) {
+      const rows = await sql<GatewayRef[]>`
+        select slot, remote_id, amount, currency from gateway_product_refs
+        where product_id = ${productId} and gateway = ${gateway} and environment = ${environment}
+        order by slot`;
+      return [...rows];
+    },
+    async put(productId, gateway, environment, ref) {
+      await sql`
+        insert into gateway_product_refs (product_id, gateway, environment, slot, remote_id, amount, currency)
+        values (${productId}, ${gateway}, ${environment}, ${ref.slot}, ${ref.remote_id}, ${ref.amount}, ${ref.currency})
+        on conflict (product_id, gateway, environment, slot) do update
+          set remote_id = excluded.remote_id, amount = excluded.amount, currency = excluded.currency, updated_at = now()`;
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { GatewaySettings, GatewaySettingsRepository } from "../../application/payments/gateway-settings.ts";
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { Sql } from "./database.ts";
+
+/** Stored settings win; a gateway nobody configured through the API runs on `defaults` (from the environment). */
+export function createPostgresGatewaySettingsRepository(
+  sql: Sql,
+  defaults: (gateway: PaymentGatewayName) => GatewaySettings,
+): GatewaySettingsRepository {
+  return {
+    async get(gateway) {
+      const [row] = await sql<Omit<GatewaySettings, "gateway">[]>`
+        select environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds
+        from gateway_settings where gateway = ${gateway}`;
+      return row ? { gateway, ...row } : defaults(gateway);
+    },
+    async save(settings) {
+      await sql`
+        insert into gateway_settings (gateway, environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds)
+        values (${settings.gateway}, ${settings.environment}, ${sql.json({ ...settings.sandbox })},
+                ${sql.json({ ...settings.live })}, ${settings.webhook_tolerance_seconds}, ${settings.timeout_seconds})
+        on conflict (gateway) do update
+          set environment = excluded.environment, sandbox = excluded.sandbox, live = excluded.live,
+              webhook_tolerance_seconds = excluded.webhook_tolerance_seconds,
+              timeout_seconds = excluded.timeout_seconds, updated_at = now()`;
+    },
+  };
+}

@@ -1,0 +1,156 @@
+import type { Page } from "../../application/catalog/ports.ts";
+import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
+import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import type { Sql } from "./database.ts";
+import { UUID } from "./product-repository.ts";
+
+const ORDER_COLUMNS = [
+  "id",
+  "customer_id",
+  "status",
+  "currency",
+  "subtotal",
+  "total",
+  "due_today",
+  "payment_gateway",
+  "gateway_environment",
+  "metadata",
+  "checkout_session_id",
+  "checkout_url",
+  "flagged_reason",
+  "created_at",
+  "updated_at",
+];
+const ITEM_COLUMNS = [
+  "id",
+  "order_id",
+  "product_id",
+  "product_name",
+  "variant",
+  "payment_type",
+  "license_type",
+  "billing_interval",
+  "unit_price",
+  "quantity",
+  "amount",
+  "trial_days",
+  "due_today",
+  "delivery_model",
+  "fulfillment_driver",
+  "options",
+];
+const PAYMENT_COLUMNS = [
+  "id",
+  "order_id",
+  "gateway",
+  "payment_id",
+  "amount",
+  "currency",
+  "refunded_amount",
+  "created_at",
+];
+
+export function createPostgresOrderRepository(sql: Sql): OrderRepository {
+  return {
+    create(input) {
+      return sql.begin(async (tx) => {
+        const [order] = await tx<Order[]>`
+          insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway, gateway_environment, metadata)
+          values (${input.customer_id}, 'pending_payment', ${input.totals.currency}, ${input.totals.subtotal},
+                  ${input.totals.total}, ${input.totals.due_today}, ${input.payment_gateway},
+                  ${input.gateway_environment}, ${input.metadata})
+          returning ${tx(ORDER_COLUMNS)}`;
+        if (!order) throw new Error("order insert returned no row");
+        const rows = input.totals.items.map((item, position) => ({
+          order_id: order.id,
+          position,
+          product_id: item.product_id,
+          product_name: item.product_name,
+          variant: item.variant,
+          payment_type: item.payment_type,
+          license_type: item.license_type,
+          billing_interval: item.billing_interval,
+          unit_price: item.unit_price,
+          quantity: item.quantity,
+          amount: item.amount,
+          trial_days: item.trial_days,
+          due_today: item.due_today,
+          delivery_model: item.delivery_model,
+          fulfillment_driver: item.fulfillment_driver,
+          options: tx.json(item.options as Record<string, string>),
+        }));
+        const items = await tx<OrderItem[]>`
+          insert into order_items ${tx(rows)} returning ${tx(ITEM_COLUMNS)}`;
+        return { order, items: [...items] };
+      });
+    },
+
+    async attachCheckout(orderId, session) {
+      await sql`
+        update orders set checkout_session_id = ${session.session_id}, checkout_url = ${session.url}, updated_at = now()
+        where id = ${orderId}`;
+    },
+
+    async markCheckoutFailed(orderId, reason) {
+      await sql`
+        update orders set status = 'checkout_failed', flagged_reason = ${reason.slice(0, 500)}, updated_at = now()
+        where id = ${orderId} and status = 'pending_payment'`;
+    },
+
+    async find(orderId): Promise<OrderDetails | undefined> {
+      if (!UUID.test(orderId)) return undefined;
+      const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId}`;
+      if (!order) return undefined;
+      const [items, payments, refunds] = await Promise.all([
+        sql<OrderItem[]>`select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
+        sql<
+          Payment[]
+        >`select ${sql(PAYMENT_COLUMNS)} from payments where order_id = ${orderId} order by created_at, id`,
+        sql<RefundRecord[]>`
+          select r.id, r.payment_id, r.gateway_refund_id, r.amount, r.status, r.created_at
+          from refunds r join payments p on p.id = r.payment_id
+          where p.order_id = ${orderId} order by r.created_at, r.id`,
+      ]);
+      return { order, items: [...items], payments: [...payments], refunds: [...refunds] };
+    },
+
+    async list(filter, page): Promise<Page<Order>> {
+      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const rows = await sql<Order[]>`
+        select ${sql(ORDER_COLUMNS)} from orders
+        where true
+          ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
+          ${filter.status ? sql`and status = ${filter.status}` : sql``}
+          ${filter.payment_gateway ? sql`and payment_gateway = ${filter.payment_gateway}` : sql``}
+          ${after ? sql`and (created_at, id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
+        order by created_at desc, id desc
+        limit ${page.limit + 1}`;
+      const items = rows.slice(0, page.limit);
+      const last = items.at(-1);
+      return {
+        items,
+        next_cursor: rows.length > page.limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
+      };
+    },
+
+    recordRefund(refund) {
+      return sql.begin(async (tx) => {
+        await tx`
+          insert into refunds (payment_id, gateway_refund_id, amount, status)
+          values (${refund.payment_id}, ${refund.gateway_refund_id}, ${refund.amount}, ${refund.status})`;
+        if (refund.status === "failed") return;
+        const [payment] = await tx<{ order_id: string }[]>`
+          update payments set refunded_amount = refunded_amount + ${refund.amount}
+          where id = ${refund.payment_id} returning order_id`;
+        if (!payment) return;
+        await tx`
+          update orders set updated_at = now(), status = case
+            when (select sum(refunded_amount) from payments where order_id = ${payment.order_id})
+               >= (select sum(amount) from payments where order_id = ${payment.order_id}) then 'refunded'
+            else 'partially_refunded' end
+          where id = ${payment.order_id}`;
+      });
+    },
+  };
+}

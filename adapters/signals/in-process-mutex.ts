@@ -1,0 +1,18 @@
+import type { Mutex } from "../../application/catalog/ports.ts";
+
+/** One process only (embedded mode): a promise chain per key. */
+export function createInProcessMutex(): Mutex {
+  const tails = new Map<string, Promise<unknown>>();
+  return {
+    async withLock(key, work) {
+      const previous = tails.get(key) ?? Promise.resolve();
+      const run = previous.catch(() => {}).then(work);
+      tails.set(key, run);
+      try {
+        return await run;
+      } finally {
+        if (tails.get(key) === run) tails.delete(key);
+      }
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { CheckoutTotals } from "../../domain/checkout/checkout.ts";
+import type { Order, OrderItem, OrderStatus, Payment } from "../../domain/orders/order.ts";
+import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { Page, PageRequest } from "../catalog/ports.ts";
+
+export interface NewOrder {
+  readonly customer_id: string;
+  readonly payment_gateway: PaymentGatewayName;
+  readonly gateway_environment: GatewayEnvironment;
+  readonly metadata: string;
+  readonly totals: CheckoutTotals;
+}
+
+export interface OrderFilter {
+  readonly customer_id?: string;
+  readonly status?: OrderStatus;
+  readonly payment_gateway?: PaymentGatewayName;
+}
+
+export interface RefundRecord {
+  readonly id: string;
+  readonly payment_id: string;
+  readonly gateway_refund_id: string;
+  readonly amount: number;
+  readonly status: "succeeded" | "pending" | "failed";
+  readonly created_at: Date;
+}
+
+export interface OrderDetails {
+  readonly order: Order;
+  readonly items: readonly OrderItem[];
+  readonly payments: readonly Payment[];
+  readonly refunds: readonly RefundRecord[];
+}
+
+export interface OrderRepository {
+  /** The order and its items in one transaction. */
+  create(order: NewOrder): Promise<{ order: Order; items: OrderItem[] }>;
+  attachCheckout(orderId: string, session: { session_id: string; url: string }): Promise<void>;
+  markCheckoutFailed(orderId: string, reason: string): Promise<void>;
+  find(orderId: string): Promise<OrderDetails | undefined>;
+  list(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
+  /** Records a refund against a payment and moves the order to partially_refunded or refunded, atomically. */
+  recordRefund(refund: Omit<RefundRecord, "id" | "created_at">): Promise<void>;
+}
+
+export type IdempotencyBegin =
+  | { readonly state: "new" }
+  | { readonly state: "in_progress" }
+  | { readonly state: "mismatch" }
+  | { readonly state: "completed"; readonly status: number; readonly response: unknown };
+
+/** Stripe-style idempotency keys per customer. */
+export interface IdempotencyStore {
+  begin(customerId: string, key: string, requestHash: string): Promise<IdempotencyBegin>;
+  complete(customerId: string, key: string, status: number, response: unknown): Promise<void>;
+  /** Forgets a key whose request failed before it changed anything for good, so it may be retried. */
+  abandon(customerId: string, key: string): Promise<void>;
+}
+
+export interface CustomerDirectory {
+  find(customerId: string): Promise<{ id: string; email: string; name: string } | undefined>;
+}
+
+/** Where the gateway sends the customer after paying or giving up. */
+export interface CheckoutUrls {
+  success(orderId: string): string;
+  cancel(orderId: string): string;
+}

@@ -1,0 +1,168 @@
+import { resolvePrice, VARIANTS, type Variant } from "../../domain/catalog/pricing.ts";
+import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
+import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { Mutex, PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
+import type {
+  GatewayCatalog,
+  GatewayProductRefs,
+  GatewayRef,
+  GatewaySettingsSource,
+  RemotePrice,
+  RemoteProduct,
+} from "./ports.ts";
+
+const GATEWAY = "gateway_a" as const;
+
+export interface GatewayProductSyncDeps {
+  readonly products: ProductRepository;
+  readonly mappings: PricingMappingRepository;
+  readonly catalog: GatewayCatalog;
+  readonly refs: GatewayProductRefs;
+  readonly settings: GatewaySettingsSource;
+  readonly mutex: Mutex;
+  readonly currency: string;
+}
+
+export type SyncAction = "created" | "relinked" | "updated" | "unchanged" | "not_for_sale";
+
+export interface VariantSync {
+  readonly variant: Variant;
+  readonly action: SyncAction;
+  readonly price_id: string | null;
+  readonly amount: number | null;
+  readonly source: "mapping" | "base" | null;
+}
+
+export interface ProductSync {
+  readonly product_id: string;
+  readonly environment: GatewayEnvironment;
+  readonly remote_product_id: string;
+  readonly product_action: "created" | "relinked" | "unchanged";
+  readonly variants: readonly VariantSync[];
+}
+
+/**
+ * Keeps gateway A's catalog in line with ours (spec 4.1). Ids live per environment; an id stored
+ * for the other environment is never reused, and one the active environment does not know (404)
+ * is re-linked or re-created. Everything for one product runs under a lock, so concurrent
+ * requests cannot create a second remote product.
+ */
+export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
+  async function load(productId: string) {
+    const product = await deps.products.findById(productId);
+    if (!product) throw new ProductNotFound();
+    const environment = await deps.settings.activeEnvironment(GATEWAY);
+    const refs = await deps.refs.list(productId, GATEWAY, environment);
+    const elsewhere = await deps.refs.list(productId, GATEWAY, environment === "live" ? "sandbox" : "live");
+    return { product, environment, refs, otherEnvironmentIds: new Set(elsewhere.map((r) => r.remote_id)) };
+  }
+
+  const save = (product: Product, environment: GatewayEnvironment, ref: GatewayRef) =>
+    deps.refs.put(product.id, GATEWAY, environment, ref);
+
+  /** The remote product: the stored id when the active environment still knows it, else a lookup, else a new one. */
+  async function ensureProduct(product: Product, environment: GatewayEnvironment, refs: readonly GatewayRef[]) {
+    const stored = refs.find((r) => r.slot === "product");
+    const existing = stored ? await deps.catalog.getProduct(stored.remote_id) : undefined;
+    if (existing) return { remote: existing, action: "unchanged" as const };
+    const found = await deps.catalog.findProductByMarketplaceId(product.id);
+    const remote: RemoteProduct =
+      found ??
+      (await deps.catalog.createProduct({
+        marketplace_product_id: product.id,
+        name: product.name,
+        description: product.description,
+      }));
+    await save(product, environment, { slot: "product", remote_id: remote.id, amount: null, currency: null });
+    return { remote, action: found ? ("relinked" as const) : ("created" as const) };
+  }
+
+  /**
+   * The price id to try in the active environment: the one stored for it, else the id on the
+   * product record (spec 2.1 `gwa_product_id_*`) unless that id is known to be the other
+   * environment's.
+   */
+  function candidatePriceId(
+    product: Product,
+    refs: readonly GatewayRef[],
+    otherEnvironmentIds: ReadonlySet<string>,
+    variant: Variant,
+  ) {
+    const stored = refs.find((r) => r.slot === variant)?.remote_id;
+    if (stored) return { id: stored, stored: true };
+    const onRecord = product[`gwa_product_id_${variant}`];
+    return onRecord && !otherEnvironmentIds.has(onRecord) ? { id: onRecord, stored: false } : undefined;
+  }
+
+  async function syncVariant(
+    product: Product,
+    remote: RemoteProduct,
+    environment: GatewayEnvironment,
+    candidate: { id: string; stored: boolean } | undefined,
+    variant: Variant,
+  ): Promise<VariantSync> {
+    const mappings = await deps.mappings.listByProduct(product.id);
+    const resolved = resolvePrice(product, mappings, variant);
+    if (!resolved) return { variant, action: "not_for_sale", price_id: null, amount: null, source: null };
+    let price: RemotePrice | undefined = candidate ? await deps.catalog.getPrice(candidate.id) : undefined;
+    let action: SyncAction;
+    if (!price || price.product_id !== remote.id) {
+      action = "created";
+      price = await deps.catalog.createPrice({
+        product_id: remote.id,
+        marketplace_product_id: product.id,
+        variant,
+        amount: resolved.price,
+        currency: deps.currency,
+        billing_interval: variant === "monthly" || variant === "yearly" ? variant : null,
+        trial_days:
+          (variant === "monthly" || variant === "yearly") && product.supports_trial ? product.trial_days : null,
+      });
+    } else if (price.amount !== resolved.price || price.currency !== deps.currency) {
+      price = await deps.catalog.updatePrice(price, resolved.price, deps.currency);
+      action = "updated";
+    } else {
+      action = candidate?.stored ? "unchanged" : "relinked";
+    }
+    await save(product, environment, {
+      slot: variant,
+      remote_id: price.id,
+      amount: price.amount,
+      currency: price.currency,
+    });
+    return { variant, action, price_id: price.id, amount: price.amount, source: resolved.source };
+  }
+
+  return {
+    /** `POST /api/admin/gateway_a/products/create`: looks up before it creates. */
+    async createRemoteProduct(productId: string): Promise<ProductSync> {
+      return deps.mutex.withLock(`gateway_a:product:${productId}`, async () => {
+        const { product, environment, refs } = await load(productId);
+        const { remote, action } = await ensureProduct(product, environment, refs);
+        return {
+          product_id: product.id,
+          environment,
+          remote_product_id: remote.id,
+          product_action: action,
+          variants: [],
+        };
+      });
+    },
+
+    /** `PUT /api/admin/gateway_a/products/{id}/sync`: the four variant prices by the spec 2.4 rules. */
+    async syncProduct(productId: string): Promise<ProductSync> {
+      return deps.mutex.withLock(`gateway_a:product:${productId}`, async () => {
+        const { product, environment, refs, otherEnvironmentIds } = await load(productId);
+        const { remote, action } = await ensureProduct(product, environment, refs);
+        const variants: VariantSync[] = [];
+        for (const variant of VARIANTS) {
+          const candidate = candidatePriceId(product, refs, otherEnvironmentIds, variant);
+          variants.push(await syncVariant(product, remote, environment, candidate, variant));
+        }
+        const ids = Object.fromEntries(variants.map((v) => [v.variant, v.price_id])) as Record<Variant, string | null>;
+        await deps.products.setGatewayAIds(product.id, ids);
+        return { product_id: product.id, environment, remote_product_id: remote.id, product_action: action, variants };
+      });
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { isHttpUrl } from "../../domain/catalog/config-spec.ts";
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { ChangeSignal } from "../catalog/ports.ts";
+import type { SecretStore } from "../secrets/ports.ts";
+import type { ConnectionReport, PaymentGateway } from "./ports.ts";
+
+export interface EnvironmentSettings {
+  readonly base_url: string;
+  readonly api_key_ref: string;
+  readonly client_key_ref: string | null;
+  readonly webhook_secret_ref: string;
+  /** Still accepted on incoming webhooks while a new secret rolls out. */
+  readonly previous_webhook_secret_ref: string | null;
+}
+
+export interface GatewaySettings {
+  readonly gateway: PaymentGatewayName;
+  readonly environment: GatewayEnvironment;
+  readonly sandbox: EnvironmentSettings;
+  readonly live: EnvironmentSettings;
+  readonly webhook_tolerance_seconds: number;
+  readonly timeout_seconds: number;
+}
+
+export interface GatewaySettingsRepository {
+  /** The stored settings, or the defaults from the environment when nothing is stored. */
+  get(gateway: PaymentGatewayName): Promise<GatewaySettings>;
+  save(settings: GatewaySettings): Promise<void>;
+}
+
+export const GATEWAY_SETTINGS_TOPIC = "gateway_settings";
+
+type Secrets = "api_key" | "client_key" | "webhook_secret" | "previous_webhook_secret";
+export type EnvironmentPatch = Partial<EnvironmentSettings> & Partial<Record<Secrets, string>>;
+
+export interface SettingsPatch {
+  readonly environment?: GatewayEnvironment;
+  readonly sandbox?: EnvironmentPatch;
+  readonly live?: EnvironmentPatch;
+  readonly webhook_tolerance_seconds?: number;
+  readonly timeout_seconds?: number;
+}
+
+const REF = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const SECRET_REF_FIELD: Record<Secrets, keyof EnvironmentSettings> = {
+  api_key: "api_key_ref",
+  client_key: "client_key_ref",
+  webhook_secret: "webhook_secret_ref",
+  previous_webhook_secret: "previous_webhook_secret_ref",
+};
+
+function check(environment: GatewayEnvironment, settings: EnvironmentSettings, errors: FieldError[]) {
+  if (!isHttpUrl(settings.base_url)) {
+    errors.push({
+      path: `/${environment}/base_url`,
+      code: "INVALID_URL",
+      message: "must be an absolute http(s) URL without credentials",
+    });
+  }
+  for (const field of ["api_key_ref", "client_key_ref", "webhook_secret_ref", "previous_webhook_secret_ref"] as const) {
+    const ref = settings[field];
+    if (ref !== null && !REF.test(ref)) {
+      errors.push({
+        path: `/${environment}/${field}`,
+        code: "INVALID_REFERENCE",
+        message: "must be a secret reference name",
+      });
+    }
+  }
+}
+
+export function makeGatewaySettingsAdmin(deps: {
+  repository: GatewaySettingsRepository;
+  secrets: SecretStore;
+  changes: ChangeSignal;
+  gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+}) {
+  /** What an admin sees: references and whether each resolves, never a value. */
+  async function describe(gateway: PaymentGatewayName) {
+    const settings = await deps.repository.get(gateway);
+    const view = async (env: EnvironmentSettings) => {
+      const configured = async (ref: string | null) =>
+        ref === null ? false : (await deps.secrets.resolve(ref)) !== undefined;
+      return {
+        ...env,
+        api_key_configured: await configured(env.api_key_ref),
+        client_key_configured: await configured(env.client_key_ref),
+        webhook_secret_configured: await configured(env.webhook_secret_ref),
+      };
+    };
+    return { ...settings, sandbox: await view(settings.sandbox), live: await view(settings.live) };
+  }
+
+  return {
+    describe,
+
+    async update(gateway: PaymentGatewayName, patch: SettingsPatch) {
+      const current = await deps.repository.get(gateway);
+      const merge = (env: EnvironmentSettings, change: EnvironmentPatch | undefined): EnvironmentSettings => {
+        const { api_key: _a, client_key: _c, webhook_secret: _w, previous_webhook_secret: _p, ...refs } = change ?? {};
+        return { ...env, ...refs };
+      };
+      const next: GatewaySettings = {
+        ...current,
+        ...(patch.environment ? { environment: patch.environment } : {}),
+        ...(patch.webhook_tolerance_seconds !== undefined
+          ? { webhook_tolerance_seconds: patch.webhook_tolerance_seconds }
+          : {}),
+        ...(patch.timeout_seconds !== undefined ? { timeout_seconds: patch.timeout_seconds } : {}),
+        sandbox: merge(current.sandbox, patch.sandbox),
+        live: merge(current.live, patch.live),
+      };
+      const errors: FieldError[] = [];
+      check("sandbox", next.sandbox, errors);
+      check("live", next.live, errors);
+      for (const environment of ["sandbox", "live"] as const) {
+        for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
+          if (patch[environment]?.[secret] !== undefined && next[environment][SECRET_REF_FIELD[secret]] === null) {
+            errors.push({
+              path: `/${environment}/${secret}`,
+              code: "NO_REFERENCE",
+              message: `set ${SECRET_REF_FIELD[secret]} first`,
+            });
+          }
+        }
+      }
+      if (errors.length > 0) throw new ValidationFailed(errors, "The gateway settings are not valid.");
+      for (const environment of ["sandbox", "live"] as const) {
+        for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
+          const value = patch[environment]?.[secret];
+          const ref = next[environment][SECRET_REF_FIELD[secret]];
+          if (value !== undefined && ref !== null) await deps.secrets.put(ref, value);
+        }
+      }
+      await deps.repository.save(next);
+      await deps.changes.publish(GATEWAY_SETTINGS_TOPIC);
+      return describe(gateway);
+    },
+
+    testConnection(gateway: PaymentGatewayName): Promise<ConnectionReport> {
+      return deps.gateways[gateway].testConnection();
+    },
+  };
+}

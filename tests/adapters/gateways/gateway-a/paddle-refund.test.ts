@@ -1,0 +1,61 @@
+import { describe, expect, test } from "bun:test";
+import { http } from "msw";
+import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
+import { UpstreamBadResponse } from "../../../../application/shared/upstream-errors.ts";
+import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { aTransaction, BASE, failure, ok, useMockPaddle } from "./paddle-fixtures.ts";
+
+const server = useMockPaddle();
+const gateway = createPaddleGateway({ settings: createStaticGatewaySettings() });
+
+describe("refund", () => {
+  test("a full refund posts a full adjustment", async () => {
+    let body: unknown;
+    server.use(
+      http.post(`${BASE}/adjustments`, async ({ request }) => {
+        body = await request.json();
+        return ok(
+          { id: "adj_01", status: "pending_approval", totals: { total: "2900", currency_code: "USD" } },
+          {},
+          201,
+        );
+      }),
+    );
+    const result = await gateway.refund({ payment_id: "txn_01", order_id: "ord_1", currency: "USD" }, null);
+    expect(result).toEqual({ refund_id: "adj_01", status: "pending" });
+    expect(body).toEqual({
+      action: "refund",
+      transaction_id: "txn_01",
+      reason: "Refund for order ord_1",
+      type: "full",
+    });
+  });
+
+  test("a partial refund names the transaction's first line item and the amount", async () => {
+    let body: unknown;
+    server.use(
+      http.get(`${BASE}/transactions/txn_01`, () => ok(aTransaction())),
+      http.post(`${BASE}/adjustments`, async ({ request }) => {
+        body = await request.json();
+        return ok({ id: "adj_02", status: "approved", totals: { total: "1000", currency_code: "USD" } });
+      }),
+    );
+    const result = await gateway.refund({ payment_id: "txn_01", order_id: "ord_1", currency: "USD" }, 1000);
+    expect(result).toEqual({ refund_id: "adj_02", status: "succeeded" });
+    expect(body).toEqual({
+      action: "refund",
+      transaction_id: "txn_01",
+      reason: "Refund for order ord_1",
+      type: "partial",
+      items: [{ item_id: "txnitm_01", type: "partial", amount: "1000" }],
+    });
+  });
+
+  test("a rejected adjustment is a failed refund; an unknown status is a bad response", async () => {
+    server.use(http.post(`${BASE}/adjustments`, () => ok({ id: "adj_03", status: "rejected" })));
+    const payment = { payment_id: "txn_01", order_id: "ord_1", currency: "USD" };
+    expect(await gateway.refund(payment, null)).toEqual({ refund_id: "adj_03", status: "failed" });
+    server.use(http.post(`${BASE}/adjustments`, () => ok({ id: "adj_04", status: "sideways" })));
+    expect(await failure(gateway.refund(payment, null))).toBeInstanceOf(UpstreamBadResponse);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, test } from "bun:test";
+import { createHmac } from "node:crypto";
+import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
+import { signPaddleWebhook, verifyPaddleSignature } from "../../../../adapters/gateways/gateway-a/paddle-signature.ts";
+import { InvalidWebhookSignature } from "../../../../application/payments/ports.ts";
+import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { failure } from "./paddle-fixtures.ts";
+
+const SECRET = "pdl_ntfset_test_secret_0123456789";
+const OTHER_SECRET = "pdl_ntfset_rotated_secret_9876543210";
+const NOW_MS = Date.parse("2026-03-01T12:00:00Z");
+const NOW_S = NOW_MS / 1000;
+const BODY = '{"event_id":"evt_01","event_type":"transaction.completed","data":{"id":"txn_01"}}';
+
+/** Design §5, computed independently of the adapter: HMAC-SHA256 of `<ts>:<raw body>`, lowercase hex. */
+const h1 = (secret: string, ts: number, body = BODY) =>
+  createHmac("sha256", secret).update(`${ts}:${body}`).digest("hex");
+
+const verify = (header: string | undefined, body = BODY, secrets = [SECRET]) =>
+  verifyPaddleSignature(body, header, secrets, 300, NOW_MS);
+
+async function rejection(promise: Promise<unknown>): Promise<InvalidWebhookSignature> {
+  const error = await failure(promise);
+  expect(error).toBeInstanceOf(InvalidWebhookSignature);
+  const message = (error as Error).message;
+  expect(message).not.toContain(SECRET);
+  expect(message).not.toContain(h1(SECRET, NOW_S));
+  return error as InvalidWebhookSignature;
+}
+
+describe("verifyPaddleSignature accepts", () => {
+  test("a signature made as design §5 describes", async () => {
+    await verify(`ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`);
+  });
+
+  test("any of several h1 values, when one is valid", async () => {
+    await verify(`ts=${NOW_S};h1=${h1(OTHER_SECRET, NOW_S)};h1=${h1(SECRET, NOW_S)}`);
+  });
+
+  test("a signature made with an older secret still configured", async () => {
+    await verify(`ts=${NOW_S};h1=${h1(OTHER_SECRET, NOW_S)}`, BODY, [SECRET, OTHER_SECRET]);
+  });
+
+  test("a timestamp at the edge of the tolerance, both ways", async () => {
+    await verify(`ts=${NOW_S - 300};h1=${h1(SECRET, NOW_S - 300)}`);
+    await verify(`ts=${NOW_S + 300};h1=${h1(SECRET, NOW_S + 300)}`);
+  });
+
+  test("what signPaddleWebhook produces", async () => {
+    const header = await signPaddleWebhook(BODY, SECRET, NOW_MS);
+    expect(header).toBe(`ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`);
+    await verify(header);
+  });
+});
+
+describe("verifyPaddleSignature rejects", () => {
+  test("a tampered body", async () => {
+    const error = await rejection(verify(`ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`, BODY.replace("txn_01", "txn_02")));
+    expect(error.message).toContain("no signature matches");
+  });
+
+  test("a timestamp too old", async () => {
+    const error = await rejection(verify(`ts=${NOW_S - 301};h1=${h1(SECRET, NOW_S - 301)}`));
+    expect(error.message).toContain("tolerance");
+  });
+
+  test("a timestamp too far in the future", async () => {
+    const error = await rejection(verify(`ts=${NOW_S + 301};h1=${h1(SECRET, NOW_S + 301)}`));
+    expect(error.message).toContain("tolerance");
+  });
+
+  test("a signature made with a wrong secret", async () => {
+    await rejection(verify(`ts=${NOW_S};h1=${h1(OTHER_SECRET, NOW_S)}`));
+  });
+
+  test("a header with the timestamp signed apart from the body", async () => {
+    await rejection(verify(`ts=${NOW_S};h1=${h1(SECRET, NOW_S - 1)}`));
+  });
+
+  test.each([undefined, "", "   "])("a missing header (%p)", async (header) => {
+    const error = await rejection(verify(header));
+    expect(error.message).toContain("missing");
+  });
+
+  test.each([
+    ["no h1", `ts=${NOW_S}`],
+    ["no ts", `h1=${"a".repeat(64)}`],
+    ["a ts that is not a number", `ts=soon;h1=${"a".repeat(64)}`],
+    ["two ts", `ts=${NOW_S};ts=${NOW_S};h1=${"a".repeat(64)}`],
+    ["an h1 that is not hex", `ts=${NOW_S};h1=not-a-signature`],
+    ["a part without =", `ts=${NOW_S};h1`],
+    ["Stripe's format", `t=${NOW_S},v1=${"a".repeat(64)}`],
+  ])("a malformed header: %s", async (_, header) => {
+    const error = await rejection(verify(header));
+    expect(error.message).toContain("malformed");
+  });
+});
+
+describe("the gateway's verifyWebhook", () => {
+  test("uses the settings' secrets, tolerance and clock, and finds the header in any case", async () => {
+    const settings = createStaticGatewaySettings({ gateway_a: { webhook_tolerance_seconds: 10 } });
+    const gateway = createPaddleGateway({ settings, now: () => NOW_MS });
+    const header = `ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`;
+    await gateway.verifyWebhook({ rawBody: BODY, headers: { "Paddle-Signature": header } });
+    await gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": header } });
+
+    const stale = `ts=${NOW_S - 11};h1=${h1(SECRET, NOW_S - 11)}`;
+    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": stale } }));
+    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: {} }));
+
+    settings.set("gateway_a", { webhook_secrets: [OTHER_SECRET] });
+    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": header } }));
+  });
+});

@@ -1,0 +1,244 @@
+import { describe, expect, test } from "bun:test";
+import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
+import { signStripeWebhook } from "../../../../adapters/gateways/gateway-b/stripe-signature.ts";
+import {
+  type CheckoutLine,
+  type CheckoutSessionRequest,
+  InvalidWebhookSignature,
+} from "../../../../application/payments/ports.ts";
+import { UpstreamBadResponse } from "../../../../application/shared/upstream-errors.ts";
+import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { failure, mockStripeApi } from "./stripe-api-mock.ts";
+import { aStripeSubscription } from "./stripe-objects.ts";
+
+const { answer } = mockStripeApi();
+const API_KEY = "sk_test_0123456789abcdefghij";
+const ORDER = "7b0d1c9e-2f4a-4c1b-9f5e-0a1b2c3d4e5f";
+
+function setup() {
+  const settings = createStaticGatewaySettings();
+  return { settings, gateway: createStripeGateway({ settings }) };
+}
+
+const aLine = (overrides: Partial<CheckoutLine> = {}): CheckoutLine => ({
+  order_item_id: crypto.randomUUID(),
+  product_id: crypto.randomUUID(),
+  name: "Aurora Theme",
+  variant: "regular",
+  billing_interval: null,
+  unit_amount: 4900,
+  quantity: 1,
+  trial_days: null,
+  gateway_price_id: null,
+  ...overrides,
+});
+
+const aCheckoutRequest = (lines: CheckoutLine[]): CheckoutSessionRequest => ({
+  order_id: ORDER,
+  currency: "USD",
+  lines,
+  customer: { id: crypto.randomUUID(), email: "buyer@example.com", name: "Bea Buyer" },
+  success_url: "https://shop.test/orders/done?x=1",
+  cancel_url: "https://shop.test/cart",
+});
+
+const aSession = (overrides: Record<string, unknown> = {}) => ({
+  id: "cs_test_1",
+  object: "checkout.session",
+  url: "https://checkout.stripe.test/c/pay/cs_test_1",
+  status: "open",
+  payment_status: "unpaid",
+  ...overrides,
+});
+
+describe("createCheckoutSession", () => {
+  test("a one-time order is a payment session with synced and inline prices", async () => {
+    const requests = answer("post", "/v1/checkout/sessions", aSession());
+    const { gateway } = setup();
+    const session = await gateway.createCheckoutSession(
+      aCheckoutRequest([
+        aLine({ gateway_price_id: "price_regular" }),
+        aLine({ name: "Nova Plugin", variant: "extended", unit_amount: 1500, quantity: 2 }),
+      ]),
+    );
+    expect(session).toEqual({
+      session_id: "cs_test_1",
+      url: "https://checkout.stripe.test/c/pay/cs_test_1",
+      client_key: "pk_test_0123456789abcdefghij",
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
+    expect(requests[0]?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+    expect(requests[0]?.raw).toContain("line_items[1][price_data][currency]=usd");
+    expect(requests[0]?.form).toEqual([
+      ["mode", "payment"],
+      ["client_reference_id", ORDER],
+      ["customer_email", "buyer@example.com"],
+      ["success_url", "https://shop.test/orders/done?x=1"],
+      ["cancel_url", "https://shop.test/cart"],
+      ["metadata[order_id]", ORDER],
+      ["line_items[0][price]", "price_regular"],
+      ["line_items[0][quantity]", "1"],
+      ["line_items[1][price_data][currency]", "usd"],
+      ["line_items[1][price_data][unit_amount]", "1500"],
+      ["line_items[1][price_data][product_data][name]", "Nova Plugin"],
+      ["line_items[1][quantity]", "2"],
+    ]);
+  });
+
+  test("a subscription order carries the longest trial and the order id on the subscription", async () => {
+    const requests = answer("post", "/v1/checkout/sessions", aSession());
+    const { gateway } = setup();
+    await gateway.createCheckoutSession(
+      aCheckoutRequest([
+        aLine({
+          name: "POS Monthly",
+          variant: "monthly",
+          billing_interval: "monthly",
+          unit_amount: 2900,
+          trial_days: 7,
+        }),
+        aLine({ variant: "yearly", billing_interval: "yearly", trial_days: 14, gateway_price_id: "price_yearly" }),
+        aLine({ name: "Setup", unit_amount: 9900 }),
+      ]),
+    );
+    expect(requests[0]?.form).toEqual([
+      ["mode", "subscription"],
+      ["client_reference_id", ORDER],
+      ["customer_email", "buyer@example.com"],
+      ["success_url", "https://shop.test/orders/done?x=1"],
+      ["cancel_url", "https://shop.test/cart"],
+      ["metadata[order_id]", ORDER],
+      ["line_items[0][price_data][currency]", "usd"],
+      ["line_items[0][price_data][unit_amount]", "2900"],
+      ["line_items[0][price_data][product_data][name]", "POS Monthly"],
+      ["line_items[0][price_data][recurring][interval]", "month"],
+      ["line_items[0][quantity]", "1"],
+      ["line_items[1][price]", "price_yearly"],
+      ["line_items[1][quantity]", "1"],
+      ["line_items[2][price_data][currency]", "usd"],
+      ["line_items[2][price_data][unit_amount]", "9900"],
+      ["line_items[2][price_data][product_data][name]", "Setup"],
+      ["line_items[2][quantity]", "1"],
+      ["subscription_data[trial_period_days]", "14"],
+      ["subscription_data[metadata][order_id]", ORDER],
+    ]);
+  });
+
+  test("a subscription without trials sends no trial_period_days", async () => {
+    const requests = answer("post", "/v1/checkout/sessions", aSession());
+    const { gateway } = setup();
+    await gateway.createCheckoutSession(aCheckoutRequest([aLine({ variant: "yearly", billing_interval: "yearly" })]));
+    const keys = requests[0]?.form.map(([key]) => key);
+    expect(keys).toContain("subscription_data[metadata][order_id]");
+    expect(keys).not.toContain("subscription_data[trial_period_days]");
+  });
+
+  test("without a client key none is returned", async () => {
+    answer("post", "/v1/checkout/sessions", aSession());
+    const { settings, gateway } = setup();
+    settings.set("gateway_b", { client_key: null });
+    expect(await gateway.createCheckoutSession(aCheckoutRequest([aLine()]))).not.toHaveProperty("client_key");
+  });
+
+  test("a session without a url is a bad response", async () => {
+    answer("post", "/v1/checkout/sessions", aSession({ url: null }));
+    const error = await failure(setup().gateway.createCheckoutSession(aCheckoutRequest([aLine()])));
+    expect(error).toBeInstanceOf(UpstreamBadResponse);
+  });
+});
+
+describe("refund", () => {
+  test("a full refund names the payment intent and the order, without an amount", async () => {
+    const requests = answer("post", "/v1/refunds", { id: "re_1", object: "refund", status: "succeeded", amount: 4900 });
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, null);
+    expect(result).toEqual({ refund_id: "re_1", status: "succeeded" });
+    expect(requests[0]?.form).toEqual([
+      ["payment_intent", "pi_1"],
+      ["metadata[order_id]", ORDER],
+    ]);
+  });
+
+  test("a partial refund sends the amount", async () => {
+    const requests = answer("post", "/v1/refunds", { id: "re_2", object: "refund", status: "pending", amount: 500 });
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 500);
+    expect(result).toEqual({ refund_id: "re_2", status: "pending" });
+    expect(requests[0]?.form).toEqual([
+      ["payment_intent", "pi_1"],
+      ["amount", "500"],
+      ["metadata[order_id]", ORDER],
+    ]);
+  });
+
+  test.each([
+    ["requires_action", "pending"],
+    ["failed", "failed"],
+    ["canceled", "failed"],
+  ])("Stripe status %s is %s", async (stripeStatus, status) => {
+    answer("post", "/v1/refunds", { id: "re_3", object: "refund", status: stripeStatus });
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 100);
+    expect(result.status).toBe(status as "pending" | "failed");
+  });
+
+  test("an unknown refund status is a bad response", async () => {
+    answer("post", "/v1/refunds", { id: "re_4", object: "refund", status: "vanished" });
+    const error = await failure(setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 1));
+    expect(error).toBeInstanceOf(UpstreamBadResponse);
+  });
+});
+
+describe("subscriptions", () => {
+  test("getSubscription turns unix seconds into ISO times", async () => {
+    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription());
+    expect(await setup().gateway.getSubscription("sub_1")).toEqual({
+      subscription_id: "sub_1",
+      status: "trialing",
+      trial_ends_at: "2026-03-15T12:00:00.000Z",
+      current_period_end: "2026-04-01T12:00:00.000Z",
+      cancelled_at: null,
+    });
+  });
+
+  test("the period end is read from the items in newer API versions", async () => {
+    const items = { data: [{ current_period_end: 1775044800 }] };
+    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription({ current_period_end: undefined, items }));
+    expect((await setup().gateway.getSubscription("sub_1")).current_period_end).toBe("2026-04-01T12:00:00.000Z");
+  });
+
+  test("cancelSubscription deletes it and reports the cancellation", async () => {
+    const requests = answer(
+      "delete",
+      "/v1/subscriptions/sub_1",
+      aStripeSubscription({ status: "canceled", trial_end: null, canceled_at: 1772366400 }),
+    );
+    expect(await setup().gateway.cancelSubscription("sub_1")).toMatchObject({
+      status: "canceled",
+      trial_ends_at: null,
+      cancelled_at: "2026-03-01T12:00:00.000Z",
+    });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.raw).toBe("");
+  });
+});
+
+describe("verifyWebhook", () => {
+  const body = JSON.stringify({ id: "evt_1", object: "event", type: "invoice.paid" });
+  const now = Date.parse("2026-03-01T12:00:00Z");
+
+  test("reads the secrets and tolerance from settings and the header in any case", async () => {
+    const settings = createStaticGatewaySettings();
+    const gateway = createStripeGateway({ settings, now: () => now });
+    const header = await signStripeWebhook(body, "whsec_test_0123456789abcdefghij", now - 60_000);
+    await gateway.verifyWebhook({ rawBody: body, headers: { "Stripe-Signature": header } });
+    settings.set("gateway_b", { webhook_tolerance_seconds: 30 });
+    const error = await gateway
+      .verifyWebhook({ rawBody: body, headers: { "stripe-signature": header } })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(InvalidWebhookSignature);
+  });
+
+  test("a request without the header is refused", async () => {
+    const gateway = createStripeGateway({ settings: createStaticGatewaySettings(), now: () => now });
+    await expect(gateway.verifyWebhook({ rawBody: body, headers: {} })).rejects.toBeInstanceOf(InvalidWebhookSignature);
+  });
+});

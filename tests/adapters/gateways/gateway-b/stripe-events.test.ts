@@ -1,0 +1,211 @@
+import { describe, expect, test } from "bun:test";
+import { normalizeStripeEvent } from "../../../../adapters/gateways/gateway-b/stripe-events.ts";
+import { InvalidWebhookPayload } from "../../../../application/payments/ports.ts";
+
+const anEvent = (type: string, object: Record<string, unknown>) => ({
+  id: "evt_1",
+  object: "event",
+  type,
+  created: 1772366400,
+  livemode: false,
+  data: { object },
+});
+
+const aSession = (overrides: Record<string, unknown> = {}) => ({
+  id: "cs_test_1",
+  object: "checkout.session",
+  mode: "payment",
+  payment_status: "paid",
+  amount_total: 4900,
+  currency: "usd",
+  client_reference_id: "ord_1",
+  metadata: { order_id: "ord_1" },
+  payment_intent: "pi_1",
+  invoice: null,
+  subscription: null,
+  ...overrides,
+});
+
+const anInvoice = (overrides: Record<string, unknown> = {}) => ({
+  id: "in_1",
+  object: "invoice",
+  billing_reason: "subscription_cycle",
+  subscription: "sub_1",
+  subscription_details: { metadata: { order_id: "ord_1" } },
+  payment_intent: "pi_2",
+  amount_paid: 2900,
+  currency: "eur",
+  lines: { data: [{ period: { start: 1772366400, end: 1775044800 } }] },
+  ...overrides,
+});
+
+const base = { gateway: "gateway_b", event_id: "evt_1" } as const;
+
+describe("checkout.session.completed", () => {
+  test("a paid one-time session is paid, with the currency upper-cased", () => {
+    expect(normalizeStripeEvent(anEvent("checkout.session.completed", aSession()))).toEqual({
+      ...base,
+      kind: "paid",
+      order_id: "ord_1",
+      payment_id: "pi_1",
+      amount: 4900,
+      currency: "USD",
+      subscription: null,
+    });
+  });
+
+  test("a paid subscription session falls back to metadata and the invoice, and names the subscription", () => {
+    const session = aSession({
+      client_reference_id: null,
+      payment_intent: null,
+      invoice: "in_0",
+      subscription: "sub_1",
+    });
+    expect(normalizeStripeEvent(anEvent("checkout.session.completed", session))).toMatchObject({
+      kind: "paid",
+      order_id: "ord_1",
+      payment_id: "in_0",
+      subscription: { subscription_id: "sub_1", trial_ends_at: null, current_period_end: null },
+    });
+  });
+
+  test("an expanded subscription contributes its trial end and period end", () => {
+    const subscription = { id: "sub_1", trial_end: 1773576000, current_period_end: 1773576000 };
+    const event = normalizeStripeEvent(anEvent("checkout.session.completed", aSession({ subscription })));
+    expect(event).toMatchObject({
+      subscription: {
+        subscription_id: "sub_1",
+        trial_ends_at: "2026-03-15T12:00:00.000Z",
+        current_period_end: "2026-03-15T12:00:00.000Z",
+      },
+    });
+  });
+
+  test("a trial with no_payment_required is paid with amount 0, its payment id the session", () => {
+    const session = aSession({ payment_status: "no_payment_required", amount_total: 0, payment_intent: null });
+    expect(normalizeStripeEvent(anEvent("checkout.session.completed", session))).toMatchObject({
+      kind: "paid",
+      payment_id: "cs_test_1",
+      amount: 0,
+    });
+  });
+
+  test("a session whose asynchronous payment is still pending is ignored", () => {
+    const event = normalizeStripeEvent(anEvent("checkout.session.completed", aSession({ payment_status: "unpaid" })));
+    expect(event).toEqual({ ...base, kind: "ignored", type: "checkout.session.completed" });
+  });
+
+  test("a paid session naming no order is invalid", () => {
+    const session = aSession({ client_reference_id: null, metadata: {} });
+    expect(() => normalizeStripeEvent(anEvent("checkout.session.completed", session))).toThrow(InvalidWebhookPayload);
+  });
+});
+
+describe("invoice.paid", () => {
+  test("a subscription_cycle invoice is renewed, the period end from its first line", () => {
+    expect(normalizeStripeEvent(anEvent("invoice.paid", anInvoice()))).toEqual({
+      ...base,
+      kind: "renewed",
+      subscription_id: "sub_1",
+      order_id: "ord_1",
+      payment_id: "pi_2",
+      amount: 2900,
+      currency: "EUR",
+      current_period_end: "2026-04-01T12:00:00.000Z",
+    });
+  });
+
+  test("the newer invoice shape under parent.subscription_details works too", () => {
+    const invoice = anInvoice({
+      subscription: undefined,
+      subscription_details: undefined,
+      payment_intent: undefined,
+      parent: { subscription_details: { subscription: "sub_9", metadata: { order_id: "ord_9" } } },
+    });
+    expect(normalizeStripeEvent(anEvent("invoice.paid", invoice))).toMatchObject({
+      kind: "renewed",
+      subscription_id: "sub_9",
+      order_id: "ord_9",
+      payment_id: "in_1",
+    });
+  });
+
+  test("the first invoice (subscription_create) is ignored: the checkout session covers it", () => {
+    const event = normalizeStripeEvent(anEvent("invoice.paid", anInvoice({ billing_reason: "subscription_create" })));
+    expect(event).toEqual({ ...base, kind: "ignored", type: "invoice.paid" });
+  });
+
+  test("a renewal naming no subscription is invalid", () => {
+    const invoice = anInvoice({ subscription: null, subscription_details: null });
+    expect(() => normalizeStripeEvent(anEvent("invoice.paid", invoice))).toThrow(InvalidWebhookPayload);
+  });
+});
+
+test("customer.subscription.deleted is cancelled", () => {
+  const subscription = { id: "sub_1", object: "subscription", status: "canceled", metadata: { order_id: "ord_1" } };
+  expect(normalizeStripeEvent(anEvent("customer.subscription.deleted", subscription))).toEqual({
+    ...base,
+    kind: "cancelled",
+    subscription_id: "sub_1",
+    order_id: "ord_1",
+  });
+});
+
+test("charge.refunded is refunded by the payment intent", () => {
+  const charge = { id: "ch_1", payment_intent: "pi_1", amount_refunded: 1000, currency: "usd", metadata: {} };
+  expect(normalizeStripeEvent(anEvent("charge.refunded", charge))).toEqual({
+    ...base,
+    kind: "refunded",
+    payment_id: "pi_1",
+    order_id: null,
+    amount: 1000,
+    currency: "USD",
+  });
+});
+
+describe("payment failures", () => {
+  test("invoice.payment_failed names the subscription and its order", () => {
+    expect(normalizeStripeEvent(anEvent("invoice.payment_failed", anInvoice()))).toEqual({
+      ...base,
+      kind: "payment_failed",
+      order_id: "ord_1",
+      subscription_id: "sub_1",
+      reason: "invoice payment failed",
+    });
+  });
+
+  test("payment_intent.payment_failed carries the decline message", () => {
+    const intent = {
+      id: "pi_1",
+      metadata: { order_id: "ord_1" },
+      last_payment_error: { message: "Your card was declined." },
+    };
+    expect(normalizeStripeEvent(anEvent("payment_intent.payment_failed", intent))).toEqual({
+      ...base,
+      kind: "payment_failed",
+      order_id: "ord_1",
+      subscription_id: null,
+      reason: "Your card was declined.",
+    });
+  });
+});
+
+test.each(["customer.created", "payment_intent.succeeded", "checkout.session.expired"])("%s is ignored", (type) => {
+  expect(normalizeStripeEvent(anEvent(type, { id: "x" }))).toEqual({ ...base, kind: "ignored", type });
+});
+
+describe("invalid bodies", () => {
+  test.each([
+    ["not an object", "evt"],
+    ["null", null],
+    ["no id", { type: "invoice.paid", data: { object: {} } }],
+    ["no type", { id: "evt_1", data: { object: {} } }],
+    ["no data.object", { id: "evt_1", type: "invoice.paid", data: {} }],
+    ["amount as a string", anEvent("checkout.session.completed", aSession({ amount_total: "4900" }))],
+    ["negative refund", anEvent("charge.refunded", { payment_intent: "pi_1", amount_refunded: -1, currency: "usd" })],
+    ["refund without payment intent", anEvent("charge.refunded", { amount_refunded: 1, currency: "usd" })],
+    ["paid session without currency", anEvent("checkout.session.completed", aSession({ currency: undefined }))],
+  ])("%s is InvalidWebhookPayload", (_, payload) => {
+    expect(() => normalizeStripeEvent(payload)).toThrow(InvalidWebhookPayload);
+  });
+});

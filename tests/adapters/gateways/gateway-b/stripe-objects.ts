@@ -1,0 +1,10 @@
+export const aStripeSubscription = (overrides: Record<string, unknown> = {}) => ({
+  id: "sub_1",
+  object: "subscription",
+  status: "trialing",
+  current_period_end: 1775044800,
+  trial_end: 1773576000,
+  canceled_at: null,
+  metadata: { order_id: "ord_1" },
+  ...overrides,
+});
