@@ -44,14 +44,17 @@ function bearerToken(header: string | undefined): string | undefined {
  * JWT issuing and verification plus the `auth` macro: `{ auth: "admin" }` or
  * `{ auth: ["customer", "admin"] }` on a route resolves `principal` or answers 401/403.
  * Verification pins HS256, requires `exp`, `iss` and `sub`, and allows 30 s of clock skew.
+ * It runs at transform, before schema validation, so an anonymous caller learns nothing about a
+ * route's body; it reads the raw request because a route's header schema strips other headers.
  */
 export function createAuth(options: AuthOptions) {
+  const principals = new WeakMap<Request, Principal>();
   return new Elysia({ name: "auth" })
     .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` }))
     .macro({
       auth: (allowed: Role | readonly Role[]) => ({
-        async resolve({ jwt, headers }) {
-          const token = bearerToken(headers.authorization);
+        async transform({ jwt, request }) {
+          const token = bearerToken(request.headers.get("authorization") ?? undefined);
           if (!token) throw new AuthenticationRequired();
           const claims = await jwt.verify(token, {
             algorithms: ["HS256"],
@@ -66,6 +69,11 @@ export function createAuth(options: AuthOptions) {
           const principal: Principal = { userId: claims.sub, role: claims.role as Role };
           const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
           if (!roles.includes(principal.role)) throw new RoleForbidden();
+          principals.set(request, principal);
+        },
+        resolve({ request }) {
+          const principal = principals.get(request);
+          if (!principal) throw new AuthenticationRequired();
           return { principal };
         },
       }),

@@ -1,6 +1,7 @@
 import { loadConfig } from "../../adapters/config/config.ts";
+import { gatewaySecretEnvironment } from "../../adapters/config/gateway-defaults.ts";
 import type { AppDeps } from "../../adapters/http/app.ts";
-import { createLogger } from "../../adapters/logging/logger.ts";
+import { createLogger, type Logger } from "../../adapters/logging/logger.ts";
 import { wireMarketplace } from "../../adapters/main.ts";
 import type { Sql } from "../../adapters/postgres/database.ts";
 import { createBunPasswordHasher } from "../../adapters/security/bun-password-hasher.ts";
@@ -9,20 +10,27 @@ import { hasRealPostgres } from "./database.ts";
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnop";
 export const TEST_ISSUER = "marketplace";
 
+export interface TestMarketplaceOptions {
+  /** Environment as the process would see it: configuration and `SECRET_*`/`GATEWAY_*_KEY` values. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly logger?: Logger;
+}
+
 /** The production wiring over a real database, with argon2id tuned down so tests stay quick. */
 export function createTestMarketplace(
   sql: Sql,
   overrides: Partial<AppDeps> = {},
-  env: Readonly<Record<string, string | undefined>> = {},
+  options: TestMarketplaceOptions = {},
 ) {
+  const env = { NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET, ...options.env };
   return wireMarketplace(
     {
-      config: loadConfig({ NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET }),
-      logger: createLogger({ level: "silent" }),
+      config: loadConfig(env),
+      logger: options.logger ?? createLogger({ level: "silent" }),
       database: { sql, mode: hasRealPostgres ? "server" : "embedded" },
       jwtSecret: TEST_JWT_SECRET,
       secretsKey: "test-secrets-key-0123456789-abcdefghijkl",
-      env,
+      env: { ...env, ...gatewaySecretEnvironment(env) },
       hasher: createBunPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
     },
     overrides,

@@ -25,7 +25,7 @@ function posProduct(management: Record<string, unknown>) {
 
 beforeAll(async () => {
   sim = await startProviderSim();
-  marketplace = createTestMarketplace(db.current.sql, {}, { SECRET_SIM_TOKEN: SIM_TOKEN });
+  marketplace = createTestMarketplace(db.current.sql, {}, { env: { SECRET_SIM_TOKEN: SIM_TOKEN } });
   admin = await tokenFor("admin");
   const created = await call(app(), "POST", "/api/admin/products", {
     token: admin,
