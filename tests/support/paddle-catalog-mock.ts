@@ -2,16 +2,26 @@ import { HttpResponse, http } from "msw";
 
 export interface PaddleCatalogState {
   readonly products: Map<string, { id: string; name: string; custom_data: Record<string, string> }>;
-  readonly prices: Map<string, { id: string; product_id: string; amount: string; currency_code: string; interval: string | null; variant: string }>;
+  readonly prices: Map<
+    string,
+    { id: string; product_id: string; amount: string; currency_code: string; interval: string | null; variant: string }
+  >;
   readonly calls: string[];
 }
 
 /** An in-memory Paddle catalog under `base` that records every call as "METHOD path body". */
-export function paddleCatalogHandlers(base: string, state: PaddleCatalogState, options: { createDelayMs?: number } = {}) {
+export function paddleCatalogHandlers(
+  base: string,
+  state: PaddleCatalogState,
+  options: { createDelayMs?: number } = {},
+) {
   let next = 0;
   const envelope = (data: unknown) => HttpResponse.json({ data, meta: { request_id: "req" } });
   const notFound = () =>
-    HttpResponse.json({ error: { type: "request_error", code: "not_found", detail: "not found" }, meta: {} }, { status: 404 });
+    HttpResponse.json(
+      { error: { type: "request_error", code: "not_found", detail: "not found" }, meta: {} },
+      { status: 404 },
+    );
   const product = (p: { id: string; name: string; custom_data: Record<string, string> }) => ({
     ...p,
     description: null,
@@ -33,7 +43,10 @@ export function paddleCatalogHandlers(base: string, state: PaddleCatalogState, o
       state.calls.push(`GET /products${new URL(request.url).search}`);
       return HttpResponse.json({
         data: [...state.products.values()].map(product),
-        meta: { request_id: "req", pagination: { per_page: 200, next: null, has_more: false, estimated_total: state.products.size } },
+        meta: {
+          request_id: "req",
+          pagination: { per_page: 200, next: null, has_more: false, estimated_total: state.products.size },
+        },
       });
     }),
     http.get(`${base}/products/:id`, ({ params }) => {

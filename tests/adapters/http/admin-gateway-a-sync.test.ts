@@ -33,7 +33,8 @@ afterAll(async () => {
 });
 
 const app = () => marketplace.app;
-const as = (method: string, path: string, body?: object) => call(app(), method, path, { token: admin, ...(body ? { body } : {}) });
+const as = (method: string, path: string, body?: object) =>
+  call(app(), method, path, { token: admin, ...(body ? { body } : {}) });
 async function product(input: object) {
   return (await as("POST", "/api/admin/products", input)).body as { id: string; [k: string]: unknown };
 }
@@ -60,7 +61,11 @@ describe("gateway_a product create", () => {
 
   test("a remote product created by an earlier run is found by lookup, not created again", async () => {
     const { id } = await product(aLicenseProduct());
-    sandbox.products.set("pro_orphan", { id: "pro_orphan", name: "Orphan", custom_data: { marketplace_product_id: id } });
+    sandbox.products.set("pro_orphan", {
+      id: "pro_orphan",
+      name: "Orphan",
+      custom_data: { marketplace_product_id: id },
+    });
     const response = await as("POST", "/api/admin/gateway_a/products/create", { product_id: id });
     expect(response.body).toMatchObject({ product_action: "relinked", remote_product_id: "pro_orphan" });
     expect(sandbox.calls.some((c) => c.startsWith("POST /products"))).toBeFalse();
@@ -69,7 +74,15 @@ describe("gateway_a product create", () => {
 
 describe("gateway_a sync", () => {
   test("sends exactly the price calls the mapping rules imply, base-field fallback included", async () => {
-    const { id } = await product(aLicenseProduct({ is_recurring: true, price_regular: 4900, price_extended: 14900, price_monthly: null, price_yearly: 9000 }));
+    const { id } = await product(
+      aLicenseProduct({
+        is_recurring: true,
+        price_regular: 4900,
+        price_extended: 14900,
+        price_monthly: null,
+        price_yearly: 9000,
+      }),
+    );
     await as("POST", "/api/admin/products/pricing-mappings/bulk", {
       product_id: id,
       mappings: [
@@ -86,7 +99,13 @@ describe("gateway_a sync", () => {
       "POST /prices monthly 990 USD month",
       "POST /prices yearly 9000 USD year",
     ]);
-    expect(synced.body.variants.map((v: { variant: string; source: string; action: string }) => [v.variant, v.source, v.action])).toEqual([
+    expect(
+      synced.body.variants.map((v: { variant: string; source: string; action: string }) => [
+        v.variant,
+        v.source,
+        v.action,
+      ]),
+    ).toEqual([
       ["regular", "mapping", "created"],
       ["extended", "base", "created"],
       ["monthly", "mapping", "created"],
@@ -101,8 +120,15 @@ describe("gateway_a sync", () => {
       mappings: [{ payment_type: "one_time", license_type: "regular", price: 4100, is_active: true }],
     });
     const again = await as("PUT", `/api/admin/gateway_a/products/${id}/sync`);
-    expect(sandbox.calls.filter((c) => !c.startsWith("GET"))).toEqual([`PATCH /prices/${synced.body.variants[0].price_id} 4100`]);
-    expect(again.body.variants.map((v: { action: string }) => v.action)).toEqual(["updated", "unchanged", "not_for_sale", "unchanged"]);
+    expect(sandbox.calls.filter((c) => !c.startsWith("GET"))).toEqual([
+      `PATCH /prices/${synced.body.variants[0].price_id} 4100`,
+    ]);
+    expect(again.body.variants.map((v: { action: string }) => v.action)).toEqual([
+      "updated",
+      "unchanged",
+      "not_for_sale",
+      "unchanged",
+    ]);
   });
 
   test("live ids stored while sandbox is active: sync creates sandbox ids and keeps the live ones", async () => {
@@ -123,9 +149,12 @@ describe("gateway_a sync", () => {
     expect(sandbox.calls.some((c) => liveIds.some((live: string | null) => live && c.includes(live)))).toBeFalse();
     const refs = await db.current.sql<{ environment: string; slot: string; remote_id: string }[]>`
       select environment, slot, remote_id from gateway_product_refs where product_id = ${id} order by environment, slot`;
-    expect(refs.filter((r) => r.environment === "live").map((r) => r.remote_id).sort()).toEqual(
-      [liveSync.body.remote_product_id, ...liveIds.filter(Boolean)].sort(),
-    );
+    expect(
+      refs
+        .filter((r) => r.environment === "live")
+        .map((r) => r.remote_id)
+        .sort(),
+    ).toEqual([liveSync.body.remote_product_id, ...liveIds.filter(Boolean)].sort());
     expect(refs.filter((r) => r.environment === "sandbox")).toHaveLength(3);
 
     await setEnvironment("live");
@@ -154,7 +183,9 @@ describe("gateway_a sync", () => {
   });
 
   test("an id typed on the product record is adopted when the active environment knows it", async () => {
-    const { id } = await product(aPointOfSaleProduct({ price_monthly: 2900, price_yearly: 29000, gwa_product_id_yearly: "pri_typed" }));
+    const { id } = await product(
+      aPointOfSaleProduct({ price_monthly: 2900, price_yearly: 29000, gwa_product_id_yearly: "pri_typed" }),
+    );
     const created = await as("POST", "/api/admin/gateway_a/products/create", { product_id: id });
     sandbox.prices.set("pri_typed", {
       id: "pri_typed",
