@@ -35,6 +35,8 @@ export function paddleTransactionBody(request: CheckoutSessionRequest) {
   const currency = request.currency.toUpperCase();
   return {
     items: request.lines.map((line) => transactionItem(line, currency)),
+    // Catalog prices carry their own currency; the transaction's must be the order's.
+    currency_code: currency,
     custom_data: { order_id: request.order_id },
     customer: { email: request.customer.email },
     checkout: { url: null },

@@ -37,6 +37,8 @@ export function checkoutSessionForm(request: CheckoutSessionRequest): FormFields
     cancel_url: request.cancel_url,
     metadata: { order_id: request.order_id },
     line_items: request.lines.map((line) => lineItem(line, currency)),
+    // Charges and refunds of a one-time payment carry the order id too, so refund events can name it.
+    payment_intent_data: recurring.length === 0 ? { metadata: { order_id: request.order_id } } : undefined,
     subscription_data:
       recurring.length === 0
         ? undefined

@@ -104,7 +104,16 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
   const object = read.record(read.record(event.data, "data").object, "data.object");
   switch (type) {
     case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded":
       return sessionCompleted(base, object);
+    case "checkout.session.async_payment_failed":
+      return {
+        ...base,
+        kind: "payment_failed",
+        order_id: read.optionalString(object, "client_reference_id") ?? metadataOrderId(object),
+        subscription_id: null,
+        reason: "delayed payment failed",
+      };
     case "invoice.paid":
       return invoicePaid(base, object);
     case "customer.subscription.deleted":

@@ -85,6 +85,7 @@ describe("createCheckoutSession", () => {
         inline("POS Cloud", "yearly", "29000", { interval: "year", frequency: 1 }, null),
         inline("POS Standard", "extended", "4900", null, null),
       ],
+      currency_code: "USD",
       custom_data: { order_id: "ord_1" },
       customer: { email: "owner@example.com" },
       checkout: { url: null },

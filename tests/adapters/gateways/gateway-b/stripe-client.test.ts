@@ -83,6 +83,7 @@ describe("createCheckoutSession", () => {
       ["line_items[1][price_data][unit_amount]", "1500"],
       ["line_items[1][price_data][product_data][name]", "Nova Plugin"],
       ["line_items[1][quantity]", "2"],
+      ["payment_intent_data[metadata][order_id]", ORDER],
     ]);
   });
 

@@ -209,3 +209,26 @@ describe("invalid bodies", () => {
     expect(() => normalizeStripeEvent(payload)).toThrow(InvalidWebhookPayload);
   });
 });
+
+test("a delayed payment that succeeds is paid; one that fails is a payment failure", () => {
+  const session = {
+    id: "cs_async",
+    object: "checkout.session",
+    client_reference_id: "order-async",
+    payment_status: "paid",
+    amount_total: 1500,
+    currency: "usd",
+    payment_intent: "pi_async",
+    metadata: {},
+  };
+  const event = (type: string, object: object) => ({ id: `evt_${type}`, object: "event", type, created: 1, data: { object } });
+  expect(normalizeStripeEvent(event("checkout.session.async_payment_succeeded", session))).toMatchObject({
+    kind: "paid",
+    order_id: "order-async",
+    payment_id: "pi_async",
+    amount: 1500,
+  });
+  expect(
+    normalizeStripeEvent(event("checkout.session.async_payment_failed", { ...session, payment_status: "unpaid" })),
+  ).toMatchObject({ kind: "payment_failed", order_id: "order-async", subscription_id: null });
+});
