@@ -5,6 +5,7 @@ import type { Logger } from "../adapters/logging/logger.ts";
 import { createProviderAuth } from "./auth.ts";
 import type { SimClock } from "./clock.ts";
 import type { FaultQueue } from "./faults.ts";
+import { createGatewaySandboxRoutes, type GatewaySandboxes } from "./gateways/gateway-sandboxes.ts";
 import { BODY_LIMIT_BYTES, createRawBodyParser } from "./raw-body.ts";
 import { createAdminRoutes } from "./routes/admin-routes.ts";
 import { createControlRoutes } from "./routes/control-routes.ts";
@@ -18,6 +19,7 @@ export interface ProviderSimDeps {
   readonly wallTime: () => number;
   readonly store: TenantStore;
   readonly faults: FaultQueue;
+  readonly gateways: GatewaySandboxes;
   readonly token: string;
   readonly hmacSecret: string | undefined;
   /** Mounts `/__sim/*`; without it those paths are 404 like any unknown route. */
@@ -39,5 +41,6 @@ export function createProviderSimApp(deps: ProviderSimDeps) {
     .get("/health", () => ({ status: "ok" as const }), { response: t.Object({ status: t.Literal("ok") }) })
     .use(createWorkspaceRoutes(deps))
     .use(marketplaceApi)
+    .use(createGatewaySandboxRoutes(deps.gateways))
     .use(deps.controls ? createControlRoutes(deps) : new Elysia());
 }

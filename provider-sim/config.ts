@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { boolean, ConfigError, type Env, integer, oneOf, text, url } from "../adapters/config/env-parsers.ts";
+import type { GatewaySandboxSettings } from "./gateways/gateway-sandboxes.ts";
 import { DEFAULT_PLANS, type Plan, parsePlans } from "./plans.ts";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -15,6 +16,11 @@ export interface ProviderSimConfig {
   /** Base of every `workspace_url`, without a trailing slash. */
   readonly publicUrl: string;
   readonly plans: readonly Plan[];
+  /** Where sandbox webhooks go: `<marketplaceUrl>/api/webhooks/<gateway>`, without a trailing slash. */
+  readonly marketplaceUrl: string;
+  /** Each gateway sandbox is mounted only when both its API key and webhook secret are set. */
+  readonly gatewayA: GatewaySandboxSettings | undefined;
+  readonly gatewayB: GatewaySandboxSettings | undefined;
   readonly logLevel: (typeof LOG_LEVELS)[number];
 }
 
@@ -32,6 +38,23 @@ function plans(env: Env): readonly Plan[] {
   return parsed;
 }
 
+function sandbox(env: Env, prefix: "GATEWAY_A" | "GATEWAY_B"): GatewaySandboxSettings | undefined {
+  const apiKey = secretText(env, `${prefix}_SANDBOX_API_KEY`);
+  const webhookSecret = secretText(env, `${prefix}_SANDBOX_WEBHOOK_SECRET`);
+  return apiKey !== undefined && webhookSecret !== undefined ? { apiKey, webhookSecret } : undefined;
+}
+
+/** A credential: one token of printable ASCII, never echoed in the error. */
+function secretText(env: Env, name: string): string | undefined {
+  const value = text(env, name);
+  if (value !== undefined && !/^[\x21-\x7e]{1,500}$/.test(value)) {
+    throw new ConfigError(name, "must be 1 to 500 printable ASCII characters without spaces", undefined);
+  }
+  return value;
+}
+
+const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, "");
+
 /** Reads and checks every variable up front; the first invalid one throws a ConfigError naming it. */
 export function loadProviderSimConfig(
   env: Env,
@@ -46,11 +69,15 @@ export function loadProviderSimConfig(
     tokenGenerated: token === undefined,
     hmacSecret: text(env, "PROVIDER_SIM_HMAC_SECRET"),
     controls: boolean(env, "PROVIDER_SIM_CONTROL", false),
-    publicUrl: (url(env, "PROVIDER_SIM_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${port}`).replace(
-      /\/+$/,
-      "",
+    publicUrl: withoutTrailingSlash(
+      url(env, "PROVIDER_SIM_PUBLIC_URL", ["http:", "https:"]) ?? `http://localhost:${port}`,
     ),
     plans: plans(env),
+    marketplaceUrl: withoutTrailingSlash(
+      url(env, "PROVIDER_SIM_MARKETPLACE_URL", ["http:", "https:"]) ?? "http://127.0.0.1:3000",
+    ),
+    gatewayA: sandbox(env, "GATEWAY_A"),
+    gatewayB: sandbox(env, "GATEWAY_B"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
   };
 }

@@ -31,6 +31,8 @@ logger.info(
     controls: config.controls,
     hmac: config.hmacSecret !== undefined,
     plans: config.plans.map((plan) => plan.id),
+    gateway_sandboxes: sim.gateways.mounted,
+    marketplace_url: config.marketplaceUrl,
     // Printed once so a developer can call the simulator; a configured token is never logged.
     ...(config.tokenGenerated ? { generated_bearer_token: config.token } : {}),
   },
@@ -44,6 +46,7 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "provider simulator stopping");
   tick.stop();
   sim.faults.clear();
+  sim.gateways.clear();
   await Promise.race([server.stop(), Bun.sleep(SHUTDOWN_GRACE_MS)]);
   await server.stop(true);
   process.exit(0);

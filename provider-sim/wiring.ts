@@ -3,6 +3,7 @@ import { createProviderSimApp } from "./app.ts";
 import { createSimClock } from "./clock.ts";
 import type { ProviderSimConfig } from "./config.ts";
 import { createFaultQueue } from "./faults.ts";
+import { createGatewaySandboxes } from "./gateways/gateway-sandboxes.ts";
 import { createTenantStore } from "./tenant-store.ts";
 import { runTick } from "./tick.ts";
 
@@ -11,22 +12,35 @@ export function wireProviderSim(options: {
   readonly config: ProviderSimConfig;
   readonly logger: Logger;
   readonly wallTime?: () => number;
+  /** Pause between background webhook attempts; tests shorten it. */
+  readonly webhookRetryDelayMs?: number;
 }) {
   const { config, logger } = options;
   const wallTime = options.wallTime ?? Date.now;
   const clock = createSimClock(wallTime);
   const store = createTenantStore({ plans: config.plans, clock });
   const faults = createFaultQueue();
+  const gateways = createGatewaySandboxes({
+    logger,
+    clock,
+    wallTime,
+    publicUrl: config.publicUrl,
+    marketplaceUrl: config.marketplaceUrl,
+    gatewayA: config.gatewayA,
+    gatewayB: config.gatewayB,
+    ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
+  });
   const app = createProviderSimApp({
     logger,
     clock,
     wallTime,
     store,
     faults,
+    gateways,
     token: config.token,
     hmacSecret: config.hmacSecret,
     controls: config.controls,
     publicUrl: config.publicUrl,
   });
-  return { app, clock, store, faults, tick: () => runTick(store, clock.now()) };
+  return { app, clock, store, faults, gateways, tick: () => runTick(store, clock.now()) };
 }

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
 import type { SimClock } from "../clock.ts";
 import type { FaultQueue } from "../faults.ts";
+import { createGatewayControlRoutes } from "../gateways/gateway-control-routes.ts";
+import type { GatewaySandboxes } from "../gateways/gateway-sandboxes.ts";
 import { assertWellFormed } from "../raw-body.ts";
 import { ClockRequestSchema, FaultRequestSchema } from "../schemas.ts";
 import type { TenantStore } from "../tenant-store.ts";
@@ -10,6 +12,7 @@ export interface ControlRoutesDeps {
   readonly store: TenantStore;
   readonly faults: FaultQueue;
   readonly clock: SimClock;
+  readonly gateways: GatewaySandboxes;
 }
 
 /** `/__sim/*`: test controls, mounted only with PROVIDER_SIM_CONTROL=true and deliberately without auth. */
@@ -40,6 +43,8 @@ export function createControlRoutes(deps: ControlRoutesDeps) {
       deps.store.clear();
       deps.faults.clear();
       deps.clock.reset();
+      deps.gateways.clear();
       return { reset: true as const, now: now() };
-    });
+    })
+    .use(createGatewayControlRoutes(deps.gateways));
 }

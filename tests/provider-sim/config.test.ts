@@ -28,6 +28,27 @@ describe("loadProviderSimConfig", () => {
     expect(config.publicUrl).toBe("https://pos.example.com");
   });
 
+  test("gateway sandboxes: off by default; each needs its key and webhook secret; webhooks go to the marketplace URL", () => {
+    const defaults = loadProviderSimConfig({}, () => "generated-token");
+    expect(defaults).toMatchObject({
+      gatewayA: undefined,
+      gatewayB: undefined,
+      marketplaceUrl: "http://127.0.0.1:3000",
+    });
+    const config = loadProviderSimConfig({
+      GATEWAY_A_SANDBOX_API_KEY: "pdl_key",
+      GATEWAY_A_SANDBOX_WEBHOOK_SECRET: "pdl_secret",
+      GATEWAY_B_SANDBOX_API_KEY: "sk_test_key",
+      PROVIDER_SIM_MARKETPLACE_URL: "http://marketplace.test:3000/",
+    });
+    expect(config.gatewayA).toEqual({ apiKey: "pdl_key", webhookSecret: "pdl_secret" });
+    expect(config.gatewayB).toBeUndefined();
+    expect(config.marketplaceUrl).toBe("http://marketplace.test:3000");
+    expect(() => loadProviderSimConfig({ GATEWAY_A_SANDBOX_API_KEY: "leaked key" })).toThrow(
+      /^Invalid configuration: GATEWAY_A_SANDBOX_API_KEY [^"]*$/,
+    );
+  });
+
   test("each invalid variable is named in the error", () => {
     const invalid: Record<string, string>[] = [
       { PROVIDER_SIM_PORT: "abc" },
@@ -35,6 +56,10 @@ describe("loadProviderSimConfig", () => {
       { PROVIDER_SIM_CONTROL: "yes please" },
       { PROVIDER_SIM_PUBLIC_URL: "ftp://example.com" },
       { LOG_LEVEL: "loud" },
+      { PROVIDER_SIM_MARKETPLACE_URL: "not a url" },
+      { PROVIDER_SIM_MARKETPLACE_URL: "ftp://example.com" },
+      { GATEWAY_A_SANDBOX_API_KEY: "two words" },
+      { GATEWAY_B_SANDBOX_WEBHOOK_SECRET: "whsec_\u00e9" },
       { PROVIDER_SIM_PLANS: "not json" },
       { PROVIDER_SIM_PLANS: "[]" },
       { PROVIDER_SIM_PLANS: '[{"id":"a","name":"A","billing_intervals":["weekly"]}]' },

@@ -89,6 +89,42 @@ describe("provider-sim as a process", () => {
     expect(output.toLowerCase()).not.toContain("authorization");
   });
 
+  test("with the gateway variables set, both sandboxes serve over HTTP and their secrets stay out of the logs", async () => {
+    const secrets = {
+      GATEWAY_A_SANDBOX_API_KEY: "pdl_sdbx_process_key_0123456789",
+      GATEWAY_A_SANDBOX_WEBHOOK_SECRET: "pdl_ntfset_process_secret_0123456789",
+      GATEWAY_B_SANDBOX_API_KEY: "sk_test_process_key_0123456789",
+      GATEWAY_B_SANDBOX_WEBHOOK_SECRET: "whsec_process_secret_0123456789",
+    };
+    const sim = await startProviderSim({ ...secrets, PROVIDER_SIM_MARKETPLACE_URL: "http://127.0.0.1:9" });
+    try {
+      const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+      const balance = await fetch(`${sim.url}/gateway_b/v1/balance`, {
+        headers: bearer(secrets.GATEWAY_B_SANDBOX_API_KEY),
+      });
+      expect(balance.status).toBe(200);
+      expect(((await balance.json()) as { object: string }).object).toBe("balance");
+      const events = await fetch(`${sim.url}/gateway_a/event-types`, {
+        headers: bearer(secrets.GATEWAY_A_SANDBOX_API_KEY),
+      });
+      expect(events.status).toBe(200);
+      const session = await fetch(`${sim.url}/gateway_b/v1/checkout/sessions`, {
+        method: "POST",
+        headers: { ...bearer(secrets.GATEWAY_B_SANDBOX_API_KEY), "content-type": "application/x-www-form-urlencoded" },
+        body: "mode=payment&line_items[0][quantity]=1&line_items[0][price_data][currency]=usd&line_items[0][price_data][unit_amount]=500&line_items[0][price_data][product_data][name]=Theme",
+      });
+      const { id } = (await session.json()) as { id: string };
+      const paid = await fetch(`${sim.url}/checkout/gateway_b/${id}/pay`, { method: "POST" });
+      expect(await paid.json()).toMatchObject({ delivered: false, status: null });
+    } finally {
+      expect(await sim.stop("SIGTERM")).toBe(0);
+    }
+    const output = await sim.output();
+    expect(output).toContain('"gateway_sandboxes":["gateway_a","gateway_b"]');
+    expect(output).toContain('"msg":"gateway webhook not delivered"');
+    for (const secret of Object.values(secrets)) expect(output).not.toContain(secret);
+  });
+
   test("without PROVIDER_SIM_TOKEN a token is generated and printed once at start", async () => {
     const sim = await startProviderSim({ PROVIDER_SIM_TOKEN: "" });
     try {

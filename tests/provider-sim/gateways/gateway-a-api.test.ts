@@ -45,7 +45,12 @@ describe("gateway_a sandbox: auth and errors", () => {
 
   test("unknown ids are 404 not_found; bad bodies 422 invalid_field naming the field; non-JSON 400", async () => {
     const sim = createGatewaySim();
-    for (const path of ["/products/pro_nope", "/prices/pri_nope", "/transactions/txn_nope", "/subscriptions/sub_nope"]) {
+    for (const path of [
+      "/products/pro_nope",
+      "/prices/pri_nope",
+      "/transactions/txn_nope",
+      "/subscriptions/sub_nope",
+    ]) {
       const response = await sim.a("GET", path);
       expect(response.status).toBe(404);
       expect(response.body.error).toMatchObject({ type: "request_error", code: "not_found" });
@@ -187,8 +192,15 @@ describe("gateway_a sandbox: transactions", () => {
       billing_period: null,
       checkout: { url: `${PUBLIC_URL}/checkout/gateway_a/${transaction.id}` },
     });
-    expect(transaction.details.totals).toMatchObject({ subtotal: "10700", tax: "0", total: "10700", grand_total: "10700" });
-    expect(transaction.details.line_items.map((line: any) => [line.price_id.slice(0, 4), line.quantity, line.totals.total])).toEqual([
+    expect(transaction.details.totals).toMatchObject({
+      subtotal: "10700",
+      tax: "0",
+      total: "10700",
+      grand_total: "10700",
+    });
+    expect(
+      transaction.details.line_items.map((line: any) => [line.price_id.slice(0, 4), line.quantity, line.totals.total]),
+    ).toEqual([
       ["pri_", 2, "5800"],
       ["pri_", 1, "4900"],
       ["pri_", 1, "0"],
@@ -201,13 +213,22 @@ describe("gateway_a sandbox: transactions", () => {
     const product = await createProduct(sim);
     const usd = (await sim.a("POST", "/prices", { body: aPrice(product.id) })).body.data;
     const eur = (
-      await sim.a("POST", "/prices", { body: aPrice(product.id, { unit_price: { amount: "100", currency_code: "EUR" } }) })
+      await sim.a("POST", "/prices", {
+        body: aPrice(product.id, { unit_price: { amount: "100", currency_code: "EUR" } }),
+      })
     ).body.data;
     const mixed = await sim.a("POST", "/transactions", {
-      body: { items: [{ price_id: usd.id, quantity: 1 }, { price_id: eur.id, quantity: 1 }] },
+      body: {
+        items: [
+          { price_id: usd.id, quantity: 1 },
+          { price_id: eur.id, quantity: 1 },
+        ],
+      },
     });
     expect(mixed.status).toBe(422);
-    expect((await sim.a("POST", "/transactions", { body: { items: [{ price_id: "pri_x", quantity: 1 }] } })).status).toBe(404);
+    expect(
+      (await sim.a("POST", "/transactions", { body: { items: [{ price_id: "pri_x", quantity: 1 }] } })).status,
+    ).toBe(404);
     expect((await sim.a("POST", "/transactions", { body: { items: [] } })).status).toBe(422);
   });
 });

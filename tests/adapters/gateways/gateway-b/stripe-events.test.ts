@@ -221,7 +221,13 @@ test("a delayed payment that succeeds is paid; one that fails is a payment failu
     payment_intent: "pi_async",
     metadata: {},
   };
-  const event = (type: string, object: object) => ({ id: `evt_${type}`, object: "event", type, created: 1, data: { object } });
+  const event = (type: string, object: object) => ({
+    id: `evt_${type}`,
+    object: "event",
+    type,
+    created: 1,
+    data: { object },
+  });
   expect(normalizeStripeEvent(event("checkout.session.async_payment_succeeded", session))).toMatchObject({
     kind: "paid",
     order_id: "order-async",

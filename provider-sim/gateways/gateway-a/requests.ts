@@ -1,0 +1,156 @@
+import { PaddleError } from "./errors.ts";
+import {
+  amount,
+  currencyCode,
+  customData,
+  cycle,
+  list,
+  money,
+  object,
+  oneOf,
+  optionalText,
+  quantity,
+  text,
+} from "./fields.ts";
+import type { Cycle, Json, Money } from "./model.ts";
+
+export interface ProductInput {
+  readonly name: string;
+  readonly tax_category: string;
+  readonly description: string | null;
+  readonly image_url: string | null;
+  readonly custom_data: Json | null;
+}
+
+export interface PriceInput {
+  readonly description: string;
+  readonly name: string | null;
+  readonly unit_price: Money;
+  readonly billing_cycle: Cycle | null;
+  readonly trial_period: Cycle | null;
+  readonly custom_data: Json | null;
+}
+
+export interface PriceUpdate {
+  readonly description?: string;
+  readonly name?: string | null;
+  readonly unit_price?: Money;
+  readonly custom_data?: Json | null;
+  readonly status?: "active" | "archived";
+}
+
+export type TransactionItemInput =
+  | { readonly price_id: string; readonly quantity: number }
+  | {
+      readonly price: PriceInput & { readonly product_id: string | null; readonly product: ProductInput | null };
+      readonly quantity: number;
+    };
+
+export interface TransactionInput {
+  readonly items: readonly TransactionItemInput[];
+  /** The currency to bill in; the sandbox converts nothing, so every item must be priced in it. */
+  readonly currency_code: string | null;
+  readonly custom_data: Json | null;
+  readonly customer_email: string | null;
+}
+
+export interface RefundInput {
+  readonly transaction_id: string;
+  readonly reason: string;
+  readonly type: "full" | "partial";
+  readonly items: readonly { readonly item_id: string; readonly amount: string | null }[];
+}
+
+/** The JSON object a request carried; 400 `bad_request` when the bytes are not one. */
+export function parseJsonObject(raw: Uint8Array): Json {
+  try {
+    const parsed: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(raw));
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) return parsed as Json;
+  } catch {
+    // Answered below.
+  }
+  throw new PaddleError(400, "bad_request", "The request body must be a JSON object.");
+}
+
+export function productInput(body: Json, field = "body"): ProductInput {
+  return {
+    name: text(body.name, `${field}.name`),
+    tax_category: text(body.tax_category, `${field}.tax_category`),
+    description: optionalText(body.description, `${field}.description`),
+    image_url: optionalText(body.image_url, `${field}.image_url`),
+    custom_data: customData(body.custom_data, `${field}.custom_data`),
+  };
+}
+
+export function priceInput(body: Json, field = "body"): PriceInput {
+  return {
+    description: text(body.description, `${field}.description`),
+    name: optionalText(body.name, `${field}.name`),
+    unit_price: money(body.unit_price, `${field}.unit_price`),
+    billing_cycle: cycle(body.billing_cycle, `${field}.billing_cycle`),
+    trial_period: cycle(body.trial_period, `${field}.trial_period`),
+    custom_data: customData(body.custom_data, `${field}.custom_data`),
+  };
+}
+
+export function priceUpdate(body: Json): PriceUpdate {
+  const update: PriceUpdate = {
+    ...(body.description !== undefined ? { description: text(body.description, "description") } : {}),
+    ...(body.name !== undefined ? { name: optionalText(body.name, "name") } : {}),
+    ...(body.unit_price !== undefined ? { unit_price: money(body.unit_price, "unit_price") } : {}),
+    ...(body.custom_data !== undefined ? { custom_data: customData(body.custom_data, "custom_data") } : {}),
+    ...(body.status !== undefined ? { status: oneOf(body.status, "status", ["active", "archived"] as const) } : {}),
+  };
+  if (Object.keys(update).length === 0) throw PaddleError.invalidField("body", "must change at least one field");
+  return update;
+}
+
+function transactionItem(value: unknown, field: string): TransactionItemInput {
+  const item = object(value, field);
+  const count = quantity(item.quantity, `${field}.quantity`);
+  if (item.price_id !== undefined) return { price_id: text(item.price_id, `${field}.price_id`), quantity: count };
+  const price = object(item.price, `${field}.price`);
+  const productId = optionalText(price.product_id, `${field}.price.product_id`);
+  const product =
+    price.product === undefined || price.product === null
+      ? null
+      : productInput(object(price.product, `${field}.price.product`), `${field}.price.product`);
+  if ((productId === null) === (product === null)) {
+    throw PaddleError.invalidField(`${field}.price`, "needs exactly one of product_id and product");
+  }
+  return { price: { ...priceInput(price, `${field}.price`), product_id: productId, product }, quantity: count };
+}
+
+export function transactionInput(body: Json): TransactionInput {
+  const customer = body.customer === undefined || body.customer === null ? null : object(body.customer, "customer");
+  return {
+    items: list(body.items, "items").map((item, i) => transactionItem(item, `items[${i}]`)),
+    currency_code:
+      body.currency_code === undefined || body.currency_code === null
+        ? null
+        : currencyCode(body.currency_code, "currency_code"),
+    custom_data: customData(body.custom_data, "custom_data"),
+    customer_email: customer ? optionalText(customer.email, "customer.email") : null,
+  };
+}
+
+export function refundInput(body: Json): RefundInput {
+  oneOf(body.action, "action", ["refund"] as const);
+  const items = body.items === undefined || body.items === null ? [] : list(body.items, "items");
+  const type = oneOf(body.type, "type", ["full", "partial"] as const, items.length > 0 ? "partial" : "full");
+  if (type === "partial" && items.length === 0)
+    throw PaddleError.invalidField("items", "are required for a partial refund");
+  return {
+    transaction_id: text(body.transaction_id, "transaction_id"),
+    reason: text(body.reason, "reason"),
+    type,
+    items: items.map((value, i) => {
+      const item = object(value, `items[${i}]`);
+      const itemType = oneOf(item.type, `items[${i}].type`, ["full", "partial"] as const, "partial");
+      return {
+        item_id: text(item.item_id, `items[${i}].item_id`),
+        amount: itemType === "partial" ? amount(item.amount, `items[${i}].amount`) : null,
+      };
+    }),
+  };
+}

@@ -1,0 +1,135 @@
+import { Elysia } from "elysia";
+import { requestIdOf } from "../../../adapters/http/request-context.ts";
+import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
+import { PaddleError } from "./errors.ts";
+import { oneOf, text } from "./fields.ts";
+import { csv, paginate } from "./pagination.ts";
+import { parseJsonObject, priceInput, priceUpdate, productInput, refundInput, transactionInput } from "./requests.ts";
+import type { GatewayASandbox } from "./sandbox.ts";
+
+const EVENT_TYPES = [
+  ["transaction.completed", "transaction", "Occurs when a transaction is completed."],
+  ["transaction.paid", "transaction", "Occurs when a transaction is paid."],
+  ["transaction.payment_failed", "transaction", "Occurs when a payment fails for a transaction."],
+  ["subscription.canceled", "subscription", "Occurs when a subscription is canceled."],
+  ["adjustment.created", "adjustment", "Occurs when an adjustment is created."],
+  ["adjustment.updated", "adjustment", "Occurs when an adjustment is updated."],
+] as const;
+
+function authorize(apiKey: string) {
+  return (request: Request) => {
+    const check = checkBearer(request, apiKey);
+    if (check === "missing") throw new PaddleError(401, "authentication_missing", "Authentication header missing.");
+    if (check === "wrong") throw new PaddleError(401, "forbidden", "You aren't authorized to perform this request.");
+  };
+}
+
+/** The Paddle Billing subset of docs/gateway-wire-formats.md under `/gateway_a`. */
+export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
+  const { catalog, billing } = sandbox;
+  const handle = createSandboxHandler(authorize(apiKey));
+  const envelope = (request: Request, data: unknown, extra: Record<string, unknown> = {}) => ({
+    data,
+    meta: { request_id: requestIdOf(request), ...extra },
+  });
+  const list = <T extends { id: string }>(
+    request: Request,
+    items: readonly T[],
+    query: Record<string, string | undefined>,
+  ) => {
+    const page = paginate(items, query, request.url);
+    return envelope(request, page.data, { pagination: page.pagination });
+  };
+  const created = <T>(set: { status?: number | string }, value: T) => {
+    set.status = 201;
+    return value;
+  };
+
+  return new Elysia({ prefix: "/gateway_a" })
+    .get(
+      "/products",
+      handle(({ request, query }) =>
+        list(request, catalog.products({ ids: csv(query.id), status: csv(query.status) }), query),
+      ),
+    )
+    .get(
+      "/products/:id",
+      handle(({ request, params }) => envelope(request, catalog.product(params.id as string))),
+    )
+    .post(
+      "/products",
+      handle(({ request, raw, set }) =>
+        created(set, envelope(request, catalog.createProduct(productInput(parseJsonObject(raw))))),
+      ),
+    )
+    .get(
+      "/prices",
+      handle(({ request, query }) =>
+        list(
+          request,
+          catalog.prices({ ids: csv(query.id), status: csv(query.status), productIds: csv(query.product_id) }),
+          query,
+        ),
+      ),
+    )
+    .get(
+      "/prices/:id",
+      handle(({ request, params }) => envelope(request, catalog.price(params.id as string))),
+    )
+    .post(
+      "/prices",
+      handle(({ request, raw, set }) => {
+        const body = parseJsonObject(raw);
+        const productId = text(body.product_id, "product_id");
+        return created(set, envelope(request, catalog.createPrice({ ...priceInput(body), product_id: productId })));
+      }),
+    )
+    .patch(
+      "/prices/:id",
+      handle(({ request, params, raw }) =>
+        envelope(request, catalog.updatePrice(params.id as string, priceUpdate(parseJsonObject(raw)))),
+      ),
+    )
+    .post(
+      "/transactions",
+      handle(({ request, raw, set }) =>
+        created(set, envelope(request, billing.createTransaction(transactionInput(parseJsonObject(raw))))),
+      ),
+    )
+    .get(
+      "/transactions/:id",
+      handle(({ request, params }) => envelope(request, billing.transaction(params.id as string))),
+    )
+    .post(
+      "/adjustments",
+      handle(({ request, raw, set }) =>
+        created(set, envelope(request, sandbox.refund(refundInput(parseJsonObject(raw))))),
+      ),
+    )
+    .get(
+      "/subscriptions/:id",
+      handle(({ request, params }) => envelope(request, billing.subscription(params.id as string))),
+    )
+    .post(
+      "/subscriptions/:id/cancel",
+      handle(({ request, params, raw }) => {
+        const body = raw.byteLength === 0 ? {} : parseJsonObject(raw);
+        const effective = oneOf(
+          body.effective_from,
+          "effective_from",
+          ["immediately", "next_billing_period"] as const,
+          "next_billing_period",
+        );
+        return envelope(request, sandbox.cancel(params.id as string, effective));
+      }),
+    )
+    .get(
+      "/event-types",
+      handle(({ request }) =>
+        envelope(
+          request,
+          EVENT_TYPES.map(([name, group, description]) => ({ name, description, group, available_versions: [1] })),
+        ),
+      ),
+    );
+}

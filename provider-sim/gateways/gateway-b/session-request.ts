@@ -1,0 +1,96 @@
+import type { FormObject, FormValue } from "../form-body.ts";
+import { newGatewayId } from "../ids.ts";
+import type { GatewayBCatalog } from "./catalog.ts";
+import { StripeError } from "./errors.ts";
+import type { SessionLine } from "./model.ts";
+import {
+  metadata,
+  oneOf,
+  optionalHash,
+  optionalInteger,
+  optionalString,
+  requiredInteger,
+  requiredList,
+  requiredString,
+} from "./params.ts";
+
+export interface SessionInput {
+  readonly mode: "payment" | "subscription";
+  readonly lines: readonly SessionLine[];
+  readonly success_url: string | null;
+  readonly cancel_url: string | null;
+  readonly client_reference_id: string | null;
+  readonly customer_email: string | null;
+  readonly metadata: Record<string, string>;
+  readonly trial_period_days: number | null;
+  readonly subscription_metadata: Record<string, string>;
+  /** `payment_intent_data[metadata]`: what the payment's charge (and its refund events) carry. */
+  readonly payment_metadata: Record<string, string>;
+}
+
+function line(value: FormValue, param: string, catalog: GatewayBCatalog): SessionLine {
+  const item = optionalHash(value, param) ?? {};
+  const quantity = requiredInteger(item.quantity, `${param}[quantity]`, 1, 999_999);
+  const priceId = optionalString(item.price, `${param}[price]`);
+  const data = optionalHash(item.price_data, `${param}[price_data]`);
+  if ((priceId === null) === (data === null)) {
+    throw StripeError.invalid(param, "exactly one of price and price_data is required");
+  }
+  if (priceId !== null) {
+    const price = catalog.price(priceId, `${param}[price]`);
+    if (!price.active) throw StripeError.invalid(`${param}[price]`, `the price ${priceId} is not active`);
+    return { price, product_name: catalog.product(price.product).name, quantity };
+  }
+  const at = `${param}[price_data]`;
+  const form = data as FormObject;
+  const productId = optionalString(form.product, `${at}[product]`);
+  const productData = optionalHash(form.product_data, `${at}[product_data]`);
+  if ((productId === null) === (productData === null)) {
+    throw StripeError.invalid(at, "exactly one of product and product_data is required");
+  }
+  const name = productId
+    ? catalog.product(productId, `${at}[product]`).name
+    : requiredString(productData?.name, `${at}[product_data][name]`);
+  return { price: catalog.buildPrice(form, productId ?? newGatewayId("prod"), at), product_name: name, quantity };
+}
+
+/** The parameters of `POST /v1/checkout/sessions`, checked as Stripe checks them. */
+export function sessionInput(form: FormObject, catalog: GatewayBCatalog): SessionInput {
+  const mode = oneOf(form.mode, "mode", ["payment", "subscription"] as const);
+  const lines = requiredList(form.line_items, "line_items").map((item, i) => line(item, `line_items[${i}]`, catalog));
+  if (new Set(lines.map((entry) => entry.price.currency)).size > 1) {
+    throw StripeError.invalid("line_items", "all line items must use the same currency");
+  }
+  const recurring = lines.some((entry) => entry.price.recurring !== null);
+  if (mode === "subscription" && !recurring) {
+    throw StripeError.invalid("line_items", "subscription mode needs at least one recurring price");
+  }
+  if (mode === "payment" && recurring) {
+    throw StripeError.invalid("line_items", "payment mode cannot include recurring prices; use subscription mode");
+  }
+  const subscriptionData = optionalHash(form.subscription_data, "subscription_data");
+  if (subscriptionData && mode !== "subscription") {
+    throw StripeError.invalid("subscription_data", "can only be used in subscription mode");
+  }
+  const paymentData = optionalHash(form.payment_intent_data, "payment_intent_data");
+  if (paymentData && mode !== "payment") {
+    throw StripeError.invalid("payment_intent_data", "can only be used in payment mode");
+  }
+  return {
+    mode,
+    lines,
+    success_url: optionalString(form.success_url, "success_url"),
+    cancel_url: optionalString(form.cancel_url, "cancel_url"),
+    client_reference_id: optionalString(form.client_reference_id, "client_reference_id", 200),
+    customer_email: optionalString(form.customer_email, "customer_email"),
+    metadata: metadata(form.metadata, "metadata"),
+    trial_period_days: optionalInteger(
+      subscriptionData?.trial_period_days,
+      "subscription_data[trial_period_days]",
+      1,
+      730,
+    ),
+    subscription_metadata: metadata(subscriptionData?.metadata, "subscription_data[metadata]"),
+    payment_metadata: metadata(paymentData?.metadata, "payment_intent_data[metadata]"),
+  };
+}

@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
+import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
+import type { CheckoutSessionRequest, GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
+import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
+import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
+import { START } from "../harness.ts";
+import { A_KEY, A_SECRET, B_KEY, B_SECRET, createGatewaySim } from "./harness.ts";
+
+/**
+ * The marketplace's own gateway adapters, unchanged, against the sandboxes over real HTTP: the
+ * sandboxes serve what the adapters send, and their webhooks verify and normalize.
+ */
+let simServer: ReturnType<typeof Bun.serve>;
+let marketplaceServer: ReturnType<typeof Bun.serve>;
+const events: GatewayEvent[] = [];
+let gateways: Record<"gateway_a" | "gateway_b", PaymentGateway & GatewayCatalog>;
+let sim: ReturnType<typeof createGatewaySim>;
+
+beforeAll(() => {
+  marketplaceServer = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(request) {
+      const name = new URL(request.url).pathname.split("/").at(-1) as "gateway_a" | "gateway_b";
+      const rawBody = await request.text();
+      await gateways[name].verifyWebhook({ rawBody, headers: Object.fromEntries(request.headers) });
+      events.push(gateways[name].normalizeWebhookPayload(JSON.parse(rawBody)));
+      return new Response(null, { status: 200 });
+    },
+  });
+  sim = createGatewaySim({ PROVIDER_SIM_MARKETPLACE_URL: `http://127.0.0.1:${marketplaceServer.port}` });
+  simServer = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: sim.app.fetch });
+  const base = `http://127.0.0.1:${simServer.port}`;
+  const settings = createStaticGatewaySettings({
+    gateway_a: { base_url: `${base}/gateway_a`, api_key: A_KEY, webhook_secrets: [A_SECRET] },
+    gateway_b: { base_url: `${base}/gateway_b`, api_key: B_KEY, webhook_secrets: [B_SECRET] },
+  });
+  const now = () => START.getTime();
+  gateways = { gateway_a: createPaddleGateway({ settings, now }), gateway_b: createStripeGateway({ settings, now }) };
+});
+
+afterAll(() => {
+  simServer.stop(true);
+  marketplaceServer.stop(true);
+});
+
+function aCheckout(orderId: string, monthly: boolean, trialDays: number | null = null): CheckoutSessionRequest {
+  return {
+    order_id: orderId,
+    currency: "USD",
+    lines: [
+      {
+        order_item_id: "item_1",
+        product_id: "prod_1",
+        name: "POS Suite",
+        variant: monthly ? "monthly" : "regular",
+        billing_interval: monthly ? "monthly" : null,
+        unit_amount: 2900,
+        quantity: 1,
+        trial_days: trialDays,
+        gateway_price_id: null,
+      },
+    ],
+    customer: { id: "cust_1", email: "ada@example.com", name: "Ada" },
+    success_url: "https://shop.test/ok",
+    cancel_url: "https://shop.test/cancel",
+  };
+}
+
+async function pay(url: string) {
+  const response = await fetch(`${url.replace(/^http:\/\/sim\.test/, `http://127.0.0.1:${simServer.port}`)}/pay`, {
+    method: "POST",
+  });
+  return (await response.json()) as { delivered: boolean };
+}
+
+describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandbox", (name) => {
+  test("connection, checkout, paid webhook, subscription, renewal, refund and cancel", async () => {
+    const gateway = gateways[name];
+    expect(await gateway.testConnection()).toMatchObject({ ok: true, environment: "sandbox" });
+
+    const session = await gateway.createCheckoutSession(aCheckout(`ord_${name}`, true));
+    expect((await pay(session.url)).delivered).toBe(true);
+    const paid = events.at(-1);
+    expect(paid).toMatchObject({ kind: "paid", order_id: `ord_${name}`, amount: 2900, currency: "USD" });
+    const subscriptionId = paid?.kind === "paid" ? (paid.subscription?.subscription_id ?? "") : "";
+    expect(await gateway.getSubscription(subscriptionId)).toMatchObject({ status: "active", cancelled_at: null });
+
+    const renewed = await sim.plain("POST", `/__sim/${name}/subscriptions/${subscriptionId}/renew`);
+    expect(renewed.body.delivered).toBe(true);
+    expect(events.at(-1)).toMatchObject({ kind: "renewed", subscription_id: subscriptionId, amount: 2900 });
+
+    if (paid?.kind !== "paid") throw new Error("not paid");
+    const refund = await gateway.refund({ payment_id: paid.payment_id, order_id: paid.order_id, currency: "USD" }, 900);
+    expect(refund.status).toBe("succeeded");
+    const cancelled = await gateway.cancelSubscription(subscriptionId);
+    expect(cancelled).toMatchObject({ status: "canceled", cancelled_at: expect.any(String) });
+    const deadline = Date.now() + 3_000;
+    while (events.filter((event) => event.kind === "refunded" || event.kind === "cancelled").length < 2) {
+      if (Date.now() > deadline) throw new Error("background events did not arrive");
+      await Bun.sleep(10);
+    }
+    expect(events.find((event) => event.kind === "refunded")).toMatchObject({ payment_id: paid.payment_id });
+    expect(events.find((event) => event.kind === "cancelled")).toMatchObject({ subscription_id: subscriptionId });
+    events.length = 0;
+  });
+
+  test("a trial checkout is paid with amount 0 and a trialing subscription", async () => {
+    const gateway = gateways[name];
+    const session = await gateway.createCheckoutSession(aCheckout(`ord_trial_${name}`, true, 14));
+    await pay(session.url);
+    const paid = events.at(-1);
+    expect(paid).toMatchObject({ kind: "paid", amount: 0, currency: "USD" });
+    const subscriptionId = paid?.kind === "paid" ? (paid.subscription?.subscription_id ?? "") : "";
+    expect(await gateway.getSubscription(subscriptionId)).toMatchObject({
+      status: "trialing",
+      trial_ends_at: "2026-02-14T10:00:00.000Z",
+    });
+    events.length = 0;
+  });
+
+  test("catalog sync: create, find, read and reprice", async () => {
+    const gateway = gateways[name];
+    const product = await gateway.createProduct({
+      marketplace_product_id: `mp_${name}`,
+      name: "Theme",
+      description: "",
+    });
+    expect(await gateway.findProductByMarketplaceId(`mp_${name}`)).toEqual(product);
+    expect(await gateway.findProductByMarketplaceId("mp_none")).toBeUndefined();
+    expect(await gateway.getProduct("missing_id")).toBeUndefined();
+    const price = await gateway.createPrice({
+      product_id: product.id,
+      marketplace_product_id: `mp_${name}`,
+      variant: "yearly",
+      amount: 9900,
+      currency: "USD",
+      billing_interval: "yearly",
+      trial_days: null,
+    });
+    expect(price).toMatchObject({
+      amount: 9900,
+      currency: "USD",
+      billing_interval: "yearly",
+      variant: "yearly",
+      active: true,
+    });
+    const updated = await gateway.updatePrice(price, 12900, "USD");
+    expect(updated).toMatchObject({ amount: 12900, variant: "yearly", active: true });
+    expect(await gateway.getPrice(price.id)).toMatchObject({ active: name === "gateway_a" });
+  });
+});
