@@ -15,17 +15,39 @@ try {
   process.exit(1);
 }
 
+const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
+const simUrl = `http://127.0.0.1:${config.providerSimPort}`;
+
+/**
+ * A gateway with no sandbox key of its own runs against the simulator's sandbox of it, with a
+ * generated key and webhook secret that both processes share. Real sandbox keys are left alone.
+ */
+function sandboxOf(prefix: "GATEWAY_A" | "GATEWAY_B", path: string): Record<string, string> {
+  if (process.env[`${prefix}_SANDBOX_API_KEY`]) return {};
+  return {
+    [`${prefix}_SANDBOX_API_KEY`]: `${prefix.toLowerCase()}_sim_key_${random()}`,
+    [`${prefix}_SANDBOX_CLIENT_KEY`]: `${prefix.toLowerCase()}_sim_client_${random().slice(0, 16)}`,
+    [`${prefix}_SANDBOX_WEBHOOK_SECRET`]: `${prefix === "GATEWAY_B" ? "whsec_" : "pdl_ntfset_"}${random()}`,
+    [`${prefix}_SANDBOX_BASE_URL`]: process.env[`${prefix}_SANDBOX_BASE_URL`] ?? `${simUrl}/${path}`,
+  };
+}
+
 // One token for both sides: the simulator accepts it, and the seeded point-of-sale product's
 // credentials_ref resolves to it through the SECRET_<REF> environment variable.
-const simToken =
-  process.env.PROVIDER_SIM_TOKEN ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
-const env = { ...process.env, [environmentName(DEMO_PROVIDER_CREDENTIALS_REF)]: simToken };
+const simToken = process.env.PROVIDER_SIM_TOKEN ?? random();
+const env = {
+  ...process.env,
+  ...sandboxOf("GATEWAY_A", "gateway_a"),
+  ...sandboxOf("GATEWAY_B", "gateway_b"),
+  [environmentName(DEMO_PROVIDER_CREDENTIALS_REF)]: simToken,
+};
 const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   env: {
     ...env,
     PROVIDER_SIM_PORT: String(config.providerSimPort),
     PROVIDER_SIM_TOKEN: simToken,
     PROVIDER_SIM_CONTROL: process.env.PROVIDER_SIM_CONTROL ?? "true",
+    PROVIDER_SIM_MARKETPLACE_URL: process.env.PROVIDER_SIM_MARKETPLACE_URL ?? `http://127.0.0.1:${config.port}`,
   },
   stdio: ["ignore", "inherit", "inherit"],
 });

@@ -64,7 +64,7 @@ export function calculateCheckout(
   items.forEach((item, i) => {
     const at = (field: string) => `/items/${i}/${field}`;
     const entry = catalog.get(item.product_id);
-    if (!entry || entry.product.status !== "published") {
+    if (entry?.product.status !== "published") {
       errors.push({ path: at("product_id"), code: "PRODUCT_NOT_AVAILABLE", message: "is not a product on sale" });
       return;
     }
