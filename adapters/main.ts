@@ -1,3 +1,4 @@
+import { Cron } from "croner";
 import { makeGetPublicProduct, makeListPublicProducts } from "../application/catalog/browse-catalog.ts";
 import { describeDrivers } from "../application/catalog/describe-drivers.ts";
 import {
@@ -12,33 +13,68 @@ import { makeListPricingMappings, makeSavePricingMappings } from "../application
 import { makeCalculateCheckout } from "../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
 import type { CustomerDirectory } from "../application/checkout/ports.ts";
+import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
+import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
+import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../application/fulfillment/job-kinds.ts";
+import {
+  type FulfillmentAction,
+  FulfillmentStateConflict,
+  makeManageFulfillments,
+} from "../application/fulfillment/manage-fulfillments.ts";
+import type { FulfillmentAdapters } from "../application/fulfillment/ports.ts";
+import { makeProcessPaymentEvent } from "../application/fulfillment/process-payment-event.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
+import type { JobHandler } from "../application/jobs/ports.ts";
+import { makeMinuteTick } from "../application/maintenance/minute-tick.ts";
 import { makeAdminOrders } from "../application/orders/admin-orders.ts";
 import { makeGatewayProductSync } from "../application/payments/gateway-product-sync.ts";
 import { makeGatewaySettingsAdmin } from "../application/payments/gateway-settings.ts";
+import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../application/payments/receive-webhook.ts";
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
+import type { Clock } from "../application/shared/runtime.ts";
+import { FulfillmentNotFound } from "../domain/fulfillment/fulfillment.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { defaultGatewaySettings, gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
+import { createLicenseDownloadAdapter } from "./fulfillment/license-download-adapter.ts";
+import { createManualFulfillmentAdapter } from "./fulfillment/manual-fulfillment-adapter.ts";
+import { createMultitenantSaasAdapter } from "./fulfillment/multitenant-saas-adapter.ts";
+import { createSingletenantProvisioningAdapter } from "./fulfillment/singletenant-provisioning-adapter.ts";
 import { createPaddleGateway } from "./gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
+import { deleteDoneJobs } from "./jobs/job-cleanup.ts";
+import type { JobWakeUp } from "./jobs/job-wake-up.ts";
+import { createJobWorker } from "./jobs/job-worker.ts";
+import { createPostgresJobAdmin } from "./jobs/postgres-job-admin.ts";
+import { createPostgresJobScheduler } from "./jobs/postgres-job-scheduler.ts";
+import { createLicenseSigner, loadLicenseKeyPair } from "./licensing/license-signer.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
 import { createAdvisoryMutex } from "./postgres/advisory-mutex.ts";
 import { type Database, openDatabase } from "./postgres/database.ts";
+import { createPostgresFulfillmentContextLoader } from "./postgres/fulfillment-context-loader.ts";
+import { createPostgresFulfillmentRepository } from "./postgres/fulfillment-repository.ts";
 import { createPostgresGatewayProductRefs } from "./postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "./postgres/gateway-settings-repository.ts";
 import { createPostgresIdempotencyStore } from "./postgres/idempotency-store.ts";
 import { loadMigrations, migrate, migrationsApplied } from "./postgres/migrate.ts";
+import {
+  createLogAndInboxNotifier,
+  createPostgresOutboxReader,
+  listNotifications,
+} from "./postgres/notification-store.ts";
+import { createPostgresOpsTaskRepository } from "./postgres/ops-task-repository.ts";
 import { createPostgresOrderRepository } from "./postgres/order-repository.ts";
 import { createPostgresChangeSignal } from "./postgres/pg-change-signal.ts";
 import { createPostgresPricingMappingRepository } from "./postgres/pricing-mapping-repository.ts";
 import { createPostgresProductRepository } from "./postgres/product-repository.ts";
+import { createPostgresSubscriptionRepository } from "./postgres/subscription-repository.ts";
+import { createPostgresUnitOfWork } from "./postgres/unit-of-work.ts";
 import { createPostgresUserRepository } from "./postgres/user-repository.ts";
 import { createHttpProviderClient } from "./provider/http-provider-client.ts";
 import { createSecretStore } from "./secrets/secret-store.ts";
@@ -56,6 +92,10 @@ export interface Infrastructure {
   /** Where `SECRET_<REF>` variables are read from. */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly hasher?: PasswordHasher;
+  /** Injectable time for the minute tick and subscription dates (tests move it). */
+  readonly clock?: Clock;
+  /** The Ed25519 key pair licenses are signed with. */
+  readonly licenseKeys: CryptoKeyPair;
 }
 
 /** Every adapter and use case, wired explicitly. Tests call this too, so they run the real wiring. */
@@ -90,6 +130,72 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     currency: config.currency,
   });
   const adminOrders = makeAdminOrders({ orders, gateways });
+
+  const clock = infra.clock ?? (() => new Date());
+  const wake: JobWakeUp = infra.database.mode === "server" ? "notify" : changes;
+  const uow = createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake }));
+  const fulfillments = createPostgresFulfillmentRepository(sql);
+  const subscriptions = createPostgresSubscriptionRepository(sql);
+  const contexts = createPostgresFulfillmentContextLoader(sql);
+  const tasks = createPostgresOpsTaskRepository(sql);
+  const adapters: FulfillmentAdapters = {
+    multitenant_saas: createMultitenantSaasAdapter({ provider, fulfillments }),
+    singletenant_provisioning: createSingletenantProvisioningAdapter({
+      sql,
+      tasks,
+      clock,
+      installDomain: config.installDomain,
+    }),
+    license_download: createLicenseDownloadAdapter({ sql, signer: createLicenseSigner(infra.licenseKeys), clock }),
+    manual_fulfillment: createManualFulfillmentAdapter({ tasks, clock }),
+  };
+  const manage = makeManageFulfillments({ adapters, fulfillments, contexts, tasks, uow, log: logger });
+  const outbox = createPostgresOutboxReader(sql);
+  const processPaymentEvent = makeProcessPaymentEvent({ gateways, uow, clock, log: logger });
+  const handlers: Record<string, JobHandler> = {
+    [PAYMENT_EVENT_JOB]: (payload) => processPaymentEvent(payload),
+    [FULFILL_JOB]: makeFulfillItem({ adapters, fulfillments, contexts, uow, log: logger }),
+    [FULFILLMENT_ACTION_JOB]: async (payload) => {
+      try {
+        await manage.act(
+          String(payload.fulfillment_id),
+          payload.action as FulfillmentAction,
+          String(payload.reason ?? ""),
+        );
+      } catch (error) {
+        // The record moved on (cancelled, or no longer active): there is nothing left to do.
+        if (!(error instanceof FulfillmentStateConflict || error instanceof FulfillmentNotFound)) throw error;
+        logger.info(
+          { fulfillment_id: payload.fulfillment_id, action: payload.action, reason: error.message },
+          "action skipped",
+        );
+      }
+    },
+    [NOTIFY_JOB]: makeDispatchNotification({ outbox, notifier: createLogAndInboxNotifier({ sql, logger }) }),
+  };
+  const worker = createJobWorker({
+    sql,
+    handlers,
+    wake: changes,
+    logger,
+    concurrency: config.jobs.concurrency,
+    leaseMs: config.jobs.leaseMs,
+    maxAttempts: config.jobs.maxAttempts,
+    backoff: { baseMs: config.jobs.backoffBaseMs, maxMs: config.jobs.backoffMaxMs },
+    pollIntervalMs: config.jobs.pollIntervalMs,
+  });
+  const jobAdmin = createPostgresJobAdmin({ sql, wake, maxAttempts: config.jobs.maxAttempts });
+  const tick = makeMinuteTick({
+    mutex,
+    uow,
+    subscriptions,
+    fulfillments,
+    outbox,
+    clock,
+    log: logger,
+    graceHours: config.subscriptionGraceHours,
+    cleanupJobs: () => deleteDoneJobs(sql, { olderThanDays: 7 }),
+  });
   const migrations = loadMigrations();
 
   const deps: AppDeps = {
@@ -135,6 +241,19 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     listAdminOrders: adminOrders.list,
     getAdminOrder: adminOrders.get,
     refundOrder: adminOrders.refund,
+    receiveWebhook: makeReceiveWebhook({ gateways, uow, log: logger }),
+    listFulfillments: fulfillments.list,
+    getFulfillment: (id) => manage.find(id),
+    retryFulfillment: (id) => manage.retry(id),
+    actOnFulfillment: manage.act,
+    listTasks: tasks.list,
+    completeTask: manage.completeTask,
+    listJobs: jobAdmin.list,
+    redriveJob: jobAdmin.redrive,
+    getCustomerFulfillment: (id, customerId) => manage.find(id, customerId),
+    retryCustomerFulfillment: (id, customerId) => manage.retry(id, customerId),
+    supplyCustomerInput: manage.supplyInput,
+    listCustomerNotifications: (customerId, limit) => listNotifications(sql, customerId, limit),
     async checkReadiness() {
       try {
         return { database: true, migrations: await migrationsApplied(sql, await migrations) };
@@ -154,6 +273,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     gateways,
     gatewaySettings,
     orders,
+    fulfillments,
+    worker,
+    tick,
     async close() {
       await changes.close?.();
     },
@@ -184,7 +306,8 @@ async function start(config: Config, logger: Logger) {
   const jwtSecret = await resolveGeneratedSecret(config.jwtSecret, config.dataDir, "jwt-secret");
   const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
   const env = { ...process.env, ...gatewaySecretEnvironment(process.env) };
-  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env });
+  const licenseKeys = await loadLicenseKeyPair({ privateKeyPem: config.licenseSigningKey, dataDir: config.dataDir });
+  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env, licenseKeys });
   if (config.admin) {
     const admin = await makeEnsureAdmin(marketplace)(config.admin);
     logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");
@@ -202,6 +325,16 @@ async function start(config: Config, logger: Logger) {
     fetch: marketplace.app.fetch,
   });
   logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");
+  if (config.jobs.enabled) marketplace.worker.start();
+  const tick = config.tickEnabled
+    ? new Cron("* * * * *", { protect: true }, async () => {
+        try {
+          await marketplace.tick();
+        } catch (error) {
+          logger.error({ err: error }, "minute tick failed");
+        }
+      })
+    : undefined;
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -213,6 +346,8 @@ async function start(config: Config, logger: Logger) {
       process.exit(1);
     }, config.shutdownTimeoutMs);
     await server.stop();
+    tick?.stop();
+    await marketplace.worker.stop({ timeoutMs: config.shutdownTimeoutMs / 2 });
     await marketplace.close();
     await database.close();
     clearTimeout(forced);

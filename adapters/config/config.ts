@@ -36,6 +36,22 @@ export interface Config {
   readonly publicBaseUrl: string;
   readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
   readonly gatewayTimeoutSeconds: number;
+  readonly jobs: {
+    readonly enabled: boolean;
+    readonly maxAttempts: number;
+    readonly concurrency: number;
+    readonly leaseMs: number;
+    readonly backoffBaseMs: number;
+    readonly backoffMaxMs: number;
+    readonly pollIntervalMs: number;
+  };
+  /** Runs the minute tick (one instance at a time holds it). */
+  readonly tickEnabled: boolean;
+  readonly subscriptionGraceHours: number;
+  /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
+  readonly licenseSigningKey: string | undefined;
+  /** Parent domain of the subdomains given to dedicated installations. */
+  readonly installDomain: string;
   /** Seed the demo catalog when the products table is empty. */
   readonly seedDemo: boolean;
   /** Where the seeded point-of-sale product points: the bundled simulator by default. */
@@ -96,6 +112,19 @@ export function loadConfig(env: Env): Config {
       gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),
     },
     gatewayTimeoutSeconds: integer(env, "GATEWAY_TIMEOUT_SECONDS", 15, 1, 120),
+    jobs: {
+      enabled: boolean(env, "JOBS_ENABLED", true),
+      maxAttempts: integer(env, "JOB_MAX_ATTEMPTS", 8, 1, 100),
+      concurrency: integer(env, "JOB_CONCURRENCY", 4, 1, 64),
+      leaseMs: integer(env, "JOB_LEASE_SECONDS", 30, 2, 3600) * 1000,
+      backoffBaseMs: integer(env, "JOB_BACKOFF_BASE_MS", 1000, 1, 3_600_000),
+      backoffMaxMs: integer(env, "JOB_BACKOFF_MAX_MS", 300_000, 1, 86_400_000),
+      pollIntervalMs: integer(env, "JOB_POLL_INTERVAL_MS", 1000, 10, 60_000),
+    },
+    tickEnabled: boolean(env, "TICK_ENABLED", true),
+    subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
+    licenseSigningKey: licenseKey(env, nodeEnv),
+    installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
@@ -110,4 +139,15 @@ function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string
     liveBaseUrl: url(env, `${prefix}_LIVE_BASE_URL`, ["http:", "https:"]) ?? live,
     webhookToleranceSeconds: integer(env, `${prefix}_WEBHOOK_TOLERANCE_S`, 300, 1, 3600),
   };
+}
+
+function licenseKey(env: Env, nodeEnv: NodeEnv): string | undefined {
+  const pem = text(env, "LICENSE_SIGNING_KEY");
+  if (pem === undefined && nodeEnv === "production") {
+    throw new ConfigError("LICENSE_SIGNING_KEY", "is required when NODE_ENV=production", undefined);
+  }
+  if (pem !== undefined && !pem.includes("BEGIN PRIVATE KEY")) {
+    throw new ConfigError("LICENSE_SIGNING_KEY", "must be a PKCS#8 PEM private key", undefined);
+  }
+  return pem;
 }

@@ -2,6 +2,7 @@ import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
+import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
@@ -9,10 +10,12 @@ import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-ro
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
+import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
 import { createRequestContext } from "./request-context.ts";
+import { createWebhookRoutes, RAW_BODY_PREFIX, type WebhookDeps } from "./webhook-routes.ts";
 
 export interface AppDeps
   extends AuthRoutesDeps,
@@ -22,7 +25,10 @@ export interface AppDeps
     AdminSecretDeps,
     CheckoutDeps,
     AdminGatewayDeps,
-    AdminOrderDeps {
+    AdminOrderDeps,
+    WebhookDeps,
+    AdminFulfillmentDeps,
+    CustomerFulfillmentDeps {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
@@ -33,7 +39,9 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
     .use(createRequestContext(deps))
-    .onParse({ as: "global" }, async ({ request, contentType }) => {
+    .onParse({ as: "global" }, async ({ request, contentType, path }) => {
+      // A webhook's signature covers its exact bytes: they reach the handler unparsed.
+      if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedText(request, deps.bodyLimitBytes);
       if (isJsonContentType(contentType)) return parseJsonBody(await readLimitedText(request, deps.bodyLimitBytes));
       // Anything else is read under the same cap first so an oversized body is a 413 either way.
       const text = await readLimitedText(request, deps.bodyLimitBytes);
@@ -64,7 +72,10 @@ export function createApp(deps: AppDeps) {
     .use(createAdminSecretRoutes(deps))
     .use(createCheckoutRoutes(deps))
     .use(createAdminGatewayRoutes(deps))
-    .use(createAdminOrderRoutes(deps));
+    .use(createAdminOrderRoutes(deps))
+    .use(createWebhookRoutes(deps))
+    .use(createAdminFulfillmentRoutes(deps))
+    .use(createCustomerFulfillmentRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

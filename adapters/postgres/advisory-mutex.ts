@@ -13,5 +13,15 @@ export function createAdvisoryMutex(sql: Sql): Mutex {
         return work();
       }) as Promise<Awaited<ReturnType<typeof work>>>;
     },
+    async tryWithLock(key, work) {
+      return sql.begin(async (tx) => {
+        const [row] = await tx<
+          { got: boolean }[]
+        >`select pg_try_advisory_xact_lock(hashtextextended(${key}, 0)) as got`;
+        if (!row?.got) return { ran: false };
+        await work();
+        return { ran: true };
+      });
+    },
   };
 }

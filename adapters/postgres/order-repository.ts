@@ -123,8 +123,8 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
           ${filter.status ? sql`and status = ${filter.status}` : sql``}
           ${filter.payment_gateway ? sql`and payment_gateway = ${filter.payment_gateway}` : sql``}
-          ${after ? sql`and (created_at, id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
-        order by created_at desc, id desc
+          ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
+        order by date_trunc('milliseconds', created_at) desc, id desc
         limit ${page.limit + 1}`;
       const items = rows.slice(0, page.limit);
       const last = items.at(-1);

@@ -14,5 +14,10 @@ export function createInProcessMutex(): Mutex {
         if (tails.get(key) === run) tails.delete(key);
       }
     },
+    async tryWithLock(key, work) {
+      if (tails.has(key)) return { ran: false };
+      await this.withLock(key, work);
+      return { ran: true };
+    },
   };
 }

@@ -62,4 +62,6 @@ export interface ChangeSignal {
 /** Mutual exclusion across every instance (a PostgreSQL advisory lock, or in-process when embedded). */
 export interface Mutex {
   withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /** Runs `work` only if nobody holds the lock right now; `ran` says whether it did. */
+  tryWithLock(key: string, work: () => Promise<void>): Promise<{ ran: boolean }>;
 }

@@ -53,7 +53,10 @@ export interface JobRecord {
 }
 
 export interface JobAdmin {
-  list(filter: { state?: JobState; kind?: string }, page: { limit: number; cursor?: string }): Promise<{ items: JobRecord[]; next_cursor: string | null }>;
+  list(
+    filter: { state?: JobState; kind?: string },
+    page: { limit: number; cursor?: string },
+  ): Promise<{ items: JobRecord[]; next_cursor: string | null }>;
   /** A dead job runs again from attempt 1 (pg-boss's redrive); anything else is left alone. */
   redrive(jobId: string): Promise<JobRecord | undefined>;
 }

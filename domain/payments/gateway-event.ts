@@ -43,7 +43,11 @@ export type GatewayEvent =
       readonly kind: "refunded";
       readonly payment_id: string;
       readonly order_id: string | null;
+      /** The gateway's id of this refund, when it names one. */
+      readonly refund_id: string | null;
+      /** This refund's amount, or (when `cumulative`) everything refunded on the payment so far. */
       readonly amount: number;
+      readonly cumulative: boolean;
       readonly currency: string;
     })
   | (EventBase & {

@@ -1,11 +1,15 @@
 import { loadConfig } from "../../adapters/config/config.ts";
 import { gatewaySecretEnvironment } from "../../adapters/config/gateway-defaults.ts";
 import type { AppDeps } from "../../adapters/http/app.ts";
+import { loadLicenseKeyPair } from "../../adapters/licensing/license-signer.ts";
 import { createLogger, type Logger } from "../../adapters/logging/logger.ts";
 import { wireMarketplace } from "../../adapters/main.ts";
 import type { Sql } from "../../adapters/postgres/database.ts";
 import { createBunPasswordHasher } from "../../adapters/security/bun-password-hasher.ts";
 import { hasRealPostgres } from "./database.ts";
+
+/** One ephemeral license signing key for the whole test process. */
+export const TEST_LICENSE_KEYS = await loadLicenseKeyPair({});
 
 export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnop";
 export const TEST_ISSUER = "marketplace";
@@ -14,6 +18,7 @@ export interface TestMarketplaceOptions {
   /** Environment as the process would see it: configuration and `SECRET_*`/`GATEWAY_*_KEY` values. */
   readonly env?: Readonly<Record<string, string>>;
   readonly logger?: Logger;
+  readonly clock?: () => Date;
 }
 
 /** The production wiring over a real database, with argon2id tuned down so tests stay quick. */
@@ -32,6 +37,8 @@ export function createTestMarketplace(
       secretsKey: "test-secrets-key-0123456789-abcdefghijkl",
       env: { ...env, ...gatewaySecretEnvironment(env) },
       hasher: createBunPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
+      licenseKeys: TEST_LICENSE_KEYS,
+      ...(options.clock ? { clock: options.clock } : {}),
     },
     overrides,
   );

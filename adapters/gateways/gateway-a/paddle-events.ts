@@ -71,7 +71,9 @@ function adjustmentEvent({ event_id, event_type, data }: Envelope): GatewayEvent
     kind: "refunded",
     payment_id: requireString(data.transaction_id, "data.transaction_id"),
     order_id: null,
+    refund_id: requireString(data.id, "data.id"),
     amount: requireAmount(totals.total, "data.totals.total"),
+    cumulative: false,
     currency: requireString(totals.currency_code, "data.totals.currency_code").toUpperCase(),
   };
 }

@@ -129,7 +129,10 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
         kind: "refunded",
         payment_id: read.id(object, "payment_intent"),
         order_id: metadataOrderId(object),
+        // A charge reports everything refunded on it so far, not the refund that just happened.
+        refund_id: null,
         amount: read.integer(object, "amount_refunded"),
+        cumulative: true,
         currency: read.string(object, "currency").toUpperCase(),
       };
     case "invoice.payment_failed":

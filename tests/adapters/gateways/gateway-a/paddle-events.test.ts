@@ -73,6 +73,8 @@ describe("adjustments", () => {
       kind: "refunded",
       payment_id: "txn_01",
       order_id: null,
+      refund_id: anAdjustment().id,
+      cumulative: false,
       amount: 1500,
       currency: "EUR",
     });

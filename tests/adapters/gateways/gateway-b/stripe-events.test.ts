@@ -158,6 +158,8 @@ test("charge.refunded is refunded by the payment intent", () => {
     kind: "refunded",
     payment_id: "pi_1",
     order_id: null,
+    refund_id: null,
+    cumulative: true,
     amount: 1000,
     currency: "USD",
   });

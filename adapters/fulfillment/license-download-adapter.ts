@@ -1,0 +1,102 @@
+import type {
+  FulfillmentAdapter,
+  FulfillmentContext,
+  FulfillmentOutcome,
+} from "../../application/fulfillment/ports.ts";
+import type { Clock } from "../../application/shared/runtime.ts";
+import type { LicenseSigner } from "../licensing/license-signer.ts";
+import type { Sql } from "../postgres/database.ts";
+import { createPostgresLicenseRepository, type IssuedLicense } from "../postgres/license-repository.ts";
+
+/** `fulfillment_config` of a `license_download` product, once `validateProduct` accepted it. */
+interface LicenseDownloadConfig {
+  readonly license_type: string;
+  readonly artifact_source: string;
+  readonly max_activations: number;
+}
+
+/** Key claims are whole seconds; the stored expiry says the same instant as the key. */
+const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+const delivered = ({ license, entitlement }: IssuedLicense): FulfillmentOutcome => ({
+  status: "active",
+  external_reference_id: license.id,
+  external_status: license.status,
+  snapshot: { license_id: license.id, entitlement_id: entitlement.id },
+});
+
+/**
+ * Self-hosted software: an Ed25519-signed license key (checkable offline) plus a download
+ * entitlement for the product's `default_release_version`. Seats multiply the activation policy:
+ * `max_activations` x quantity. A subscription's key expires with the paid period current at
+ * issue; a one-time purchase is perpetual.
+ *
+ * Suspend only reports: a signed key cannot be taken back from a machine that is offline, so a
+ * suspended license stays valid offline until its `exp`; online checks see the record's status.
+ * Cancel revokes license and entitlement, which online validation and downloads honour.
+ */
+export function createLicenseDownloadAdapter(deps: {
+  sql: Sql;
+  signer: LicenseSigner;
+  clock: Clock;
+}): FulfillmentAdapter {
+  const licenses = createPostgresLicenseRepository(deps.sql);
+  const issuedFor = async (context: FulfillmentContext) => {
+    const issued = await licenses.findForRecord(context.record.id);
+    if (!issued) throw new Error(`fulfillment ${context.record.id} has no license`);
+    return issued;
+  };
+
+  return {
+    driver: "license_download",
+    supports: (product) => product.fulfillment_driver === "license_download",
+
+    async fulfill(context) {
+      const existing = await licenses.findForRecord(context.record.id);
+      if (existing) return delivered(existing);
+
+      const config = context.product.fulfillment_config as unknown as LicenseDownloadConfig;
+      const id = crypto.randomUUID();
+      const licenseType = context.item.license_type ?? config.license_type;
+      const maxActivations = config.max_activations * context.item.quantity;
+      const periodEnd = context.item.payment_type === "subscription" ? context.subscription?.current_period_end : null;
+      const exp = periodEnd ? unixSeconds(periodEnd) : null;
+      const key = await deps.signer.sign({
+        lid: id,
+        pid: context.product.id,
+        cid: context.record.customer_id,
+        typ: licenseType,
+        max: maxActivations,
+        iat: unixSeconds(deps.clock()),
+        exp,
+      });
+      return delivered(
+        await licenses.issue({
+          license: {
+            id,
+            fulfillment_record_id: context.record.id,
+            customer_id: context.record.customer_id,
+            product_id: context.product.id,
+            license_type: licenseType,
+            license_key: key,
+            max_activations: maxActivations,
+            expires_at: exp === null ? null : new Date(exp * 1000),
+          },
+          entitlement: { artifact_source: config.artifact_source, version: context.product.default_release_version },
+        }),
+      );
+    },
+
+    syncStatus: async (context) => ({ external_status: (await issuedFor(context)).license.status }),
+
+    async suspend(context) {
+      await issuedFor(context);
+      return { external_status: "suspended" };
+    },
+
+    async cancel(context) {
+      await licenses.revokeForRecord(context.record.id);
+      return { external_status: "revoked" };
+    },
+  };
+}

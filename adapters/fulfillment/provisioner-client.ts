@@ -1,0 +1,44 @@
+import { UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
+import { callUpstream, parseJsonBody } from "../upstream/upstream-http.ts";
+import { httpUrlOrNull } from "./http-url.ts";
+
+export const PROVISIONER_TIMEOUT_SECONDS = 30;
+
+export interface ProvisionRequest {
+  readonly installation_id: string;
+  readonly domain: string;
+  readonly server_profile: string;
+  readonly resource_limits_profile: string;
+}
+
+const readRejection = (body: unknown) => {
+  const problem = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  return {
+    ...(typeof problem.code === "string" ? { code: problem.code } : {}),
+    ...(typeof problem.detail === "string" ? { detail: problem.detail } : {}),
+  };
+};
+
+/**
+ * Asks a configured provisioner endpoint to set up an installation; it answers `{ url }` once the
+ * installation is reachable. The installation id makes a repeated call (a rerun after a crash)
+ * recognisable as the same request. Failures are `UpstreamError`s: 5xx, time-outs and bad bodies
+ * are transient, so the job retries with backoff.
+ */
+export async function provisionInstallation(provisionerUrl: string, request: ProvisionRequest): Promise<string> {
+  const response = await callUpstream(
+    "provider",
+    {
+      method: "POST",
+      url: new URL(provisionerUrl),
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(request),
+      timeoutSeconds: PROVISIONER_TIMEOUT_SECONDS,
+    },
+    readRejection,
+  );
+  const body = parseJsonBody("provider", response.text) as { url?: unknown } | null;
+  const url = httpUrlOrNull(body?.url);
+  if (!url) throw new UpstreamBadResponse("provider", "the provisioner's answer has no http(s) url");
+  return url;
+}

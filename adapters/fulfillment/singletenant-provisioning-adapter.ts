@@ -1,0 +1,166 @@
+import { FulfillmentStateConflict } from "../../application/fulfillment/manage-fulfillments.ts";
+import type {
+  ExternalState,
+  FulfillmentAdapter,
+  FulfillmentContext,
+  FulfillmentOutcome,
+  OpsTaskRepository,
+} from "../../application/fulfillment/ports.ts";
+import type { Clock } from "../../application/shared/runtime.ts";
+import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { Queryable } from "../postgres/database.ts";
+import { createPostgresInstallationRepository, type Installation } from "../postgres/installation-repository.ts";
+import { httpUrlOrNull } from "./http-url.ts";
+import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN } from "./installation-domain.ts";
+import { provisionInstallation } from "./provisioner-client.ts";
+
+/** `fulfillment_config` of a `singletenant_provisioning` product, once `validateProduct` accepted it. */
+interface SingletenantConfig {
+  readonly server_profile: string;
+  readonly resource_limits_profile: string;
+  readonly domain_strategy: "subdomain" | "customer_domain";
+  readonly provisioner_url?: string;
+}
+
+const PROVISIONING_QUEUE = "provisioning";
+const PROVISIONING_SLA_MS = 24 * 3_600_000;
+
+const configOf = (context: FulfillmentContext) => context.product.fulfillment_config as unknown as SingletenantConfig;
+const stateOf = (installation: Installation): ExternalState => ({
+  external_status: installation.status,
+  external_workspace_url: installation.url,
+});
+
+function instructionsFor(context: FulfillmentContext, installation: Installation): string {
+  return [
+    `Provision a dedicated installation of ${context.product.name} for ${context.customer.name} <${context.customer.email}>.`,
+    `Domain: ${installation.domain}`,
+    `Server profile: ${installation.server_profile}`,
+    `Resource limits profile: ${installation.resource_limits_profile}`,
+    `Installation ${installation.id}; order ${context.order.id}, item ${context.item.id}.`,
+    "Complete this task with the installation's URL once it is reachable.",
+  ].join("\n");
+}
+
+const active = (installation: Installation, url: string): FulfillmentOutcome => ({
+  status: "active",
+  external_reference_id: installation.id,
+  external_workspace_url: url,
+  external_status: "active",
+  snapshot: { installation: { id: installation.id, domain: installation.domain } },
+});
+
+/**
+ * A dedicated installation per item (design section 7). The domain comes from the customer
+ * (`customer_domain`: the item waits in `awaiting_customer` until one is given) or is assigned
+ * (`subdomain`). A configured provisioner endpoint completes the installation at once; without one,
+ * ops get a provisioning task and complete it with the URL.
+ */
+export function createSingletenantProvisioningAdapter(deps: {
+  sql: Queryable;
+  tasks: OpsTaskRepository;
+  clock: Clock;
+  installDomain?: string;
+}): FulfillmentAdapter {
+  const installations = createPostgresInstallationRepository(deps.sql);
+  const installDomain = deps.installDomain ?? DEFAULT_INSTALL_DOMAIN;
+
+  const installationOf = async (context: FulfillmentContext) => {
+    const installation = await installations.findForRecord(context.record.id);
+    if (!installation) throw new Error(`fulfillment ${context.record.id} has no installation`);
+    return installation;
+  };
+
+  const move = async (
+    installation: Installation,
+    from: Installation["status"][],
+    to: Installation["status"],
+    url?: string,
+  ) => (await installations.update(installation.id, from, { status: to, ...(url ? { url } : {}) })) ?? installation;
+
+  return {
+    driver: "singletenant_provisioning",
+    supports: (product) => product.fulfillment_driver === "singletenant_provisioning",
+
+    async fulfill(context) {
+      const existing = await installations.findForRecord(context.record.id);
+      if (existing?.status === "active" && existing.url) return active(existing, existing.url);
+
+      const config = configOf(context);
+      const domain =
+        config.domain_strategy === "subdomain" ? assignedDomain(context, installDomain) : customerDomain(context);
+      const installation = await installations.upsert({
+        fulfillment_record_id: context.record.id,
+        customer_id: context.record.customer_id,
+        product_id: context.product.id,
+        server_profile: config.server_profile,
+        resource_limits_profile: config.resource_limits_profile,
+        domain_strategy: config.domain_strategy,
+        domain: domain ?? null,
+        status: domain ? "provisioning" : "awaiting_domain",
+      });
+      if (!installation.domain) {
+        const given = context.item.options.domain !== undefined && !context.customerInput?.domain;
+        const reason = given
+          ? "the domain given at checkout is not a domain name; a domain is needed"
+          : "a domain is needed";
+        return { status: "awaiting_customer", reason, snapshot: { installation: { id: installation.id } } };
+      }
+
+      if (config.provisioner_url) {
+        const url = await provisionInstallation(config.provisioner_url, {
+          installation_id: installation.id,
+          domain: installation.domain,
+          server_profile: installation.server_profile,
+          resource_limits_profile: installation.resource_limits_profile,
+        });
+        return active(await move(installation, ["provisioning"], "active", url), url);
+      }
+
+      const task = await deps.tasks.open({
+        fulfillment_record_id: context.record.id,
+        kind: "provisioning",
+        queue_id: PROVISIONING_QUEUE,
+        instructions: instructionsFor(context, installation),
+        due_at: new Date(deps.clock().getTime() + PROVISIONING_SLA_MS),
+      });
+      return {
+        status: "manual_pending",
+        external_reference_id: installation.id,
+        external_status: installation.status,
+        snapshot: { installation: { id: installation.id, domain: installation.domain }, ops_task: { id: task.id } },
+      };
+    },
+
+    async completeTask(context, _task, result) {
+      const url = httpUrlOrNull(result.url);
+      if (!url) {
+        throw new ValidationFailed([
+          { path: "/url", code: "INVALID_URL", message: "must be the installation's http(s) URL" },
+        ]);
+      }
+      const installation = await move(await installationOf(context), ["provisioning", "active"], "active", url);
+      if (installation.status !== "active") {
+        throw new FulfillmentStateConflict(`The installation is ${installation.status}; it cannot be completed.`);
+      }
+      return {
+        external_reference_id: installation.id,
+        external_workspace_url: url,
+        external_status: installation.status,
+      };
+    },
+
+    syncStatus: async (context) => stateOf(await installationOf(context)),
+
+    // Marks the installation; stopping its server is the provisioner's or ops' business.
+    suspend: async (context) => stateOf(await move(await installationOf(context), ["active"], "suspended")),
+    resume: async (context) => stateOf(await move(await installationOf(context), ["suspended"], "active")),
+
+    async cancel(context) {
+      const installation = await installations.findForRecord(context.record.id);
+      await deps.tasks.cancelFor(context.record.id);
+      if (!installation) return { external_status: "cancelled" };
+      return stateOf(await move(installation, ["awaiting_domain", "provisioning", "active", "suspended"], "cancelled"));
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { Elysia, t } from "elysia";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { StoredNotification } from "../postgres/notification-store.ts";
+import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { toFulfillmentBody } from "./fulfillment-serializers.ts";
+
+export interface CustomerFulfillmentDeps {
+  readonly auth: AuthOptions;
+  getCustomerFulfillment(id: string, customerId: string): Promise<FulfillmentRecord>;
+  retryCustomerFulfillment(id: string, customerId: string): Promise<FulfillmentRecord>;
+  supplyCustomerInput(id: string, customerId: string, input: { domain: string }): Promise<FulfillmentRecord>;
+  listCustomerNotifications(customerId: string, limit: number): Promise<StoredNotification[]>;
+}
+
+const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+/** A customer's own deliveries; another customer's are 404, never 403 and never their data. */
+export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
+  return new Elysia({ name: "customer-fulfillment-routes", tags: ["customer"] })
+    .use(createAuth(deps.auth))
+    .guard({ auth: "customer", detail: { security: [{ bearer: [] }] } }, (app) =>
+      app
+        .get(
+          "/api/fulfillments/:id",
+          async ({ params, principal }) =>
+            toFulfillmentBody(await deps.getCustomerFulfillment(params.id, principal.userId)),
+          { params: IdParams, detail: { summary: "Delivery status of one of my items" } },
+        )
+        .post(
+          "/api/fulfillments/:id/retry",
+          async ({ params, principal }) =>
+            toFulfillmentBody(await deps.retryCustomerFulfillment(params.id, principal.userId)),
+          { params: IdParams, detail: { summary: "Retry a failed delivery of mine" } },
+        )
+        .post(
+          "/api/fulfillments/:id/customer-input",
+          async ({ params, principal, body }) =>
+            toFulfillmentBody(await deps.supplyCustomerInput(params.id, principal.userId, body)),
+          {
+            params: IdParams,
+            body: t.Object({ domain: t.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false }),
+            detail: { summary: "Give what a delivery awaits (the domain of a dedicated installation)" },
+          },
+        )
+        .get(
+          "/api/notifications",
+          async ({ principal, query }) => ({
+            items: (await deps.listCustomerNotifications(principal.userId, query.limit ?? 50)).map((n) => ({
+              ...n,
+              created_at: n.created_at.toISOString(),
+              read_at: n.read_at?.toISOString() ?? null,
+            })),
+            next_cursor: null,
+          }),
+          {
+            query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })) }),
+            detail: { summary: "My notifications, newest first" },
+          },
+        ),
+    );
+}

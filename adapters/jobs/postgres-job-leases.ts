@@ -1,0 +1,81 @@
+import type { Sql } from "../postgres/database.ts";
+import type { JobOutcome } from "./job-retry.ts";
+
+export interface ClaimedJob {
+  readonly id: string;
+  readonly kind: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  /** This run's number: 1 for the first. */
+  readonly attempts: number;
+  readonly max_attempts: number;
+}
+
+/**
+ * The queue's statements for one worker. Every write after the claim is conditional on the lease
+ * still being this worker's, so a worker whose lease was taken over can never overwrite the row.
+ */
+export function createPostgresJobLeases(deps: {
+  sql: Sql;
+  workerId: string;
+  leaseMs: number;
+  defaultMaxAttempts: number;
+}) {
+  const { sql, workerId } = deps;
+  const leaseEnd = () => sql`now() + ${deps.leaseMs}::float8 * interval '1 millisecond'`;
+  const mine = () => sql`locked_by = ${workerId} and state = 'running'`;
+
+  return {
+    /**
+     * graphile-worker's claim: lock due jobs, and running jobs whose lease expired (their worker
+     * died), skipping rows another worker is claiming. Materialized so the locking subquery runs once.
+     */
+    claim(limit: number): Promise<ClaimedJob[]> {
+      return sql<ClaimedJob[]>`
+        with due as materialized (
+          select id from jobs
+          where (state = 'pending' and run_at <= now())
+             or (state = 'running' and locked_until < now() and locked_by <> ${workerId})
+          order by run_at, id
+          limit ${limit}
+          for update skip locked
+        )
+        update jobs set state = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId},
+          locked_until = ${leaseEnd()}, updated_at = now()
+        from due where jobs.id = due.id
+        returning jobs.id::text as id, jobs.kind, jobs.payload, jobs.attempts,
+          coalesce(jobs.max_attempts, ${deps.defaultMaxAttempts}::int) as max_attempts`;
+    },
+
+    /** Extends the lease of a job still running here; false once it is no longer ours. */
+    async extend(jobId: string): Promise<boolean> {
+      const rows = await sql`
+        update jobs set locked_until = ${leaseEnd()} where id = ${jobId}::bigint and ${mine()} returning id`;
+      return rows.length > 0;
+    },
+
+    /** Records a run's outcome; false when the lease was lost and nothing was written. */
+    async finish(jobId: string, outcome: JobOutcome): Promise<boolean> {
+      const runAt =
+        outcome.state === "pending" ? sql`now() + ${outcome.delayMs}::float8 * interval '1 millisecond'` : sql`run_at`;
+      const lastError = outcome.state === "done" ? sql`last_error` : sql`${outcome.error}`;
+      const rows = await sql`
+        update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
+          locked_by = null, locked_until = null, updated_at = now()
+        where id = ${jobId}::bigint and ${mine()}
+        returning id`;
+      return rows.length > 0;
+    },
+
+    /** Hands unfinished jobs back on shutdown; the interrupted run does not count as an attempt. */
+    async releaseAll(): Promise<number> {
+      const rows = await sql`
+        update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
+          locked_by = null, locked_until = null, updated_at = now()
+        where ${mine()}
+        returning id`;
+      return rows.length;
+    },
+  };
+}
+
+export type PostgresJobLeases = ReturnType<typeof createPostgresJobLeases>;

@@ -1,0 +1,36 @@
+import type postgres from "postgres";
+import type { JobScheduler, NewJob } from "../../application/jobs/ports.ts";
+import type { Queryable } from "../postgres/database.ts";
+import { type JobWakeUp, wakeJobWorkers } from "./job-wake-up.ts";
+
+/**
+ * Enqueues through whatever `sql` it is given: pass the transaction (`sql.begin(tx => ...)`) whose
+ * state change causes the job, and the job commits or rolls back with it.
+ *
+ * Wake-up, server mode (`wake: "notify"`): `pg_notify` runs in that same transaction, so every
+ * instance's LISTEN hears it only after commit, and never after a rollback. PostgreSQL folds
+ * identical notifications within a transaction, so a batch of enqueues sends one per kind.
+ *
+ * Wake-up, embedded mode (`wake: signal`): PGlite relays no NOTIFY, so the in-process signal is
+ * published right after the insert, before commit. That is safe because the embedded pool has one
+ * connection: the transaction holds it, so the worker's claim query queues behind the commit and
+ * then sees the job. After a rollback the wake-up costs one empty poll.
+ *
+ * A second enqueue with the `dedupeKey` of a pending or running job is dropped, with no wake-up.
+ */
+export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWakeUp }): JobScheduler {
+  const { sql, wake } = deps;
+  return {
+    async enqueue(job: NewJob) {
+      const inserted = await sql`
+        insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
+        values (
+          ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, coalesce(${job.runAt ?? null}::timestamptz, now()),
+          ${job.dedupeKey ?? null}, ${job.maxAttempts ?? null}
+        )
+        on conflict (dedupe_key) where state in ('pending', 'running') do nothing
+        returning id`;
+      if (inserted.length > 0) await wakeJobWorkers(sql, wake, job.kind);
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { FulfillmentRepository } from "../../application/fulfillment/ports.ts";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import type { Queryable } from "./database.ts";
+import { UUID } from "./product-repository.ts";
+
+export const FULFILLMENT_COLUMNS = [
+  "id",
+  "order_id",
+  "order_item_id",
+  "product_id",
+  "customer_id",
+  "driver",
+  "status",
+  "external_reference_id",
+  "external_workspace_url",
+  "external_customer_id",
+  "external_status",
+  "attempts",
+  "last_error",
+  "payload_snapshot",
+  "created_at",
+  "updated_at",
+];
+
+export function createPostgresFulfillmentRepository(sql: Queryable): FulfillmentRepository {
+  const columns = sql(FULFILLMENT_COLUMNS);
+  return {
+    async find(id) {
+      if (!UUID.test(id)) return undefined;
+      const [record] = await sql<FulfillmentRecord[]>`select ${columns} from fulfillment_records where id = ${id}`;
+      return record;
+    },
+
+    async list(filter, page) {
+      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const rows = await sql<FulfillmentRecord[]>`
+        select ${columns} from fulfillment_records
+        where true
+          ${filter.status ? sql`and status = ${filter.status}` : sql``}
+          ${filter.driver ? sql`and driver = ${filter.driver}` : sql``}
+          ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
+          ${filter.order_id ? sql`and order_id = ${filter.order_id}` : sql``}
+          ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
+        order by date_trunc('milliseconds', created_at) desc, id desc
+        limit ${page.limit + 1}`;
+      const items = rows.slice(0, page.limit);
+      const last = items.at(-1);
+      return {
+        items,
+        next_cursor: rows.length > page.limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
+      };
+    },
+
+    async createQueued(order, items) {
+      if (items.length === 0) return [];
+      const rows = items.map((item) => ({
+        order_id: order.id,
+        order_item_id: item.id,
+        product_id: item.product_id,
+        customer_id: order.customer_id,
+        driver: item.fulfillment_driver,
+        status: "queued",
+        payload_snapshot: sql.json({
+          order_id: order.id,
+          order_item_id: item.id,
+          variant: item.variant,
+          quantity: item.quantity,
+          options: item.options,
+          delivery_model: item.delivery_model,
+        } as never),
+      }));
+      const created = await sql<FulfillmentRecord[]>`
+        insert into fulfillment_records ${sql(rows)}
+        on conflict (order_item_id) do nothing
+        returning ${columns}`;
+      return [...created];
+    },
+
+    async transition(id, from, change) {
+      const external = change.external ?? {};
+      const [record] = await sql<FulfillmentRecord[]>`
+        update fulfillment_records set
+          status = ${change.status},
+          attempts = coalesce(${change.attempts ?? null}::int, attempts),
+          last_error = case when ${change.last_error !== undefined} then ${change.last_error ?? null} else last_error end,
+          external_reference_id = coalesce(${external.external_reference_id ?? null}, external_reference_id),
+          external_workspace_url = coalesce(${external.external_workspace_url ?? null}, external_workspace_url),
+          external_customer_id = coalesce(${external.external_customer_id ?? null}, external_customer_id),
+          external_status = coalesce(${external.external_status ?? null}, external_status),
+          payload_snapshot = coalesce(${change.snapshot ? sql.json(change.snapshot as never) : null}::jsonb, payload_snapshot),
+          updated_at = now()
+        where id = ${id} and status in ${sql(from as string[])}
+        returning ${columns}`;
+      return record;
+    },
+
+    async setExternalStatus(id, state) {
+      await sql`
+        update fulfillment_records set external_status = ${state.external_status},
+          external_workspace_url = coalesce(${state.external_workspace_url ?? null}, external_workspace_url), updated_at = now()
+        where id = ${id}`;
+    },
+
+    async linkTenant(link) {
+      await sql`
+        insert into external_tenant_links ${sql(link)}
+        on conflict (fulfillment_record_id) do update
+          set external_tenant_id = excluded.external_tenant_id,
+              external_subscription_id = excluded.external_subscription_id,
+              external_user_id = excluded.external_user_id`;
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import type { Queryable, Sql } from "./database.ts";
+
+export interface License {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly license_type: string;
+  readonly license_key: string;
+  readonly max_activations: number;
+  /** Null: perpetual. */
+  readonly expires_at: Date | null;
+  readonly status: "active" | "revoked";
+  readonly created_at: Date;
+}
+
+/** The right to download the product's release artifacts, tied to a license. */
+export interface DownloadEntitlement {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly license_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly artifact_source: string;
+  readonly version: string | null;
+  readonly revoked_at: Date | null;
+  readonly created_at: Date;
+}
+
+export interface IssuedLicense {
+  readonly license: License;
+  readonly entitlement: DownloadEntitlement;
+}
+
+export interface LicenseRepository {
+  findForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+  /**
+   * Stores a license and its download entitlement together. When the record already has them
+   * (a concurrent or earlier run), those are returned and the new key is dropped.
+   */
+  issue(input: {
+    license: Omit<License, "status" | "created_at">;
+    entitlement: Pick<DownloadEntitlement, "artifact_source" | "version">;
+  }): Promise<IssuedLicense>;
+  /** Revokes the record's license and entitlement; undefined when it has none. */
+  revokeForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+}
+
+const LICENSE_COLUMNS = [
+  "id",
+  "fulfillment_record_id",
+  "customer_id",
+  "product_id",
+  "license_type",
+  "license_key",
+  "max_activations",
+  "expires_at",
+  "status",
+  "created_at",
+];
+const ENTITLEMENT_COLUMNS = [
+  "id",
+  "fulfillment_record_id",
+  "license_id",
+  "customer_id",
+  "product_id",
+  "artifact_source",
+  "version",
+  "revoked_at",
+  "created_at",
+];
+
+export function createPostgresLicenseRepository(sql: Sql): LicenseRepository {
+  const licenseColumns = sql(LICENSE_COLUMNS);
+  const entitlementColumns = sql(ENTITLEMENT_COLUMNS);
+
+  async function findForRecord(fulfillmentRecordId: string, db: Queryable = sql) {
+    const [license] = await db<License[]>`
+      select ${licenseColumns} from licenses where fulfillment_record_id = ${fulfillmentRecordId}`;
+    const [entitlement] = await db<DownloadEntitlement[]>`
+      select ${entitlementColumns} from download_entitlements where fulfillment_record_id = ${fulfillmentRecordId}`;
+    return license && entitlement ? { license, entitlement } : undefined;
+  }
+
+  return {
+    findForRecord: (fulfillmentRecordId) => findForRecord(fulfillmentRecordId),
+
+    issue({ license, entitlement }) {
+      return sql.begin(async (tx) => {
+        const [created] = await tx<License[]>`
+          insert into licenses (id, fulfillment_record_id, customer_id, product_id, license_type, license_key,
+                                max_activations, expires_at, status)
+          values (${license.id}, ${license.fulfillment_record_id}, ${license.customer_id}, ${license.product_id},
+                  ${license.license_type}, ${license.license_key}, ${license.max_activations}, ${license.expires_at},
+                  'active')
+          on conflict (fulfillment_record_id) do nothing
+          returning ${licenseColumns}`;
+        if (!created) {
+          const existing = await findForRecord(license.fulfillment_record_id, tx);
+          if (!existing) throw new Error(`the license of fulfillment ${license.fulfillment_record_id} is incomplete`);
+          return existing;
+        }
+        const [granted] = await tx<DownloadEntitlement[]>`
+          insert into download_entitlements (fulfillment_record_id, license_id, customer_id, product_id,
+                                             artifact_source, version)
+          values (${created.fulfillment_record_id}, ${created.id}, ${created.customer_id}, ${created.product_id},
+                  ${entitlement.artifact_source}, ${entitlement.version})
+          returning ${entitlementColumns}`;
+        if (!granted) throw new Error("download entitlement insert returned no row");
+        return { license: created, entitlement: granted };
+      });
+    },
+
+    revokeForRecord(fulfillmentRecordId) {
+      return sql.begin(async (tx) => {
+        await tx`
+          update licenses set status = 'revoked'
+          where fulfillment_record_id = ${fulfillmentRecordId} and status <> 'revoked'`;
+        await tx`
+          update download_entitlements set revoked_at = now()
+          where fulfillment_record_id = ${fulfillmentRecordId} and revoked_at is null`;
+        return findForRecord(fulfillmentRecordId, tx);
+      });
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import type { SubscriptionRecord, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
+import type { Queryable } from "./database.ts";
+
+const COLUMNS = [
+  "id",
+  "order_id",
+  "order_item_id",
+  "customer_id",
+  "product_id",
+  "gateway",
+  "gateway_subscription_id",
+  "status",
+  "billing_interval",
+  "trial_ends_at",
+  "current_period_end",
+  "cancelled_at",
+];
+
+const addInterval = (from: Date, interval: "monthly" | "yearly") => {
+  const next = new Date(from);
+  if (interval === "monthly") next.setUTCMonth(next.getUTCMonth() + 1);
+  else next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+};
+
+export function createPostgresSubscriptionRepository(sql: Queryable): SubscriptionRepository {
+  const columns = sql(COLUMNS);
+  return {
+    async upsertForItem({ order, item, facts, now }) {
+      const interval = item.billing_interval ?? "monthly";
+      const trialEnds = facts?.trial_ends_at
+        ? new Date(facts.trial_ends_at)
+        : item.trial_days
+          ? new Date(now.getTime() + item.trial_days * 86_400_000)
+          : null;
+      // The gateway's period end wins; otherwise the period starts after the trial, or now.
+      const periodEnd = facts?.current_period_end
+        ? new Date(facts.current_period_end)
+        : (trialEnds ?? addInterval(now, interval));
+      const [row] = await sql<SubscriptionRecord[]>`
+        insert into subscriptions (order_id, order_item_id, customer_id, product_id, gateway, gateway_subscription_id,
+                                   status, billing_interval, trial_ends_at, current_period_end)
+        values (${order.id}, ${item.id}, ${order.customer_id}, ${item.product_id}, ${order.payment_gateway},
+                ${facts?.subscription_id ?? null}, ${trialEnds ? "trialing" : "active"}, ${interval}, ${trialEnds}, ${periodEnd})
+        on conflict (order_item_id) do update
+          set gateway_subscription_id = coalesce(subscriptions.gateway_subscription_id, excluded.gateway_subscription_id)
+        returning ${columns}`;
+      if (!row) throw new Error("subscription upsert returned no row");
+      return row;
+    },
+    async findForItem(orderItemId) {
+      const [row] = await sql<
+        SubscriptionRecord[]
+      >`select ${columns} from subscriptions where order_item_id = ${orderItemId}`;
+      return row;
+    },
+    async findByGatewayId(gateway, gatewaySubscriptionId) {
+      return [
+        ...(await sql<SubscriptionRecord[]>`
+          select ${columns} from subscriptions
+          where gateway = ${gateway} and gateway_subscription_id = ${gatewaySubscriptionId} for update`),
+      ];
+    },
+    async update(id, change) {
+      await sql`
+        update subscriptions set
+          status = coalesce(${change.status ?? null}, status),
+          current_period_end = coalesce(${change.current_period_end ?? null}::timestamptz, current_period_end),
+          trial_ends_at = coalesce(${change.trial_ends_at ?? null}::timestamptz, trial_ends_at),
+          cancelled_at = coalesce(${change.cancelled_at ?? null}::timestamptz, cancelled_at),
+          updated_at = now()
+        where id = ${id}`;
+    },
+    async lapsed(now, graceHours, limit) {
+      return [
+        ...(await sql<SubscriptionRecord[]>`
+          select ${columns} from subscriptions
+          where status in ('active', 'trialing', 'past_due')
+            and current_period_end < ${now}::timestamptz - make_interval(hours => ${graceHours})
+          order by current_period_end limit ${limit}`),
+      ];
+    },
+  };
+}

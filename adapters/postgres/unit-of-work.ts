@@ -1,0 +1,31 @@
+import type { TransactionScope, UnitOfWork } from "../../application/fulfillment/ports.ts";
+import type { JobScheduler } from "../../application/jobs/ports.ts";
+import type { Queryable, Sql } from "./database.ts";
+import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
+import {
+  createPostgresOrderLedger,
+  createPostgresOutbox,
+  createPostgresPaymentLedger,
+  createPostgresWebhookInbox,
+} from "./payment-flow-repositories.ts";
+import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
+
+/** Every repository of the scope bound to one transaction: it all commits together, or none of it. */
+export function createPostgresUnitOfWork(sql: Sql, jobsFor: (tx: Queryable) => JobScheduler): UnitOfWork {
+  return {
+    run(work) {
+      return sql.begin((tx) => {
+        const scope: TransactionScope = {
+          inbox: createPostgresWebhookInbox(tx),
+          orders: createPostgresOrderLedger(tx),
+          payments: createPostgresPaymentLedger(tx),
+          fulfillments: createPostgresFulfillmentRepository(tx),
+          subscriptions: createPostgresSubscriptionRepository(tx),
+          outbox: createPostgresOutbox(tx),
+          jobs: jobsFor(tx),
+        };
+        return work(scope);
+      }) as ReturnType<typeof work>;
+    },
+  };
+}

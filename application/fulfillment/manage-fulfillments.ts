@@ -1,0 +1,161 @@
+import { FulfillmentNotFound, type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
+import { DomainError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { Log } from "../shared/runtime.ts";
+import { logFields, notify } from "./fulfill-item.ts";
+import { FULFILL_JOB } from "./job-kinds.ts";
+import type {
+  FulfillmentAdapters,
+  FulfillmentContextLoader,
+  FulfillmentRepository,
+  OpsTaskRepository,
+  UnitOfWork,
+} from "./ports.ts";
+
+export type FulfillmentAction = "cancel" | "suspend" | "resume" | "sync";
+
+export class FulfillmentStateConflict extends DomainError {
+  readonly code = "FULFILLMENT_STATE_CONFLICT";
+  readonly category = "conflict";
+}
+
+export class TaskNotFound extends DomainError {
+  readonly code = "TASK_NOT_FOUND";
+  readonly category = "not_found";
+  constructor() {
+    super("The task does not exist or is no longer open.");
+  }
+}
+
+const DOMAIN = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+export function makeManageFulfillments(deps: {
+  adapters: FulfillmentAdapters;
+  fulfillments: FulfillmentRepository;
+  contexts: FulfillmentContextLoader;
+  tasks: OpsTaskRepository;
+  uow: UnitOfWork;
+  log: Log;
+}) {
+  async function find(id: string, customerId?: string): Promise<FulfillmentRecord> {
+    const record = await deps.fulfillments.find(id);
+    // Another customer's record is simply not found: its existence is not theirs to learn.
+    if (!record || (customerId !== undefined && record.customer_id !== customerId)) throw new FulfillmentNotFound();
+    return record;
+  }
+
+  async function requeue(record: FulfillmentRecord, from: FulfillmentRecord["status"][], change: object = {}) {
+    return deps.uow.run(async (scope) => {
+      const moved = await scope.fulfillments.transition(record.id, from, { status: "queued", ...change });
+      if (!moved) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
+      await scope.jobs.enqueue({
+        kind: FULFILL_JOB,
+        payload: { fulfillment_id: record.id },
+        dedupeKey: `fulfill:${record.id}`,
+      });
+      return moved;
+    });
+  }
+
+  return {
+    find,
+
+    /** Admin or customer: a failed delivery goes back to the queue (onboarding is idempotent, so no duplicate). */
+    async retry(id: string, customerId?: string) {
+      const record = await find(id, customerId);
+      if (record.status !== "failed")
+        throw new FulfillmentStateConflict(`Only a failed fulfillment can be retried; this one is ${record.status}.`);
+      const moved = await requeue(record, ["failed"]);
+      deps.log.info(logFields(moved), "fulfillment retry queued");
+      return moved;
+    },
+
+    /** The customer supplies what `awaiting_customer` waits for (a domain); delivery resumes. */
+    async supplyInput(id: string, customerId: string, input: { domain: string }) {
+      const record = await find(id, customerId);
+      if (record.status !== "awaiting_customer") {
+        throw new FulfillmentStateConflict(`This fulfillment is ${record.status}; it is not waiting for you.`);
+      }
+      const domain = input.domain.trim().toLowerCase();
+      if (!DOMAIN.test(domain)) {
+        throw new ValidationFailed([
+          { path: "/domain", code: "INVALID_DOMAIN", message: "must be a domain name such as shop.example.com" },
+        ]);
+      }
+      return deps.uow.run(async (scope) => {
+        const moved = await scope.fulfillments.transition(record.id, ["awaiting_customer"], {
+          status: "processing",
+          snapshot: { ...record.payload_snapshot, customer_input: { domain } },
+        });
+        if (!moved) throw new FulfillmentStateConflict("This fulfillment changed meanwhile; reload it.");
+        await scope.jobs.enqueue({
+          kind: FULFILL_JOB,
+          payload: { fulfillment_id: record.id },
+          dedupeKey: `fulfill:${record.id}`,
+        });
+        return moved;
+      });
+    },
+
+    /** Cancel, suspend, resume or refresh what the adapter delivered. */
+    async act(id: string, action: FulfillmentAction, reason: string) {
+      const record = await find(id);
+      const adapter = deps.adapters[record.driver];
+      if (action === "cancel") {
+        if (record.status === "cancelled") return record;
+        // Anything past the queue has something at the adapter's side (a tenant, a task, an installation).
+        const delivered =
+          (record.status !== "queued" && record.status !== "failed") || record.external_reference_id !== null;
+        const state = delivered ? await adapter.cancel(await deps.contexts.load(record), reason) : null;
+        await deps.tasks.cancelFor(record.id);
+        const moved = await deps.fulfillments.transition(record.id, [record.status], {
+          status: "cancelled",
+          ...(state ? { external: { external_status: state.external_status } } : {}),
+        });
+        deps.log.info({ ...logFields(record), reason }, "fulfillment cancelled");
+        return moved ?? (await find(id));
+      }
+      if (!isLive(record.status) || record.status !== "active") {
+        throw new FulfillmentStateConflict(
+          `Only an active fulfillment can be ${action === "sync" ? "synced" : `${action}ed`}; this one is ${record.status}.`,
+        );
+      }
+      const context = await deps.contexts.load(record);
+      const state =
+        action === "suspend"
+          ? await adapter.suspend(context, reason)
+          : action === "resume"
+            ? await (adapter.resume?.(context) ?? adapter.syncStatus(context))
+            : await adapter.syncStatus(context);
+      await deps.fulfillments.setExternalStatus(record.id, state);
+      deps.log.info({ ...logFields(record), action, external_status: state.external_status }, "fulfillment updated");
+      return find(id);
+    },
+
+    listTasks: deps.tasks.list,
+
+    /** Ops finished a task: the adapter records what was delivered and the item becomes active. */
+    async completeTask(taskId: string, adminId: string, result: Readonly<Record<string, unknown>>) {
+      const task = await deps.tasks.find(taskId);
+      if (!task || task.status !== "open") throw new TaskNotFound();
+      const record = await find(task.fulfillment_record_id);
+      if (record.status !== "manual_pending") {
+        throw new FulfillmentStateConflict(`The fulfillment is ${record.status}, not waiting for this task.`);
+      }
+      const adapter = deps.adapters[record.driver];
+      const refs = adapter.completeTask
+        ? await adapter.completeTask(await deps.contexts.load(record), task, result)
+        : { external_reference_id: task.id };
+      await deps.tasks.complete(task.id, adminId, result);
+      return deps.uow.run(async (scope) => {
+        const moved = await scope.fulfillments.transition(record.id, ["manual_pending"], {
+          status: "active",
+          external: refs,
+        });
+        if (!moved) throw new FulfillmentStateConflict("The fulfillment changed meanwhile.");
+        await notify(scope, "fulfillment.ready", moved);
+        deps.log.info(logFields(moved), "operations task completed; fulfillment active");
+        return moved;
+      });
+    },
+  };
+}

@@ -1,0 +1,261 @@
+import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
+import type { Product } from "../../domain/catalog/product.ts";
+import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
+import type { Order, OrderItem, OrderStatus, Payment } from "../../domain/orders/order.ts";
+import type { GatewayEvent, SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+import type { Page, PageRequest } from "../catalog/ports.ts";
+import type { JobScheduler } from "../jobs/ports.ts";
+
+export interface Customer {
+  readonly id: string;
+  readonly email: string;
+  readonly name: string;
+}
+
+export interface SubscriptionRecord {
+  readonly id: string;
+  readonly order_id: string;
+  readonly order_item_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly gateway: string;
+  readonly gateway_subscription_id: string | null;
+  readonly status: "trialing" | "active" | "past_due" | "suspended" | "cancelled";
+  readonly billing_interval: "monthly" | "yearly";
+  readonly trial_ends_at: Date | null;
+  readonly current_period_end: Date | null;
+  readonly cancelled_at: Date | null;
+}
+
+/** Everything an adapter needs to deliver one order item (spec 1: `fulfill(order, orderItem, paymentPayload)`). */
+export interface FulfillmentContext {
+  readonly record: FulfillmentRecord;
+  readonly order: Order;
+  readonly item: OrderItem;
+  readonly product: Product;
+  readonly customer: Customer;
+  readonly payment: Payment | null;
+  readonly subscription: SubscriptionRecord | null;
+  /** What the customer supplied for `awaiting_customer` (e.g. `{ domain }`), if anything. */
+  readonly customerInput: Readonly<Record<string, string>> | null;
+}
+
+export interface ExternalRefs {
+  readonly external_reference_id: string;
+  readonly external_workspace_url?: string | null;
+  readonly external_customer_id?: string | null;
+  readonly external_status?: string | null;
+}
+
+export type FulfillmentOutcome =
+  | ({ readonly status: "active" } & Partial<ExternalRefs> & { readonly snapshot?: Readonly<Record<string, unknown>> })
+  | {
+      readonly status: "awaiting_customer";
+      readonly reason: string;
+      readonly snapshot?: Readonly<Record<string, unknown>>;
+    }
+  | ({ readonly status: "manual_pending" } & Partial<ExternalRefs> & {
+        readonly snapshot?: Readonly<Record<string, unknown>>;
+      });
+
+/** What syncStatus, suspend and cancel report back about the delivered thing. */
+export interface ExternalState {
+  readonly external_status: string;
+  readonly external_workspace_url?: string | null;
+}
+
+/**
+ * One way of delivering (spec 1, "Fulfillment adapter"). `fulfill` must be idempotent per record:
+ * a rerun after a crash returns the same delivery. Remote failures throw `UpstreamError`s.
+ */
+export interface FulfillmentAdapter {
+  readonly driver: FulfillmentDriver;
+  supports(product: Product): boolean;
+  fulfill(context: FulfillmentContext): Promise<FulfillmentOutcome>;
+  syncStatus(context: FulfillmentContext): Promise<ExternalState>;
+  suspend(context: FulfillmentContext, reason: string): Promise<ExternalState>;
+  cancel(context: FulfillmentContext, reason: string): Promise<ExternalState>;
+  /** Beyond spec 1's five: brings a suspended delivery back after a renewal, where that means anything. */
+  resume?(context: FulfillmentContext): Promise<ExternalState>;
+  /** Ops finished the task this adapter opened; returns what was delivered. */
+  completeTask?(
+    context: FulfillmentContext,
+    task: OpsTask,
+    result: Readonly<Record<string, unknown>>,
+  ): Promise<ExternalRefs>;
+}
+
+export type FulfillmentAdapters = Readonly<Record<FulfillmentDriver, FulfillmentAdapter>>;
+
+export interface FulfillmentFilter {
+  readonly status?: FulfillmentStatus;
+  readonly driver?: FulfillmentDriver;
+  readonly customer_id?: string;
+  readonly order_id?: string;
+}
+
+export interface RecordChange {
+  readonly status: FulfillmentStatus;
+  readonly attempts?: number;
+  readonly last_error?: string | null;
+  readonly external?: Partial<ExternalRefs>;
+  readonly snapshot?: Readonly<Record<string, unknown>>;
+}
+
+export interface FulfillmentRepository {
+  find(id: string): Promise<FulfillmentRecord | undefined>;
+  list(filter: FulfillmentFilter, page: PageRequest): Promise<Page<FulfillmentRecord>>;
+  /** One queued record per order item; an existing one is left alone. Returns the new ones. */
+  createQueued(order: Order, items: readonly OrderItem[]): Promise<FulfillmentRecord[]>;
+  /** Applies `change` only if the record is still in `from`; undefined when it moved meanwhile. */
+  transition(
+    id: string,
+    from: readonly FulfillmentStatus[],
+    change: RecordChange,
+  ): Promise<FulfillmentRecord | undefined>;
+  setExternalStatus(id: string, state: ExternalState): Promise<void>;
+  linkTenant(link: {
+    fulfillment_record_id: string;
+    provider: string;
+    external_tenant_id: string;
+    external_subscription_id: string | null;
+    external_user_id: string | null;
+  }): Promise<void>;
+}
+
+export interface InboxEntry {
+  readonly id: string;
+  readonly gateway: string;
+  readonly event_id: string;
+  readonly payload: string;
+  readonly processed_at: Date | null;
+}
+
+export interface WebhookInbox {
+  /** False when the event was already received: nothing else should happen. */
+  insert(entry: {
+    gateway: string;
+    event_id: string;
+    event_type: string;
+    kind: string;
+    payload: string;
+  }): Promise<{ inserted: true; id: string } | { inserted: false }>;
+  find(id: string): Promise<InboxEntry | undefined>;
+  markProcessed(id: string): Promise<void>;
+}
+
+export interface PaymentLedger {
+  /** One payment per `(gateway, payment_id)`: undefined when it was recorded before. */
+  record(payment: Omit<Payment, "id" | "created_at" | "refunded_amount">): Promise<Payment | undefined>;
+  findByGatewayId(gateway: string, paymentId: string): Promise<Payment | undefined>;
+  /**
+   * Records what a refund event says. A running total (`cumulative`) raises the refunded amount to
+   * it; a single refund is added once per `refund_id` (an admin refund already recorded it).
+   * Returns the payment afterwards.
+   */
+  applyRefund(
+    paymentId: string,
+    refund: { refund_id: string | null; amount: number; cumulative: boolean },
+  ): Promise<Payment>;
+}
+
+export interface OrderLedger {
+  find(orderId: string): Promise<{ order: Order; items: OrderItem[] } | undefined>;
+  setStatus(orderId: string, from: readonly OrderStatus[], to: OrderStatus, reason?: string): Promise<boolean>;
+}
+
+export interface SubscriptionRepository {
+  upsertForItem(input: {
+    order: Order;
+    item: OrderItem;
+    facts: SubscriptionFacts | null;
+    now: Date;
+  }): Promise<SubscriptionRecord>;
+  findForItem(orderItemId: string): Promise<SubscriptionRecord | undefined>;
+  findByGatewayId(gateway: string, gatewaySubscriptionId: string): Promise<SubscriptionRecord[]>;
+  update(
+    id: string,
+    change: Partial<Pick<SubscriptionRecord, "status" | "current_period_end" | "trial_ends_at" | "cancelled_at">>,
+  ): Promise<void>;
+  /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */
+  lapsed(now: Date, graceHours: number, limit: number): Promise<SubscriptionRecord[]>;
+}
+
+export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";
+
+export interface Outbox {
+  add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
+}
+
+/** The repositories that must change together, bound to one transaction. */
+export interface TransactionScope {
+  readonly inbox: WebhookInbox;
+  readonly orders: OrderLedger;
+  readonly payments: PaymentLedger;
+  readonly fulfillments: FulfillmentRepository;
+  readonly subscriptions: SubscriptionRepository;
+  readonly outbox: Outbox;
+  readonly jobs: JobScheduler;
+}
+
+export interface UnitOfWork {
+  run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+}
+
+export type { GatewayEvent };
+
+/** Assembles what an adapter needs for a record (order, item, product, customer, payment, subscription). */
+export interface FulfillmentContextLoader {
+  load(record: FulfillmentRecord): Promise<FulfillmentContext>;
+}
+
+export interface OpsTask {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly kind: "manual_fulfillment" | "provisioning";
+  readonly queue_id: string;
+  readonly instructions: string;
+  readonly due_at: Date;
+  readonly status: "open" | "completed" | "cancelled";
+  readonly result: Readonly<Record<string, unknown>> | null;
+  readonly completed_at: Date | null;
+  readonly created_at: Date;
+}
+
+export interface OpsTaskRepository {
+  /** Opens the task unless one of this kind is already open for the record; returns the open one. */
+  open(task: Omit<OpsTask, "id" | "status" | "result" | "completed_at" | "created_at">): Promise<OpsTask>;
+  find(id: string): Promise<OpsTask | undefined>;
+  list(filter: { status?: OpsTask["status"]; queue_id?: string }, page: PageRequest): Promise<Page<OpsTask>>;
+  complete(id: string, by: string, result: Readonly<Record<string, unknown>>): Promise<OpsTask | undefined>;
+  cancelFor(fulfillmentRecordId: string): Promise<void>;
+}
+
+export interface OutboxMessage {
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly dispatched_at: Date | null;
+}
+
+export interface OutboxReader {
+  find(id: string): Promise<OutboxMessage | undefined>;
+  markDispatched(id: string): Promise<void>;
+  /** Messages older than `olderThanSeconds` still not dispatched (for the minute tick's sweep). */
+  stale(olderThanSeconds: number, limit: number): Promise<OutboxMessage[]>;
+}
+
+export interface CustomerNotification {
+  readonly outbox_id: string;
+  readonly customer_id: string;
+  readonly kind: NotificationKind;
+  readonly title: string;
+  readonly body: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** Where notifications go. The default adapter writes a log line and the customer's notification list. */
+export interface Notifier {
+  /** Idempotent per `outbox_id`. */
+  deliver(notification: CustomerNotification): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import type { Mutex } from "../catalog/ports.ts";
+import { FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../fulfillment/job-kinds.ts";
+import type { FulfillmentRepository, OutboxReader, SubscriptionRepository, UnitOfWork } from "../fulfillment/ports.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+
+export interface MinuteTickDeps {
+  readonly mutex: Mutex;
+  readonly uow: UnitOfWork;
+  readonly subscriptions: SubscriptionRepository;
+  readonly fulfillments: FulfillmentRepository;
+  readonly outbox: OutboxReader;
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly graceHours: number;
+  /** Deletes finished jobs past their retention; returns how many. */
+  readonly cleanupJobs: () => Promise<number>;
+}
+
+const BATCH = 100;
+
+/**
+ * Design section 6's minute tick, run by one instance at a time: suspends lapsed subscriptions
+ * through their adapter, refreshes active SaaS tenants' status, re-sends notifications whose job
+ * was lost, and prunes finished jobs. Every effect goes through a job, so the tick itself is short
+ * and a crash mid-tick loses nothing.
+ */
+export function makeMinuteTick(deps: MinuteTickDeps) {
+  async function suspendLapsed(now: Date) {
+    const lapsed = await deps.subscriptions.lapsed(now, deps.graceHours, BATCH);
+    for (const subscription of lapsed) {
+      await deps.uow.run(async (scope) => {
+        await scope.subscriptions.update(subscription.id, { status: "suspended" });
+        const records = await scope.fulfillments.list({ order_id: subscription.order_id }, { limit: BATCH });
+        for (const record of records.items.filter(
+          (r) => r.order_item_id === subscription.order_item_id && r.status === "active",
+        )) {
+          await scope.jobs.enqueue({
+            kind: FULFILLMENT_ACTION_JOB,
+            payload: { fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed" },
+            dedupeKey: `suspend:${record.id}`,
+          });
+        }
+      });
+    }
+    return lapsed.length;
+  }
+
+  async function refreshTenants() {
+    const active = await deps.fulfillments.list({ status: "active", driver: "multitenant_saas" }, { limit: BATCH });
+    await deps.uow.run(async (scope) => {
+      for (const record of active.items) {
+        await scope.jobs.enqueue({
+          kind: FULFILLMENT_ACTION_JOB,
+          payload: { fulfillment_id: record.id, action: "sync", reason: "minute tick" },
+          dedupeKey: `sync:${record.id}`,
+        });
+      }
+    });
+    return active.items.length;
+  }
+
+  async function resendNotifications() {
+    const stale = await deps.outbox.stale(60, BATCH);
+    await deps.uow.run(async (scope) => {
+      for (const message of stale) {
+        await scope.jobs.enqueue({
+          kind: NOTIFY_JOB,
+          payload: { outbox_id: message.id },
+          dedupeKey: `notify:${message.id}`,
+        });
+      }
+    });
+    return stale.length;
+  }
+
+  return async function minuteTick(): Promise<{ ran: boolean }> {
+    return deps.mutex.tryWithLock("minute-tick", async () => {
+      const now = deps.clock();
+      const suspended = await suspendLapsed(now);
+      const synced = await refreshTenants();
+      const resent = await resendNotifications();
+      const pruned = await deps.cleanupJobs();
+      deps.log.info({ suspended, synced, resent, pruned, now: now.toISOString() }, "minute tick");
+    });
+  };
+}

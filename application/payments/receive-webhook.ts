@@ -1,0 +1,59 @@
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { UnitOfWork } from "../fulfillment/ports.ts";
+import type { Log } from "../shared/runtime.ts";
+import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from "./ports.ts";
+
+export const PAYMENT_EVENT_JOB = "payment_event";
+
+/**
+ * Design section 6: the signature is checked on the raw bytes before anything is parsed; then the
+ * event goes into the inbox and its job is enqueued in one transaction. A repeat of an event is
+ * acknowledged and changes nothing. Events no flow cares about are kept but start no job.
+ */
+export function makeReceiveWebhook(deps: {
+  gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+  uow: UnitOfWork;
+  log: Log;
+}) {
+  return async function receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest) {
+    const adapter = deps.gateways[gateway];
+    await adapter.verifyWebhook(request);
+    let payload: unknown;
+    try {
+      payload = JSON.parse(request.rawBody);
+    } catch {
+      throw new InvalidWebhookPayload("not JSON");
+    }
+    const event = adapter.normalizeWebhookPayload(payload);
+    const result = await deps.uow.run(async (scope) => {
+      const stored = await scope.inbox.insert({
+        gateway,
+        event_id: event.event_id,
+        event_type: event.kind === "ignored" ? event.type : event.kind,
+        kind: event.kind,
+        payload: request.rawBody,
+      });
+      if (!stored.inserted) return { duplicate: true };
+      if (event.kind !== "ignored") {
+        await scope.jobs.enqueue({
+          kind: PAYMENT_EVENT_JOB,
+          payload: { inbox_id: stored.id },
+          dedupeKey: `inbox:${stored.id}`,
+        });
+      }
+      return { duplicate: false };
+    });
+    deps.log.info(
+      {
+        gateway,
+        event_id: event.event_id,
+        kind: event.kind,
+        order_id: "order_id" in event ? event.order_id : null,
+        payment_id: "payment_id" in event ? event.payment_id : null,
+        duplicate: result.duplicate,
+      },
+      "payment webhook received",
+    );
+    return { received: true as const, duplicate: result.duplicate };
+  };
+}

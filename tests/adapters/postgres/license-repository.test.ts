@@ -1,0 +1,53 @@
+import { describe, expect, test } from "bun:test";
+import { createPostgresLicenseRepository } from "../../../adapters/postgres/license-repository.ts";
+import { aFulfillmentContext } from "../../support/builders/fulfillment.ts";
+import { aLicenseProduct } from "../../support/builders/products.ts";
+import { useTestDatabase } from "../../support/database.ts";
+
+const db = useTestDatabase();
+const licenses = () => createPostgresLicenseRepository(db.current.sql);
+
+async function anIssue(key: string) {
+  const { record } = await aFulfillmentContext(db.current.sql, { product: aLicenseProduct() });
+  return {
+    license: {
+      id: crypto.randomUUID(),
+      fulfillment_record_id: record.id,
+      customer_id: record.customer_id,
+      product_id: record.product_id,
+      license_type: "regular",
+      license_key: key,
+      max_activations: 3,
+      expires_at: null,
+    },
+    entitlement: { artifact_source: "https://downloads.example.com/app", version: "1.0.0" },
+  };
+}
+
+describe("postgres license repository", () => {
+  test("issue stores license and entitlement together; a second issue for the record returns the first", async () => {
+    const input = await anIssue(`key-${crypto.randomUUID()}`);
+    const issued = await licenses().issue(input);
+    expect(issued.license).toMatchObject({ ...input.license, status: "active" });
+    expect(issued.entitlement).toMatchObject({ license_id: input.license.id, ...input.entitlement, revoked_at: null });
+
+    const again = await licenses().issue({
+      ...input,
+      license: { ...input.license, id: crypto.randomUUID(), license_key: `key-${crypto.randomUUID()}` },
+    });
+    expect(again).toEqual(issued);
+    expect(await licenses().findForRecord(input.license.fulfillment_record_id)).toEqual(issued);
+  });
+
+  test("revokeForRecord revokes both, once", async () => {
+    const input = await anIssue(`key-${crypto.randomUUID()}`);
+    await licenses().issue(input);
+    const revoked = await licenses().revokeForRecord(input.license.fulfillment_record_id);
+    expect(revoked?.license.status).toBe("revoked");
+    const revokedAt = revoked?.entitlement.revoked_at;
+    expect(revokedAt).toBeInstanceOf(Date);
+    const again = await licenses().revokeForRecord(input.license.fulfillment_record_id);
+    expect(again?.entitlement.revoked_at).toEqual(revokedAt ?? null);
+    expect(await licenses().revokeForRecord(crypto.randomUUID())).toBeUndefined();
+  });
+});
