@@ -96,6 +96,8 @@ export interface Infrastructure {
   readonly clock?: Clock;
   /** The Ed25519 key pair licenses are signed with. */
   readonly licenseKeys: CryptoKeyPair;
+  /** The job worker's jitter source (tests pin it to check backoff spacing). */
+  readonly random?: () => number;
 }
 
 /** Every adapter and use case, wired explicitly. Tests call this too, so they run the real wiring. */
@@ -183,6 +185,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     maxAttempts: config.jobs.maxAttempts,
     backoff: { baseMs: config.jobs.backoffBaseMs, maxMs: config.jobs.backoffMaxMs },
     pollIntervalMs: config.jobs.pollIntervalMs,
+    ...(infra.random ? { random: infra.random } : {}),
   });
   const jobAdmin = createPostgresJobAdmin({ sql, wake, maxAttempts: config.jobs.maxAttempts });
   const tick = makeMinuteTick({

@@ -136,7 +136,7 @@ export function makeManageFulfillments(deps: {
     /** Ops finished a task: the adapter records what was delivered and the item becomes active. */
     async completeTask(taskId: string, adminId: string, result: Readonly<Record<string, unknown>>) {
       const task = await deps.tasks.find(taskId);
-      if (!task || task.status !== "open") throw new TaskNotFound();
+      if (task?.status !== "open") throw new TaskNotFound();
       const record = await find(task.fulfillment_record_id);
       if (record.status !== "manual_pending") {
         throw new FulfillmentStateConflict(`The fulfillment is ${record.status}, not waiting for this task.`);

@@ -19,6 +19,7 @@ export interface TestMarketplaceOptions {
   readonly env?: Readonly<Record<string, string>>;
   readonly logger?: Logger;
   readonly clock?: () => Date;
+  readonly random?: () => number;
 }
 
 /** The production wiring over a real database, with argon2id tuned down so tests stay quick. */
@@ -39,6 +40,7 @@ export function createTestMarketplace(
       hasher: createBunPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
       licenseKeys: TEST_LICENSE_KEYS,
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.random ? { random: options.random } : {}),
     },
     overrides,
   );
