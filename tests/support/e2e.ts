@@ -188,3 +188,14 @@ export async function tenantsAtSimulator(e2e: E2e, orderId: string): Promise<num
   } while (cursor);
   return count;
 }
+
+/** A token of a real admin account (audit columns such as `completed_by` reference it). */
+export async function adminToken(e2e: E2e): Promise<string> {
+  const admin = await e2e.marketplace.users.upsert({
+    email: `admin-${crypto.randomUUID()}@example.com`,
+    name: "Ops Admin",
+    role: "admin",
+    passwordHash: "not-used-for-login",
+  });
+  return tokenFor("admin", admin.id);
+}
