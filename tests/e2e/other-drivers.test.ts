@@ -3,31 +3,50 @@ import { createLicenseSigner } from "../../adapters/licensing/license-signer.ts"
 import { TEST_LICENSE_KEYS } from "../support/app.ts";
 import { aLicenseProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { adminToken, buyAndPay, createProduct, eventually, fulfillmentsOf, http, registerCustomer, useE2e } from "../support/e2e.ts";
+import {
+  adminToken,
+  buyAndPay,
+  createProduct,
+  eventually,
+  fulfillmentsOf,
+  http,
+  registerCustomer,
+  useE2e,
+} from "../support/e2e.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
 async function statusOf(orderId: string, status: string) {
-  return eventually(async () => {
-    const [record] = await fulfillmentsOf(db, orderId);
-    return record?.status === status ? record : undefined;
-  }, 4000, `a ${status} fulfillment`);
+  return eventually(
+    async () => {
+      const [record] = await fulfillmentsOf(db, orderId);
+      return record?.status === status ? record : undefined;
+    },
+    4000,
+    `a ${status} fulfillment`,
+  );
 }
 
 async function readyNotified(customer: { token: string }, fulfillmentId: string) {
-  return eventually(async () => {
-    const list = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
-    return list.body.items.some(
-      (n: { kind: string; data: { fulfillment_id: string } }) =>
-        n.kind === "fulfillment.ready" && n.data.fulfillment_id === fulfillmentId,
-    );
-  }, 3000, "a fulfillment.ready notification");
+  return eventually(
+    async () => {
+      const list = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
+      return list.body.items.some(
+        (n: { kind: string; data: { fulfillment_id: string } }) =>
+          n.kind === "fulfillment.ready" && n.data.fulfillment_id === fulfillmentId,
+      );
+    },
+    3000,
+    "a fulfillment.ready notification",
+  );
 }
 
 async function openTaskFor(fulfillmentId: string, admin: string) {
   const tasks = await http(e2e.url, "GET", "/api/admin/manual-tasks?status=open&limit=100", { token: admin });
-  const task = tasks.body.items.find((t: { fulfillment_record_id: string }) => t.fulfillment_record_id === fulfillmentId);
+  const task = tasks.body.items.find(
+    (t: { fulfillment_record_id: string }) => t.fulfillment_record_id === fulfillmentId,
+  );
   expect(task).toBeDefined();
   return task as { id: string; kind: string; queue_id: string; instructions: string; due_at: string };
 }
@@ -36,7 +55,12 @@ describe("the other three drivers", () => {
   test("license: a signed key and a download entitlement, active, with fulfillment.ready", async () => {
     const product = await createProduct(e2e, aLicenseProduct({ default_release_version: "3.1.0" }));
     const customer = await registerCustomer(e2e);
-    const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "extended", quantity: 2 }], "gateway_a");
+    const { orderId } = await buyAndPay(
+      e2e,
+      customer,
+      [{ product_id: product.id, variant: "extended", quantity: 2 }],
+      "gateway_a",
+    );
     const record = await statusOf(orderId, "active");
     const [license] = await db.current.sql<{ license_key: string; max_activations: number }[]>`
       select license_key, max_activations from licenses where fulfillment_record_id = ${record.id}`;
@@ -58,7 +82,11 @@ describe("the other three drivers", () => {
       fulfillment_driver: "singletenant_provisioning",
       is_recurring: true,
       price_monthly: 9900,
-      fulfillment_config: { server_profile: "std-2", resource_limits_profile: "small", domain_strategy: "customer_domain" },
+      fulfillment_config: {
+        server_profile: "std-2",
+        resource_limits_profile: "small",
+        domain_strategy: "customer_domain",
+      },
     });
     const customer = await registerCustomer(e2e);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
@@ -94,7 +122,11 @@ describe("the other three drivers", () => {
       delivery_model: "managed_setup",
       fulfillment_driver: "manual_fulfillment",
       price_regular: 19900,
-      fulfillment_config: { queue_id: "onboarding", sla_hours: 48, instructions_template: "Set up {{customer_email}} for order {{order_id}}" },
+      fulfillment_config: {
+        queue_id: "onboarding",
+        sla_hours: 48,
+        instructions_template: "Set up {{customer_email}} for order {{order_id}}",
+      },
     });
     const customer = await registerCustomer(e2e);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "regular" }], "gateway_a");
@@ -111,7 +143,10 @@ describe("the other three drivers", () => {
     });
     expect(completed.body.status).toBe("active");
     await readyNotified(customer, pending.id);
-    const again = await http(e2e.url, "POST", `/api/admin/manual-tasks/${task.id}/complete`, { token: admin, body: {} });
+    const again = await http(e2e.url, "POST", `/api/admin/manual-tasks/${task.id}/complete`, {
+      token: admin,
+      body: {},
+    });
     expect(again.status).toBe(404);
   });
 });

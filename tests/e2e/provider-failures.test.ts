@@ -36,10 +36,14 @@ describe("provider failures", () => {
     const customer = await registerCustomer(e2e);
     await fault(2);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
-    const [record] = await eventually(async () => {
-      const records = await fulfillmentsOf(db, orderId);
-      return records[0]?.status === "active" ? records : undefined;
-    }, 5000, "delivery after two failures");
+    const [record] = await eventually(
+      async () => {
+        const records = await fulfillmentsOf(db, orderId);
+        return records[0]?.status === "active" ? records : undefined;
+      },
+      5000,
+      "delivery after two failures",
+    );
     expect(record).toMatchObject({ status: "active", attempts: 3 });
     expect(record?.last_error).toContain("HTTP 500");
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
@@ -50,10 +54,14 @@ describe("provider failures", () => {
     const customer = await registerCustomer(e2e);
     await fault(MAX_ATTEMPTS);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
-    const [record] = await eventually(async () => {
-      const records = await fulfillmentsOf(db, orderId);
-      return records[0]?.status === "failed" ? records : undefined;
-    }, 8000, "a failed fulfillment");
+    const [record] = await eventually(
+      async () => {
+        const records = await fulfillmentsOf(db, orderId);
+        return records[0]?.status === "failed" ? records : undefined;
+      },
+      8000,
+      "a failed fulfillment",
+    );
     expect(record).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
     expect(record?.last_error).toContain("HTTP 500");
 
@@ -70,25 +78,39 @@ describe("provider failures", () => {
     });
 
     const notifications = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
-    await eventually(async () => {
-      const list = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
-      return list.body.items.some((n: { kind: string }) => n.kind === "fulfillment.failed");
-    }, 3000, "a fulfillment.failed notification");
+    await eventually(
+      async () => {
+        const list = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
+        return list.body.items.some((n: { kind: string }) => n.kind === "fulfillment.failed");
+      },
+      3000,
+      "a fulfillment.failed notification",
+    );
     expect(notifications.status).toBe(200);
 
     const admin = await tokenFor("admin");
     const dead = await http(e2e.url, "GET", "/api/admin/jobs?state=dead&kind=fulfill&limit=100", { token: admin });
-    expect(dead.body.items.some((job: { payload: { fulfillment_id: string } }) => job.payload.fulfillment_id === record?.id)).toBeTrue();
+    expect(
+      dead.body.items.some((job: { payload: { fulfillment_id: string } }) => job.payload.fulfillment_id === record?.id),
+    ).toBeTrue();
 
     const retried = await http(e2e.url, "POST", `/api/admin/fulfillments/${record?.id}/retry`, { token: admin });
     expect(retried.body.status).toBe("queued");
-    await eventually(async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active", 3000, "delivery after retry");
+    await eventually(
+      async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active",
+      3000,
+      "delivery after retry",
+    );
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
     const list = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
-    await eventually(async () => {
-      const again = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
-      return again.body.items.some((n: { kind: string }) => n.kind === "fulfillment.ready");
-    }, 3000, "a fulfillment.ready notification");
+    await eventually(
+      async () => {
+        const again = await http(e2e.url, "GET", "/api/notifications", { token: customer.token });
+        return again.body.items.some((n: { kind: string }) => n.kind === "fulfillment.ready");
+      },
+      3000,
+      "a fulfillment.ready notification",
+    );
     expect(list.status).toBe(200);
   });
 
@@ -98,14 +120,22 @@ describe("provider failures", () => {
     const stranger = await registerCustomer(e2e);
     await fault(MAX_ATTEMPTS);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
-    const [record] = await eventually(async () => {
-      const records = await fulfillmentsOf(db, orderId);
-      return records[0]?.status === "failed" ? records : undefined;
-    }, 8000, "a failed fulfillment");
+    const [record] = await eventually(
+      async () => {
+        const records = await fulfillmentsOf(db, orderId);
+        return records[0]?.status === "failed" ? records : undefined;
+      },
+      8000,
+      "a failed fulfillment",
+    );
     const foreign = await http(e2e.url, "POST", `/api/fulfillments/${record?.id}/retry`, { token: stranger.token });
     expect(foreign.status).toBe(404);
     const own = await http(e2e.url, "POST", `/api/fulfillments/${record?.id}/retry`, { token: customer.token });
     expect(own.body.status).toBe("queued");
-    await eventually(async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active", 3000, "delivery after retry");
+    await eventually(
+      async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active",
+      3000,
+      "delivery after retry",
+    );
   });
 });

@@ -70,13 +70,13 @@ export function useE2e(db: { readonly current: TestDatabase }, options: E2eOptio
     );
     state.server = Bun.serve({ port, hostname: "127.0.0.1", fetch: state.marketplace.app.fetch });
     state.marketplace.worker.start();
-  });
+  }, 30_000);
   afterAll(async () => {
     await state.marketplace?.worker.stop({ timeoutMs: 2000 });
     state.server?.stop(true);
     await state.marketplace?.close();
     await state.sim?.stop();
-  });
+  }, 15_000);
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} used before the e2e setup ran`);
     return value;
@@ -98,7 +98,12 @@ export function useE2e(db: { readonly current: TestDatabase }, options: E2eOptio
 export type E2e = ReturnType<typeof useE2e>;
 
 /** A JSON request to a real server. */
-export async function http(base: string, method: string, path: string, options: { token?: string; body?: unknown } = {}) {
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
   const response = await fetch(`${base}${path}`, {
     method,
     headers: {
@@ -112,7 +117,11 @@ export async function http(base: string, method: string, path: string, options: 
 }
 
 /** Polls until `check` returns something truthy, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 5000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  timeoutMs = 5000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -154,21 +163,39 @@ export function posProductFor(e2e: E2e, overrides: object = {}) {
 }
 
 /** Checks out through the sandbox of `gateway` and presses Pay; returns the order id. */
-export async function buyAndPay(e2e: E2e, customer: { token: string }, items: object[], gateway: "gateway_a" | "gateway_b") {
+export async function buyAndPay(
+  e2e: E2e,
+  customer: { token: string },
+  items: object[],
+  gateway: "gateway_a" | "gateway_b",
+) {
   const checkout = await http(e2e.url, "POST", "/api/checkout/create", {
     token: customer.token,
     body: { items, payment_gateway: gateway },
   });
   expect(checkout.status).toBe(201);
   const paidAt = performance.now();
-  const paid = await fetch(`${e2e.sim.url}/checkout/${gateway}/${checkout.body.checkout.session_id}/pay`, { method: "POST" });
+  const paid = await fetch(`${e2e.sim.url}/checkout/${gateway}/${checkout.body.checkout.session_id}/pay`, {
+    method: "POST",
+  });
   const result = (await paid.json()) as { delivered: boolean; status: number | null };
   expect(result).toMatchObject({ delivered: true, status: 200 });
   return { orderId: checkout.body.order_id as string, sessionId: checkout.body.checkout.session_id as string, paidAt };
 }
 
 export async function fulfillmentsOf(db: { readonly current: TestDatabase }, orderId: string) {
-  return db.current.sql<{ id: string; status: string; attempts: number; last_error: string | null; external_reference_id: string | null; external_workspace_url: string | null; external_status: string | null; driver: string }[]>`
+  return db.current.sql<
+    {
+      id: string;
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      external_reference_id: string | null;
+      external_workspace_url: string | null;
+      external_status: string | null;
+      driver: string;
+    }[]
+  >`
     select id, status, attempts, last_error, external_reference_id, external_workspace_url, external_status, driver
     from fulfillment_records where order_id = ${orderId} order by created_at`;
 }
