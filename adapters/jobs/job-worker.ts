@@ -161,13 +161,12 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       phase = "stopping";
       clearInterval(pollTimer);
       unsubscribe?.();
-      await polling;
       let timeout: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise((resolve) => (timeout = setTimeout(resolve, options.timeoutMs ?? 10_000)));
+      // A claim stuck on a dead connection must not hold shutdown past the deadline either.
+      await Promise.race([polling, deadline]);
       const settled = Promise.allSettled([...runs].map((run) => run.done));
-      await Promise.race([
-        settled,
-        new Promise((resolve) => (timeout = setTimeout(resolve, options.timeoutMs ?? 10_000))),
-      ]);
+      await Promise.race([settled, deadline]);
       clearTimeout(timeout);
       if (runs.size > 0) {
         for (const run of runs) clearInterval(run.heartbeat);

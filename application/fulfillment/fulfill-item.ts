@@ -1,4 +1,4 @@
-import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { type JobContext, PermanentJobFailure } from "../jobs/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import { NOTIFY_JOB } from "./job-kinds.ts";
@@ -62,6 +62,7 @@ export async function notify(
 export function makeFulfillItem(deps: FulfillItemDeps) {
   async function settle(record: FulfillmentRecord, outcome: FulfillmentOutcome) {
     const { status, snapshot } = outcome;
+    assertTransition(record.status, status);
     await deps.uow.run(async (scope) => {
       const done = await scope.fulfillments.transition(record.id, ["processing"], {
         status,
@@ -74,6 +75,7 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
   }
 
   async function fail(record: FulfillmentRecord, error: unknown, final: boolean) {
+    assertTransition(record.status, final ? "failed" : "queued");
     await deps.uow.run(async (scope) => {
       const moved = await scope.fulfillments.transition(record.id, ["processing"], {
         status: final ? "failed" : "queued",
@@ -91,6 +93,7 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     const existing = await deps.fulfillments.find(String(payload.fulfillment_id ?? ""));
     if (!existing) throw new PermanentJobFailure(`fulfillment ${String(payload.fulfillment_id)} does not exist`);
     // A record already past delivery (or cancelled) needs nothing; `processing` is a run that died midway.
+    if (existing.status !== "processing" && !canTransition(existing.status, "processing")) return;
     const record = await deps.fulfillments.transition(existing.id, ["queued", "processing"], {
       status: "processing",
       attempts: existing.attempts + 1,

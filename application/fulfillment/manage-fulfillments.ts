@@ -1,4 +1,9 @@
-import { FulfillmentNotFound, type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
+import {
+  assertTransition,
+  FulfillmentNotFound,
+  type FulfillmentRecord,
+  isLive,
+} from "../../domain/fulfillment/fulfillment.ts";
 import { DomainError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { Log } from "../shared/runtime.ts";
 import { logFields, notify } from "./fulfill-item.ts";
@@ -75,6 +80,7 @@ export function makeManageFulfillments(deps: {
       if (record.status !== "awaiting_customer") {
         throw new FulfillmentStateConflict(`This fulfillment is ${record.status}; it is not waiting for you.`);
       }
+      assertTransition(record.status, "processing");
       const domain = input.domain.trim().toLowerCase();
       if (!DOMAIN.test(domain)) {
         throw new ValidationFailed([
@@ -102,6 +108,7 @@ export function makeManageFulfillments(deps: {
       const adapter = deps.adapters[record.driver];
       if (action === "cancel") {
         if (record.status === "cancelled") return record;
+        assertTransition(record.status, "cancelled");
         // Anything past the queue has something at the adapter's side (a tenant, a task, an installation).
         const delivered =
           (record.status !== "queued" && record.status !== "failed") || record.external_reference_id !== null;
@@ -141,6 +148,7 @@ export function makeManageFulfillments(deps: {
       if (record.status !== "manual_pending") {
         throw new FulfillmentStateConflict(`The fulfillment is ${record.status}, not waiting for this task.`);
       }
+      assertTransition(record.status, "active");
       const adapter = deps.adapters[record.driver];
       const refs = adapter.completeTask
         ? await adapter.completeTask(await deps.contexts.load(record), task, result)

@@ -45,6 +45,11 @@ export function assertTransition(from: FulfillmentStatus, to: FulfillmentStatus)
   if (!canTransition(from, to)) throw new IllegalFulfillmentTransition(from, to);
 }
 
+/** Every state `to` may be reached from: the guard a conditional update uses against races. */
+export function sourcesOf(to: FulfillmentStatus): FulfillmentStatus[] {
+  return FULFILLMENT_STATUSES.filter((from) => canTransition(from, to));
+}
+
 /** Live means delivered or on its way: what suspend and cancel act on. */
 export function isLive(status: FulfillmentStatus): boolean {
   return status !== "failed" && status !== "cancelled";

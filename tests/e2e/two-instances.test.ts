@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import pino from "pino";
 import { signStripeWebhook } from "../../adapters/gateways/gateway-b/stripe-signature.ts";
 import { openDatabase } from "../../adapters/postgres/database.ts";
@@ -46,9 +46,7 @@ beforeAll(async () => {
     await pool.close(1);
   };
 });
-afterAll(async () => {
-  await second.close?.();
-}, 15_000);
+db.onTeardown(() => second.close?.());
 
 test.skipIf(!hasRealPostgres)(
   `two instances turn ${ORDERS} paid orders into ${ORDERS} active fulfillments and ${ORDERS} tenants`,

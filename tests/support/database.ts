@@ -52,19 +52,34 @@ export async function createTestDatabase(options: { migrated?: boolean } = {}): 
   };
 }
 
+export interface TestDatabaseHandle {
+  readonly current: TestDatabase;
+  /**
+   * Stops something that uses the database before the database is dropped. Bun runs `afterAll`
+   * hooks in declaration order, and the database is declared first, so a plain `afterAll` of a
+   * worker or server would run after the drop.
+   */
+  onTeardown(stop: () => Promise<unknown> | unknown): void;
+}
+
 /** Registers a per-file database created before the file's tests and dropped after them. */
-export function useTestDatabase(): { readonly current: TestDatabase } {
+export function useTestDatabase(): TestDatabaseHandle {
   const holder: { current?: TestDatabase } = {};
+  const teardowns: (() => Promise<unknown> | unknown)[] = [];
   beforeAll(async () => {
     holder.current = await createTestDatabase();
   });
   afterAll(async () => {
+    for (const stop of teardowns.reverse()) await stop();
     await holder.current?.drop();
-  });
+  }, 30_000);
   return {
     get current() {
       if (!holder.current) throw new Error("test database used outside a test");
       return holder.current;
+    },
+    onTeardown(stop) {
+      teardowns.push(stop);
     },
   };
 }

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, expect } from "bun:test";
+import { beforeAll, expect } from "bun:test";
 import pino from "pino";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
 import { tokenFor } from "./auth.ts";
 import { aPointOfSaleProduct } from "./builders/products.ts";
-import type { TestDatabase } from "./database.ts";
+import type { TestDatabase, TestDatabaseHandle } from "./database.ts";
 import { call } from "./http.ts";
 import type { RunningService } from "./process.ts";
 import { SIM_TOKEN, startProviderSim } from "./provider-sim.ts";
@@ -38,7 +38,7 @@ export interface E2eOptions {
  * The marketplace over real HTTP with its job worker running, and the provider simulator with both
  * gateway sandboxes delivering signed webhooks to it, on a real PostgreSQL.
  */
-export function useE2e(db: { readonly current: TestDatabase }, options: E2eOptions = {}) {
+export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
   const state: {
     sim?: RunningService;
     marketplace?: ReturnType<typeof createTestMarketplace>;
@@ -71,12 +71,12 @@ export function useE2e(db: { readonly current: TestDatabase }, options: E2eOptio
     state.server = Bun.serve({ port, hostname: "127.0.0.1", fetch: state.marketplace.app.fetch });
     state.marketplace.worker.start();
   }, 30_000);
-  afterAll(async () => {
+  db.onTeardown(async () => {
     await state.marketplace?.worker.stop({ timeoutMs: 2000 });
     state.server?.stop(true);
     await state.marketplace?.close();
     await state.sim?.stop();
-  }, 15_000);
+  });
   const need = <T>(value: T | undefined, what: string): T => {
     if (value === undefined) throw new Error(`${what} used before the e2e setup ran`);
     return value;

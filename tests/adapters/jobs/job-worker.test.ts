@@ -305,3 +305,24 @@ describe("job worker stop", () => {
     expect((await jobRows(sql()))[0]).toEqual(released as never);
   });
 });
+
+test.skipIf(!hasRealPostgres)("stop() returns by its deadline even while a claim is stuck on a lock", async () => {
+  const locker = await testbed.pool(1);
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const locking = locker.begin(async (tx) => {
+    await tx`lock table jobs in access exclusive mode`;
+    await held;
+  });
+  await Bun.sleep(50);
+  const worker = testbed.worker({ handlers: {}, wake: createInProcessChangeSignal(), pollIntervalMs: 50 });
+  worker.start();
+  await Bun.sleep(150);
+  const started = performance.now();
+  await worker.stop({ timeoutMs: 300 });
+  expect(performance.now() - started).toBeLessThan(1_000);
+  release();
+  await locking;
+});
