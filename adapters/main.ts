@@ -13,6 +13,7 @@ import { makeListPricingMappings, makeSavePricingMappings } from "../application
 import { makeCalculateCheckout } from "../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
 import type { CustomerDirectory } from "../application/checkout/ports.ts";
+import { makeCustomerViews } from "../application/customers/customer-views.ts";
 import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
 import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../application/fulfillment/job-kinds.ts";
@@ -29,6 +30,7 @@ import { makeGetUser } from "../application/identity/get-user.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
 import type { JobHandler } from "../application/jobs/ports.ts";
+import { makeLicenseService } from "../application/licensing/license-service.ts";
 import { makeMinuteTick } from "../application/maintenance/minute-tick.ts";
 import { makeAdminOrders } from "../application/orders/admin-orders.ts";
 import { makeGatewayProductSync } from "../application/payments/gateway-product-sync.ts";
@@ -56,12 +58,14 @@ import { createPostgresJobScheduler } from "./jobs/postgres-job-scheduler.ts";
 import { createLicenseSigner, loadLicenseKeyPair } from "./licensing/license-signer.ts";
 import { createLogger, type Logger } from "./logging/logger.ts";
 import { createAdvisoryMutex } from "./postgres/advisory-mutex.ts";
+import { createPostgresCustomerReadModel } from "./postgres/customer-read-model.ts";
 import { type Database, openDatabase } from "./postgres/database.ts";
 import { createPostgresFulfillmentContextLoader } from "./postgres/fulfillment-context-loader.ts";
 import { createPostgresFulfillmentRepository } from "./postgres/fulfillment-repository.ts";
 import { createPostgresGatewayProductRefs } from "./postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "./postgres/gateway-settings-repository.ts";
 import { createPostgresIdempotencyStore } from "./postgres/idempotency-store.ts";
+import { createPostgresLicenseStore } from "./postgres/license-store.ts";
 import { loadMigrations, migrate, migrationsApplied } from "./postgres/migrate.ts";
 import {
   createLogAndInboxNotifier,
@@ -79,6 +83,7 @@ import { createPostgresUserRepository } from "./postgres/user-repository.ts";
 import { createHttpProviderClient } from "./provider/http-provider-client.ts";
 import { createSecretStore } from "./secrets/secret-store.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
+import { createDownloadTokens } from "./security/download-tokens.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
 import { createInProcessMutex } from "./signals/in-process-mutex.ts";
@@ -140,6 +145,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const subscriptions = createPostgresSubscriptionRepository(sql);
   const contexts = createPostgresFulfillmentContextLoader(sql);
   const tasks = createPostgresOpsTaskRepository(sql);
+  const licenseSigner = createLicenseSigner(infra.licenseKeys);
+  const downloadTokens = createDownloadTokens({ secret: infra.jwtSecret, ttlSeconds: config.downloadLinkTtlSeconds });
   const adapters: FulfillmentAdapters = {
     multitenant_saas: createMultitenantSaasAdapter({ provider, fulfillments }),
     singletenant_provisioning: createSingletenantProvisioningAdapter({
@@ -148,7 +155,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
       clock,
       installDomain: config.installDomain,
     }),
-    license_download: createLicenseDownloadAdapter({ sql, signer: createLicenseSigner(infra.licenseKeys), clock }),
+    license_download: createLicenseDownloadAdapter({ sql, signer: licenseSigner, clock }),
     manual_fulfillment: createManualFulfillmentAdapter({ tasks, clock }),
   };
   const manage = makeManageFulfillments({ adapters, fulfillments, contexts, tasks, uow, log: logger });
@@ -257,6 +264,17 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     retryCustomerFulfillment: (id, customerId) => manage.retry(id, customerId),
     supplyCustomerInput: manage.supplyInput,
     listCustomerNotifications: (customerId, limit) => listNotifications(sql, customerId, limit),
+    customerViews: makeCustomerViews({
+      readModel: createPostgresCustomerReadModel(sql),
+      orders,
+      fulfillments,
+      downloads: {
+        link: async (entitlementId, customerId) =>
+          `${config.publicBaseUrl}/api/downloads/${await downloadTokens.issue(entitlementId, customerId)}`,
+        verify: downloadTokens.verify,
+      },
+    }),
+    licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: licenseSigner, clock }),
     async checkReadiness() {
       try {
         return { database: true, migrations: await migrationsApplied(sql, await migrations) };

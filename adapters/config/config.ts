@@ -50,6 +50,8 @@ export interface Config {
   readonly subscriptionGraceHours: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
   readonly licenseSigningKey: string | undefined;
+  /** How long a signed download link stays valid. */
+  readonly downloadLinkTtlSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
   readonly installDomain: string;
   /** Seed the demo catalog when the products table is empty. */
@@ -125,6 +127,7 @@ export function loadConfig(env: Env): Config {
     subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
+    downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??

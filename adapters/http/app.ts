@@ -11,6 +11,7 @@ import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
+import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
@@ -28,7 +29,8 @@ export interface AppDeps
     AdminOrderDeps,
     WebhookDeps,
     AdminFulfillmentDeps,
-    CustomerFulfillmentDeps {
+    CustomerFulfillmentDeps,
+    CustomerDeps {
   readonly logger: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
@@ -75,7 +77,8 @@ export function createApp(deps: AppDeps) {
     .use(createAdminOrderRoutes(deps))
     .use(createWebhookRoutes(deps))
     .use(createAdminFulfillmentRoutes(deps))
-    .use(createCustomerFulfillmentRoutes(deps));
+    .use(createCustomerFulfillmentRoutes(deps))
+    .use(createCustomerRoutes(deps));
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,80 @@
+import type {
+  CustomerInstallation,
+  CustomerLicense,
+  CustomerReadModel,
+  CustomerSubscription,
+  DashboardRow,
+  Entitlement,
+} from "../../application/customers/ports.ts";
+import type { Sql } from "./database.ts";
+import { UUID } from "./product-repository.ts";
+
+const LIMIT = 500;
+
+export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
+  return {
+    async dashboard(customerId) {
+      return [
+        ...(await sql<DashboardRow[]>`
+          select o.id as order_id, o.status as order_status, o.payment_gateway, o.checkout_url,
+                 i.id as order_item_id, i.product_id, i.product_name, i.delivery_model, i.fulfillment_driver as driver,
+                 i.variant, f.id as fulfillment_id, f.status, f.external_status, f.external_workspace_url as workspace_url,
+                 l.license_key, l.max_activations,
+                 (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
+                 e.id as entitlement_id, t.due_at as task_due_at, o.created_at
+          from orders o
+          join order_items i on i.order_id = o.id
+          left join fulfillment_records f on f.order_item_id = i.id
+          left join licenses l on l.fulfillment_record_id = f.id
+          left join download_entitlements e on e.fulfillment_record_id = f.id and e.revoked_at is null
+          left join lateral (
+            select due_at from ops_tasks where fulfillment_record_id = f.id and status = 'open' order by created_at desc limit 1
+          ) t on true
+          where o.customer_id = ${customerId} and o.status <> 'checkout_failed'
+          order by o.created_at desc, i.position
+          limit ${LIMIT}`),
+      ];
+    },
+
+    async licenses(customerId) {
+      return [
+        ...(await sql<CustomerLicense[]>`
+          select l.id, l.product_id, p.name as product_name, l.license_type, l.license_key, l.max_activations,
+                 (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
+                 l.expires_at, l.status, e.id as entitlement_id, l.created_at
+          from licenses l join products p on p.id = l.product_id
+          left join download_entitlements e on e.license_id = l.id and e.revoked_at is null
+          where l.customer_id = ${customerId}
+          order by l.created_at desc limit ${LIMIT}`),
+      ];
+    },
+
+    async subscriptions(customerId) {
+      return [
+        ...(await sql<CustomerSubscription[]>`
+          select s.id, s.order_id, s.product_id, p.name as product_name, s.gateway, s.status, s.billing_interval,
+                 s.trial_ends_at, s.current_period_end, s.cancelled_at
+          from subscriptions s join products p on p.id = s.product_id
+          where s.customer_id = ${customerId}
+          order by s.created_at desc limit ${LIMIT}`),
+      ];
+    },
+
+    async installations(customerId) {
+      return [
+        ...(await sql<CustomerInstallation[]>`
+          select n.id, n.fulfillment_record_id, n.product_id, p.name as product_name, n.domain, n.url, n.status, n.created_at
+          from installations n join products p on p.id = n.product_id
+          where n.customer_id = ${customerId}
+          order by n.created_at desc limit ${LIMIT}`),
+      ];
+    },
+
+    async entitlement(id) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await sql<Entitlement[]>`
+        select id, customer_id, artifact_source, version, revoked_at from download_entitlements where id = ${id}`;
+      return row;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import { nextAction } from "../../domain/dashboard/next-action.ts";
+import { OrderNotFound } from "../../domain/orders/order.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { PageRequest } from "../catalog/ports.ts";
+import type { OrderRepository } from "../checkout/ports.ts";
+import type { FulfillmentRepository } from "../fulfillment/ports.ts";
+import type { CustomerReadModel, DownloadLinks } from "./ports.ts";
+
+export class DownloadNotFound extends DomainError {
+  readonly code = "DOWNLOAD_NOT_FOUND";
+  readonly category = "not_found";
+  constructor() {
+    super("There is no download at this link.");
+  }
+}
+
+export class DownloadLinkExpired extends DomainError {
+  readonly code = "DOWNLOAD_LINK_EXPIRED";
+  readonly category = "conflict";
+  constructor() {
+    super("This download link has expired; take a fresh one from your dashboard.");
+  }
+}
+
+/** A customer's own orders, deliveries, licenses, subscriptions and installations. */
+export function makeCustomerViews(deps: {
+  readModel: CustomerReadModel;
+  orders: OrderRepository;
+  fulfillments: FulfillmentRepository;
+  downloads: DownloadLinks;
+}) {
+  const downloadUrl = (entitlementId: string | null, customerId: string) =>
+    entitlementId ? deps.downloads.link(entitlementId, customerId) : Promise.resolve(null);
+
+  return {
+    async dashboard(customerId: string) {
+      const rows = await deps.readModel.dashboard(customerId);
+      const items = await Promise.all(
+        rows.map(async (row) => ({
+          order_id: row.order_id,
+          order_item_id: row.order_item_id,
+          fulfillment_id: row.fulfillment_id,
+          product_id: row.product_id,
+          product_name: row.product_name,
+          delivery_model: row.delivery_model,
+          driver: row.driver,
+          variant: row.variant,
+          payment_gateway: row.payment_gateway,
+          status: row.status ?? "pending_payment",
+          external_status: row.external_status,
+          next_action: nextAction({
+            order_status: row.order_status,
+            checkout_url: row.checkout_url,
+            fulfillment_id: row.fulfillment_id,
+            status: row.status,
+            external_status: row.external_status,
+            driver: row.driver,
+            workspace_url: row.workspace_url,
+            license:
+              row.license_key === null
+                ? null
+                : {
+                    key: row.license_key,
+                    activations_used: row.activations ?? 0,
+                    max_activations: row.max_activations ?? 0,
+                    download_url: await downloadUrl(row.entitlement_id, customerId),
+                  },
+            task_due_at: row.task_due_at?.toISOString() ?? null,
+          }),
+          purchased_at: row.created_at.toISOString(),
+        })),
+      );
+      return { items, next_cursor: null };
+    },
+
+    orders: (customerId: string, page: PageRequest) => deps.orders.list({ customer_id: customerId }, page),
+
+    /** Another customer's order is not found: never 403, never its data. */
+    async order(customerId: string, orderId: string) {
+      const details = await deps.orders.find(orderId);
+      if (!details || details.order.customer_id !== customerId) throw new OrderNotFound();
+      const fulfillments = await deps.fulfillments.list({ order_id: orderId }, { limit: 100 });
+      return { ...details, fulfillments: fulfillments.items };
+    },
+
+    async licenses(customerId: string) {
+      const licenses = await deps.readModel.licenses(customerId);
+      return Promise.all(
+        licenses.map(async (license) => ({
+          ...license,
+          download_url: await downloadUrl(license.entitlement_id, customerId),
+        })),
+      );
+    },
+
+    subscriptions: (customerId: string) => deps.readModel.subscriptions(customerId),
+    installations: (customerId: string) => deps.readModel.installations(customerId),
+
+    /** Resolves a signed link to the artifact of the product's release, for its own customer only. */
+    async download(customerId: string, token: string): Promise<string> {
+      const checked = await deps.downloads.verify(token);
+      if (!checked.ok && checked.reason === "expired") throw new DownloadLinkExpired();
+      if (!checked.ok || checked.customer_id !== customerId) throw new DownloadNotFound();
+      const entitlement = await deps.readModel.entitlement(checked.entitlement_id);
+      if (!entitlement || entitlement.customer_id !== customerId || entitlement.revoked_at)
+        throw new DownloadNotFound();
+      const base = entitlement.artifact_source.replace(/\/+$/, "");
+      return entitlement.version ? `${base}/${encodeURIComponent(entitlement.version)}` : base;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
+import type { FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
+import type { OrderStatus } from "../../domain/orders/order.ts";
+
+export interface DashboardRow {
+  readonly order_id: string;
+  readonly order_status: OrderStatus;
+  readonly payment_gateway: string;
+  readonly checkout_url: string | null;
+  readonly order_item_id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly delivery_model: string;
+  readonly driver: FulfillmentDriver;
+  readonly variant: string;
+  readonly fulfillment_id: string | null;
+  readonly status: FulfillmentStatus | null;
+  readonly external_status: string | null;
+  readonly workspace_url: string | null;
+  readonly license_key: string | null;
+  readonly max_activations: number | null;
+  readonly activations: number | null;
+  readonly entitlement_id: string | null;
+  readonly task_due_at: Date | null;
+  readonly created_at: Date;
+}
+
+export interface CustomerLicense {
+  readonly id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly license_type: string;
+  readonly license_key: string;
+  readonly max_activations: number;
+  readonly activations: number;
+  readonly expires_at: Date | null;
+  readonly status: "active" | "revoked";
+  readonly entitlement_id: string | null;
+  readonly created_at: Date;
+}
+
+export interface CustomerSubscription {
+  readonly id: string;
+  readonly order_id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly gateway: string;
+  readonly status: string;
+  readonly billing_interval: string;
+  readonly trial_ends_at: Date | null;
+  readonly current_period_end: Date | null;
+  readonly cancelled_at: Date | null;
+}
+
+export interface CustomerInstallation {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly domain: string | null;
+  readonly url: string | null;
+  readonly status: string;
+  readonly created_at: Date;
+}
+
+export interface Entitlement {
+  readonly id: string;
+  readonly customer_id: string;
+  readonly artifact_source: string;
+  readonly version: string | null;
+  readonly revoked_at: Date | null;
+}
+
+/** Everything a customer sees, always filtered by the customer: another's rows never come back. */
+export interface CustomerReadModel {
+  dashboard(customerId: string): Promise<DashboardRow[]>;
+  licenses(customerId: string): Promise<CustomerLicense[]>;
+  subscriptions(customerId: string): Promise<CustomerSubscription[]>;
+  installations(customerId: string): Promise<CustomerInstallation[]>;
+  entitlement(id: string): Promise<Entitlement | undefined>;
+}
+
+/** Signs and checks expiring download links. */
+export interface DownloadLinks {
+  link(entitlementId: string, customerId: string): Promise<string>;
+  verify(
+    token: string,
+  ): Promise<{ ok: true; entitlement_id: string; customer_id: string } | { ok: false; reason: "invalid" | "expired" }>;
+}

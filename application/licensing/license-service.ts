@@ -1,0 +1,105 @@
+import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { Clock } from "../shared/runtime.ts";
+
+export interface LicenseClaims {
+  readonly lid: string;
+  readonly pid: string;
+  readonly cid: string;
+  readonly typ: string;
+  readonly max: number;
+  readonly exp: number | null;
+}
+
+export interface StoredLicense {
+  readonly id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly license_type: string;
+  readonly max_activations: number;
+  readonly expires_at: Date | null;
+  readonly status: "active" | "revoked";
+  readonly activations: number;
+}
+
+export interface LicenseStore {
+  findByKey(key: string): Promise<StoredLicense | undefined>;
+  /** Adds the fingerprint unless present; refuses past `max_activations`, atomically. */
+  activate(licenseId: string, fingerprint: string): Promise<{ activated: boolean; activations: number } | "limit">;
+}
+
+export interface LicenseVerifier {
+  verify(key: string): Promise<LicenseClaims | undefined>;
+  publicKeyPem(): string;
+}
+
+export class LicenseNotFound extends DomainError {
+  readonly code = "LICENSE_NOT_FOUND";
+  readonly category = "not_found";
+  constructor() {
+    super("No valid license has this key.");
+  }
+}
+
+export class LicenseUnusable extends DomainError {
+  readonly code: string;
+  readonly category = "conflict";
+  constructor(reason: "revoked" | "expired") {
+    super(reason === "revoked" ? "This license has been revoked." : "This license has expired.");
+    this.code = reason === "revoked" ? "LICENSE_REVOKED" : "LICENSE_EXPIRED";
+  }
+}
+
+export class ActivationLimitReached extends DomainError {
+  readonly code = "ACTIVATION_LIMIT_REACHED";
+  readonly category = "conflict";
+  constructor(max: number) {
+    super(`This license is already activated on ${max} machine(s), its maximum.`);
+  }
+}
+
+/** Activation and validation for software in the field: the signature first, then the record. */
+export function makeLicenseService(deps: { store: LicenseStore; verifier: LicenseVerifier; clock: Clock }) {
+  async function resolve(key: string) {
+    const claims = await deps.verifier.verify(key);
+    const stored = claims ? await deps.store.findByKey(key) : undefined;
+    return stored && claims?.lid === stored.id ? stored : undefined;
+  }
+
+  const expired = (license: StoredLicense) => license.expires_at !== null && license.expires_at <= deps.clock();
+
+  return {
+    publicKeyPem: () => deps.verifier.publicKeyPem(),
+
+    async activate(key: string, fingerprint: string) {
+      const license = await resolve(key);
+      if (!license) throw new LicenseNotFound();
+      if (license.status === "revoked") throw new LicenseUnusable("revoked");
+      if (expired(license)) throw new LicenseUnusable("expired");
+      const result = await deps.store.activate(license.id, fingerprint);
+      if (result === "limit") throw new ActivationLimitReached(license.max_activations);
+      return {
+        activated: true,
+        new_activation: result.activated,
+        activations: result.activations,
+        max_activations: license.max_activations,
+      };
+    },
+
+    async validate(key: string) {
+      const license = await resolve(key);
+      if (!license) return { valid: false, reason: "unknown_or_tampered" as const };
+      const reason = license.status === "revoked" ? "revoked" : expired(license) ? "expired" : null;
+      return {
+        valid: reason === null,
+        reason,
+        license_id: license.id,
+        product_id: license.product_id,
+        product_name: license.product_name,
+        license_type: license.license_type,
+        expires_at: license.expires_at?.toISOString() ?? null,
+        activations: license.activations,
+        max_activations: license.max_activations,
+      };
+    },
+  };
+}
