@@ -8,6 +8,7 @@ import type { FaultQueue } from "./faults.ts";
 import { createGatewaySandboxRoutes, type GatewaySandboxes } from "./gateways/gateway-sandboxes.ts";
 import { BODY_LIMIT_BYTES, createRawBodyParser } from "./raw-body.ts";
 import { createAdminRoutes } from "./routes/admin-routes.ts";
+import { createArtifactRoutes } from "./routes/artifact-routes.ts";
 import { createControlRoutes } from "./routes/control-routes.ts";
 import { createProvisioningRoutes } from "./routes/provisioning-routes.ts";
 import { createWorkspaceRoutes } from "./routes/workspace-routes.ts";
@@ -40,6 +41,7 @@ export function createProviderSimApp(deps: ProviderSimDeps) {
     .use(createRawBodyParser(BODY_LIMIT_BYTES))
     .get("/health", () => ({ status: "ok" as const }), { response: t.Object({ status: t.Literal("ok") }) })
     .use(createWorkspaceRoutes(deps))
+    .use(createArtifactRoutes())
     .use(marketplaceApi)
     .use(createGatewaySandboxRoutes(deps.gateways))
     .use(deps.controls ? createControlRoutes(deps) : new Elysia());

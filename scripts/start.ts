@@ -1,10 +1,12 @@
 /**
  * `npm start`: the whole system on one machine. The provider simulator and the marketplace run
  * as two processes (as they would in production); signals reach both and the first exit ends both.
+ * Once both answer, a banner says where they are and how to make a first purchase.
  */
 import { ConfigError, loadConfig } from "../adapters/config/config.ts";
 import { environmentName } from "../adapters/secrets/secret-store.ts";
 import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "./lib/demo-admin.ts";
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -17,6 +19,14 @@ try {
 
 const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
 const simUrl = `http://127.0.0.1:${config.providerSimPort}`;
+const marketplaceUrl = `http://127.0.0.1:${config.port}`;
+const READY_TIMEOUT_MS = 60_000;
+
+// Outside production a known admin account makes the demo usable at once; configured ones win.
+const demoAdmin =
+  config.admin === undefined && config.nodeEnv !== "production"
+    ? { ADMIN_EMAIL: DEMO_ADMIN_EMAIL, ADMIN_PASSWORD: DEMO_ADMIN_PASSWORD }
+    : undefined;
 
 /**
  * A gateway with no sandbox key of its own runs against the simulator's sandbox of it, with a
@@ -51,7 +61,10 @@ const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
-const marketplace = Bun.spawn(["bun", "adapters/main.ts"], { env, stdio: ["ignore", "inherit", "inherit"] });
+const marketplace = Bun.spawn(["bun", "adapters/main.ts"], {
+  env: { ...env, ...demoAdmin },
+  stdio: ["ignore", "inherit", "inherit"],
+});
 const children = [marketplace, sim];
 
 let stopping = false;
@@ -61,8 +74,67 @@ const stopAll = (signal: NodeJS.Signals) => {
 };
 process.on("SIGINT", () => stopAll("SIGINT"));
 process.on("SIGTERM", () => stopAll("SIGTERM"));
+// `npm start` puts a shell between npm and this process that dies on SIGTERM without passing it on;
+// when the parent goes away, stop as if signalled rather than leave both servers running.
+const parentPid = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parentPid && !stopping) stopAll("SIGTERM");
+}, 1_000).unref();
 
-const first = await Promise.race(children.map(async (child) => ({ child, code: await child.exited })));
-if (!stopping) stopAll("SIGTERM");
-await Promise.all(children.map((child) => child.exited));
-process.exit(stopping && first.child === marketplace ? (marketplace.exitCode ?? 1) : first.code || 1);
+/** True once every URL answers 200; false when a child exits, a signal arrives or time runs out. */
+async function allReady(urls: string[]): Promise<boolean> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const pending = new Set(urls);
+  while (pending.size > 0) {
+    if (stopping || children.some((child) => child.exitCode !== null) || Date.now() > deadline) return false;
+    for (const url of pending) {
+      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+        (response) => response.status === 200,
+        () => false,
+      );
+      if (ok) pending.delete(url);
+    }
+    if (pending.size > 0) await Bun.sleep(250);
+  }
+  return true;
+}
+
+function banner(): string {
+  const json = "-H 'content-type: application/json' -d @-";
+  return [
+    "",
+    "Marketplace is up.",
+    `  marketplace         ${marketplaceUrl}`,
+    `  API docs            ${marketplaceUrl}/openapi`,
+    `  provider simulator  ${simUrl}  (point-of-sale provider and both payment gateway sandboxes)`,
+    ...(demoAdmin ? [`  demo admin          ${demoAdmin.ADMIN_EMAIL} / ${demoAdmin.ADMIN_PASSWORD}`] : []),
+    "",
+    "A first purchase by hand (curl and jq):",
+    `  MP=${marketplaceUrl}; SIM=${simUrl}`,
+    `  TOKEN=$(jq -nc --arg email "ada-$RANDOM@example.com" '{email: $email, password: "correct-horse", name: "Ada"}' \\`,
+    `    | curl -s $MP/api/auth/register ${json} | jq -r .token)`,
+    "  PRODUCT=$(curl -s $MP/api/products/tillpoint-pos | jq -r .id)",
+    `  SESSION=$(jq -nc --arg id "$PRODUCT" '{items: [{product_id: $id, variant: "monthly"}], payment_gateway: "gateway_a"}' \\`,
+    `    | curl -s $MP/api/checkout/create -H "authorization: Bearer $TOKEN" ${json} | jq -r .checkout.session_id)`,
+    "  curl -s -X POST $SIM/checkout/gateway_a/$SESSION/pay | jq    # the sandbox's Pay button, scripted",
+    '  curl -s $MP/api/dashboard -H "authorization: Bearer $TOKEN" | jq',
+    "",
+    "Or buy every product through both gateways: npm run demo",
+    "",
+  ].join("\n");
+}
+
+void allReady([`${marketplaceUrl}/ready`, `${simUrl}/health`]).then((ready) => {
+  if (ready) console.log(banner());
+  else if (!stopping && children.every((child) => child.exitCode === null)) {
+    console.error(`start: not ready after ${READY_TIMEOUT_MS / 1000} s (${marketplaceUrl}/ready, ${simUrl}/health)`);
+  }
+});
+
+await Promise.race(children.map((child) => child.exited));
+const signalled = stopping;
+if (!signalled) stopAll("SIGTERM");
+const codes = await Promise.all(children.map((child) => child.exited));
+// Stopped by a signal: 0 when both stopped cleanly. Otherwise a child ended on its own: always a failure.
+const failed = codes.find((code) => code !== 0);
+process.exit(signalled ? (failed ?? 0) : failed || 1);

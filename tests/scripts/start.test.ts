@@ -1,0 +1,149 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "../../scripts/lib/demo-admin.ts";
+import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { runToExit } from "../support/process.ts";
+
+const BANNER_TIMEOUT_MS = 60_000;
+const TEST_TIMEOUT_MS = BANNER_TIMEOUT_MS + 30_000;
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Collects a stream into a string as it arrives, so the pipe never fills while the test waits. */
+function collect(stream: ReadableStream<Uint8Array>) {
+  const decoder = new TextDecoder();
+  let text = "";
+  const done = stream.pipeTo(
+    new WritableStream({
+      write(chunk) {
+        text += decoder.decode(chunk, { stream: true });
+      },
+    }),
+  );
+  return { text: () => text, done };
+}
+
+/** `bun scripts/start.ts` on free ports and an empty embedded database, with the banner awaited. */
+async function startAll(env: Record<string, string> = {}) {
+  const [port, simPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), "start-test-"));
+  dataDirs.push(dataDir);
+  // Nothing from the test run's environment may point the marketplace elsewhere or name an admin.
+  const { DATABASE_URL, ADMIN_EMAIL, ADMIN_PASSWORD, PUBLIC_BASE_URL, ...inherited } = process.env;
+  const proc = Bun.spawn(["bun", "scripts/start.ts"], {
+    env: {
+      ...inherited,
+      NODE_ENV: "test",
+      LOG_LEVEL: "warn",
+      PORT: String(port),
+      PROVIDER_SIM_PORT: String(simPort),
+      DATA_DIR: dataDir,
+      ...env,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stdout = collect(proc.stdout);
+  const stderr = collect(proc.stderr);
+  const running = {
+    proc,
+    marketplace: `http://127.0.0.1:${port}`,
+    sim: `http://127.0.0.1:${simPort}`,
+    stdout: stdout.text,
+    /** Stops it if a test left it running; SIGKILL only when SIGTERM did not work. */
+    async cleanup() {
+      if (proc.exitCode === null) {
+        proc.kill("SIGTERM");
+        await Promise.race([proc.exited, Bun.sleep(15_000)]);
+        if (proc.exitCode === null) proc.kill("SIGKILL");
+      }
+      await Promise.all([stdout.done, stderr.done]);
+    },
+  };
+  const deadline = Date.now() + BANNER_TIMEOUT_MS;
+  while (!stdout.text().includes("npm run demo")) {
+    if (proc.exitCode !== null || Date.now() > deadline) {
+      await running.cleanup();
+      throw new Error(`no banner (exit ${proc.exitCode}):\n${stdout.text()}\n${stderr.text()}`);
+    }
+    await Bun.sleep(100);
+  }
+  return running;
+}
+
+const statusOf = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    (response) => response.status,
+    () => null,
+  );
+
+const login = (baseUrl: string, email: string, password: string) =>
+  fetch(`${baseUrl}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+
+describe("npm start (scripts/start.ts)", () => {
+  test(
+    "prints a banner with both URLs and the demo admin once both are up; SIGTERM stops both and exits 0",
+    async () => {
+      const running = await startAll();
+      try {
+        const banner = running.stdout();
+        expect(banner).toContain(`marketplace         ${running.marketplace}`);
+        expect(banner).toContain(`${running.marketplace}/openapi`);
+        expect(banner).toContain(`provider simulator  ${running.sim}`);
+        expect(banner).toContain(`${DEMO_ADMIN_EMAIL} / ${DEMO_ADMIN_PASSWORD}`);
+        expect(banner).toContain("/api/products/tillpoint-pos");
+        expect(banner).toContain("/api/checkout/create");
+
+        expect(await statusOf(`${running.marketplace}/health`)).toBe(200);
+        expect(await statusOf(`${running.sim}/health`)).toBe(200);
+        // The banner's admin is the one the marketplace was given.
+        const session = await login(running.marketplace, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD);
+        expect(session.status).toBe(200);
+        expect(((await session.json()) as { user: { role: string } }).user.role).toBe("admin");
+
+        running.proc.kill("SIGTERM");
+        expect(await running.proc.exited).toBe(0);
+        expect(await statusOf(`${running.marketplace}/health`)).toBeNull();
+        expect(await statusOf(`${running.sim}/health`)).toBeNull();
+      } finally {
+        await running.cleanup();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "configured admin credentials are used as given and no demo admin is announced",
+    async () => {
+      const running = await startAll({ ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "configured-admin-password" });
+      try {
+        expect(running.stdout()).not.toContain(DEMO_ADMIN_EMAIL);
+        expect((await login(running.marketplace, "ops@example.com", "configured-admin-password")).status).toBe(200);
+        expect((await login(running.marketplace, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD)).status).toBe(401);
+        running.proc.kill("SIGTERM");
+        expect(await running.proc.exited).toBe(0);
+      } finally {
+        await running.cleanup();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test("PORT=abc prints one line naming PORT and exits non-zero without starting anything", async () => {
+    const { code, stdout, stderr } = await runToExit("scripts/start.ts", { PORT: "abc" });
+    expect(code).not.toBe(0);
+    expect(stdout).toBe("");
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("PORT");
+  });
+});
