@@ -56,7 +56,7 @@ import { createJobWorker } from "./jobs/job-worker.ts";
 import { createPostgresJobAdmin } from "./jobs/postgres-job-admin.ts";
 import { createPostgresJobScheduler } from "./jobs/postgres-job-scheduler.ts";
 import { createLicenseSigner, loadLicenseKeyPair } from "./licensing/license-signer.ts";
-import { createLogger, type Logger } from "./logging/logger.ts";
+import { bufferedStdout, createAccessLogger, createLogger, type Logger } from "./logging/logger.ts";
 import { createAdvisoryMutex } from "./postgres/advisory-mutex.ts";
 import { createPostgresCustomerReadModel } from "./postgres/customer-read-model.ts";
 import { type Database, openDatabase } from "./postgres/database.ts";
@@ -91,6 +91,8 @@ import { createInProcessMutex } from "./signals/in-process-mutex.ts";
 export interface Infrastructure {
   readonly config: Config;
   readonly logger: Logger;
+  /** Request lines, without redaction (their shape holds no secret); defaults to `logger`. */
+  readonly accessLogger?: Logger;
   readonly database: Pick<Database, "sql" | "mode">;
   readonly jwtSecret: string;
   readonly secretsKey: string;
@@ -210,6 +212,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
 
   const deps: AppDeps = {
     logger,
+    ...(infra.accessLogger ? { accessLogger: infra.accessLogger } : {}),
     bodyLimitBytes: config.bodyLimitBytes,
     auth: { secret: infra.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds },
     registerCustomer: makeRegisterCustomer({ users, hasher }),
@@ -315,7 +318,7 @@ function readConfig(): Config {
   }
 }
 
-async function start(config: Config, logger: Logger) {
+async function start(config: Config, logger: Logger, accessLogger: Logger) {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.dataDir,
@@ -328,7 +331,16 @@ async function start(config: Config, logger: Logger) {
   const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
   const env = { ...process.env, ...gatewaySecretEnvironment(process.env) };
   const licenseKeys = await loadLicenseKeyPair({ privateKeyPem: config.licenseSigningKey, dataDir: config.dataDir });
-  const marketplace = wireMarketplace({ config, logger, database, jwtSecret, secretsKey, env, licenseKeys });
+  const marketplace = wireMarketplace({
+    config,
+    logger,
+    accessLogger,
+    database,
+    jwtSecret,
+    secretsKey,
+    env,
+    licenseKeys,
+  });
   if (config.admin) {
     const admin = await makeEnsureAdmin(marketplace)(config.admin);
     logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");
@@ -381,8 +393,10 @@ async function start(config: Config, logger: Logger) {
 
 if (import.meta.main) {
   const config = readConfig();
-  const logger = createLogger({ level: config.logLevel, name: "marketplace" });
-  start(config, logger).catch((error: unknown) => {
+  const stdout = bufferedStdout();
+  const logger = createLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
+  const accessLogger = createAccessLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
+  start(config, logger, accessLogger).catch((error: unknown) => {
     logger.fatal({ err: error }, "failed to start");
     process.exit(1);
   });

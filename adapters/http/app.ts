@@ -32,6 +32,8 @@ export interface AppDeps
     CustomerFulfillmentDeps,
     CustomerDeps {
   readonly logger: Logger;
+  /** Request lines; defaults to `logger`. */
+  readonly accessLogger?: Logger;
   readonly bodyLimitBytes: number;
   checkReadiness(): Promise<Readiness>;
 }

@@ -2,9 +2,12 @@ import { HttpProblem } from "./problem.ts";
 
 /** Reads the body as text, refusing it once it grows past `limit` bytes (chunked bodies too). */
 export async function readLimitedText(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const header = request.headers.get("content-length");
+  const declared = Number(header ?? "0");
   if (declared > limit) throw tooLarge(limit);
   if (!request.body) return "";
+  // A declared length is enforced by the server while reading: one native read is enough.
+  if (header !== null && Number.isInteger(declared)) return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -24,8 +27,14 @@ export async function readLimitedText(request: Request, limit: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decodeUtf8(bytes);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return utf8.decode(bytes);
   } catch {
     throw new HttpProblem(400, "MALFORMED_BODY", "The request body is not valid UTF-8.");
   }

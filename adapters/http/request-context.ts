@@ -18,7 +18,8 @@ export function requestIdOf(request: Request): string {
  * Gives every request an id (echoed in `X-Request-Id`) and writes one access-log line per
  * response, errors included.
  */
-export function createRequestContext(deps: { logger: Logger }) {
+export function createRequestContext(deps: { logger: Logger; accessLogger?: Logger }) {
+  const access = deps.accessLogger ?? deps.logger;
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
       const incoming = request.headers.get("x-request-id");
@@ -28,7 +29,7 @@ export function createRequestContext(deps: { logger: Logger }) {
     })
     .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
       const meta = metas.get(request);
-      deps.logger.info(
+      access.info(
         {
           req_id: meta?.id,
           method: request.method,

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { WebhookRequest } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { documentedJson } from "./catalog-schemas.ts";
 
 export interface WebhookDeps {
   receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest): Promise<{ received: true; duplicate: boolean }>;

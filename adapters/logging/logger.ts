@@ -22,6 +22,19 @@ export const REDACTED_PATHS = [
   "*.api_key",
 ];
 
+/**
+ * Standard output through a 4 KiB buffer written asynchronously, flushed every quarter second and
+ * synchronously when the process exits. A synchronous write per line (one syscall per request's
+ * access-log line) cost a third of the catalog's throughput; a SIGKILL can lose at most the
+ * unflushed quarter second.
+ */
+export function bufferedStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  setInterval(() => destination.flush(), 250).unref();
+  process.on("exit", () => destination.flushSync());
+  return destination;
+}
+
 export function createLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
   return pino(
     {
@@ -29,6 +42,23 @@ export function createLogger(options: { level: string; name?: string; destinatio
       name: options.name,
       base: undefined,
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination,
+  );
+}
+
+/**
+ * The access log: one line per request with a fixed, secret-free shape (request id, method, path,
+ * status, duration), so it skips the redaction that every other line pays for.
+ */
+export function createAccessLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
+  return pino(
+    {
+      level: options.level,
+      name: options.name,
+      base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

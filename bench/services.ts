@@ -1,0 +1,104 @@
+import type { Subprocess } from "bun";
+import postgres from "postgres";
+import { migrate } from "../adapters/postgres/migrate.ts";
+import { freePort, type PostgresCluster, startPostgresCluster } from "../scripts/lib/postgres-cluster.ts";
+
+export const SIM_TOKEN = "bench-sim-token-0123456789";
+export const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
+
+export interface Service {
+  readonly url: string;
+  readonly proc: Subprocess;
+  stop(): Promise<void>;
+}
+
+async function waitFor(url: string, proc: Subprocess, what: string) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${what} exited with ${proc.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${what} not ready in 60 s`);
+    await Bun.sleep(100);
+  }
+}
+
+function spawn(entry: string, env: Record<string, string>) {
+  return Bun.spawn(["bun", entry], {
+    env: { ...process.env, ...env },
+    stdin: "ignore",
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+}
+
+async function stop(proc: Subprocess) {
+  if (proc.exitCode !== null) return;
+  proc.kill("SIGTERM");
+  const exited = await Promise.race([proc.exited, Bun.sleep(15_000).then(() => null)]);
+  if (exited === null) proc.kill("SIGKILL");
+}
+
+export async function startDatabase(): Promise<{ cluster: PostgresCluster; url: string }> {
+  const cluster = await startPostgresCluster();
+  const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
+  await admin`create database bench`;
+  await admin.end();
+  const url = cluster.url.replace(/\/postgres$/, "/bench");
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  await migrate(sql);
+  await sql.end();
+  return { cluster, url };
+}
+
+export async function startSimulator(): Promise<Service> {
+  const port = await freePort();
+  const proc = spawn("provider-sim/main.ts", {
+    PROVIDER_SIM_PORT: String(port),
+    PROVIDER_SIM_TOKEN: SIM_TOKEN,
+    PROVIDER_SIM_CONTROL: "true",
+    LOG_LEVEL: "warn",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health`, proc, "provider simulator");
+  return { url, proc, stop: () => stop(proc) };
+}
+
+/** A production-configured marketplace process: access log on (to /dev/null), real auth and signatures. */
+export async function startMarketplace(
+  databaseUrl: string,
+  simUrl: string,
+  extra: Record<string, string> = {},
+): Promise<Service> {
+  const port = await freePort();
+  const proc = spawn("adapters/main.ts", {
+    NODE_ENV: "development",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_MAX: "20",
+    LOG_LEVEL: "info",
+    JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",
+    SECRETS_KEY: "bench-secrets-key-0123456789-abcdefghij",
+    DATA_DIR: `/tmp/mkt-bench-${port}`,
+    GATEWAY_B_SANDBOX_API_KEY: "sk_test_bench",
+    GATEWAY_B_SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    DEMO_PROVIDER_BASE_URL: simUrl,
+    SECRET_PROVIDER_SIM_TOKEN: SIM_TOKEN,
+    TICK_ENABLED: "false",
+    ...extra,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/ready`, proc, "marketplace");
+  return { url, proc, stop: () => stop(proc) };
+}
+
+/** Resident set size of a process in MB, from /proc. */
+export async function rssMb(pid: number): Promise<number> {
+  const status = await Bun.file(`/proc/${pid}/status`).text();
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
