@@ -22,9 +22,12 @@ export function createWebhookRoutes(deps: WebhookDeps) {
           headers: Object.fromEntries(request.headers),
         }),
       {
-        response: { 200: t.Object({ received: t.Literal(true), duplicate: t.Boolean() }) },
         detail: {
           summary: `Incoming payment webhook of ${gateway}; verified on the raw body, stored once per event id`,
+          responses: documentedJson(
+            "Received (a repeat of an event too)",
+            t.Object({ received: t.Literal(true), duplicate: t.Boolean() }),
+          ),
         },
       },
     ) as unknown as typeof app;

@@ -12,8 +12,10 @@ import { describeDrivers } from "../../application/catalog/describe-drivers.ts";
 const unavailable = (): Promise<never> => Promise.reject(new Error("not available without a database"));
 
 export function createOfflineApp(name: string) {
+  const logger = createLogger({ level: "silent", name });
   const known: Partial<AppDeps> = {
-    logger: createLogger({ level: "silent", name }),
+    logger,
+    accessLogger: logger,
     bodyLimitBytes: 1_048_576,
     auth: { secret: "offline-app-secret-0123456789-abcdefghij", issuer: "marketplace", ttlSeconds: 60 },
     changes: createInProcessChangeSignal(),
