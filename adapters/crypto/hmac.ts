@@ -1,24 +1,11 @@
 const encoder = new TextEncoder();
 
-const keys = new Map<string, Promise<CryptoKey>>();
-const MAX_KEYS = 64;
-
-/** Imported keys are kept: a webhook or provider call would otherwise pay an import per request. */
-function keyFor(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= MAX_KEYS) keys.clear();
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-/** Lowercase hex HMAC-SHA256 of `message` keyed with `secret` (WebCrypto). */
+/**
+ * Lowercase hex HMAC-SHA256 of `message` keyed with `secret`. Bun's native hasher: WebCrypto's
+ * key import and asynchronous sign cost more than the hash itself on every webhook and provider call.
+ */
 export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  const key = await keyFor(secret);
-  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
-  return Array.from(signature, (b) => b.toString(16).padStart(2, "0")).join("");
+  return new Bun.CryptoHasher("sha256", secret).update(message).digest("hex");
 }
 
 /** Compares two strings in time that depends only on their length, never on where they differ. */
