@@ -214,6 +214,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     logger,
     ...(infra.accessLogger ? { accessLogger: infra.accessLogger } : {}),
     bodyLimitBytes: config.bodyLimitBytes,
+    rateLimits: { limits: config.rateLimits, trustProxy: config.trustProxy },
     auth: { secret: infra.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds },
     registerCustomer: makeRegisterCustomer({ users, hasher }),
     authenticate: makeAuthenticate({ users, hasher }),

@@ -89,6 +89,9 @@ export async function startMarketplace(
     DEMO_PROVIDER_BASE_URL: simUrl,
     SECRET_PROVIDER_SIM_TOKEN: SIM_TOKEN,
     TICK_ENABLED: "false",
+    // The bench offers more webhooks from one address than any gateway sends; the limiter still runs.
+    WEBHOOK_RATE_LIMIT_BURST: "10000000",
+    WEBHOOK_RATE_LIMIT_PER_SECOND: "10000000",
     ...extra,
   });
   const url = `http://127.0.0.1:${port}`;

@@ -50,6 +50,14 @@ export interface Config {
   readonly subscriptionGraceHours: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
   readonly licenseSigningKey: string | undefined;
+  /** Per-client limits (burst, then per second) of sign-in, public license checks and webhooks. */
+  readonly rateLimits: {
+    readonly auth: { readonly burst: number; readonly perSecond: number };
+    readonly licenses: { readonly burst: number; readonly perSecond: number };
+    readonly webhooks: { readonly burst: number; readonly perSecond: number };
+  };
+  /** Trust the first X-Forwarded-For hop as the client (only behind a proxy that sets it). */
+  readonly trustProxy: boolean;
   /** How long a signed download link stays valid. */
   readonly downloadLinkTtlSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
@@ -127,6 +135,21 @@ export function loadConfig(env: Env): Config {
     subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
+    rateLimits: {
+      auth: {
+        burst: integer(env, "AUTH_RATE_LIMIT_BURST", 20, 1, 1_000_000),
+        perSecond: integer(env, "AUTH_RATE_LIMIT_PER_SECOND", 2, 1, 1_000_000),
+      },
+      licenses: {
+        burst: integer(env, "LICENSE_RATE_LIMIT_BURST", 60, 1, 1_000_000),
+        perSecond: integer(env, "LICENSE_RATE_LIMIT_PER_SECOND", 10, 1, 1_000_000),
+      },
+      webhooks: {
+        burst: integer(env, "WEBHOOK_RATE_LIMIT_BURST", 2000, 1, 10_000_000),
+        perSecond: integer(env, "WEBHOOK_RATE_LIMIT_PER_SECOND", 500, 1, 10_000_000),
+      },
+    },
+    trustProxy: boolean(env, "TRUST_PROXY", false),
     downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:

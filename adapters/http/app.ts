@@ -15,6 +15,7 @@ import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
+import { createRateLimiter, type RateLimit, rateLimitGroup } from "./rate-limit.ts";
 import { createRequestContext } from "./request-context.ts";
 import { createWebhookRoutes, RAW_BODY_PREFIX, type WebhookDeps } from "./webhook-routes.ts";
 
@@ -35,6 +36,7 @@ export interface AppDeps
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
   readonly bodyLimitBytes: number;
+  readonly rateLimits?: { readonly limits: Readonly<Record<string, RateLimit>>; readonly trustProxy: boolean };
   checkReadiness(): Promise<Readiness>;
 }
 
@@ -43,6 +45,13 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
     .use(createRequestContext(deps))
+    .use(
+      createRateLimiter({
+        limits: deps.rateLimits?.limits ?? {},
+        groupOf: rateLimitGroup,
+        trustProxy: deps.rateLimits?.trustProxy ?? false,
+      }),
+    )
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       // A webhook's signature covers its exact bytes: they reach the handler unparsed.
       if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedText(request, deps.bodyLimitBytes);

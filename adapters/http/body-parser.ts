@@ -1,3 +1,4 @@
+import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { HttpProblem } from "./problem.ts";
 
 /** Reads the body as text, refusing it once it grows past `limit` bytes (chunked bodies too). */
@@ -46,11 +47,44 @@ function tooLarge(limit: number): HttpProblem {
 
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new HttpProblem(400, "MALFORMED_JSON", "The request body is not valid JSON.");
   }
+  if (text.includes("\\u0000") || RESERVED_KEYS.some((key) => text.includes(`"${key}"`))) {
+    const problem = unsafeContent(value, "");
+    if (problem) throw new ValidationFailed([{ ...problem, path: problem.path || "/" }]);
+  }
+  return value;
+}
+
+/**
+ * Keys that shadow what every object inherits (`toString`, `__proto__`, ...): no body here uses
+ * them, and code that turns a value into text would call them.
+ */
+const RESERVED_KEYS = Object.getOwnPropertyNames(Object.prototype);
+
+/** PostgreSQL text cannot hold U+0000; refused here, such a string can never reach a query. */
+function unsafeContent(value: unknown, path: string): { path: string; code: string; message: string } | undefined {
+  if (typeof value === "string") {
+    return value.includes("\0")
+      ? { path, code: "NUL_CHARACTER", message: "must not contain the NUL character (U+0000)" }
+      : undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (key.includes("\0"))
+      return { path: at, code: "NUL_CHARACTER", message: "must not contain the NUL character (U+0000)" };
+    if (!Array.isArray(value) && RESERVED_KEYS.includes(key)) {
+      return { path: at, code: "RESERVED_KEY", message: "is a reserved name and cannot be a key" };
+    }
+    const found = unsafeContent(item, at);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 export function isJsonContentType(contentType: string): boolean {

@@ -14,7 +14,11 @@ function validationErrors(error: ValidationError): FieldError[] {
 
 function toProblem(code: string | number, error: unknown, logger: Logger, request: Request): Problem {
   // Elysia wraps whatever the body parser throws in a ParseError; our own problem is the cause.
-  if (code === "PARSE" && error instanceof Error && error.cause instanceof HttpProblem) {
+  if (
+    code === "PARSE" &&
+    error instanceof Error &&
+    (error.cause instanceof HttpProblem || error.cause instanceof DomainError)
+  ) {
     return toProblem("HTTP", error.cause, logger, request);
   }
   if (error instanceof DomainError) {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
+import { HttpProblem } from "./problem.ts";
 
 interface RequestMeta {
   readonly id: string;
@@ -26,6 +27,10 @@ export function createRequestContext(deps: { logger: Logger; accessLogger?: Logg
       const id = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
       metas.set(request, { id, startedAt: performance.now() });
       set.headers["x-request-id"] = id;
+      // PostgreSQL text cannot hold U+0000: a NUL in a path or query never reaches a query.
+      if (/%00/i.test(request.url)) {
+        throw new HttpProblem(400, "NUL_CHARACTER", "The URL must not contain the NUL character (%00).");
+      }
     })
     .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
       const meta = metas.get(request);

@@ -25,6 +25,23 @@ describe("every error is RFC 9457 problem+json", () => {
       expect(error).toMatchObject({ message: expect.any(String), code: "SCHEMA_VIOLATION" });
   });
 
+  test("a NUL character, which PostgreSQL text cannot hold, is refused before any query", async () => {
+    const body = await call(app(), "POST", "/api/auth/register", {
+      rawBody: '{"email":"a\\u0000@b.co","password":"long enough","name":"N"}',
+      headers: { "content-type": "application/json" },
+    });
+    expectProblemShape(body, 422, "VALIDATION_FAILED");
+    expect(body.body.errors).toEqual([{ path: "/email", code: "NUL_CHARACTER", message: expect.any(String) }]);
+    expectProblemShape(await call(app(), "GET", "/api/products?q=%00"), 400, "NUL_CHARACTER");
+    const shadowing = await call(app(), "POST", "/api/auth/login", {
+      body: { email: { toString: null }, password: "x" },
+    });
+    expect(shadowing.body.errors).toEqual([
+      { path: "/email/toString", code: "RESERVED_KEY", message: expect.any(String) },
+    ]);
+    expectProblemShape(await call(app(), "GET", "/api/products/a%00b"), 400, "NUL_CHARACTER");
+  });
+
   test("an unknown route is a 404", async () => {
     expectProblemShape(await call(app(), "GET", "/api/does-not-exist"), 404, "ROUTE_NOT_FOUND");
   });

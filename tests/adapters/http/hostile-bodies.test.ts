@@ -20,7 +20,14 @@ const tokens: Record<"none" | "customer" | "admin", string | undefined> = {
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: localhostOnly });
   db.onTeardown(() => server.close());
-  app = createTestMarketplace(db.current.sql, {}, { env: GATEWAY_TEST_ENV }).app;
+  // Limits out of the way, so every generated body reaches parsing and validation.
+  const unlimited = Object.fromEntries(
+    ["AUTH", "LICENSE", "WEBHOOK"].flatMap((g) => [
+      [`${g}_RATE_LIMIT_BURST`, "1000000"],
+      [`${g}_RATE_LIMIT_PER_SECOND`, "1000000"],
+    ]),
+  );
+  app = createTestMarketplace(db.current.sql, {}, { env: { ...GATEWAY_TEST_ENV, ...unlimited } }).app;
   tokens.customer = await tokenFor("customer");
   tokens.admin = await tokenFor("admin");
 });

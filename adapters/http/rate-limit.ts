@@ -1,0 +1,70 @@
+import { Elysia } from "elysia";
+import { problem, problemResponse } from "./problem.ts";
+
+export interface RateLimit {
+  /** Requests a client may make in a burst. */
+  readonly burst: number;
+  /** Requests per second refilled after the burst. */
+  readonly perSecond: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updated: number;
+}
+
+/**
+ * A token bucket per client and route group, in memory (each instance limits on its own, which
+ * bounds the total at instances x limit). The client is the connection's address, or the first
+ * `X-Forwarded-For` hop when the deployment says a trusted proxy sets it.
+ */
+export function createRateLimiter(options: {
+  readonly limits: Readonly<Record<string, RateLimit>>;
+  readonly groupOf: (path: string) => string | undefined;
+  readonly trustProxy: boolean;
+  readonly now?: () => number;
+}) {
+  const now = options.now ?? Date.now;
+  const buckets = new Map<string, Bucket>();
+  let sweptAt = now();
+
+  function take(key: string, limit: RateLimit): number {
+    const at = now();
+    if (at - sweptAt > 60_000) {
+      // Buckets idle long enough to be full again carry no information.
+      for (const [k, b] of buckets) if (at - b.updated > 60_000) buckets.delete(k);
+      sweptAt = at;
+    }
+    const bucket = buckets.get(key) ?? { tokens: limit.burst, updated: at };
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + ((at - bucket.updated) / 1000) * limit.perSecond);
+    bucket.updated = at;
+    buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.ceil((1 - bucket.tokens) / limit.perSecond);
+  }
+
+  return new Elysia({ name: "rate-limit" }).onRequest(({ request, server }) => {
+    const path = new URL(request.url).pathname;
+    const group = options.groupOf(path);
+    const limit = group ? options.limits[group] : undefined;
+    if (!group || !limit) return;
+    const forwarded = options.trustProxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+    const client = forwarded || server?.requestIP(request)?.address || "unknown";
+    const retryAfter = take(`${group}|${client}`, limit);
+    if (retryAfter === 0) return;
+    return problemResponse(problem(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`), {
+      "retry-after": String(retryAfter),
+    });
+  });
+}
+
+/** Which paths are limited, by group: sign-in, public license checks, and gateway webhooks. */
+export function rateLimitGroup(path: string): string | undefined {
+  if (path === "/api/auth/login" || path === "/api/auth/register") return "auth";
+  if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
+  if (path.startsWith("/api/webhooks/")) return "webhooks";
+  return undefined;
+}
