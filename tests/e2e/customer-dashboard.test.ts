@@ -63,7 +63,7 @@ beforeAll(async () => {
   await eventually(
     async () => {
       const items = await dashboardOf(owner);
-      return items.length === 3 && items.every((i) => i.status !== "queued" && i.status !== "processing");
+      return items.length === 3 && items.every((i) => !["pending_payment", "queued", "processing"].includes(i.status));
     },
     5000,
     "three settled items",
