@@ -37,6 +37,7 @@ import { makeGatewayProductSync } from "../application/payments/gateway-product-
 import { makeGatewaySettingsAdmin } from "../application/payments/gateway-settings.ts";
 import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../application/payments/receive-webhook.ts";
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
+import { makeTestProviderConnection } from "../application/provisioning/test-provider-connection.ts";
 import type { Clock } from "../application/shared/runtime.ts";
 import { FulfillmentNotFound } from "../domain/fulfillment/fulfillment.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
@@ -84,6 +85,7 @@ import { createHttpProviderClient } from "./provider/http-provider-client.ts";
 import { createSecretStore } from "./secrets/secret-store.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
 import { createDownloadTokens } from "./security/download-tokens.ts";
+import { createOutboundUrlPolicy } from "./security/url-guard.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
 import { createInProcessMutex } from "./signals/in-process-mutex.ts";
@@ -117,7 +119,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const mappings = createPostgresPricingMappingRepository(sql);
   const changes: ChangeSignal & { close?(): Promise<void> } =
     infra.database.mode === "server" ? createPostgresChangeSignal({ sql, logger }) : createInProcessChangeSignal();
-  const catalog = { products, mappings, changes, currency: config.currency };
+  const urls = createOutboundUrlPolicy({ allowPrivate: config.allowPrivateProviderUrls });
+  const catalog = { products, mappings, changes, currency: config.currency, urls };
   const secrets = createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes });
   const provider = createHttpProviderClient({ secrets });
   const mutex = infra.database.mode === "server" ? createAdvisoryMutex(sql) : createInProcessMutex();
@@ -128,7 +131,13 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);
   const customers: CustomerDirectory = { find: (id) => users.findById(id) };
-  const gatewayAdmin = makeGatewaySettingsAdmin({ repository: gatewaySettingsRepository, secrets, changes, gateways });
+  const gatewayAdmin = makeGatewaySettingsAdmin({
+    repository: gatewaySettingsRepository,
+    secrets,
+    changes,
+    gateways,
+    urls,
+  });
   const gatewayASync = makeGatewayProductSync({
     products,
     mappings,
@@ -231,6 +240,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     listPublicProducts: makeListPublicProducts(catalog),
     getPublicProduct: makeGetPublicProduct(catalog),
     queryProviderManagement: makeQueryProviderManagement({ products, provider }),
+    testProviderConnection: makeTestProviderConnection({ products, provider, urls, now: () => performance.now() }),
     putSecret: (ref, value) => secrets.put(ref, value),
     listSecrets: () => secrets.list(),
     calculateCheckout: makeCalculateCheckout(catalog),

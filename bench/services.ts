@@ -78,6 +78,7 @@ export async function startMarketplace(
     NODE_ENV: "development",
     PORT: String(port),
     HOST: "127.0.0.1",
+    ALLOW_PRIVATE_PROVIDER_URLS: "true",
     DATABASE_URL: databaseUrl,
     DATABASE_POOL_MAX: "20",
     LOG_LEVEL: "info",

@@ -62,7 +62,8 @@ const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
 });
 const marketplace = Bun.spawn(["bun", "adapters/main.ts"], {
-  env: { ...env, ...demoAdmin },
+  // The demo's provider simulator and gateway sandboxes listen on loopback.
+  env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...demoAdmin },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const children = [marketplace, sim];

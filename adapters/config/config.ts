@@ -58,6 +58,8 @@ export interface Config {
   };
   /** Trust the first X-Forwarded-For hop as the client (only behind a proxy that sets it). */
   readonly trustProxy: boolean;
+  /** Let admin-supplied URLs point at loopback, private and link-local hosts (demo and tests only). */
+  readonly allowPrivateProviderUrls: boolean;
   /** How long a signed download link stays valid. */
   readonly downloadLinkTtlSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env): Config {
       },
     },
     trustProxy: boolean(env, "TRUST_PROXY", false),
+    allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),
     downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:

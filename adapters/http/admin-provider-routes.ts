@@ -1,12 +1,28 @@
 import { Elysia, t } from "elysia";
 import type { ProviderManagementQuery } from "../../application/provisioning/provider-management.ts";
+import type {
+  ProviderConnectionInput,
+  ProviderConnectionReport,
+} from "../../application/provisioning/test-provider-connection.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { oneOf } from "./catalog-schemas.ts";
 
 export interface AdminProviderDeps {
   readonly auth: AuthOptions;
   queryProviderManagement(request: ProviderManagementQuery): Promise<unknown>;
+  testProviderConnection(input: ProviderConnectionInput): Promise<ProviderConnectionReport>;
 }
+
+const ConnectionBody = t.Union([
+  t.Object({ product_id: t.String({ maxLength: 64 }) }, { additionalProperties: false }),
+  t.Object(
+    {
+      fulfillment_driver: t.String({ maxLength: 64 }),
+      fulfillment_config: t.Record(t.String({ maxLength: 100 }), t.Unknown()),
+    },
+    { additionalProperties: false },
+  ),
+]);
 
 const ProductParams = t.Object({ id: t.String({ maxLength: 64 }) });
 const TenantParams = t.Object({ id: t.String({ maxLength: 64 }), tenant: t.String({ minLength: 1, maxLength: 100 }) });
@@ -24,6 +40,12 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
     .use(createAuth(deps.auth))
     .guard({ auth: "admin" }, (app) =>
       app
+        .post("/api/admin/fulfillment/test-connection", ({ body }) => deps.testProviderConnection(body), {
+          body: ConnectionBody,
+          detail: detail(
+            "Check a SaaS product's provider address and credentials (saved product or unsaved configuration); private addresses are refused with 422",
+          ),
+        })
         .get(
           `${base}/overview`,
           ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }),

@@ -1,11 +1,15 @@
+import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
+import { DRIVER_CONFIG_SPECS } from "../../domain/catalog/drivers.ts";
 import { checkoutOptions } from "../../domain/catalog/pricing.ts";
 import {
   type Product,
+  type ProductDefinition,
   type ProductInput,
   ProductNotFound,
   SlugTaken,
   validateProduct,
 } from "../../domain/catalog/product.ts";
+import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { ChangeSignal, PageRequest, PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
 
 export const CATALOG_TOPIC = "catalog";
@@ -15,6 +19,15 @@ export interface ManageProductsDeps {
   readonly mappings: PricingMappingRepository;
   readonly changes: ChangeSignal;
   readonly currency: string;
+  readonly urls: OutboundUrlPolicy;
+}
+
+/** Validates a product and refuses addresses the marketplace must not call (SSRF). */
+async function acceptDefinition(deps: ManageProductsDeps, input: ProductInput): Promise<ProductDefinition> {
+  const definition = validateProduct(input);
+  const spec = DRIVER_CONFIG_SPECS[definition.fulfillment_driver];
+  await assertOutboundUrls(deps.urls, urlFieldsOf(spec, definition.fulfillment_config, "/fulfillment_config"));
+  return definition;
 }
 
 /** An admin's view: the whole record plus what a customer would be offered. */
@@ -29,7 +42,7 @@ export function makeGetAdminProduct(deps: ManageProductsDeps) {
 
 export function makeCreateProduct(deps: ManageProductsDeps) {
   return async function createProduct(input: ProductInput): Promise<Product> {
-    const definition = validateProduct(input);
+    const definition = await acceptDefinition(deps, input);
     const product = await deps.products.insert(definition);
     if (!product) throw new SlugTaken(definition.slug);
     await deps.changes.publish(CATALOG_TOPIC);
@@ -40,7 +53,7 @@ export function makeCreateProduct(deps: ManageProductsDeps) {
 /** PUT semantics: the body replaces the product's definition entirely. */
 export function makeUpdateProduct(deps: ManageProductsDeps) {
   return async function updateProduct(id: string, input: ProductInput): Promise<Product> {
-    const definition = validateProduct(input);
+    const definition = await acceptDefinition(deps, input);
     const product = await deps.products.update(id, definition);
     if (!product) throw new ProductNotFound();
     await deps.changes.publish(CATALOG_TOPIC);

@@ -4,6 +4,7 @@ import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts"
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { ChangeSignal } from "../catalog/ports.ts";
 import type { SecretStore } from "../secrets/ports.ts";
+import { assertOutboundUrls, type OutboundUrlPolicy, type UrlField } from "../shared/outbound-urls.ts";
 import type { ConnectionReport, PaymentGateway } from "./ports.ts";
 
 export interface EnvironmentSettings {
@@ -76,6 +77,7 @@ export function makeGatewaySettingsAdmin(deps: {
   secrets: SecretStore;
   changes: ChangeSignal;
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+  urls: OutboundUrlPolicy;
 }) {
   /** What an admin sees: references and whether each resolves, never a value. */
   async function describe(gateway: PaymentGatewayName) {
@@ -127,6 +129,12 @@ export function makeGatewaySettingsAdmin(deps: {
         }
       }
       if (errors.length > 0) throw new ValidationFailed(errors, "The gateway settings are not valid.");
+      const changedUrls: UrlField[] = [];
+      for (const environment of ["sandbox", "live"] as const) {
+        const url = patch[environment]?.base_url;
+        if (url !== undefined) changedUrls.push({ path: `/${environment}/base_url`, url });
+      }
+      await assertOutboundUrls(deps.urls, changedUrls);
       for (const environment of ["sandbox", "live"] as const) {
         for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
           const value = patch[environment]?.[secret];
@@ -139,7 +147,11 @@ export function makeGatewaySettingsAdmin(deps: {
       return describe(gateway);
     },
 
-    testConnection(gateway: PaymentGatewayName): Promise<ConnectionReport> {
+    /** The active environment's address is checked before anything connects to it. */
+    async testConnection(gateway: PaymentGatewayName): Promise<ConnectionReport> {
+      const settings = await deps.repository.get(gateway);
+      const environment = settings.environment;
+      await assertOutboundUrls(deps.urls, [{ path: `/${environment}/base_url`, url: settings[environment].base_url }]);
       return deps.gateways[gateway].testConnection();
     },
   };

@@ -118,6 +118,19 @@ export function validateObject(spec: ObjectSpec, value: unknown, path: string): 
   return errors;
 }
 
+/** The URL-valued fields of an already validated object, each with its JSON-pointer path. */
+export function urlFieldsOf(spec: ObjectSpec, value: Readonly<Record<string, unknown>>, path: string) {
+  const found: { path: string; url: string }[] = [];
+  for (const [key, field] of Object.entries(spec)) {
+    const entry = value[key];
+    if (field.kind === "url" && typeof entry === "string") found.push({ path: `${path}/${key}`, url: entry });
+    if (field.kind === "object" && typeof entry === "object" && entry !== null) {
+      found.push(...urlFieldsOf(field.fields, entry as Record<string, unknown>, `${path}/${key}`));
+    }
+  }
+  return found;
+}
+
 type JsonSchema = Record<string, unknown>;
 
 function fieldSchema(spec: FieldSpec): JsonSchema {

@@ -28,7 +28,8 @@ export function createTestMarketplace(
   overrides: Partial<AppDeps> = {},
   options: TestMarketplaceOptions = {},
 ) {
-  const env = { NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET, ...options.env };
+  // The simulator and test listeners live on loopback; SSRF tests turn the guard back on.
+  const env = { NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET, ALLOW_PRIVATE_PROVIDER_URLS: "true", ...options.env };
   return wireMarketplace(
     {
       config: loadConfig(env),

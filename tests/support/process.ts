@@ -18,7 +18,15 @@ export async function startService(
   const portVariable = options.portVariable ?? "PORT";
   const port = env[portVariable] ? Number(env[portVariable]) : await freePort();
   const proc = Bun.spawn(["bun", entry], {
-    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", ...env, [portVariable]: String(port) },
+    // Simulators and marketplaces all run on loopback in tests.
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      ALLOW_PRIVATE_PROVIDER_URLS: "true",
+      ...env,
+      [portVariable]: String(port),
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

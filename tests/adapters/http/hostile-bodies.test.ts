@@ -62,6 +62,12 @@ const ENDPOINTS: [string, string, Role, string[]][] = [
   ["PUT", "/api/admin/gateway_b/settings", "admin", ["environment", "sandbox", "live"]],
   ["PUT", "/api/admin/secrets/some_ref", "admin", ["value"]],
   ["POST", "/api/admin/gateway_a/products/create", "admin", ["product_id"]],
+  [
+    "POST",
+    "/api/admin/fulfillment/test-connection",
+    "admin",
+    ["product_id", "fulfillment_driver", "fulfillment_config"],
+  ],
   ["POST", `/api/admin/orders/${id}/refund`, "admin", ["amount"]],
   ["POST", `/api/admin/manual-tasks/${id}/complete`, "admin", ["url", "notes"]],
   ["POST", `/api/admin/fulfillments/${id}/cancel`, "admin", ["reason"]],

@@ -1,0 +1,95 @@
+import { urlFieldsOf, validateObject } from "../../domain/catalog/config-spec.ts";
+import { DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { ProductRepository } from "../catalog/ports.ts";
+import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
+import {
+  CredentialsNotFound,
+  UpstreamRejected,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+} from "../shared/upstream-errors.ts";
+import type { ProviderClient } from "./ports.ts";
+
+export type ProviderConnectionInput =
+  | { readonly product_id: string }
+  | { readonly fulfillment_driver: string; readonly fulfillment_config: unknown };
+
+export type ProviderConnectionReport =
+  | { readonly ok: true; readonly latency_ms: number }
+  | {
+      readonly ok: false;
+      readonly reason: "bad_credentials" | "unreachable" | "timeout" | "not_configured" | "unexpected_response";
+      readonly message: string;
+    };
+
+/** A reference no checkout ever produces, so asking for it provisions and changes nothing. */
+export const CONNECTION_PROBE_REFERENCE = "marketplace-connection-test";
+
+const SAAS_SPEC = DRIVER_CONFIG_SPECS.multitenant_saas;
+
+function notTestable(driver: string): ValidationFailed {
+  return new ValidationFailed(
+    [{ path: "/fulfillment_driver", code: "NOT_TESTABLE", message: `${driver} does not connect to a provider` }],
+    "Only multitenant_saas fulfillment connects to a provider.",
+  );
+}
+
+/** Fixed wording: neither the provider's body nor a credential reaches the admin from here. */
+function failure(error: unknown): ProviderConnectionReport {
+  const report = (reason: Extract<ProviderConnectionReport, { ok: false }>["reason"], message: string) => ({
+    ok: false as const,
+    reason,
+    message,
+  });
+  if (error instanceof CredentialsNotFound)
+    return report("not_configured", "No credentials are stored under credentials_ref.");
+  if (error instanceof UpstreamRejected && (error.status === 401 || error.status === 403)) {
+    return report("bad_credentials", `The provider refused the credentials with HTTP ${error.status}.`);
+  }
+  if (error instanceof UpstreamUnreachable) return report("unreachable", "The provider could not be reached.");
+  if (error instanceof UpstreamTimeout) return report("timeout", "The provider did not answer within timeout_seconds.");
+  return report("unexpected_response", "The provider answered in a way the contract does not allow.");
+}
+
+/**
+ * The "test connection" action of a SaaS product: checks the configuration and its addresses,
+ * then asks the provider for the status of a reference that does not exist. The contract's
+ * `TENANT_NOT_FOUND` (or a tenant) proves address, credentials and signing all work.
+ */
+export function makeTestProviderConnection(deps: {
+  products: ProductRepository;
+  provider: ProviderClient;
+  urls: OutboundUrlPolicy;
+  /** Milliseconds from any origin, for the latency. */
+  now: () => number;
+}) {
+  async function configOf(input: ProviderConnectionInput): Promise<MultitenantSaasConfig> {
+    if ("product_id" in input) {
+      const product = await deps.products.findById(input.product_id);
+      if (!product) throw new ProductNotFound();
+      if (product.fulfillment_driver !== "multitenant_saas") throw notTestable(product.fulfillment_driver);
+      return product.fulfillment_config as unknown as MultitenantSaasConfig;
+    }
+    if (input.fulfillment_driver !== "multitenant_saas") throw notTestable(input.fulfillment_driver);
+    const errors = validateObject(SAAS_SPEC, input.fulfillment_config, "/fulfillment_config");
+    if (errors.length > 0) throw new ValidationFailed(errors, "The fulfillment configuration is not valid.");
+    return input.fulfillment_config as MultitenantSaasConfig;
+  }
+
+  return async function testProviderConnection(input: ProviderConnectionInput): Promise<ProviderConnectionReport> {
+    const config = await configOf(input);
+    const fields = urlFieldsOf(SAAS_SPEC, config as unknown as Record<string, unknown>, "/fulfillment_config");
+    await assertOutboundUrls(deps.urls, fields);
+    const started = deps.now();
+    try {
+      await deps.provider.status(config, CONNECTION_PROBE_REFERENCE);
+    } catch (error) {
+      const tenantUnknown =
+        error instanceof UpstreamRejected && error.status === 404 && error.upstreamCode === "TENANT_NOT_FOUND";
+      if (!tenantUnknown) return failure(error);
+    }
+    return { ok: true, latency_ms: Math.round(deps.now() - started) };
+  };
+}

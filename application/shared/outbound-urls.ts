@@ -1,0 +1,35 @@
+import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
+
+/**
+ * Decides whether the marketplace may call an admin-supplied URL. The answer is the reason for a
+ * refusal, or null when the URL may be called. The adapter resolves the host first, so nothing is
+ * ever connected to while the question is open.
+ */
+export interface OutboundUrlPolicy {
+  refusal(url: string): Promise<string | null>;
+}
+
+export class UrlNotAllowed extends DomainError {
+  readonly code = "URL_NOT_ALLOWED";
+  readonly category = "invalid";
+
+  constructor(errors: readonly FieldError[]) {
+    super("An address points at a host the marketplace does not call.", errors);
+  }
+}
+
+export interface UrlField {
+  /** JSON pointer of the field the URL came from. */
+  readonly path: string;
+  readonly url: string;
+}
+
+/** Checks every URL and refuses them together, as one 422 listing each offending field. */
+export async function assertOutboundUrls(policy: OutboundUrlPolicy, fields: readonly UrlField[]): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const field of fields) {
+    const reason = await policy.refusal(field.url);
+    if (reason !== null) errors.push({ path: field.path, code: "URL_NOT_ALLOWED", message: reason });
+  }
+  if (errors.length > 0) throw new UrlNotAllowed(errors);
+}
