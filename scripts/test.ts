@@ -3,6 +3,11 @@
  * Order: DATABASE_URL, else a throwaway cluster from local PostgreSQL binaries, else PGlite.
  * Extra arguments go to `bun test` (e.g. a path filter).
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { KNOWN_SECRETS } from "../tests/support/known-secrets.ts";
+import { scanLogDirectory } from "./lib/log-scan.ts";
 import { findPostgresBin, type PostgresCluster, startPostgresCluster } from "./lib/postgres-cluster.ts";
 
 let cluster: PostgresCluster | undefined;
@@ -20,8 +25,10 @@ if (adminUrl) {
 }
 console.log(`test database backend: ${backend}`);
 
+const logDir = mkdtempSync(join(tmpdir(), "marketplace-test-logs-"));
 const cleanup = async () => {
   await cluster?.remove();
+  rmSync(logDir, { recursive: true, force: true });
 };
 process.on("SIGINT", () => void cleanup().then(() => process.exit(130)));
 process.on("SIGTERM", () => void cleanup().then(() => process.exit(143)));
@@ -33,9 +40,17 @@ const proc = Bun.spawn(["bun", "test", ...process.argv.slice(2)], {
     NODE_ENV: "test",
     TEST_DATABASE_URL: adminUrl ?? "",
     TEST_DATABASE_BACKEND: adminUrl ? "postgres" : "pglite",
+    TEST_LOG_DIR: logDir,
   },
 });
-const code = await proc.exited;
+let code = await proc.exited;
+// Everything the run logged, scanned for secrets: any finding fails the run.
+const scan = scanLogDirectory(logDir, KNOWN_SECRETS);
+for (const finding of scan.findings.slice(0, 20)) {
+  console.error(`log scan: ${finding.file}:${finding.line} holds ${finding.what}`);
+}
+console.log(`log scan: ${scan.lines} lines in ${scan.files} files, ${scan.findings.length} secrets found`);
+if (scan.findings.length > 0 && code === 0) code = 1;
 await cleanup();
 console.log(`test database backend: ${backend}`);
 console.log(

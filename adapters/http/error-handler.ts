@@ -1,6 +1,7 @@
 import { Elysia, type ValidationError } from "elysia";
 import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
 import type { Logger } from "../logging/logger.ts";
+import { isDatabaseUnavailable } from "../postgres/database.ts";
 import { HttpProblem, PROBLEM_CONTENT_TYPE, type Problem, problem, STATUS_BY_CATEGORY } from "./problem.ts";
 import { requestIdOf } from "./request-context.ts";
 
@@ -27,6 +28,13 @@ function toProblem(code: string | number, error: unknown, logger: Logger, reques
     });
   }
   if (error instanceof HttpProblem) return problem(error.status, error.code, error.message);
+  if (isDatabaseUnavailable(error)) {
+    logger.warn(
+      { req_id: requestIdOf(request), err: error instanceof Error ? error.message : String(error) },
+      "database unavailable",
+    );
+    return problem(503, "DATABASE_UNAVAILABLE", "The database cannot be reached right now; retry shortly.");
+  }
   switch (code) {
     case "PARSE":
       return problem(400, "MALFORMED_BODY", "The request body could not be parsed.");
@@ -52,6 +60,7 @@ export function createErrorHandler(deps: { logger: Logger }) {
     const body = toProblem(code, error, deps.logger, request);
     set.status = body.status;
     set.headers["content-type"] = PROBLEM_CONTENT_TYPE;
+    if (body.status === 503) set.headers["retry-after"] = "2";
     return JSON.stringify({ ...body, instance: `urn:request:${requestIdOf(request)}` });
   });
 }

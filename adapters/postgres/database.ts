@@ -54,3 +54,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
   };
 }
+
+/** Driver-side codes of a connection that could not be made or was lost. */
+const CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/**
+ * True when the error says the database cannot be reached right now (connection refused or lost,
+ * server shutting down or starting, too many connections) rather than that a query is wrong.
+ * Such failures are worth a 503 and a retry, never a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code !== "string") return false;
+  return (
+    CONNECTION_CODES.has(code) ||
+    code.startsWith("08") || // connection exception
+    code === "57P01" || // admin shutdown
+    code === "57P02" || // crash shutdown
+    code === "57P03" || // cannot connect now (starting up)
+    code === "53300" // too many connections
+  );
+}

@@ -66,9 +66,9 @@ describe("provider failures", () => {
     expect(record?.last_error).toContain("HTTP 500");
 
     const failures = e2e.logs
-      .map((line) => JSON.parse(line) as { msg: string; order_id?: string; time: number })
+      .map((line) => JSON.parse(line) as { msg: string; order_id?: string; time: string })
       .filter((line) => line.msg === "fulfillment attempt failed" && line.order_id === orderId)
-      .map((line) => line.time);
+      .map((line) => Date.parse(line.time));
     expect(failures).toHaveLength(MAX_ATTEMPTS);
     const gaps = failures.slice(1).map((at, i) => at - (failures[i] ?? at));
     gaps.forEach((gap, i) => {

@@ -6,12 +6,22 @@ import { createLogger, type Logger } from "../../adapters/logging/logger.ts";
 import { wireMarketplace } from "../../adapters/main.ts";
 import type { Sql } from "../../adapters/postgres/database.ts";
 import { createBunPasswordHasher } from "../../adapters/security/bun-password-hasher.ts";
+import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from "./credentials.ts";
 import { hasRealPostgres } from "./database.ts";
+
+export { TEST_JWT_SECRET, TEST_SECRETS_KEY };
+
+import { testLogDestination } from "./test-logs.ts";
+
+/** Debug-level lines into the run's scanned log directory, or silence outside `npm test`. */
+function testLogger(): Logger {
+  const destination = testLogDestination();
+  return destination ? createLogger({ level: "debug", destination }) : createLogger({ level: "silent" });
+}
 
 /** One ephemeral license signing key for the whole test process. */
 export const TEST_LICENSE_KEYS = await loadLicenseKeyPair({});
 
-export const TEST_JWT_SECRET = "test-secret-0123456789-abcdefghijklmnop";
 export const TEST_ISSUER = "marketplace";
 
 export interface TestMarketplaceOptions {
@@ -33,10 +43,10 @@ export function createTestMarketplace(
   return wireMarketplace(
     {
       config: loadConfig(env),
-      logger: options.logger ?? createLogger({ level: "silent" }),
+      logger: options.logger ?? testLogger(),
       database: { sql, mode: hasRealPostgres ? "server" : "embedded" },
       jwtSecret: TEST_JWT_SECRET,
-      secretsKey: "test-secrets-key-0123456789-abcdefghijkl",
+      secretsKey: TEST_SECRETS_KEY,
       env: { ...env, ...gatewaySecretEnvironment(env) },
       hasher: createBunPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
       licenseKeys: TEST_LICENSE_KEYS,

@@ -1,22 +1,17 @@
 import { beforeAll, expect } from "bun:test";
-import pino from "pino";
+import { createLogger } from "../../adapters/logging/logger.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
 import { tokenFor } from "./auth.ts";
 import { aPointOfSaleProduct } from "./builders/products.ts";
 import type { TestDatabase, TestDatabaseHandle } from "./database.ts";
+import { SANDBOX } from "./gateway-env.ts";
 import { call } from "./http.ts";
 import type { RunningService } from "./process.ts";
 import { SIM_TOKEN, startProviderSim } from "./provider-sim.ts";
+import { keepTestLog } from "./test-logs.ts";
 
-export const SANDBOX = {
-  GATEWAY_A_SANDBOX_API_KEY: "e2e_paddle_key_0123456789",
-  GATEWAY_A_SANDBOX_CLIENT_KEY: "e2e_paddle_client_0123",
-  GATEWAY_A_SANDBOX_WEBHOOK_SECRET: "pdl_ntfset_e2e_secret_0123456789",
-  GATEWAY_B_SANDBOX_API_KEY: "sk_test_e2e_0123456789",
-  GATEWAY_B_SANDBOX_CLIENT_KEY: "pk_test_e2e_0123456789",
-  GATEWAY_B_SANDBOX_WEBHOOK_SECRET: "whsec_e2e_secret_0123456789",
-} as const;
+export { SANDBOX } from "./gateway-env.ts";
 
 /** Fast retries so failure paths finish in a test's time; everything else as in production. */
 export const FAST_JOBS = {
@@ -63,7 +58,16 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
           PUBLIC_BASE_URL: state.url,
           ...options.env,
         },
-        logger: pino({ level: "info" }, { write: (line: string) => void logs.push(line) }),
+        // The production logger (with its redaction), kept for assertions and for the secrets scan.
+        logger: createLogger({
+          level: "info",
+          destination: {
+            write: (line: string) => {
+              logs.push(line);
+              keepTestLog("e2e", line);
+            },
+          },
+        }),
         ...(options.clock ? { clock: options.clock } : {}),
         ...(options.random ? { random: options.random } : {}),
       },

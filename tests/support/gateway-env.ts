@@ -29,3 +29,13 @@ export function localhostOnly(request: Request): "bypass" | "error" {
   const host = new URL(request.url).hostname;
   return host === "127.0.0.1" || host === "localhost" ? "bypass" : "error";
 }
+
+/** Gateway sandbox credentials shared by the end-to-end marketplace and the provider simulator. */
+export const SANDBOX = {
+  GATEWAY_A_SANDBOX_API_KEY: "e2e_paddle_key_0123456789",
+  GATEWAY_A_SANDBOX_CLIENT_KEY: "e2e_paddle_client_0123",
+  GATEWAY_A_SANDBOX_WEBHOOK_SECRET: "pdl_ntfset_e2e_secret_0123456789",
+  GATEWAY_B_SANDBOX_API_KEY: "sk_test_e2e_0123456789",
+  GATEWAY_B_SANDBOX_CLIENT_KEY: "pk_test_e2e_0123456789",
+  GATEWAY_B_SANDBOX_WEBHOOK_SECRET: "whsec_e2e_secret_0123456789",
+} as const;

@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { keepTestLog } from "./test-logs.ts";
 
 export interface RunningService {
   readonly url: string;
@@ -41,6 +42,8 @@ export async function startService(
     );
     return collected;
   };
+  // Read from the start, so a chatty process never blocks on a full pipe.
+  void output();
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${entry} exited ${proc.exitCode}: ${await output()}`);
     try {
@@ -61,7 +64,9 @@ export async function startService(
     output,
     async stop(signal = "SIGTERM") {
       proc.kill(signal);
-      return proc.exited;
+      const code = await proc.exited;
+      keepTestLog(entry.replace(/\W+/g, "-"), await output());
+      return code;
     },
   };
 }
