@@ -7,15 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { freePort } from "../scripts/lib/postgres-cluster.ts";
-import {
-  rssMb,
-  type Service,
-  SIM_TOKEN,
-  startDatabase,
-  startMarketplace,
-  startSimulator,
-  WEBHOOK_SECRET,
-} from "./services.ts";
+import { awaitActive, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
+import { rssMb, type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -130,68 +123,6 @@ async function webhookRatio(marketplace: Service, databaseUrl: string) {
   };
 }
 
-/** Paid point-of-sale orders, inserted directly; the webhooks are what the bench times. */
-async function insertOrders(
-  sql: postgres.Sql,
-  customerId: string,
-  productId: string,
-  count: number,
-): Promise<string[]> {
-  const rows = await sql<{ order_id: string }[]>`
-    with o as (
-      insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway, gateway_environment, metadata)
-      select ${customerId}, 'pending_payment', 'USD', 2900, 2900, 2900, 'gateway_b', 'sandbox', '{}' from generate_series(1, ${count})
-      returning id
-    )
-    insert into order_items (order_id, position, product_id, product_name, variant, payment_type, billing_interval,
-                             unit_price, quantity, amount, due_today, delivery_model, fulfillment_driver, options)
-    select id, 0, ${productId}, 'Tillpoint POS', 'monthly', 'subscription', 'monthly', 2900, 1, 2900, 2900,
-           'saas_multitenant', 'multitenant_saas', '{}' from o
-    returning order_id`;
-  return rows.map((r) => r.order_id);
-}
-
-function paidWebhook(orderId: string) {
-  const body = JSON.stringify({
-    id: `evt_bench_${orderId}`,
-    object: "event",
-    type: "checkout.session.completed",
-    created: Math.floor(Date.now() / 1000),
-    data: {
-      object: {
-        id: `cs_bench_${orderId}`,
-        object: "checkout.session",
-        client_reference_id: orderId,
-        payment_status: "paid",
-        amount_total: 2900,
-        currency: "usd",
-        payment_intent: `pi_bench_${orderId}`,
-        metadata: { order_id: orderId },
-      },
-    },
-  });
-  const t = Math.floor(Date.now() / 1000);
-  const signature = new Bun.CryptoHasher("sha256", WEBHOOK_SECRET).update(`${t}.${body}`).digest("hex");
-  return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${signature}` } };
-}
-
-async function send(url: string, orderId: string) {
-  const { body, headers } = paidWebhook(orderId);
-  const response = await fetch(`${url}/api/webhooks/gateway_b`, { method: "POST", headers, body });
-  if (response.status !== 200) throw new Error(`webhook for ${orderId}: ${response.status} ${await response.text()}`);
-}
-
-async function awaitActive(sql: postgres.Sql, ids: readonly string[], timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const [row] = await sql<{ n: number }[]>`
-      select count(*)::int as n from fulfillment_records where order_id in ${sql(ids as string[])} and status = 'active'`;
-    if ((row?.n ?? 0) >= ids.length) return;
-    if (Date.now() > deadline) throw new Error(`only ${row?.n} of ${ids.length} orders active after ${timeoutMs} ms`);
-    await Bun.sleep(100);
-  }
-}
-
 async function timings(sql: postgres.Sql, ids: readonly string[]) {
   const [row] = await sql<{ p50: number; p99: number; span: number }[]>`
     select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.99) within group (order by ms) as p99,
@@ -206,13 +137,6 @@ async function timings(sql: postgres.Sql, ids: readonly string[]) {
     p99: round(row?.p99 ?? 0, 1),
     ordersPerSec: round(ids.length / (row?.span || 1), 1),
   };
-}
-
-async function tenantsAtSimulator(simUrl: string): Promise<number> {
-  const response = await fetch(`${simUrl}/api/marketplace/admin/overview`, {
-    headers: { authorization: `Bearer ${SIM_TOKEN}` },
-  });
-  return ((await response.json()) as { tenants_total: number }).tenants_total;
 }
 
 async function e2e(sql: postgres.Sql, marketplace: Service, sim: Service, customerId: string, productId: string) {

@@ -1,0 +1,71 @@
+import type postgres from "postgres";
+import { SIM_TOKEN, WEBHOOK_SECRET } from "./services.ts";
+
+/** Paid point-of-sale orders, inserted directly; the webhooks are what the bench times. */
+export async function insertOrders(
+  sql: postgres.Sql,
+  customerId: string,
+  productId: string,
+  count: number,
+): Promise<string[]> {
+  const rows = await sql<{ order_id: string }[]>`
+    with o as (
+      insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway, gateway_environment, metadata)
+      select ${customerId}, 'pending_payment', 'USD', 2900, 2900, 2900, 'gateway_b', 'sandbox', '{}' from generate_series(1, ${count})
+      returning id
+    )
+    insert into order_items (order_id, position, product_id, product_name, variant, payment_type, billing_interval,
+                             unit_price, quantity, amount, due_today, delivery_model, fulfillment_driver, options)
+    select id, 0, ${productId}, 'Tillpoint POS', 'monthly', 'subscription', 'monthly', 2900, 1, 2900, 2900,
+           'saas_multitenant', 'multitenant_saas', '{}' from o
+    returning order_id`;
+  return rows.map((r) => r.order_id);
+}
+
+export function paidWebhook(orderId: string) {
+  const body = JSON.stringify({
+    id: `evt_bench_${orderId}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created: Math.floor(Date.now() / 1000),
+    data: {
+      object: {
+        id: `cs_bench_${orderId}`,
+        object: "checkout.session",
+        client_reference_id: orderId,
+        payment_status: "paid",
+        amount_total: 2900,
+        currency: "usd",
+        payment_intent: `pi_bench_${orderId}`,
+        metadata: { order_id: orderId },
+      },
+    },
+  });
+  const t = Math.floor(Date.now() / 1000);
+  const signature = new Bun.CryptoHasher("sha256", WEBHOOK_SECRET).update(`${t}.${body}`).digest("hex");
+  return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${signature}` } };
+}
+
+export async function send(url: string, orderId: string) {
+  const { body, headers } = paidWebhook(orderId);
+  const response = await fetch(`${url}/api/webhooks/gateway_b`, { method: "POST", headers, body });
+  if (response.status !== 200) throw new Error(`webhook for ${orderId}: ${response.status} ${await response.text()}`);
+}
+
+export async function awaitActive(sql: postgres.Sql, ids: readonly string[], timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await sql<{ n: number }[]>`
+      select count(*)::int as n from fulfillment_records where order_id in ${sql(ids as string[])} and status = 'active'`;
+    if ((row?.n ?? 0) >= ids.length) return;
+    if (Date.now() > deadline) throw new Error(`only ${row?.n} of ${ids.length} orders active after ${timeoutMs} ms`);
+    await Bun.sleep(100);
+  }
+}
+
+export async function tenantsAtSimulator(simUrl: string): Promise<number> {
+  const response = await fetch(`${simUrl}/api/marketplace/admin/overview`, {
+    headers: { authorization: `Bearer ${SIM_TOKEN}` },
+  });
+  return ((await response.json()) as { tenants_total: number }).tenants_total;
+}
