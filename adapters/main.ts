@@ -289,11 +289,19 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
       },
     }),
     licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: licenseSigner, clock }),
+    /** Answers within 2 s even when the database hangs mid-restart: a hanging probe is a failed one. */
     async checkReadiness() {
+      const down = { database: false, migrations: false };
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<typeof down>((resolve) => (timer = setTimeout(() => resolve(down), 2000)));
+      const check = migrations
+        .then((expected) => migrationsApplied(sql, expected))
+        .then((migrationsOk) => ({ database: true, migrations: migrationsOk }))
+        .catch(() => down);
       try {
-        return { database: true, migrations: await migrationsApplied(sql, await migrations) };
-      } catch {
-        return { database: false, migrations: false };
+        return await Promise.race([check, timeout]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     ...overrides,

@@ -30,7 +30,8 @@ function connect(url: string, max: number): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connect_timeout: 10,
+    // Below Bun.serve's 10 s idle time-out, so a request waiting on a connection gets its 503.
+    connect_timeout: 5,
     idle_timeout: 60,
     types: { bigint: BIGINT_AS_NUMBER },
     transform: { undefined: null },

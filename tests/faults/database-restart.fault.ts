@@ -83,7 +83,12 @@ test("a database restart mid-load: 503 while down, recovery by itself, every pai
   const probe = (async () => {
     const until = Date.now() + DOWN_MS;
     while (Date.now() < until) {
-      readiness.push((await fetch(`${marketplace.url}/ready`)).status);
+      readiness.push(
+        await fetch(`${marketplace.url}/ready`).then(
+          (r) => r.status,
+          () => -1,
+        ),
+      );
       await Bun.sleep(200);
     }
   })();
@@ -98,6 +103,7 @@ test("a database restart mid-load: 503 while down, recovery by itself, every pai
   expect(statuses.filter((status) => status !== 200 && status !== 503)).toEqual([]);
   expect(problems.every((type) => type.startsWith("application/problem+json"))).toBeTrue();
   expect(readiness).toContain(503);
+  expect(readiness.filter((status) => status !== 200 && status !== 503)).toEqual([]);
   const [records] = await sql<{ n: number; orders: number }[]>`
       select count(*)::int as n, count(distinct order_id)::int as orders from fulfillment_records where order_id in ${sql(ids)}`;
   expect(records).toEqual({ n: ORDERS, orders: ORDERS });
