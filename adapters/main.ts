@@ -406,6 +406,16 @@ async function start(config: Config, logger: Logger, accessLogger: Logger) {
     logger.info("shutdown complete");
     process.exit(0);
   };
+  // postgres.js can throw outside any query when a connection drops mid-write under Bun; the pool
+  // reconnects by itself, so that one error is logged and survived. Anything else still ends the process.
+  process.on("uncaughtException", (error) => {
+    if (error instanceof Error && /postgres[\\/]src[\\/]connection/.test(error.stack ?? "")) {
+      logger.error({ err: error }, "database connection failed outside a query; the pool reconnects");
+      return;
+    }
+    logger.fatal({ err: error }, "uncaught exception");
+    process.exit(1);
+  });
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
   process.on("SIGINT", () => void shutdown("SIGINT"));
 }
