@@ -46,6 +46,28 @@ async function rejection(response: Response, read: RejectionReader): Promise<{ c
   }
 }
 
+const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
+  ECONNREFUSED: "connection refused",
+  ConnectionRefused: "connection refused",
+  ECONNRESET: "connection reset",
+  ConnectionClosed: "connection closed",
+  ENOTFOUND: "host name not found",
+  EAI_AGAIN: "host name lookup failed",
+  ETIMEDOUT: "connection timed out",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+};
+
+/** A reason an operator can read in `last_error`: what happened, then the system's code. */
+function connectionFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && code) {
+    const readable = CONNECTION_FAILURES[code];
+    return readable ? `${readable} (${code})` : code;
+  }
+  return error instanceof Error ? error.message : "connection failed";
+}
+
 /**
  * One HTTP call to an upstream through ky: no retries (the job system retries, with backoff),
  * a time-out, no redirects followed. Anything but a 2xx becomes a typed `UpstreamError`; the
@@ -69,8 +91,7 @@ export async function callUpstream(
     });
   } catch (error) {
     if (error instanceof TimeoutError) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
-    const code = (error as { code?: string }).code;
-    throw new UpstreamUnreachable(upstream, code ?? (error instanceof Error ? error.message : "connection failed"));
+    throw new UpstreamUnreachable(upstream, connectionFailure(error));
   }
   const { status } = response;
   if (status === 429) throw new UpstreamRateLimited(upstream, parseRetryAfter(response.headers.get("retry-after")));

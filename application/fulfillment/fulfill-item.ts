@@ -92,8 +92,16 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
   return async function fulfillItem(payload: Readonly<Record<string, unknown>>, job: JobContext): Promise<void> {
     const existing = await deps.fulfillments.find(String(payload.fulfillment_id ?? ""));
     if (!existing) throw new PermanentJobFailure(`fulfillment ${String(payload.fulfillment_id)} does not exist`);
-    // A record already past delivery (or cancelled) needs nothing; `processing` is a run that died midway.
-    if (existing.status !== "processing" && !canTransition(existing.status, "processing")) return;
+    // A dead-lettered job run again by an admin (redrive) finds its record `failed`: that is a retry,
+    // so the record goes back to `queued` first. Onboarding is idempotent, so nothing is provisioned twice.
+    if (existing.status === "failed") {
+      const requeued = await deps.fulfillments.transition(existing.id, ["failed"], { status: "queued" });
+      if (!requeued) return;
+      deps.log.info(logFields(requeued), "fulfillment redriven");
+    } else if (existing.status !== "processing" && !canTransition(existing.status, "processing")) {
+      // A record already past delivery (or cancelled) needs nothing; `processing` is a run that died midway.
+      return;
+    }
     const record = await deps.fulfillments.transition(existing.id, ["queued", "processing"], {
       status: "processing",
       attempts: existing.attempts + 1,
