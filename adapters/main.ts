@@ -406,13 +406,11 @@ async function start(config: Config, logger: Logger, accessLogger: Logger) {
     logger.info("shutdown complete");
     process.exit(0);
   };
-  // postgres.js can throw outside any query when a connection drops mid-write under Bun; the pool
-  // reconnects by itself, so that one error is logged and survived. Anything else still ends the process.
+  // The state after an uncaught exception is unknown: log it as one JSON line and end the process, so
+  // the supervisor starts a fresh one and the job leases of this one expire. (The database driver's
+  // one known throw outside a query, a write to a connection that closed, is patched at install:
+  // scripts/patch-postgres-driver.mjs.)
   process.on("uncaughtException", (error) => {
-    if (error instanceof Error && /postgres[\\/]src[\\/]connection/.test(error.stack ?? "")) {
-      logger.error({ err: error }, "database connection failed outside a query; the pool reconnects");
-      return;
-    }
     logger.fatal({ err: error }, "uncaught exception");
     process.exit(1);
   });
