@@ -5,6 +5,7 @@ import { freePort, type PostgresCluster, startPostgresCluster } from "../scripts
 
 export const SIM_TOKEN = "bench-sim-token-0123456789";
 export const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
+const GATEWAY_B_API_KEY = "sk_test_bench";
 
 export interface Service {
   readonly url: string;
@@ -60,6 +61,8 @@ export async function startSimulator(): Promise<Service> {
     PROVIDER_SIM_PORT: String(port),
     PROVIDER_SIM_TOKEN: SIM_TOKEN,
     PROVIDER_SIM_CONTROL: "true",
+    GATEWAY_B_SANDBOX_API_KEY: GATEWAY_B_API_KEY,
+    GATEWAY_B_SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
     LOG_LEVEL: "warn",
   });
   const url = `http://127.0.0.1:${port}`;
@@ -85,7 +88,8 @@ export async function startMarketplace(
     JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",
     SECRETS_KEY: "bench-secrets-key-0123456789-abcdefghij",
     DATA_DIR: `/tmp/mkt-bench-${port}`,
-    GATEWAY_B_SANDBOX_API_KEY: "sk_test_bench",
+    GATEWAY_B_SANDBOX_BASE_URL: `${simUrl}/gateway_b`,
+    GATEWAY_B_SANDBOX_API_KEY: GATEWAY_B_API_KEY,
     GATEWAY_B_SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
     DEMO_PROVIDER_BASE_URL: simUrl,
     SECRET_PROVIDER_SIM_TOKEN: SIM_TOKEN,

@@ -1,7 +1,8 @@
 /**
  * `npm run soak`: mixed load for SOAK_SECONDS (default 600) against one production-configured
- * marketplace on a throwaway PostgreSQL: catalog browsing, checkout calculation, paid webhooks that
- * provision through the simulator, and the customer dashboard. Fails on any unintended error
+ * marketplace on a throwaway PostgreSQL: catalog browsing, checkout calculation and checkout sessions
+ * opened at the simulator's gateway sandbox, paid webhooks that provision through the simulator, and
+ * the customer dashboard. Fails on any unintended error
  * response or when RSS grows 10 % or more after the warm-up (the first fifth of the run).
  */
 import postgres from "postgres";
@@ -12,6 +13,8 @@ const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const LANES = Number(process.env.SOAK_LANES ?? 8);
 /** Paid orders per second: a shop's rate, below what provisioning drains, so no backlog builds. */
 const PAID_PER_SECOND = Number(process.env.SOAK_PAID_PER_SECOND ?? 20);
+/** Checkout sessions opened per second (each one a pending order and a session at the gateway). */
+const SESSIONS_PER_SECOND = Number(process.env.SOAK_SESSIONS_PER_SECOND ?? 5);
 const say = (line: string) => console.log(`[soak] ${line}`);
 
 const database = await startDatabase();
@@ -37,13 +40,16 @@ try {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ email: "soak-bulk@example.com", password: "soak password", name: "Bulk" }),
   });
-  const bulkId = ((await bulk.json()) as { user: { id: string } }).user.id;
+  const bulkCustomer = (await bulk.json()) as { user: { id: string }; token: string };
+  const bulkId = bulkCustomer.user.id;
   const [product] = await sql<
     { id: string; slug: string }[]
   >`select id, slug from products where slug = 'tillpoint-pos'`;
   if (!product) throw new Error("the seeded point-of-sale product is missing");
   const paidOrders: string[] = [];
+  let sessions = 0;
   let started = Date.now();
+  const elapsedSeconds = () => (Date.now() - started) / 1000;
 
   const request = async (kind: string, path: string, init: RequestInit = {}) => {
     const response = await fetch(`${marketplace.url}${path}`, init);
@@ -56,17 +62,24 @@ try {
     headers: { "content-type": "application/json", ...extra },
     body: JSON.stringify(body),
   });
+  const items = [{ product_id: product.id, variant: "monthly", options: { workspace: "Soak Shop" } }];
   const actions = [
     () => request("browse", "/api/products?limit=20"),
     () => request("browse", `/api/products/${product.slug}`),
-    () =>
-      request(
-        "checkout",
-        "/api/checkout/calculate",
-        json({ items: [{ product_id: product.id, variant: "monthly", options: { workspace: "Soak Shop" } }] }),
-      ),
+    () => request("checkout", "/api/checkout/calculate", json({ items })),
+    () => {
+      if (sessions >= elapsedSeconds() * SESSIONS_PER_SECOND) {
+        return request("checkout", "/api/checkout/calculate", json({ items }));
+      }
+      sessions++;
+      return request(
+        "session",
+        "/api/checkout/create",
+        json({ items, payment_gateway: "gateway_b" }, { authorization: `Bearer ${bulkCustomer.token}` }),
+      );
+    },
     async () => {
-      if (paidOrders.length >= ((Date.now() - started) / 1000) * PAID_PER_SECOND) {
+      if (paidOrders.length >= elapsedSeconds() * PAID_PER_SECOND) {
         return request("browse", "/api/products?limit=20");
       }
       const owner = paidOrders.length < 20 ? user.id : bulkId;
@@ -110,7 +123,7 @@ try {
 
   const growth = baseline > 0 ? (latest - baseline) / baseline : 0;
   say(`${done} requests in ${SECONDS} s over ${LANES} lanes: ${JSON.stringify(counts)}`);
-  say(`${paidOrders.length} paid orders, all active`);
+  say(`${paidOrders.length} paid orders, all active; ${sessions} checkout sessions opened`);
   say(
     `RSS after warm-up ${baseline.toFixed(1)} MB, at the end ${latest.toFixed(1)} MB: growth ${(growth * 100).toFixed(1)} %`,
   );
