@@ -2,6 +2,7 @@ import type { BillingInterval, Variant } from "../../domain/catalog/pricing.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { ConnectionFailure } from "../shared/connection-check.ts";
 
 /** The active environment's settings with secret values resolved, read at every call. */
 export interface GatewayRuntimeSettings {
@@ -72,12 +73,7 @@ export interface RemoteSubscription {
 
 export type ConnectionReport =
   | { readonly ok: true; readonly environment: GatewayEnvironment; readonly latency_ms: number }
-  | {
-      readonly ok: false;
-      readonly environment: GatewayEnvironment | null;
-      readonly reason: "bad_credentials" | "unreachable" | "timeout" | "not_configured" | "unexpected_response";
-      readonly message: string;
-    };
+  | ({ readonly ok: false; readonly environment: GatewayEnvironment | null } & ConnectionFailure);
 
 /**
  * One payment gateway (spec 1, "Payment gateway" interface). Remote failures throw

@@ -3,13 +3,9 @@ import { DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/ca
 import { ProductNotFound } from "../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
+import { type ConnectionFailure, connectionFailure } from "../shared/connection-check.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
-import {
-  CredentialsNotFound,
-  UpstreamRejected,
-  UpstreamTimeout,
-  UpstreamUnreachable,
-} from "../shared/upstream-errors.ts";
+import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { ProviderClient } from "./ports.ts";
 
 export type ProviderConnectionInput =
@@ -18,11 +14,7 @@ export type ProviderConnectionInput =
 
 export type ProviderConnectionReport =
   | { readonly ok: true; readonly latency_ms: number }
-  | {
-      readonly ok: false;
-      readonly reason: "bad_credentials" | "unreachable" | "timeout" | "not_configured" | "unexpected_response";
-      readonly message: string;
-    };
+  | ({ readonly ok: false } & ConnectionFailure);
 
 /** A reference no checkout ever produces, so asking for it provisions and changes nothing. */
 export const CONNECTION_PROBE_REFERENCE = "marketplace-connection-test";
@@ -36,22 +28,13 @@ function notTestable(driver: string): ValidationFailed {
   );
 }
 
-/** Fixed wording: neither the provider's body nor a credential reaches the admin from here. */
-function failure(error: unknown): ProviderConnectionReport {
-  const report = (reason: Extract<ProviderConnectionReport, { ok: false }>["reason"], message: string) => ({
-    ok: false as const,
-    reason,
-    message,
-  });
-  if (error instanceof CredentialsNotFound)
-    return report("not_configured", "No credentials are stored under credentials_ref.");
-  if (error instanceof UpstreamRejected && (error.status === 401 || error.status === 403)) {
-    return report("bad_credentials", `The provider refused the credentials with HTTP ${error.status}.`);
-  }
-  if (error instanceof UpstreamUnreachable) return report("unreachable", "The provider could not be reached.");
-  if (error instanceof UpstreamTimeout) return report("timeout", "The provider did not answer within timeout_seconds.");
-  return report("unexpected_response", "The provider answered in a way the contract does not allow.");
-}
+const PROVIDER_WORDING = {
+  notConfigured: "No credentials are stored under credentials_ref.",
+  badCredentials: (status: number) => `The provider refused the credentials with HTTP ${status}.`,
+  unreachable: "The provider could not be reached.",
+  timeout: "The provider did not answer within timeout_seconds.",
+  unexpectedResponse: () => "The provider answered in a way the contract does not allow.",
+};
 
 /**
  * The "test connection" action of a SaaS product: checks the configuration and its addresses,
@@ -88,7 +71,7 @@ export function makeTestProviderConnection(deps: {
     } catch (error) {
       const tenantUnknown =
         error instanceof UpstreamRejected && error.status === 404 && error.upstreamCode === "TENANT_NOT_FOUND";
-      if (!tenantUnknown) return failure(error);
+      if (!tenantUnknown) return { ok: false, ...connectionFailure(error, PROVIDER_WORDING) };
     }
     return { ok: true, latency_ms: Math.round(deps.now() - started) };
   };

@@ -1,28 +1,20 @@
 import type { ConnectionReport, GatewaySettingsSource } from "../../../application/payments/ports.ts";
-import {
-  CredentialsNotFound,
-  UpstreamRejected,
-  UpstreamTimeout,
-  UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+import { connectionFailure } from "../../../application/shared/connection-check.ts";
 import type { GatewayEnvironment } from "../../../domain/payments/gateway-event.ts";
 import { stripeRequest } from "./stripe-http.ts";
 import { checkBalance } from "./stripe-responses.ts";
 
-type Failure = Extract<ConnectionReport, { ok: false }>;
-
-/** Fixed wording: an upstream's message or a key must never reach an admin screen from here. */
-function failure(environment: GatewayEnvironment | null, error: unknown): Failure {
-  const report = (reason: Failure["reason"], message: string): Failure => ({ ok: false, environment, reason, message });
+/** Stripe's failures in our words, naming the environment that was tried. */
+function failure(environment: GatewayEnvironment | null, error: unknown): ConnectionReport {
   const where = environment === null ? "" : ` (${environment})`;
-  if (error instanceof CredentialsNotFound)
-    return report("not_configured", `No API key is stored for gateway_b${where}.`);
-  if (error instanceof UpstreamRejected && (error.status === 401 || error.status === 403)) {
-    return report("bad_credentials", `Stripe refused the API key${where} with HTTP ${error.status}.`);
-  }
-  if (error instanceof UpstreamUnreachable) return report("unreachable", `Stripe could not be reached${where}.`);
-  if (error instanceof UpstreamTimeout) return report("timeout", `Stripe did not answer in time${where}.`);
-  return report("unexpected_response", `Stripe answered unexpectedly${where}.`);
+  const found = connectionFailure(error, {
+    notConfigured: `No API key is stored for gateway_b${where}.`,
+    badCredentials: (status) => `Stripe refused the API key${where} with HTTP ${status}.`,
+    unreachable: `Stripe could not be reached${where}.`,
+    timeout: `Stripe did not answer in time${where}.`,
+    unexpectedResponse: () => `Stripe answered unexpectedly${where}.`,
+  });
+  return { ok: false, environment, ...found };
 }
 
 /** `GET /v1/balance` needs nothing but a valid secret key, so any balance proves the connection. */
