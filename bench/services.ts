@@ -27,11 +27,12 @@ async function waitFor(url: string, proc: Subprocess, what: string) {
   }
 }
 
-function spawn(entry: string, env: Record<string, string>) {
+/** `logPath` keeps the process's log lines (stdout) in a file; by default they are dropped. */
+function spawn(entry: string, env: Record<string, string>, logPath?: string) {
   return Bun.spawn(["bun", entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",
-    stdout: "ignore",
+    stdout: logPath ? Bun.file(logPath) : "ignore",
     stderr: "inherit",
   });
 }
@@ -75,30 +76,35 @@ export async function startMarketplace(
   databaseUrl: string,
   simUrl: string,
   extra: Record<string, string> = {},
+  options: { readonly logPath?: string } = {},
 ): Promise<Service> {
   const port = await freePort();
-  const proc = spawn("adapters/main.ts", {
-    NODE_ENV: "development",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    ALLOW_PRIVATE_PROVIDER_URLS: "true",
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_MAX: "20",
-    LOG_LEVEL: "info",
-    JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",
-    SECRETS_KEY: "bench-secrets-key-0123456789-abcdefghij",
-    DATA_DIR: `/tmp/mkt-bench-${port}`,
-    GATEWAY_B_SANDBOX_BASE_URL: `${simUrl}/gateway_b`,
-    GATEWAY_B_SANDBOX_API_KEY: GATEWAY_B_API_KEY,
-    GATEWAY_B_SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    DEMO_PROVIDER_BASE_URL: simUrl,
-    SECRET_PROVIDER_SIM_TOKEN: SIM_TOKEN,
-    TICK_ENABLED: "false",
-    // The bench offers more webhooks from one address than any gateway sends; the limiter still runs.
-    WEBHOOK_RATE_LIMIT_BURST: "10000000",
-    WEBHOOK_RATE_LIMIT_PER_SECOND: "10000000",
-    ...extra,
-  });
+  const proc = spawn(
+    "adapters/main.ts",
+    {
+      NODE_ENV: "development",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ALLOW_PRIVATE_PROVIDER_URLS: "true",
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: "20",
+      LOG_LEVEL: "info",
+      JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",
+      SECRETS_KEY: "bench-secrets-key-0123456789-abcdefghij",
+      DATA_DIR: `/tmp/mkt-bench-${port}`,
+      GATEWAY_B_SANDBOX_BASE_URL: `${simUrl}/gateway_b`,
+      GATEWAY_B_SANDBOX_API_KEY: GATEWAY_B_API_KEY,
+      GATEWAY_B_SANDBOX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      DEMO_PROVIDER_BASE_URL: simUrl,
+      SECRET_PROVIDER_SIM_TOKEN: SIM_TOKEN,
+      TICK_ENABLED: "false",
+      // The bench offers more webhooks from one address than any gateway sends; the limiter still runs.
+      WEBHOOK_RATE_LIMIT_BURST: "10000000",
+      WEBHOOK_RATE_LIMIT_PER_SECOND: "10000000",
+      ...extra,
+    },
+    options.logPath,
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ready`, proc, "marketplace");
   return { url, proc, stop: () => stop(proc) };

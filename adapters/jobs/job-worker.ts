@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import type { ChangeSignal } from "../../application/catalog/ports.ts";
 import type { JobHandler } from "../../application/jobs/ports.ts";
 import type { Logger } from "../logging/logger.ts";
-import type { Sql } from "../postgres/database.ts";
+import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
 import { type ClaimedJob, createPostgresJobLeases } from "./postgres-job-leases.ts";
@@ -35,6 +35,7 @@ export interface JobWorker {
 }
 
 interface Run {
+  readonly jobId: string;
   readonly heartbeat: ReturnType<typeof setInterval>;
   readonly done: Promise<void>;
 }
@@ -78,11 +79,15 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
 
   async function claimAndRun() {
     const free = concurrency - runs.size;
-    const claimed = await leases.claim(free);
+    const claimed = await leases.claim(
+      free,
+      [...runs].map((run) => run.jobId),
+    );
     if (claimed.length === free) pollWanted = true;
     for (const job of claimed) {
       const heartbeat = setInterval(() => void keepLease(job, heartbeat), Math.max(10, Math.floor(leaseMs / 3)));
       const run: Run = {
+        jobId: job.id,
         heartbeat,
         done: execute(job).finally(() => {
           clearInterval(heartbeat);
@@ -101,6 +106,27 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       log.warn({ job_id: job.id, kind: job.kind, attempt: job.attempts }, "job lease lost while running");
     } catch (error) {
       log.warn({ job_id: job.id, kind: job.kind, error: String(error) }, "job heartbeat failed");
+    }
+  }
+
+  /**
+   * Records the outcome, retrying while the database is unreachable (the heartbeat keeps the lease
+   * once it is back), so a restart does not leave the job waiting for its lease to expire. Gives up
+   * after one lease's time, or when the worker is stopping; the job then reruns after its lease.
+   */
+  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome): Promise<boolean> {
+    const giveUpAt = Date.now() + leaseMs;
+    for (let waitMs = 100; ; waitMs = Math.min(waitMs * 2, 2_000)) {
+      try {
+        return await leases.finish(job.id, outcome);
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || phase !== "started" || Date.now() + waitMs > giveUpAt) throw error;
+        log.warn(
+          { job_id: job.id, kind: job.kind, error_code: errorCode(error) },
+          "job outcome not recorded yet; retrying",
+        );
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
     }
   }
 
@@ -132,7 +158,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
     const durationMs = Math.round(performance.now() - started);
     try {
-      if (!(await leases.finish(job.id, outcome))) {
+      if (!(await finishWhileLeased(job, outcome))) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
         log.info({ ...fields, duration_ms: durationMs }, "job done");

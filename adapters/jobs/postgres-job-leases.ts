@@ -27,14 +27,16 @@ export function createPostgresJobLeases(deps: {
   return {
     /**
      * graphile-worker's claim: lock due jobs, and running jobs whose lease expired (their worker
-     * died), skipping rows another worker is claiming. Materialized so the locking subquery runs once.
+     * died, or this one could not record their outcome), skipping rows another worker is claiming
+     * and the jobs still running here (`runningHere`, ids). Materialized so the locking subquery
+     * runs once.
      */
-    claim(limit: number): Promise<ClaimedJob[]> {
+    claim(limit: number, runningHere: readonly string[] = []): Promise<ClaimedJob[]> {
       return sql<ClaimedJob[]>`
         with due as materialized (
           select id from jobs
           where (state = 'pending' and run_at <= now())
-             or (state = 'running' and locked_until < now() and locked_by <> ${workerId})
+             or (state = 'running' and locked_until < now() and not (id = any(${runningHere as string[]}::bigint[])))
           order by run_at, id
           limit ${limit}
           for update skip locked

@@ -6,6 +6,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  fulfillmentReaches,
   fulfillmentsOf,
   http,
   posProductFor,
@@ -36,16 +37,9 @@ describe("provider failures", () => {
     const customer = await registerCustomer(e2e);
     await fault(2);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
-    const [record] = await eventually(
-      async () => {
-        const records = await fulfillmentsOf(db, orderId);
-        return records[0]?.status === "active" ? records : undefined;
-      },
-      5000,
-      "delivery after two failures",
-    );
+    const record = await fulfillmentReaches(db, orderId, "active", 5000);
     expect(record).toMatchObject({ status: "active", attempts: 3 });
-    expect(record?.last_error).toContain("HTTP 500");
+    expect(record.last_error).toContain("HTTP 500");
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
   });
 
@@ -54,16 +48,9 @@ describe("provider failures", () => {
     const customer = await registerCustomer(e2e);
     await fault(MAX_ATTEMPTS);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
-    const [record] = await eventually(
-      async () => {
-        const records = await fulfillmentsOf(db, orderId);
-        return records[0]?.status === "failed" ? records : undefined;
-      },
-      8000,
-      "a failed fulfillment",
-    );
+    const record = await fulfillmentReaches(db, orderId, "failed", 8000);
     expect(record).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
-    expect(record?.last_error).toContain("HTTP 500");
+    expect(record.last_error).toContain("HTTP 500");
 
     const failures = e2e.logs
       .map((line) => JSON.parse(line) as { msg: string; order_id?: string; time: string })
@@ -91,10 +78,10 @@ describe("provider failures", () => {
     const admin = await tokenFor("admin");
     const dead = await http(e2e.url, "GET", "/api/admin/jobs?state=dead&kind=fulfill&limit=100", { token: admin });
     expect(
-      dead.body.items.some((job: { payload: { fulfillment_id: string } }) => job.payload.fulfillment_id === record?.id),
+      dead.body.items.some((job: { payload: { fulfillment_id: string } }) => job.payload.fulfillment_id === record.id),
     ).toBeTrue();
 
-    const retried = await http(e2e.url, "POST", `/api/admin/fulfillments/${record?.id}/retry`, { token: admin });
+    const retried = await http(e2e.url, "POST", `/api/admin/fulfillments/${record.id}/retry`, { token: admin });
     expect(retried.body.status).toBe("queued");
     await eventually(
       async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active",
@@ -120,17 +107,10 @@ describe("provider failures", () => {
     const stranger = await registerCustomer(e2e);
     await fault(MAX_ATTEMPTS);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
-    const [record] = await eventually(
-      async () => {
-        const records = await fulfillmentsOf(db, orderId);
-        return records[0]?.status === "failed" ? records : undefined;
-      },
-      8000,
-      "a failed fulfillment",
-    );
-    const foreign = await http(e2e.url, "POST", `/api/fulfillments/${record?.id}/retry`, { token: stranger.token });
+    const record = await fulfillmentReaches(db, orderId, "failed", 8000);
+    const foreign = await http(e2e.url, "POST", `/api/fulfillments/${record.id}/retry`, { token: stranger.token });
     expect(foreign.status).toBe(404);
-    const own = await http(e2e.url, "POST", `/api/fulfillments/${record?.id}/retry`, { token: customer.token });
+    const own = await http(e2e.url, "POST", `/api/fulfillments/${record.id}/retry`, { token: customer.token });
     expect(own.body.status).toBe("queued");
     await eventually(
       async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active",

@@ -7,6 +7,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  fulfillmentReaches,
   fulfillmentsOf,
   http,
   posProductFor,
@@ -54,17 +55,6 @@ async function buy(productId: string) {
 
 const recordOf = async (orderId: string) => (await fulfillmentsOf(db, orderId))[0];
 
-async function settled(orderId: string, status: "active" | "failed", timeoutMs: number) {
-  return eventually(
-    async () => {
-      const record = await recordOf(orderId);
-      return record?.status === status ? record : undefined;
-    },
-    timeoutMs,
-    `a ${status} fulfillment`,
-  );
-}
-
 /** A reverse proxy to the simulator on `port`: the provider "comes back" at the address it was refusing on. */
 function providerComesBackOn(port: number) {
   const proxy = Bun.serve({
@@ -98,7 +88,7 @@ describe("provider outages end to end", () => {
     const product = await productAt(e2e.sim.url);
     await fault({ mode: "hang" }, 2);
     const { orderId } = await buy(product.id);
-    const record = await settled(orderId, "active", 10_000);
+    const record = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(record.attempts).toBe(3);
     expect(record.last_error).toContain("did not answer within 1 s");
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
@@ -108,7 +98,7 @@ describe("provider outages end to end", () => {
     const product = await productAt(e2e.sim.url);
     await fault({ mode: "garbage" }, 2);
     const { orderId } = await buy(product.id);
-    const record = await settled(orderId, "active", 10_000);
+    const record = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(record.attempts).toBe(3);
     expect(record.last_error).toContain("answered with an invalid body");
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
@@ -128,7 +118,7 @@ describe("provider outages end to end", () => {
     );
     expect((await recordOf(orderId))?.last_error).toContain("could not be reached");
     providerComesBackOn(port);
-    const record = await settled(orderId, "active", 10_000);
+    const record = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(record.attempts).toBeGreaterThanOrEqual(3);
     expect(await tenantsAtSimulator(e2e, orderId)).toBe(1);
   }, 15_000);
@@ -142,7 +132,7 @@ describe("provider outages end to end", () => {
       const product = await productAt(e2e.sim.url);
       await fault(spec, MAX_ATTEMPTS);
       const { orderId } = await buy(product.id);
-      const record = await settled(orderId, "failed", 15_000);
+      const record = await fulfillmentReaches(db, orderId, "failed", 15_000);
       expect(record.attempts).toBe(MAX_ATTEMPTS);
       expect(record.last_error).toMatch(new RegExp(`^The provider ${reason}`));
       const job = await deadJobOf(record.id, await tokenFor("admin"));
@@ -155,7 +145,7 @@ describe("provider outages end to end", () => {
   test("a provider refusing on every attempt: failed with a readable last_error", async () => {
     const product = await productAt(`http://127.0.0.1:${await freePort()}`);
     const { orderId } = await buy(product.id);
-    const record = await settled(orderId, "failed", 15_000);
+    const record = await fulfillmentReaches(db, orderId, "failed", 15_000);
     expect(record.attempts).toBe(MAX_ATTEMPTS);
     expect(record.last_error).toBe("The provider could not be reached: connection refused (ECONNREFUSED).");
   }, 20_000);
@@ -165,7 +155,7 @@ describe("provider outages end to end", () => {
     // Each call is handled after the client gave up: the tenant exists, but no answer arrives.
     await fault({ mode: "delay", delay_ms: 1500 }, MAX_ATTEMPTS);
     const { orderId } = await buy(product.id);
-    const record = await settled(orderId, "failed", 20_000);
+    const record = await fulfillmentReaches(db, orderId, "failed", 20_000);
     expect(record.last_error).toContain("did not answer within 1 s");
     await eventually(
       async () => (await tenantsAtSimulator(e2e, orderId)) === 1,
@@ -183,7 +173,7 @@ describe("provider outages end to end", () => {
     expect(again.status).toBe(200);
     expect([redriven.body.state, again.body.state]).toContain("pending");
 
-    const active = await settled(orderId, "active", 10_000);
+    const active = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(active.external_reference_id).not.toBeNull();
     expect(e2e.logs.some((line) => line.includes('"fulfillment redriven"') && line.includes(orderId))).toBeTrue();
     const retried = await http(e2e.url, "POST", `/api/admin/fulfillments/${record.id}/retry`, { token: admin });

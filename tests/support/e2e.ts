@@ -204,6 +204,23 @@ export async function fulfillmentsOf(db: { readonly current: TestDatabase }, ord
     from fulfillment_records where order_id = ${orderId} order by created_at`;
 }
 
+/** Waits until the order's first fulfillment record reaches `status`; returns that record. */
+export async function fulfillmentReaches(
+  db: { readonly current: TestDatabase },
+  orderId: string,
+  status: string,
+  timeoutMs = 5000,
+) {
+  return eventually(
+    async () => {
+      const [record] = await fulfillmentsOf(db, orderId);
+      return record?.status === status ? record : undefined;
+    },
+    timeoutMs,
+    `a ${status} fulfillment`,
+  );
+}
+
 /** How many tenants the simulator holds for an order. */
 export async function tenantsAtSimulator(e2e: E2e, orderId: string): Promise<number> {
   let count = 0;

@@ -163,4 +163,40 @@ describe("job leases across workers", () => {
     expect(runs).toBe(0);
     expect((await jobRows(sql()))[0]?.last_error).toBe("The final attempt (3) ended without an outcome.");
   });
+
+  test("a worker takes back its own expired claim whose outcome it could not record, but never one still running here", async () => {
+    // Claimed earlier by this same worker, whose outcome write failed: only the lease remembers it.
+    await sql()`
+      insert into jobs (kind, payload, state, attempts, locked_by, locked_until)
+      values ('work', '{"n": "stale"}', 'running', 1, 'worker-one', now() - interval '1 second')`;
+    const runs: string[] = [];
+    const release = deferred();
+    testbed
+      .worker({
+        workerId: "worker-one",
+        leaseMs: 60_000,
+        wake: createInProcessChangeSignal(),
+        handlers: {
+          work: async (payload) => {
+            runs.push(String(payload.n));
+            // The fresh job's lease is made to expire while it runs (the next heartbeat is 20 s
+            // away); polling every 20 ms, the worker must still not claim it a second time.
+            if (payload.n === "fresh") await release.promise;
+          },
+        },
+      })
+      .start();
+    await until(async () => (await jobRows(sql()))[0]?.state === "done");
+    expect((await jobRows(sql()))[0]).toMatchObject({ state: "done", attempts: 2 });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
+      kind: "work",
+      payload: { n: "fresh" },
+    });
+    await until(() => runs.includes("fresh"));
+    await sql()`update jobs set locked_until = now() - interval '1 second' where payload->>'n' = 'fresh'`;
+    await Bun.sleep(600);
+    release.resolve();
+    await until(async () => (await jobRows(sql())).every((row) => row.state === "done"));
+    expect(runs).toEqual(["stale", "fresh"]);
+  });
 });

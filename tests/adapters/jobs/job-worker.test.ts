@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-scheduler.ts";
+import { openDatabase } from "../../../adapters/postgres/database.ts";
 import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change-signal.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { type JobContext, PermanentJobFailure } from "../../../application/jobs/ports.ts";
 import { UpstreamRateLimited, UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
+import { startTcpProxy } from "../../support/tcp-proxy.ts";
 import {
   capturingLogger,
   deferred,
@@ -325,4 +327,41 @@ test.skipIf(!hasRealPostgres)("stop() returns by its deadline even while a claim
   expect(performance.now() - started).toBeLessThan(1_000);
   release();
   await locking;
+});
+
+describe("job worker and a database outage", () => {
+  test("an outcome that cannot be written while the database is away is written once it is back, not after the lease", async () => {
+    const target = new URL(db.current.url);
+    const proxy = await startTcpProxy({ hostname: target.hostname, port: Number(target.port) });
+    try {
+      target.port = String(proxy.port);
+      const { sql: pool, close } = await openDatabase({ url: target.toString(), dataDir: "", poolMax: 2 });
+      const logs = capturingLogger();
+      const worker = testbed.worker({
+        sql: pool,
+        logger: logs.logger,
+        leaseMs: 30_000,
+        wake: createInProcessChangeSignal(),
+        handlers: {
+          // The database goes away while the job runs, and comes back 800 ms later.
+          work: async () => {
+            proxy.cut();
+            setTimeout(() => proxy.restore(), 800);
+          },
+        },
+      });
+      try {
+        await enqueue();
+        worker.start();
+        await until(async () => (await jobRows(sql()))[0]?.state === "done", 10_000);
+        expect((await jobRows(sql())).map((r) => [r.state, r.attempts, r.locked_by])).toEqual([["done", 1, null]]);
+        expect(logs.lines().some((line) => line.msg === "job outcome not recorded yet; retrying")).toBeTrue();
+      } finally {
+        await worker.stop({ timeoutMs: 0 });
+        await close(0);
+      }
+    } finally {
+      proxy.stop();
+    }
+  }, 15_000);
 });
