@@ -59,7 +59,7 @@ const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** A reason an operator can read in `last_error`: what happened, then the system's code. */
-function connectionFailure(error: unknown): string {
+function describeConnectionFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && code) {
     const readable = CONNECTION_FAILURES[code];
@@ -91,7 +91,7 @@ export async function callUpstream(
     });
   } catch (error) {
     if (error instanceof TimeoutError) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
-    throw new UpstreamUnreachable(upstream, connectionFailure(error));
+    throw new UpstreamUnreachable(upstream, describeConnectionFailure(error));
   }
   const { status } = response;
   if (status === 429) throw new UpstreamRateLimited(upstream, parseRetryAfter(response.headers.get("retry-after")));
