@@ -3,6 +3,7 @@ import type { OrderDetails, OrderRepository, RefundRecord } from "../../applicat
 import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
 import { decodeCursor, newestFirstPage } from "./cursor.ts";
 import type { Sql } from "./database.ts";
+import { PAYMENT_COLUMNS } from "./payment-flow-repositories.ts";
 import { UUID } from "./product-repository.ts";
 
 const ORDER_COLUMNS = [
@@ -40,17 +41,6 @@ const ITEM_COLUMNS = [
   "fulfillment_driver",
   "options",
 ];
-const PAYMENT_COLUMNS = [
-  "id",
-  "order_id",
-  "gateway",
-  "payment_id",
-  "amount",
-  "currency",
-  "refunded_amount",
-  "created_at",
-];
-
 export function createPostgresOrderRepository(sql: Sql): OrderRepository {
   return {
     create(input) {

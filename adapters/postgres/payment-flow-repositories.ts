@@ -3,7 +3,8 @@ import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
 import type { Queryable } from "./database.ts";
 import { UUID } from "./product-repository.ts";
 
-const PAYMENT_COLUMNS = [
+/** The columns of a `Payment`, as every payment query selects them. */
+export const PAYMENT_COLUMNS = [
   "id",
   "order_id",
   "gateway",
