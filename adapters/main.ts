@@ -24,9 +24,12 @@ import {
 } from "../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentAdapters } from "../application/fulfillment/ports.ts";
 import { makeProcessPaymentEvent } from "../application/fulfillment/process-payment-event.ts";
+import { makeAccountStates } from "../application/identity/account-states.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
+import { makeChangeAccess } from "../application/identity/change-access.ts";
 import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
+import { makeLogOutEverywhere } from "../application/identity/log-out-everywhere.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
 import type { JobHandler } from "../application/jobs/ports.ts";
@@ -51,6 +54,7 @@ import { createPaddleGateway } from "./gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
+import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
 import { deleteDoneJobs } from "./jobs/job-cleanup.ts";
 import type { JobWakeUp } from "./jobs/job-wake-up.ts";
 import { createJobWorker } from "./jobs/job-worker.ts";
@@ -85,10 +89,12 @@ import { createHttpProviderClient } from "./provider/http-provider-client.ts";
 import { createSecretStore } from "./secrets/secret-store.ts";
 import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
 import { createDownloadTokens } from "./security/download-tokens.ts";
+import { createGuardedFetch } from "./security/guarded-fetch.ts";
 import { createOutboundUrlPolicy } from "./security/url-guard.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
 import { createInProcessMutex } from "./signals/in-process-mutex.ts";
+import { withOutboundGuard } from "./upstream/gateway-outbound.ts";
 
 export interface Infrastructure {
   readonly config: Config;
@@ -120,14 +126,16 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const changes: ChangeSignal & { close?(): Promise<void> } =
     infra.database.mode === "server" ? createPostgresChangeSignal({ sql, logger }) : createInProcessChangeSignal();
   const urls = createOutboundUrlPolicy({ allowPrivate: config.allowPrivateProviderUrls });
+  const outbound = createGuardedFetch({ allowPrivate: config.allowPrivateProviderUrls });
   const catalog = { products, mappings, changes, currency: config.currency, urls };
   const secrets = createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes });
-  const provider = createHttpProviderClient({ secrets });
+  const provider = createHttpProviderClient({ secrets, outbound });
   const mutex = infra.database.mode === "server" ? createAdvisoryMutex(sql) : createInProcessMutex();
   const gatewaySettingsRepository = createPostgresGatewaySettingsRepository(sql, defaultGatewaySettings(config));
   const gatewaySettings = createGatewaySettingsSource({ repository: gatewaySettingsRepository, secrets, changes });
-  const paddle = createPaddleGateway({ settings: gatewaySettings });
-  const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: gatewaySettings }) };
+  const guardedSettings = withOutboundGuard(gatewaySettings, outbound);
+  const paddle = createPaddleGateway({ settings: guardedSettings });
+  const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: guardedSettings }) };
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);
   const customers: CustomerDirectory = { find: (id) => users.findById(id) };
@@ -164,6 +172,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
       sql,
       tasks,
       clock,
+      outbound,
       installDomain: config.installDomain,
     }),
     license_download: createLicenseDownloadAdapter({ sql, signer: licenseSigner, clock }),
@@ -224,10 +233,18 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...(infra.accessLogger ? { accessLogger: infra.accessLogger } : {}),
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimits: { limits: config.rateLimits, trustProxy: config.trustProxy },
-    auth: { secret: infra.jwtSecret, issuer: config.jwtIssuer, ttlSeconds: config.jwtTtlSeconds },
+    auth: {
+      secret: infra.jwtSecret,
+      issuer: config.jwtIssuer,
+      ttlSeconds: config.jwtTtlSeconds,
+      accounts: makeAccountStates({ users, changes, now: () => performance.now() }),
+    },
     registerCustomer: makeRegisterCustomer({ users, hasher }),
     authenticate: makeAuthenticate({ users, hasher }),
     getUser: makeGetUser({ users }),
+    logOutEverywhere: makeLogOutEverywhere({ users, changes }),
+    listAccounts: users.list,
+    changeAccess: makeChangeAccess({ users, changes }),
     changes,
     createProduct: makeCreateProduct(catalog),
     updateProduct: makeUpdateProduct(catalog),
@@ -372,8 +389,7 @@ async function start(config: Config, logger: Logger, accessLogger: Logger) {
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    // Bodies are capped by the app's parser with a problem+json 413; this is the hard backstop.
-    maxRequestBodySize: config.bodyLimitBytes * 2,
+    maxRequestBodySize: SERVER_BODY_LIMIT,
     fetch: marketplace.app.fetch,
   });
   logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");

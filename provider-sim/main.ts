@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { ConfigError } from "../adapters/config/env-parsers.ts";
+import { SERVER_BODY_LIMIT } from "../adapters/http/body-parser.ts";
 import { createLogger } from "../adapters/logging/logger.ts";
 import { loadProviderSimConfig, type ProviderSimConfig } from "./config.ts";
 import { wireProviderSim } from "./wiring.ts";
@@ -18,7 +19,13 @@ try {
 const logger = createLogger({ level: config.logLevel, name: "provider-sim" });
 const sim = wireProviderSim({ config, logger });
 // No idle timeout: a `hang` fault must stay pending until the client gives up.
-const server = Bun.serve({ hostname: config.host, port: config.port, idleTimeout: 0, fetch: sim.app.fetch });
+const server = Bun.serve({
+  hostname: config.host,
+  port: config.port,
+  idleTimeout: 0,
+  maxRequestBodySize: SERVER_BODY_LIMIT,
+  fetch: sim.app.fetch,
+});
 const tick = new Cron("* * * * *", { protect: true }, () => {
   const changed = sim.tick();
   if (changed > 0) logger.info({ changed }, "tick changed tenants");

@@ -1,44 +1,24 @@
 import { Elysia } from "elysia";
-import { isJsonContentType } from "../adapters/http/body-parser.ts";
-import { HttpProblem } from "../adapters/http/problem.ts";
+import { decodeUtf8, isJsonContentType, parseJsonBody, readLimitedBytes } from "../adapters/http/body-parser.ts";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const rawBodies = new WeakMap<Request, Uint8Array>();
-/** Stands in for a body that is not JSON until the auth check has run, so 401 comes before 400. */
-const MALFORMED = Object.freeze({ malformed: true });
 
-async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array> {
-  if (Number(request.headers.get("content-length") ?? "0") > limit) throw tooLarge(limit);
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
-
-function tooLarge(limit: number): HttpProblem {
-  return new HttpProblem(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes.`);
+/** Stands in for a body that cannot be read until the auth check has run, so 401 comes before 400. */
+class UnreadableBody {
+  constructor(readonly problem: unknown) {}
 }
 
 function parse(bytes: Uint8Array, contentType: string): unknown {
   // null, not undefined: Elysia would hand an undefined body to its own parser, which finds it consumed.
   if (bytes.byteLength === 0) return null;
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    return isJsonContentType(contentType) ? JSON.parse(text) : text;
-  } catch {
-    return MALFORMED;
+    const text = decodeUtf8(bytes);
+    return isJsonContentType(contentType) ? (parseJsonBody(text) ?? null) : text;
+  } catch (problem) {
+    // HttpProblem (encoding, structure, syntax) or ValidationFailed (NUL, reserved keys): answered as they are.
+    return new UnreadableBody(problem);
   }
 }
 
@@ -48,10 +28,10 @@ export function rawBodyOf(request: Request): Uint8Array {
 }
 
 export function assertWellFormed(body: unknown): void {
-  if (body === MALFORMED) throw new HttpProblem(400, "MALFORMED_JSON", "The request body is not valid JSON.");
+  if (body instanceof UnreadableBody) throw body.problem;
 }
 
-/** Keeps every body's raw bytes (capped at `limit`) beside its parsed form. */
+/** Keeps every body's raw bytes (capped at `limit`, read by the marketplace's reader) beside its parsed form. */
 export function createRawBodyParser(limit: number) {
   return new Elysia().onParse({ as: "global" }, async ({ request, contentType }) => {
     const bytes = await readLimitedBytes(request, limit);

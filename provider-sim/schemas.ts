@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import { Int, QueryInt } from "../adapters/http/schema-types.ts";
 import { FAULT_MODES, FAULT_ROUTES } from "./faults.ts";
 import { BILLING_INTERVALS } from "./plans.ts";
 import { TENANT_STATUSES } from "./tenant.ts";
@@ -21,7 +22,7 @@ export const OnboardRequestSchema = t.Object(
     product_ref: t.String({ minLength: 1, maxLength: 200 }),
     plan: Identifier,
     billing_interval: t.Optional(literals(BILLING_INTERVALS)),
-    trial_days: t.Optional(t.Integer({ minimum: 1, maximum: 365 })),
+    trial_days: t.Optional(Int({ minimum: 1, maximum: 365 })),
     customer: t.Object(
       {
         id: Identifier,
@@ -48,7 +49,7 @@ export const TenantPageQuerySchema = t.Object(
   {
     status: t.Optional(TenantStatusSchema),
     cursor: t.Optional(t.String({ maxLength: 200 })),
-    limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+    limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })),
   },
   { additionalProperties: true },
 );
@@ -57,15 +58,15 @@ export const FaultRequestSchema = t.Object(
   {
     route: literals(FAULT_ROUTES),
     mode: literals(FAULT_MODES),
-    count: t.Integer({ minimum: 1, maximum: 1000 }),
-    status: t.Optional(t.Integer({ minimum: 400, maximum: 599 })),
-    delay_ms: t.Optional(t.Integer({ minimum: 0, maximum: 60_000 })),
-    retry_after_s: t.Optional(t.Integer({ minimum: 0, maximum: 86_400 })),
+    count: Int({ minimum: 1, maximum: 1000 }),
+    status: t.Optional(Int({ minimum: 400, maximum: 599 })),
+    delay_ms: t.Optional(Int({ minimum: 0, maximum: 60_000 })),
+    retry_after_s: t.Optional(Int({ minimum: 0, maximum: 86_400 })),
   },
   closed,
 );
 
 export const ClockRequestSchema = t.Object(
-  { advance_seconds: t.Integer({ minimum: 0, maximum: 10 * 366 * 86_400 }) },
+  { advance_seconds: Int({ minimum: 0, maximum: 10 * 366 * 86_400 }) },
   closed,
 );

@@ -1,11 +1,14 @@
 const encoder = new TextEncoder();
 
 /**
- * Lowercase hex HMAC-SHA256 of `message` keyed with `secret`. Bun's native hasher: WebCrypto's
- * key import and asynchronous sign cost more than the hash itself on every webhook and provider call.
+ * Lowercase hex HMAC-SHA256 of the concatenated `parts` (text as UTF-8, bytes as they are) keyed
+ * with `secret`. Bun's native hasher: WebCrypto's key import and asynchronous sign cost more than
+ * the hash itself on every webhook and provider call.
  */
-export async function hmacSha256Hex(secret: string, message: string): Promise<string> {
-  return new Bun.CryptoHasher("sha256", secret).update(message).digest("hex");
+export async function hmacSha256Hex(secret: string, ...parts: readonly (string | Uint8Array)[]): Promise<string> {
+  const hasher = new Bun.CryptoHasher("sha256", secret);
+  for (const part of parts) hasher.update(part);
+  return hasher.digest("hex");
 }
 
 /** Compares two strings in time that depends only on their length, never on where they differ. */

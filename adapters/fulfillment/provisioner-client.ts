@@ -1,4 +1,5 @@
 import { UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
+import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { callUpstream, parseJsonBody } from "../upstream/upstream-http.ts";
 import { httpUrlOrNull } from "./http-url.ts";
 
@@ -23,9 +24,13 @@ const readRejection = (body: unknown) => {
  * Asks a configured provisioner endpoint to set up an installation; it answers `{ url }` once the
  * installation is reachable. The installation id makes a repeated call (a rerun after a crash)
  * recognisable as the same request. Failures are `UpstreamError`s: 5xx, time-outs and bad bodies
- * are transient, so the job retries with backoff.
+ * are transient, so the job retries with backoff. `outbound` is the marketplace's address guard.
  */
-export async function provisionInstallation(provisionerUrl: string, request: ProvisionRequest): Promise<string> {
+export async function provisionInstallation(
+  provisionerUrl: string,
+  request: ProvisionRequest,
+  outbound: OutboundFetch,
+): Promise<string> {
   const response = await callUpstream(
     "provider",
     {
@@ -34,6 +39,7 @@ export async function provisionInstallation(provisionerUrl: string, request: Pro
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(request),
       timeoutSeconds: PROVISIONER_TIMEOUT_SECONDS,
+      outbound,
     },
     readRejection,
   );

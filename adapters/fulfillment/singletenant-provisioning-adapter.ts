@@ -10,6 +10,7 @@ import type { Clock } from "../../application/shared/runtime.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { Queryable } from "../postgres/database.ts";
 import { createPostgresInstallationRepository, type Installation } from "../postgres/installation-repository.ts";
+import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { httpUrlOrNull } from "./http-url.ts";
 import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN } from "./installation-domain.ts";
 import { provisionInstallation } from "./provisioner-client.ts";
@@ -60,6 +61,8 @@ export function createSingletenantProvisioningAdapter(deps: {
   sql: Queryable;
   tasks: OpsTaskRepository;
   clock: Clock;
+  /** The marketplace's connect-time address guard, for the provisioner endpoint. */
+  outbound: OutboundFetch;
   installDomain?: string;
 }): FulfillmentAdapter {
   const installations = createPostgresInstallationRepository(deps.sql);
@@ -108,12 +111,16 @@ export function createSingletenantProvisioningAdapter(deps: {
       }
 
       if (config.provisioner_url) {
-        const url = await provisionInstallation(config.provisioner_url, {
-          installation_id: installation.id,
-          domain: installation.domain,
-          server_profile: installation.server_profile,
-          resource_limits_profile: installation.resource_limits_profile,
-        });
+        const url = await provisionInstallation(
+          config.provisioner_url,
+          {
+            installation_id: installation.id,
+            domain: installation.domain,
+            server_profile: installation.server_profile,
+            resource_limits_profile: installation.resource_limits_profile,
+          },
+          deps.outbound,
+        );
         return active(await move(installation, ["provisioning"], "active", url), url);
       }
 

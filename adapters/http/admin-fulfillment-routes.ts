@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Page, PageRequest } from "../../application/catalog/ports.ts";
 import type { FulfillmentAction } from "../../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentFilter, OpsTask } from "../../application/fulfillment/ports.ts";
-import type { JobRecord, JobState } from "../../application/jobs/ports.ts";
+import { DeadJobNotFound, type JobRecord, type JobState } from "../../application/jobs/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
@@ -138,18 +138,9 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
         )
         .post(
           "/api/admin/jobs/:id/redrive",
-          async ({ params, set }) => {
+          async ({ params }) => {
             const job = await deps.redriveJob(params.id);
-            if (!job) {
-              set.status = 404;
-              return {
-                type: "urn:problem:job-not-found",
-                title: "Not Found",
-                status: 404,
-                detail: "No dead job has this id.",
-                code: "JOB_NOT_FOUND",
-              };
-            }
+            if (!job) throw new DeadJobNotFound();
             return toJobBody(job);
           },
           { params: IdParams, detail: { summary: "Run a dead job again from its first attempt" } },

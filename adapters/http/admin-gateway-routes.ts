@@ -5,6 +5,7 @@ import type { ConnectionReport } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { oneOf } from "./catalog-schemas.ts";
+import { Int } from "./schema-types.ts";
 
 export interface AdminGatewayDeps {
   readonly auth: AuthOptions;
@@ -36,8 +37,8 @@ const SettingsBody = t.Object(
     environment: t.Optional(oneOf(["sandbox", "live"])),
     sandbox: t.Optional(EnvironmentPatch),
     live: t.Optional(EnvironmentPatch),
-    webhook_tolerance_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 3600 })),
-    timeout_seconds: t.Optional(t.Integer({ minimum: 1, maximum: 120 })),
+    webhook_tolerance_seconds: t.Optional(Int({ minimum: 1, maximum: 3600 })),
+    timeout_seconds: t.Optional(Int({ minimum: 1, maximum: 120 })),
   },
   { additionalProperties: false },
 );

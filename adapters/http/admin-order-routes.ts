@@ -6,6 +6,7 @@ import { ORDER_STATUSES } from "../../domain/orders/order.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { Cursor, GatewaySchema, ListLimit, oneOf } from "./catalog-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
+import { Int } from "./schema-types.ts";
 
 export interface AdminOrderDeps {
   readonly auth: AuthOptions;
@@ -47,9 +48,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
           async ({ params, body }) => toOrderDetailsBody(await deps.refundOrder(params.id, body?.amount)),
           {
             params: IdParams,
-            body: t.Optional(
-              t.Object({ amount: t.Optional(t.Integer({ minimum: 1 })) }, { additionalProperties: false }),
-            ),
+            body: t.Optional(t.Object({ amount: t.Optional(Int({ minimum: 1 })) }, { additionalProperties: false })),
             detail: { summary: "Refund all (no amount) or part of the order's payment through its gateway" },
           },
         ),

@@ -6,6 +6,7 @@ import type {
 } from "../../application/provisioning/test-provider-connection.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { oneOf } from "./catalog-schemas.ts";
+import { QueryInt } from "./schema-types.ts";
 
 export interface AdminProviderDeps {
   readonly auth: AuthOptions;
@@ -29,7 +30,7 @@ const TenantParams = t.Object({ id: t.String({ maxLength: 64 }), tenant: t.Strin
 const TenantsQuery = t.Object({
   status: t.Optional(oneOf(["trialing", "active", "suspended", "cancelled", "expired"])),
   cursor: t.Optional(t.String({ maxLength: 200 })),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+  limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })),
 });
 
 /** Proxies the provider's management views (spec 2.3) for one product, authenticated like provisioning. */

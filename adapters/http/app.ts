@@ -1,14 +1,16 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
+import { createUrlRedactor } from "../logging/url-redaction.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
+import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
-import { isJsonContentType, parseJsonBody, readLimitedText } from "./body-parser.ts";
+import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "./body-parser.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
@@ -31,7 +33,8 @@ export interface AppDeps
     WebhookDeps,
     AdminFulfillmentDeps,
     CustomerFulfillmentDeps,
-    CustomerDeps {
+    CustomerDeps,
+    AdminUserDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
@@ -42,9 +45,11 @@ export interface AppDeps
 
 /** The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. */
 export function createApp(deps: AppDeps) {
-  return new Elysia({ name: "marketplace" })
+  const routes: { current?: readonly { path: string }[] } = {};
+  const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
+  const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
-    .use(createRequestContext(deps))
+    .use(createRequestContext({ ...deps, redactTarget }))
     .use(
       createRateLimiter({
         limits: deps.rateLimits?.limits ?? {},
@@ -54,7 +59,7 @@ export function createApp(deps: AppDeps) {
     )
     .onParse({ as: "global" }, async ({ request, contentType, path }) => {
       // A webhook's signature covers its exact bytes: they reach the handler unparsed.
-      if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedText(request, deps.bodyLimitBytes);
+      if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedBytes(request, deps.bodyLimitBytes);
       if (isJsonContentType(contentType)) return parseJsonBody(await readLimitedText(request, deps.bodyLimitBytes));
       // Anything else is read under the same cap first so an oversized body is a 413 either way.
       const text = await readLimitedText(request, deps.bodyLimitBytes);
@@ -89,7 +94,10 @@ export function createApp(deps: AppDeps) {
     .use(createWebhookRoutes(deps))
     .use(createAdminFulfillmentRoutes(deps))
     .use(createCustomerFulfillmentRoutes(deps))
-    .use(createCustomerRoutes(deps));
+    .use(createCustomerRoutes(deps))
+    .use(createAdminUserRoutes(deps));
+  routes.current = app.routes;
+  return app;
 }
 
 export type App = ReturnType<typeof createApp>;

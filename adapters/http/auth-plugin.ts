@@ -1,5 +1,7 @@
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
+import type { AccountStates } from "../../application/identity/ports.ts";
+import { AccountDisabled, checkSession } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 
@@ -12,6 +14,8 @@ export interface AuthOptions {
   readonly secret: string;
   readonly issuer: string;
   readonly ttlSeconds: number;
+  /** Where a token's role and account state are read from. */
+  readonly accounts: AccountStates;
 }
 
 export class AuthenticationRequired extends DomainError {
@@ -35,6 +39,12 @@ export class RoleForbidden extends DomainError {
 const CLOCK_TOLERANCE_SECONDS = 30;
 const ROLES: readonly string[] = ["customer", "admin"] satisfies Role[];
 
+/** Tokens issued before versions existed carry none: they count as version 0 until a log-out-everywhere. */
+function tokenVersion(claim: unknown): number | undefined {
+  if (claim === undefined) return 0;
+  return Number.isSafeInteger(claim) && (claim as number) >= 0 ? (claim as number) : undefined;
+}
+
 function bearerToken(header: string | undefined): string | undefined {
   const match = header ? /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header) : null;
   return match?.[1];
@@ -44,10 +54,14 @@ function bearerToken(header: string | undefined): string | undefined {
  * JWT issuing and verification plus the `auth` macro: `{ auth: "admin" }` or
  * `{ auth: ["customer", "admin"] }` on a route resolves `principal` or answers 401/403.
  * Verification pins HS256, requires `exp`, `iss` and `sub`, and allows 30 s of clock skew.
+ * The token only names the account: the role that is checked, whether the account still exists
+ * and is enabled, and whether the token's version is current come from `accounts`, so a demotion,
+ * a disable or a log-out-everywhere is not outlived by the tokens issued before it.
  * It runs at transform, before schema validation, so an anonymous caller learns nothing about a
  * route's body; it reads the raw request because a route's header schema strips other headers.
  */
 export function createAuth(options: AuthOptions) {
+  const { accounts } = options;
   const principals = new WeakMap<Request, Principal>();
   return new Elysia({ name: "auth" })
     .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` }))
@@ -62,14 +76,23 @@ export function createAuth(options: AuthOptions) {
             requiredClaims: ["exp", "iss", "sub"],
             clockTolerance: CLOCK_TOLERANCE_SECONDS,
           });
-          if (!claims || typeof claims.sub !== "string" || typeof claims.role !== "string") {
+          // A role claim outside the known roles was never issued here, though the database decides the role.
+          if (
+            !claims ||
+            typeof claims.sub !== "string" ||
+            typeof claims.role !== "string" ||
+            !ROLES.includes(claims.role)
+          ) {
             throw new AuthenticationRequired();
           }
-          if (!ROLES.includes(claims.role)) throw new AuthenticationRequired();
-          const principal: Principal = { userId: claims.sub, role: claims.role as Role };
+          const version = tokenVersion(claims.ver);
+          if (version === undefined) throw new AuthenticationRequired();
+          const session = checkSession(await accounts.find(claims.sub), version);
+          if (session.outcome === "disabled") throw new AccountDisabled();
+          if (session.outcome === "revoked") throw new AuthenticationRequired();
           const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
-          if (!roles.includes(principal.role)) throw new RoleForbidden();
-          principals.set(request, principal);
+          if (!roles.includes(session.role)) throw new RoleForbidden();
+          principals.set(request, { userId: claims.sub, role: session.role });
         },
         resolve({ request }) {
           const principal = principals.get(request);

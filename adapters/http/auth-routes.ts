@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import type { Account } from "../../domain/identity/account.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 
@@ -22,14 +23,18 @@ export const toUserBody = (user: User) => ({
 
 export interface AuthRoutesDeps {
   readonly auth: AuthOptions;
-  registerCustomer(input: Registration): Promise<User>;
-  authenticate(input: { email: string; password: string }): Promise<User>;
+  registerCustomer(input: Registration): Promise<Account>;
+  authenticate(input: { email: string; password: string }): Promise<Account>;
   getUser(id: string): Promise<User>;
+  logOutEverywhere(userId: string): Promise<void>;
 }
 
 export function createAuthRoutes(deps: AuthRoutesDeps) {
-  const issue = (sign: (claims: { sub: string; role: string }) => Promise<string>, user: User) =>
-    sign({ sub: user.id, role: user.role }).then((token) => ({ token, user: toUserBody(user) }));
+  const issue = (sign: (claims: { sub: string; role: string; ver: number }) => Promise<string>, account: Account) =>
+    sign({ sub: account.id, role: account.role, ver: account.tokenVersion }).then((token) => ({
+      token,
+      user: toUserBody(account),
+    }));
 
   return new Elysia({ name: "auth-routes", tags: ["auth"] })
     .use(createAuth(deps.auth))
@@ -59,5 +64,19 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
       auth: ["customer", "admin"],
       response: { 200: UserBody },
       detail: { summary: "The signed-in account", security: [{ bearer: [] }] },
-    });
+    })
+    .post(
+      "/api/auth/logout-all",
+      async ({ principal, set }) => {
+        await deps.logOutEverywhere(principal.userId);
+        set.status = 204;
+      },
+      {
+        auth: ["customer", "admin"],
+        detail: {
+          summary: "Void every token of the signed-in account issued so far, this one included",
+          security: [{ bearer: [] }],
+        },
+      },
+    );
 }

@@ -1,14 +1,24 @@
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { findStructureViolation } from "./json-structure.ts";
 import { HttpProblem } from "./problem.ts";
 
-/** Reads the body as text, refusing it once it grows past `limit` bytes (chunked bodies too). */
-export async function readLimitedText(request: Request, limit: number): Promise<string> {
+/**
+ * What to give `Bun.serve` as `maxRequestBodySize`. `readLimitedBytes` caps every body (chunked too)
+ * and answers a problem+json 413; Bun's own limit would answer first, with an empty body.
+ */
+export const SERVER_BODY_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/**
+ * The one body reader of the marketplace and the simulator: the exact bytes, refused with a 413
+ * once they grow past `limit` (chunked bodies too, without reading the rest).
+ */
+export async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array> {
   const header = request.headers.get("content-length");
   const declared = Number(header ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   // A declared length is enforced by the server while reading: one native read is enough.
-  if (header !== null && Number.isInteger(declared)) return decodeUtf8(new Uint8Array(await request.arrayBuffer()));
+  if (header !== null && Number.isInteger(declared)) return new Uint8Array(await request.arrayBuffer());
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,12 +38,13 @@ export async function readLimitedText(request: Request, limit: number): Promise<
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decodeUtf8(bytes);
+  return bytes;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-function decodeUtf8(bytes: Uint8Array): string {
+/** Strict UTF-8: a body with invalid sequences is refused rather than silently repaired. */
+export function decodeUtf8(bytes: Uint8Array): string {
   try {
     return utf8.decode(bytes);
   } catch {
@@ -41,12 +52,19 @@ function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
+  return decodeUtf8(await readLimitedBytes(request, limit));
+}
+
 function tooLarge(limit: number): HttpProblem {
   return new HttpProblem(413, "PAYLOAD_TOO_LARGE", `The request body exceeds the limit of ${limit} bytes.`);
 }
 
+/** JSON within the structure limits (depth, members, string length), checked before it is parsed. */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
+  const violation = findStructureViolation(text);
+  if (violation) throw new HttpProblem(400, violation.code, `The request body ${violation.reason}.`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { type TSchema, t } from "elysia";
 import { DELIVERY_MODELS, FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { PAYMENT_GATEWAYS, PRODUCT_STATUSES } from "../../domain/catalog/product.ts";
+import { Int, QueryInt } from "./schema-types.ts";
 
 /**
  * A union of literals. Elysia fills an absent optional `t.UnionEnum` query parameter with the
@@ -14,7 +15,7 @@ export const DeliveryModelSchema = oneOf(DELIVERY_MODELS);
 export const DriverSchema = oneOf(FULFILLMENT_DRIVERS);
 export const GatewaySchema = oneOf(PAYMENT_GATEWAYS);
 export const StatusSchema = oneOf(PRODUCT_STATUSES);
-const Price = t.Nullable(t.Integer({ minimum: 0, description: "Minor units of MARKETPLACE_CURRENCY" }));
+const Price = t.Nullable(Int({ minimum: 0, description: "Minor units of MARKETPLACE_CURRENCY" }));
 const OptionalText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
 
 /** Types only; the domain checks every cross-field rule and the driver's configuration. */
@@ -36,7 +37,7 @@ export const ProductInputSchema = t.Object(
     fulfillment_config: t.Optional(t.Record(t.String(), t.Unknown())),
     is_recurring: t.Optional(t.Boolean()),
     supports_trial: t.Optional(t.Boolean()),
-    trial_days: t.Optional(t.Nullable(t.Integer())),
+    trial_days: t.Optional(t.Nullable(Int())),
     enabled_payment_gateways: t.Optional(t.Array(t.String({ maxLength: 20 }), { maxItems: 10 })),
     default_payment_gateway: t.Optional(t.String({ maxLength: 20 })),
     gwa_product_id_regular: OptionalText(100),
@@ -58,13 +59,13 @@ export const CheckoutOptionsSchema = t.Object({
       payment_type: oneOf(["one_time", "subscription"]),
       license_type: t.Optional(t.String()),
       billing_interval: t.Optional(oneOf(["monthly", "yearly"])),
-      price: t.Integer(),
+      price: Int(),
       currency: t.String(),
     }),
   ),
   payment_gateways: t.Array(GatewaySchema),
   default_payment_gateway: GatewaySchema,
-  trial_days: t.Nullable(t.Integer()),
+  trial_days: t.Nullable(Int()),
 });
 
 export const AdminProductSchema = t.Object({
@@ -85,7 +86,7 @@ export const AdminProductSchema = t.Object({
   fulfillment_config: t.Record(t.String(), t.Unknown()),
   is_recurring: t.Boolean(),
   supports_trial: t.Boolean(),
-  trial_days: t.Nullable(t.Integer()),
+  trial_days: t.Nullable(Int()),
   enabled_payment_gateways: t.Array(GatewaySchema),
   default_payment_gateway: GatewaySchema,
   gwa_product_id_regular: t.Nullable(t.String()),
@@ -112,7 +113,7 @@ export const PublicProductSchema = t.Object({
   delivery_model: DeliveryModelSchema,
   is_recurring: t.Boolean(),
   supports_trial: t.Boolean(),
-  trial_days: t.Nullable(t.Integer()),
+  trial_days: t.Nullable(Int()),
   default_release_version: t.Nullable(t.String()),
   checkout_options: CheckoutOptionsSchema,
 });
@@ -122,7 +123,7 @@ export const MappingInputSchema = t.Object(
     payment_type: oneOf(["one_time", "subscription"]),
     license_type: t.Optional(t.Nullable(t.String({ maxLength: 40 }))),
     billing_interval: t.Optional(t.Nullable(oneOf(["monthly", "yearly"]))),
-    price: t.Integer({ minimum: 0 }),
+    price: Int({ minimum: 0 }),
     is_active: t.Boolean(),
   },
   { additionalProperties: false },
@@ -134,11 +135,11 @@ export const MappingSchema = t.Object({
   payment_type: oneOf(["one_time", "subscription"]),
   license_type: t.Nullable(t.String()),
   billing_interval: t.Nullable(oneOf(["monthly", "yearly"])),
-  price: t.Integer(),
+  price: Int(),
   is_active: t.Boolean(),
 });
 
-export const ListLimit = t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20 }));
+export const ListLimit = t.Optional(QueryInt({ minimum: 1, maximum: 100, default: 20 }));
 export const Cursor = t.Optional(t.String({ maxLength: 512 }));
 export const page = <T extends TSchema>(item: T) =>
   t.Object({ items: t.Array(item), next_cursor: t.Nullable(t.String()) });

@@ -3,6 +3,7 @@ import type { CalculatedCheckout, CheckoutRequest } from "../../application/chec
 import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema, oneOf } from "./catalog-schemas.ts";
+import { Int } from "./schema-types.ts";
 
 export interface CheckoutDeps {
   readonly auth: AuthOptions;
@@ -21,7 +22,7 @@ const CheckoutBody = t.Object(
         {
           product_id: t.String({ maxLength: 64 }),
           variant: oneOf(["regular", "extended", "monthly", "yearly"]),
-          quantity: t.Optional(t.Integer({ minimum: 1, maximum: 100 })),
+          quantity: t.Optional(Int({ minimum: 1, maximum: 100 })),
           options: t.Optional(t.Record(t.String({ maxLength: 40 }), t.Union([t.String(), t.Number(), t.Boolean()]))),
         },
         { additionalProperties: false },

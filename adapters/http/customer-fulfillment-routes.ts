@@ -3,6 +3,7 @@ import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts"
 import type { StoredNotification } from "../postgres/notification-store.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
+import { QueryInt } from "./schema-types.ts";
 
 export interface CustomerFulfillmentDeps {
   readonly auth: AuthOptions;
@@ -53,7 +54,7 @@ export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
             next_cursor: null,
           }),
           {
-            query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })) }),
+            query: t.Object({ limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })) }),
             detail: { summary: "My notifications, newest first" },
           },
         ),

@@ -1,17 +1,10 @@
 import { Elysia, type ValidationError } from "elysia";
-import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { Logger } from "../logging/logger.ts";
 import { isDatabaseUnavailable } from "../postgres/database.ts";
 import { HttpProblem, PROBLEM_CONTENT_TYPE, type Problem, problem, STATUS_BY_CATEGORY } from "./problem.ts";
 import { requestIdOf } from "./request-context.ts";
-
-function validationErrors(error: ValidationError): FieldError[] {
-  return error.all.map((issue) => ({
-    path: "path" in issue && issue.path ? issue.path : "/",
-    message: "summary" in issue && issue.summary ? issue.summary : issue.message,
-    code: "SCHEMA_VIOLATION",
-  }));
-}
+import { fieldErrorsOf } from "./validation-messages.ts";
 
 function toProblem(code: string | number, error: unknown, logger: Logger, request: Request): Problem {
   // Elysia wraps whatever the body parser throws in a ParseError; our own problem is the cause.
@@ -40,7 +33,7 @@ function toProblem(code: string | number, error: unknown, logger: Logger, reques
       return problem(400, "MALFORMED_BODY", "The request body could not be parsed.");
     case "VALIDATION":
       return problem(422, "VALIDATION_FAILED", "The request does not match the schema.", {
-        errors: validationErrors(error as ValidationError),
+        errors: fieldErrorsOf(error as ValidationError),
       });
     case "NOT_FOUND":
       return problem(404, "ROUTE_NOT_FOUND", "No resource lives at this path.");

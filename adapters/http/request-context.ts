@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
+import { createUrlRedactor } from "../logging/url-redaction.ts";
 import { HttpProblem } from "./problem.ts";
 
 interface RequestMeta {
@@ -17,10 +18,15 @@ export function requestIdOf(request: Request): string {
 
 /**
  * Gives every request an id (echoed in `X-Request-Id`) and writes one access-log line per
- * response, errors included.
+ * response, errors included, with the values that grant access hidden from its target.
  */
-export function createRequestContext(deps: { logger: Logger; accessLogger?: Logger }) {
+export function createRequestContext(deps: {
+  logger: Logger;
+  accessLogger?: Logger;
+  redactTarget?: (target: string) => string;
+}) {
   const access = deps.accessLogger ?? deps.logger;
+  const redactTarget = deps.redactTarget ?? createUrlRedactor(() => []);
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
       const incoming = request.headers.get("x-request-id");
@@ -32,13 +38,15 @@ export function createRequestContext(deps: { logger: Logger; accessLogger?: Logg
         throw new HttpProblem(400, "NUL_CHARACTER", "The URL must not contain the NUL character (%00).");
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
       const meta = metas.get(request);
+      const url = request.url;
+      const target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
       access.info(
         {
           req_id: meta?.id,
           method: request.method,
-          path,
+          path: redactTarget(target),
           status: typeof set.status === "number" ? set.status : 200,
           duration_ms: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
         },

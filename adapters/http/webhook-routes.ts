@@ -7,7 +7,7 @@ export interface WebhookDeps {
   receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest): Promise<{ received: true; duplicate: boolean }>;
 }
 
-/** Webhook paths whose body reaches the handler as the raw text the signature covers. */
+/** Webhook paths whose body reaches the handler as the raw bytes the signature covers. */
 export const RAW_BODY_PREFIX = "/api/webhooks/";
 
 /** One path per gateway, each to its own verifier (spec 4.1 rule 3); answers fast, the job does the work. */
@@ -18,7 +18,7 @@ export function createWebhookRoutes(deps: WebhookDeps) {
       `${RAW_BODY_PREFIX}${gateway}`,
       ({ body, request }) =>
         deps.receiveWebhook(gateway, {
-          rawBody: typeof body === "string" ? body : "",
+          rawBody: body instanceof Uint8Array ? body : new Uint8Array(),
           headers: Object.fromEntries(request.headers),
         }),
       {

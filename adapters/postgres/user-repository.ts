@@ -1,5 +1,7 @@
 import type { NewUser, StoredUser, UserRepository } from "../../application/identity/ports.ts";
-import type { Role, User } from "../../domain/identity/user.ts";
+import type { Account } from "../../domain/identity/account.ts";
+import type { Role } from "../../domain/identity/user.ts";
+import { decodeCursor, newestFirstPage } from "./cursor.ts";
 import type { Queryable } from "./database.ts";
 
 interface UserRow {
@@ -8,35 +10,38 @@ interface UserRow {
   name: string;
   role: Role;
   password_hash: string;
+  token_version: number;
+  disabled_at: Date | null;
   created_at: Date;
 }
 
-const toUser = (row: UserRow): User => ({
+const COLUMNS = ["id", "email", "name", "role", "password_hash", "token_version", "disabled_at", "created_at"];
+
+const toAccount = (row: UserRow): Account => ({
   id: row.id,
   email: row.email,
   name: row.name,
   role: row.role,
   createdAt: row.created_at,
+  disabled: row.disabled_at !== null,
+  tokenVersion: row.token_version,
 });
 
-const toStoredUser = (row: UserRow): StoredUser => ({ ...toUser(row), passwordHash: row.password_hash });
+const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash });
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function createPostgresUserRepository(sql: Queryable): UserRepository {
   return {
     async findByEmail(email) {
-      const [row] = await sql<UserRow[]>`
-        select id, email, name, role, password_hash, created_at
-        from users where lower(email) = lower(${email})`;
+      const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where lower(email) = lower(${email})`;
       return row ? toStoredUser(row) : undefined;
     },
 
     async findById(id) {
       if (!UUID.test(id)) return undefined;
-      const [row] = await sql<UserRow[]>`
-        select id, email, name, role, password_hash, created_at from users where id = ${id}`;
-      return row ? toUser(row) : undefined;
+      const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where id = ${id}`;
+      return row ? toAccount(row) : undefined;
     },
 
     async insert(user: NewUser) {
@@ -44,8 +49,8 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
         insert into users (email, name, role, password_hash)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
         on conflict (lower(email)) do nothing
-        returning id, email, name, role, password_hash, created_at`;
-      return row ? toUser(row) : undefined;
+        returning ${sql(COLUMNS)}`;
+      return row ? toAccount(row) : undefined;
     },
 
     async upsert(user: NewUser) {
@@ -53,11 +58,44 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
         insert into users (email, name, role, password_hash)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
         on conflict (lower(email)) do update
-          set name = excluded.name, role = excluded.role,
-              password_hash = excluded.password_hash, updated_at = now()
-        returning id, email, name, role, password_hash, created_at`;
+          set name = excluded.name, role = excluded.role, password_hash = excluded.password_hash,
+              disabled_at = null, updated_at = now()
+        returning ${sql(COLUMNS)}`;
       if (!row) throw new Error("upsert returned no row");
-      return toUser(row);
+      return toAccount(row);
+    },
+
+    async list(page) {
+      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const rows = await sql<UserRow[]>`
+        select ${sql(COLUMNS)} from users
+        ${after ? sql`where (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
+        order by date_trunc('milliseconds', created_at) desc, id desc
+        limit ${page.limit + 1}`;
+      const { items, next_cursor } = newestFirstPage(rows, page.limit);
+      return { items: items.map(toAccount), next_cursor };
+    },
+
+    async changeAccess(id, change) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await sql<UserRow[]>`
+        update users set
+          role = coalesce(${change.role ?? null}, role),
+          disabled_at = case
+            when ${change.disabled ?? null}::boolean is null then disabled_at
+            when ${change.disabled ?? null}::boolean then coalesce(disabled_at, now())
+            else null end,
+          token_version = token_version + case when ${change.disabled === true} and disabled_at is null then 1 else 0 end,
+          updated_at = now()
+        where id = ${id}
+        returning ${sql(COLUMNS)}`;
+      return row ? toAccount(row) : undefined;
+    },
+
+    async revokeTokens(id) {
+      if (!UUID.test(id)) return false;
+      const rows = await sql`update users set token_version = token_version + 1, updated_at = now() where id = ${id}`;
+      return rows.count > 0;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { OnboardRequest, ProviderClient, ProviderTenant } from "../../appli
 import type { SecretStore } from "../../application/secrets/ports.ts";
 import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../upstream/upstream-http.ts";
 import { checkManagementView, checkTenant } from "./provider-schemas.ts";
 import { signProviderRequest } from "./provider-signature.ts";
@@ -26,8 +27,11 @@ const readProblem: RejectionReader = (body) => {
 /**
  * The provider contract over HTTP: `timeout_seconds` per call, and every body checked against the
  * contract before it is believed. Failures become typed `UpstreamError`s (see `callUpstream`).
+ * `outbound` is the marketplace's connect-time address guard.
  */
-export function createHttpProviderClient(deps: { secrets: SecretStore }): ProviderClient {
+export function createHttpProviderClient(deps: { secrets: SecretStore; outbound: OutboundFetch }): ProviderClient {
+  const { outbound } = deps;
+
   async function send(config: MultitenantSaasConfig, call: Call): Promise<{ status: number; body: unknown }> {
     const secret = await deps.secrets.resolve(config.credentials_ref);
     if (secret === undefined) throw new CredentialsNotFound("provider", config.credentials_ref);
@@ -50,6 +54,7 @@ export function createHttpProviderClient(deps: { secrets: SecretStore }): Provid
         headers,
         ...(call.body === undefined ? {} : { body: raw }),
         timeoutSeconds: config.timeout_seconds,
+        outbound,
       },
       readProblem,
     );

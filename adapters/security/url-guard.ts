@@ -1,79 +1,81 @@
 import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import type { OutboundUrlPolicy } from "../../application/shared/outbound-urls.ts";
+import { parseIpAddress } from "./ip-address.ts";
+import { nonPublicBlock } from "./special-addresses.ts";
 
-export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/** Every address a host name resolves to, in the resolver's order. */
+export type HostResolver = (hostname: string) => Promise<readonly string[]>;
 
-function ipv4Blocked(address: string): boolean {
-  const [a = 0, b = 0] = address.split(".").map(Number);
-  return (
-    a === 0 || // "this" network
-    a === 10 ||
-    a === 127 ||
-    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
-    (a === 169 && b === 254) || // link-local, cloud metadata
-    (a === 172 && b >= 16 && b <= 31) ||
-    (a === 192 && b === 168) ||
-    (a === 192 && b === 0) ||
-    (a === 198 && (b === 18 || b === 19)) || // benchmarking
-    a >= 224 // multicast and reserved
-  );
-}
+const systemResolver: HostResolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
-function ipv6Blocked(address: string): boolean {
-  const ip = address.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(ip);
-  if (mapped?.[1]) return ipv4Blocked(mapped[1]);
-  // URL parsing writes IPv4-mapped addresses in hex: [::ffff:127.0.0.1] becomes [::ffff:7f00:1].
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(ip);
-  if (hex?.[1] && hex[2]) {
-    const high = Number.parseInt(hex[1], 16);
-    const low = Number.parseInt(hex[2], 16);
-    return ipv4Blocked(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
-  }
-  return ip === "::" || ip === "::1" || /^f[cd]/.test(ip) || /^fe[89ab]/.test(ip) || /^ff/.test(ip);
-}
-
-/** True for loopback, link-local (metadata services), private, shared and reserved addresses. */
-export function isBlockedAddress(address: string): boolean {
-  return isIP(address) === 6 ? ipv6Blocked(address) : ipv4Blocked(address);
+export interface OutboundGuardOptions {
+  /** The embedded demo and tests, whose provider simulator is on loopback: no address is refused. */
+  readonly allowPrivate: boolean;
+  readonly resolve?: HostResolver;
 }
 
 /**
- * Whether an admin-supplied URL may be called: http(s) only, and every address its host resolves
- * to must be public, unless private addresses are allowed (the embedded demo and tests, whose
- * provider simulator is on loopback). Checked before any connection is made.
+ * The addresses a URL may be connected to, all checked, or why it may not be called. `transient`
+ * marks a refusal that may pass later (a name that does not resolve now). With private addresses
+ * allowed nothing is resolved and the list is empty: the connection goes by name.
  */
-export async function checkOutboundUrl(raw: string, allowPrivate: boolean): Promise<UrlCheck> {
+export type Vetting =
+  | { readonly ok: true; readonly addresses: readonly string[] }
+  | { readonly ok: false; readonly reason: string; readonly transient: boolean };
+
+const refuse = (reason: string, transient = false): Vetting => ({ ok: false, reason, transient });
+
+/** RFC 6761: `localhost` and every name under it mean this machine, whatever a resolver says. */
+const isLocalhostName = (host: string) => /(^|\.)localhost\.?$/i.test(host);
+
+async function resolveOnce(host: string, resolve: HostResolver): Promise<readonly string[] | null> {
+  try {
+    const addresses = await resolve(host);
+    return addresses.length > 0 ? addresses : null;
+  } catch {
+    return null;
+  }
+}
+
+/** http(s) only, no credentials, and (unless private addresses are allowed) only public addresses. */
+export async function vetOutboundUrl(url: URL, options: OutboundGuardOptions): Promise<Vetting> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return refuse(`scheme ${url.protocol} is not allowed`);
+  if (url.username || url.password) return refuse("credentials in the URL are not allowed");
+  if (options.allowPrivate) return { ok: true, addresses: [] };
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  if (isLocalhostName(host)) return refuse(`${host} always names this machine`);
+  const addresses = parseIpAddress(host) ? [host] : await resolveOnce(host, options.resolve ?? systemResolver);
+  if (!addresses) return refuse("the host does not resolve", true);
+  for (const address of addresses) {
+    const block = nonPublicBlock(address);
+    if (block !== null) return refuse(`${address} is not a public address (${block})`);
+  }
+  return { ok: true, addresses };
+}
+
+export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** The save- and test-time check of an admin-supplied URL, for early feedback. */
+export async function checkOutboundUrl(raw: string, options: OutboundGuardOptions): Promise<UrlCheck> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, reason: "not a URL" };
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    return { ok: false, reason: `scheme ${url.protocol} is not allowed` };
-  if (url.username || url.password) return { ok: false, reason: "credentials in the URL are not allowed" };
-  if (allowPrivate) return { ok: true };
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  let addresses: string[];
-  try {
-    addresses = isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
-  } catch {
-    return { ok: false, reason: "the host does not resolve" };
-  }
-  if (addresses.length === 0) return { ok: false, reason: "the host does not resolve" };
-  const blocked = addresses.find(isBlockedAddress);
-  return blocked
-    ? { ok: false, reason: "the host resolves to a private, loopback or link-local address" }
-    : { ok: true };
+  const vetting = await vetOutboundUrl(url, options);
+  return vetting.ok ? { ok: true } : { ok: false, reason: vetting.reason };
 }
 
-/** The application's `OutboundUrlPolicy` over `checkOutboundUrl`. */
-export function createOutboundUrlPolicy(options: { allowPrivate: boolean }): OutboundUrlPolicy {
+/**
+ * The application's `OutboundUrlPolicy` over `checkOutboundUrl`. It answers when a URL is saved or
+ * tested; every call is checked again as it connects (guarded-fetch.ts), since DNS answers change.
+ */
+export function createOutboundUrlPolicy(options: OutboundGuardOptions): OutboundUrlPolicy {
   return {
     async refusal(url) {
-      const check = await checkOutboundUrl(url, options.allowPrivate);
+      const check = await checkOutboundUrl(url, options);
       return check.ok ? null : check.reason;
     },
   };

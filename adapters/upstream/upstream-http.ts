@@ -7,7 +7,10 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
+  UpstreamUrlNotAllowed,
 } from "../../application/shared/upstream-errors.ts";
+import { findStructureViolation } from "../http/json-structure.ts";
+import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
 
 export interface UpstreamRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -15,6 +18,8 @@ export interface UpstreamRequest {
   readonly headers: Record<string, string>;
   readonly body?: string;
   readonly timeoutSeconds: number;
+  /** How to connect: the marketplace's connect-time address guard (`createGuardedFetch`). */
+  readonly outbound: OutboundFetch;
 }
 
 export interface UpstreamResponse {
@@ -70,8 +75,9 @@ function describeConnectionFailure(error: unknown): string {
 
 /**
  * One HTTP call to an upstream through ky: no retries (the job system retries, with backoff),
- * a time-out, no redirects followed. Anything but a 2xx becomes a typed `UpstreamError`; the
- * 2xx body is returned as text for the caller to parse and check.
+ * a time-out that also covers resolving the host, no redirects followed, and the connection made
+ * by `request.outbound`, which refuses non-public addresses as it connects. Anything but a 2xx
+ * becomes a typed `UpstreamError`; the 2xx body is returned as text for the caller to parse.
  */
 export async function callUpstream(
   upstream: Upstream,
@@ -88,9 +94,11 @@ export async function callUpstream(
       retry: 0,
       throwHttpErrors: false,
       redirect: "manual",
+      fetch: request.outbound,
     });
   } catch (error) {
     if (error instanceof TimeoutError) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
+    if (error instanceof OutboundUrlRefused) throw new UpstreamUrlNotAllowed(upstream, error.reason, error.transient);
     throw new UpstreamUnreachable(upstream, describeConnectionFailure(error));
   }
   const { status } = response;
@@ -103,7 +111,10 @@ export async function callUpstream(
   return { status, headers: response.headers, text: await response.text() };
 }
 
+/** An answer is held to the same shape limits as a request: a hostile upstream cannot stall us either. */
 export function parseJsonBody(upstream: Upstream, text: string): unknown {
+  const violation = findStructureViolation(text);
+  if (violation) throw new UpstreamBadResponse(upstream, `it ${violation.reason}`);
   try {
     return JSON.parse(text);
   } catch {

@@ -1,4 +1,5 @@
-import { InvalidCredentials, normalizeEmail, type User } from "../../domain/identity/user.ts";
+import { type Account, AccountDisabled } from "../../domain/identity/account.ts";
+import { InvalidCredentials, normalizeEmail } from "../../domain/identity/user.ts";
 import type { PasswordHasher, UserRepository } from "./ports.ts";
 
 export interface AuthenticateDeps {
@@ -15,10 +16,12 @@ export function makeAuthenticate(deps: AuthenticateDeps) {
     return decoyHash;
   };
 
-  return async function authenticate(input: { email: string; password: string }): Promise<User> {
+  return async function authenticate(input: { email: string; password: string }): Promise<Account> {
     const stored = await deps.users.findByEmail(normalizeEmail(input.email));
     const matches = await deps.hasher.verify(input.password, stored?.passwordHash ?? (await decoy()));
     if (!stored || !matches) throw new InvalidCredentials();
+    // Only after the password matched, so the answer tells a stranger nothing about the account.
+    if (stored.disabled) throw new AccountDisabled();
     const { passwordHash: _, ...user } = stored;
     return user;
   };

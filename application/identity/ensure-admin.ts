@@ -6,7 +6,10 @@ export interface EnsureAdminDeps {
   readonly hasher: PasswordHasher;
 }
 
-/** Makes the configured admin account exist with the configured password (run at start). */
+/**
+ * Makes the configured admin account exist, enabled, with the configured password (run at start):
+ * the way back in when no working admin is left.
+ */
 export function makeEnsureAdmin(deps: EnsureAdminDeps) {
   return async function ensureAdmin(input: { email: string; password: string }): Promise<User> {
     const admin = validateRegistration({ ...input, name: "Administrator" });

@@ -1,4 +1,6 @@
-import type { Role, User } from "../../domain/identity/user.ts";
+import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
+import type { Role } from "../../domain/identity/user.ts";
+import type { Page, PageRequest } from "../catalog/ports.ts";
 
 export interface NewUser {
   readonly email: string;
@@ -7,17 +9,28 @@ export interface NewUser {
   readonly passwordHash: string;
 }
 
-export interface StoredUser extends User {
+export interface StoredUser extends Account {
   readonly passwordHash: string;
 }
 
 export interface UserRepository {
   findByEmail(email: string): Promise<StoredUser | undefined>;
-  findById(id: string): Promise<User | undefined>;
+  findById(id: string): Promise<Account | undefined>;
   /** Returns undefined when the email is taken (the unique constraint decides, not a prior read). */
-  insert(user: NewUser): Promise<User | undefined>;
-  /** Creates the account or updates its name, role and password when the email exists. */
-  upsert(user: NewUser): Promise<User>;
+  insert(user: NewUser): Promise<Account | undefined>;
+  /** Creates the account, or updates its name, role and password and enables it when the email exists. */
+  upsert(user: NewUser): Promise<Account>;
+  /** Newest first. */
+  list(page: PageRequest): Promise<Page<Account>>;
+  /** Disabling also raises the token version. Undefined when there is no such user. */
+  changeAccess(id: string, change: AccessChange): Promise<Account | undefined>;
+  /** Raises the token version, voiding every token issued so far; false when there is no such user. */
+  revokeTokens(id: string): Promise<boolean>;
+}
+
+/** The auth guard's source of account state; may answer from a cache of bounded age. */
+export interface AccountStates {
+  find(userId: string): Promise<AccountState | undefined>;
 }
 
 export interface PasswordHasher {

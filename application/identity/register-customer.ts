@@ -1,9 +1,5 @@
-import {
-  EmailAlreadyRegistered,
-  type Registration,
-  type User,
-  validateRegistration,
-} from "../../domain/identity/user.ts";
+import type { Account } from "../../domain/identity/account.ts";
+import { EmailAlreadyRegistered, type Registration, validateRegistration } from "../../domain/identity/user.ts";
 import type { PasswordHasher, UserRepository } from "./ports.ts";
 
 export interface RegisterCustomerDeps {
@@ -12,7 +8,7 @@ export interface RegisterCustomerDeps {
 }
 
 export function makeRegisterCustomer(deps: RegisterCustomerDeps) {
-  return async function registerCustomer(input: Registration): Promise<User> {
+  return async function registerCustomer(input: Registration): Promise<Account> {
     const registration = validateRegistration(input);
     const passwordHash = await deps.hasher.hash(registration.password);
     const user = await deps.users.insert({

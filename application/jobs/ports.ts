@@ -67,3 +67,11 @@ export class PermanentJobFailure extends DomainError {
   readonly category = "conflict";
   readonly transient = false;
 }
+
+export class DeadJobNotFound extends DomainError {
+  readonly code = "JOB_NOT_FOUND";
+  readonly category = "not_found";
+  constructor() {
+    super("No dead job has this id.");
+  }
+}

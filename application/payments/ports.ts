@@ -53,8 +53,8 @@ export interface CheckoutSession {
 }
 
 export interface WebhookRequest {
-  /** Exactly the bytes received, decoded as UTF-8: signatures are computed over them. */
-  readonly rawBody: string;
+  /** Exactly the bytes received, undecoded: signatures are computed over them, and only then is the text read. */
+  readonly rawBody: Uint8Array;
   readonly headers: Readonly<Record<string, string | undefined>>;
 }
 

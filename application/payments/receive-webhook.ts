@@ -5,6 +5,17 @@ import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from 
 
 export const PAYMENT_EVENT_JOB = "payment_event";
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Read only after the signature matched the bytes; a byte-order mark is dropped, invalid UTF-8 refused. */
+function decodeVerifiedBody(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new InvalidWebhookPayload("not UTF-8");
+  }
+}
+
 /**
  * Design section 6: the signature is checked on the raw bytes before anything is parsed; then the
  * event goes into the inbox and its job is enqueued in one transaction. A repeat of an event is
@@ -18,9 +29,10 @@ export function makeReceiveWebhook(deps: {
   return async function receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest) {
     const adapter = deps.gateways[gateway];
     await adapter.verifyWebhook(request);
+    const text = decodeVerifiedBody(request.rawBody);
     let payload: unknown;
     try {
-      payload = JSON.parse(request.rawBody);
+      payload = JSON.parse(text);
     } catch {
       throw new InvalidWebhookPayload("not JSON");
     }
@@ -31,7 +43,7 @@ export function makeReceiveWebhook(deps: {
         event_id: event.event_id,
         event_type: event.kind === "ignored" ? event.type : event.kind,
         kind: event.kind,
-        payload: request.rawBody,
+        payload: text,
       });
       if (!stored.inserted) return { duplicate: true };
       if (event.kind !== "ignored") {

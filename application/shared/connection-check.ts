@@ -1,4 +1,10 @@
-import { CredentialsNotFound, UpstreamRejected, UpstreamTimeout, UpstreamUnreachable } from "./upstream-errors.ts";
+import {
+  CredentialsNotFound,
+  UpstreamRejected,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+  UpstreamUrlNotAllowed,
+} from "./upstream-errors.ts";
 
 /** Why a "test connection" action failed, as every such action reports it. */
 export type ConnectionFailureReason =
@@ -27,6 +33,8 @@ export interface ConnectionFailureWording {
  * neither a credential nor anything the far end wrote (which may echo one) reaches an admin screen.
  */
 export function connectionFailure(error: unknown, wording: ConnectionFailureWording): ConnectionFailure {
+  // An address the marketplace does not call is the admin's input to fix: a 422, not a report.
+  if (error instanceof UpstreamUrlNotAllowed) throw error;
   if (error instanceof CredentialsNotFound) return { reason: "not_configured", message: wording.notConfigured };
   if (error instanceof UpstreamRejected && (error.status === 401 || error.status === 403)) {
     return { reason: "bad_credentials", message: wording.badCredentials(error.status) };

@@ -1,9 +1,9 @@
 import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
 
 /**
- * Decides whether the marketplace may call an admin-supplied URL. The answer is the reason for a
- * refusal, or null when the URL may be called. The adapter resolves the host first, so nothing is
- * ever connected to while the question is open.
+ * Decides whether the marketplace may call an admin-supplied URL, when it is saved or tested: the
+ * answer is the reason for a refusal, or null. This is early feedback only; every call is checked
+ * again as it connects, since what a name resolves to can change after it was saved.
  */
 export interface OutboundUrlPolicy {
   refusal(url: string): Promise<string | null>;

@@ -9,7 +9,7 @@ const subject = (upstream: Upstream) => (upstream === "provider" ? "The provider
 /**
  * Every way a call to an upstream system can fail. `transient` failures are worth retrying later
  * (the job system does, with backoff); permanent ones need a person. `retryAfterMs` carries the
- * upstream's own `Retry-After`. Codes are `PROVIDER_*` or `GATEWAY_*`.
+ * upstream's own `Retry-After`. Codes are `PROVIDER_*` or `GATEWAY_*`, but for `URL_NOT_ALLOWED`.
  */
 export abstract class UpstreamError extends DomainError {
   abstract readonly transient: boolean;
@@ -95,5 +95,19 @@ export class CredentialsNotFound extends UpstreamError {
   readonly transient = false;
   constructor(upstream: Upstream, ref: string) {
     super(upstream, "CREDENTIALS_NOT_FOUND", "conflict", `has no credentials: nothing is stored under "${ref}".`);
+  }
+}
+
+/**
+ * The address was refused as the call was about to connect: it is not a public one (or is a
+ * localhost name). Same code as a refused save, answered 422. A private address is permanent; a
+ * host that does not resolve may be a passing DNS outage, so it is transient and retried.
+ */
+export class UpstreamUrlNotAllowed extends UpstreamError {
+  override readonly code = "URL_NOT_ALLOWED";
+  readonly transient: boolean;
+  constructor(upstream: Upstream, reason: string, transient: boolean) {
+    super(upstream, "URL_NOT_ALLOWED", "invalid", `is at an address the marketplace does not call: ${reason}.`);
+    this.transient = transient;
   }
 }

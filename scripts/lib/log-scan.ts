@@ -15,6 +15,11 @@ const PATTERNS: readonly { readonly what: string; readonly pattern: RegExp }[] =
   { what: "a Stripe secret key", pattern: /\b[sr]k_(?:live|test)_[A-Za-z0-9_]{6,}/ },
   { what: "a webhook signing secret", pattern: /\bwhsec_[A-Za-z0-9_]{6,}/ },
   { what: "a private key", pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/ },
+  { what: "a signed download token", pattern: /\/api\/downloads\/(?!\[redacted\])[^\s"/?]+/ },
+  {
+    what: "a credential in a query string",
+    pattern: /[?&][^=&\s"]*(?:token|key|signature|secret|password)[^=&\s"]*=(?!\[redacted\])[^&\s"]+/i,
+  },
 ];
 
 /** Every line of `text` holding a known secret value or a credential-shaped string. */

@@ -17,7 +17,13 @@ export function createOfflineApp(name: string) {
     logger,
     accessLogger: logger,
     bodyLimitBytes: 1_048_576,
-    auth: { secret: "offline-app-secret-0123456789-abcdefghij", issuer: "marketplace", ttlSeconds: 60 },
+    // No database, so no account: every token is refused.
+    auth: {
+      secret: "offline-app-secret-0123456789-abcdefghij",
+      issuer: "marketplace",
+      ttlSeconds: 60,
+      accounts: { find: async () => undefined },
+    },
     changes: createInProcessChangeSignal(),
     describeDrivers,
     checkReadiness: async () => ({ database: true, migrations: true }),

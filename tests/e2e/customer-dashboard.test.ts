@@ -141,7 +141,10 @@ describe("licenses", () => {
       max_activations: 2,
       expires_at: null,
     });
-    const forged = await http(e2e.url, "POST", "/api/licenses/validate", { body: { key: `${key.slice(0, -2)}AA` } });
+    // One character of the signature changed (mid-signature, so all six bits count): never the same key.
+    const at = key.length - 10;
+    const forgedKey = `${key.slice(0, at)}${key[at] === "A" ? "B" : "A"}${key.slice(at + 1)}`;
+    const forged = await http(e2e.url, "POST", "/api/licenses/validate", { body: { key: forgedKey } });
     expect(forged.body).toMatchObject({ valid: false });
     const unknown = await http(e2e.url, "POST", "/api/licenses/activate", {
       body: { key: "MKT1.e30.AAAA", fingerprint: "x" },

@@ -96,9 +96,14 @@ test("SIGTERM under load answers every accepted request, releases claimed jobs a
 
   // Admin requests that wait 1.5 s on the provider are in flight when the signal comes, under browsing load.
   await simFault({ route: "admin_overview", mode: "delay", delay_ms: SLOW_MS, count: SLOW_REQUESTS });
+  // The guard reads the account from the database: the token's holder must exist.
+  const adminId = crypto.randomUUID();
+  await sql`
+    insert into users (id, email, name, role, password_hash)
+    values (${adminId}, 'fault-admin@example.com', 'Fault admin', 'admin', 'tokens only')`;
   const admin = await forgeJwt(
     { alg: "HS256", typ: "JWT" },
-    { sub: crypto.randomUUID(), role: "admin", iss: "marketplace", iat: nowSeconds(), exp: nowSeconds() + 600 },
+    { sub: adminId, role: "admin", iss: "marketplace", iat: nowSeconds(), exp: nowSeconds() + 600 },
     "bench-jwt-secret-0123456789-abcdefghijk",
   );
   const stop = { done: false };

@@ -21,6 +21,9 @@ describe("log scan", () => {
     ['{"secret":"whsec_abcdef123456"}', "a webhook signing secret"],
     // Assembled, so the repository never holds a line shaped like key material.
     [["-----BEGIN", "PRIVATE", "KEY-----"].join(" "), "a private key"],
+    ['{"path":"/api/downloads/eyJlIjoiMSJ9.abc123"}', "a signed download token"],
+    ['{"path":"/api/orders?limit=5&access_token=abc123"}', "a credential in a query string"],
+    ['{"path":"/x?Signature=abc123&limit=2"}', "a credential in a query string"],
   ])("recognizes %s as %s", (line, what) => {
     expect(scanLogText(line, [])).toEqual([{ line: 1, what }]);
   });
@@ -31,6 +34,11 @@ describe("log scan", () => {
     logger.info({ password: SECRET, headers: { authorization: `Bearer ${SECRET}` }, api_key: SECRET }, "sign in");
     expect(lines).toHaveLength(1);
     expect(scanLogText(lines.join(""), [SECRET])).toEqual([]);
+  });
+
+  test("redacted targets pass the scan", () => {
+    const lines = ['{"path":"/api/downloads/[redacted]"}', '{"path":"/api/orders?limit=5&access_token=[redacted]"}'];
+    expect(scanLogText(lines.join("\n"), [])).toEqual([]);
   });
 
   test("scans every file of a directory and counts its lines", () => {

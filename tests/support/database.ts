@@ -16,9 +16,24 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** Every migrated test database not dropped yet: `tokenFor` gives its account a row in each. */
+export const openTestDatabases = new Set<TestDatabase>();
+
 /** A fresh database of its own (migrated unless asked not to): a new database on the server, or an in-memory PGlite. */
 export async function createTestDatabase(options: { migrated?: boolean } = {}): Promise<TestDatabase> {
-  const migrated = options.migrated ?? true;
+  const database = await openTestDatabase(options.migrated ?? true);
+  if (options.migrated === false) return database;
+  openTestDatabases.add(database);
+  return {
+    ...database,
+    async drop() {
+      openTestDatabases.delete(database);
+      await database.drop();
+    },
+  };
+}
+
+async function openTestDatabase(migrated: boolean): Promise<TestDatabase> {
   if (!serverUrl) {
     const embedded = await startEmbeddedPostgres(undefined);
     const database = await openDatabase({ url: embedded.url, dataDir: "", poolMax: 1 });

@@ -1,4 +1,5 @@
 import { beforeAll, expect } from "bun:test";
+import { SERVER_BODY_LIMIT } from "../../adapters/http/body-parser.ts";
 import { createLogger } from "../../adapters/logging/logger.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
@@ -72,7 +73,12 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
         ...(options.random ? { random: options.random } : {}),
       },
     );
-    state.server = Bun.serve({ port, hostname: "127.0.0.1", fetch: state.marketplace.app.fetch });
+    state.server = Bun.serve({
+      port,
+      hostname: "127.0.0.1",
+      maxRequestBodySize: SERVER_BODY_LIMIT,
+      fetch: state.marketplace.app.fetch,
+    });
     state.marketplace.worker.start();
   }, 30_000);
   db.onTeardown(async () => {

@@ -1,5 +1,6 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { isRecord } from "./json-guards.ts";
 
@@ -57,6 +58,7 @@ export async function sendPaddle(settings: GatewayRuntimeSettings, call: PaddleC
       headers,
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       timeoutSeconds: settings.timeout_seconds,
+      outbound: outboundFor(settings),
     },
     readPaddleError,
   );

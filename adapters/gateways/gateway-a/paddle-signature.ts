@@ -35,7 +35,7 @@ function parseHeader(header: string): ParsedSignature {
  * `toleranceSeconds` of now in either direction, which bounds replays.
  */
 export async function verifyPaddleSignature(
-  rawBody: string,
+  rawBody: Uint8Array,
   header: string | undefined,
   secrets: readonly string[],
   toleranceSeconds: number,
@@ -48,7 +48,7 @@ export async function verifyPaddleSignature(
     throw new InvalidWebhookSignature("timestamp outside the tolerance");
   }
   for (const secret of secrets) {
-    const expected = await hmacSha256Hex(secret, `${ts}:${rawBody}`);
+    const expected = await hmacSha256Hex(secret, `${ts}:`, rawBody);
     // Every candidate is compared, so timing does not tell which position matched.
     const matches = h1.map((candidate) => constantTimeEqual(candidate, expected));
     if (matches.includes(true)) return;
@@ -57,7 +57,7 @@ export async function verifyPaddleSignature(
 }
 
 /** The header Paddle would send for `rawBody` at `nowMs`, for the sandbox and tests. */
-export async function signPaddleWebhook(rawBody: string, secret: string, nowMs: number): Promise<string> {
+export async function signPaddleWebhook(rawBody: string | Uint8Array, secret: string, nowMs: number): Promise<string> {
   const ts = Math.floor(nowMs / 1000);
-  return `ts=${ts};h1=${await hmacSha256Hex(secret, `${ts}:${rawBody}`)}`;
+  return `ts=${ts};h1=${await hmacSha256Hex(secret, `${ts}:`, rawBody)}`;
 }

@@ -1,4 +1,5 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
+import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { isRecord } from "./field-reader.ts";
 import { encodeForm, type FormFields } from "./form-encoding.ts";
@@ -37,6 +38,7 @@ export async function stripeRequest(settings: GatewayRuntimeSettings, call: Stri
       headers,
       ...(body === undefined ? {} : { body }),
       timeoutSeconds: settings.timeout_seconds,
+      outbound: outboundFor(settings),
     },
     readStripeError,
   );

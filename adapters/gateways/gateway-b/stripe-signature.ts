@@ -35,7 +35,7 @@ function parseHeader(header: string | undefined): ParsedHeader {
  * or an expected signature.
  */
 export async function verifyStripeSignature(
-  rawBody: string,
+  rawBody: Uint8Array,
   header: string | undefined,
   secrets: readonly string[],
   toleranceSeconds: number,
@@ -47,14 +47,14 @@ export async function verifyStripeSignature(
     throw new InvalidWebhookSignature("the timestamp is outside the tolerance");
   }
   for (const secret of secrets) {
-    const expected = await hmacSha256Hex(secret, `${timestamp}.${rawBody}`);
+    const expected = await hmacSha256Hex(secret, `${timestamp}.`, rawBody);
     if (signatures.some((signature) => constantTimeEqual(signature, expected))) return;
   }
   throw new InvalidWebhookSignature("no v1 signature matches");
 }
 
 /** The header Stripe would send for `rawBody` at `nowMs`: for the sandbox and tests. */
-export async function signStripeWebhook(rawBody: string, secret: string, nowMs: number): Promise<string> {
+export async function signStripeWebhook(rawBody: string | Uint8Array, secret: string, nowMs: number): Promise<string> {
   const timestamp = Math.floor(nowMs / 1000);
-  return `t=${timestamp},v1=${await hmacSha256Hex(secret, `${timestamp}.${rawBody}`)}`;
+  return `t=${timestamp},v1=${await hmacSha256Hex(secret, `${timestamp}.`, rawBody)}`;
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSingletenantProvisioningAdapter } from "../../../adapters/fulfillment/singletenant-provisioning-adapter.ts";
 import { createPostgresInstallationRepository } from "../../../adapters/postgres/installation-repository.ts";
 import { createPostgresOpsTaskRepository } from "../../../adapters/postgres/ops-task-repository.ts";
+import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
 import type { FulfillmentContext } from "../../../application/fulfillment/ports.ts";
 import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/upstream-errors.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
@@ -17,6 +18,7 @@ const adapter = (installDomain?: string) =>
     sql: db.current.sql,
     tasks: tasks(),
     clock: () => now,
+    outbound: connectToAnyAddress,
     ...(installDomain ? { installDomain } : {}),
   });
 

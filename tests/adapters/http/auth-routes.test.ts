@@ -24,7 +24,7 @@ describe("register, login, me", () => {
     const { token, user } = await register("New.Person@Example.com");
     expect(user).toMatchObject({ email: "new.person@example.com", role: "customer", name: "Casey" });
     const claims = decodeJwtPayload(token);
-    expect(claims).toMatchObject({ sub: user.id, role: "customer", iss: TEST_ISSUER });
+    expect(claims).toMatchObject({ sub: user.id, role: "customer", ver: 0, iss: TEST_ISSUER });
     expect(claims.exp).toBeGreaterThan(nowSeconds());
   });
 
@@ -118,32 +118,64 @@ describe("token verification refuses every forged or stale token", () => {
 });
 
 describe("role guards", () => {
+  const accounts = new Map([
+    ["a-customer", { role: "customer" as const, disabled: false, tokenVersion: 0 }],
+    ["an-admin", { role: "admin" as const, disabled: false, tokenVersion: 0 }],
+  ]);
   const guarded = () =>
     new Elysia()
       .use(createErrorHandler({ logger: createLogger({ level: "silent" }) }))
-      .use(createAuth({ secret: TEST_JWT_SECRET, issuer: TEST_ISSUER, ttlSeconds: 60 }))
+      .use(
+        createAuth({
+          secret: TEST_JWT_SECRET,
+          issuer: TEST_ISSUER,
+          ttlSeconds: 60,
+          accounts: { find: async (id) => accounts.get(id) },
+        }),
+      )
       .get("/api/admin/probe", ({ principal }) => ({ role: principal.role }), { auth: "admin" })
       .get("/api/customer/probe", ({ principal }) => ({ role: principal.role }), { auth: "customer" });
 
-  const token = (role: string) =>
+  const token = (sub: string, role: string, extra: Record<string, unknown> = {}) =>
     forgeJwt(
       { alg: "HS256", typ: "JWT" },
-      { sub: crypto.randomUUID(), role, iss: TEST_ISSUER, exp: nowSeconds() + 60 },
+      { sub, role, iss: TEST_ISSUER, exp: nowSeconds() + 60, ...extra },
       TEST_JWT_SECRET,
     );
 
   test("a customer token on an admin route gets 403", async () => {
-    const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("customer") });
+    const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("a-customer", "customer") });
     expectProblemShape(response, 403, "FORBIDDEN_ROLE");
   });
 
   test("an admin token passes the admin guard", async () => {
-    const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("admin") });
+    const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("an-admin", "admin") });
     expect(response).toMatchObject({ status: 200, body: { role: "admin" } });
   });
 
+  test("the stored role decides, not the role claim of a genuine token", async () => {
+    const promoted = await call(guarded(), "GET", "/api/admin/probe", { token: await token("an-admin", "customer") });
+    expect(promoted).toMatchObject({ status: 200, body: { role: "admin" } });
+    const claimed = await call(guarded(), "GET", "/api/admin/probe", { token: await token("a-customer", "admin") });
+    expectProblemShape(claimed, 403, "FORBIDDEN_ROLE");
+  });
+
   test("an unknown role is not a role at all: 401", async () => {
-    const response = await call(guarded(), "GET", "/api/customer/probe", { token: await token("superuser") });
+    const response = await call(guarded(), "GET", "/api/customer/probe", {
+      token: await token("a-customer", "superuser"),
+    });
+    expectProblemShape(response, 401, "AUTHENTICATION_REQUIRED");
+  });
+
+  test.each([["1"], [-1], [1.5], [1]])("a token version of %p that is not the stored one gets 401", async (ver) => {
+    const response = await call(guarded(), "GET", "/api/admin/probe", {
+      token: await token("an-admin", "admin", { ver }),
+    });
+    expectProblemShape(response, 401, "AUTHENTICATION_REQUIRED");
+  });
+
+  test("a token for an account that does not exist gets 401", async () => {
+    const response = await call(guarded(), "GET", "/api/admin/probe", { token: await token("nobody", "admin") });
     expectProblemShape(response, 401, "AUTHENTICATION_REQUIRED");
   });
 });

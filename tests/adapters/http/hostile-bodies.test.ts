@@ -73,7 +73,24 @@ const ENDPOINTS: [string, string, Role, string[]][] = [
   ["POST", `/api/admin/fulfillments/${id}/cancel`, "admin", ["reason"]],
 ];
 
-/** Wrong types, deep nesting, unicode, huge strings, unknown keys, and bodies that are not JSON at all. */
+/** Slower than this, a hostile body holds the event loop too long: every other request waits. */
+const ANSWER_BUDGET_MS = 250;
+
+/** Nesting far past any validator's stack (10,000 to 120,000 levels), as objects or arrays. */
+const deepText = (key: string) =>
+  fc.record({ depth: fc.integer({ min: 10_000, max: 120_000 }), arrays: fc.boolean() }).map(({ depth, arrays }) => {
+    const [open, close] = arrays ? ["[", "]"] : [`{${JSON.stringify(key)}:`, "}"];
+    return `${open.repeat(depth)}1${close.repeat(depth)}`;
+  });
+
+/** Arrays of up to 200,000 elements, at the top or under a field. */
+const wideText = (key: string) =>
+  fc.record({ length: fc.integer({ min: 1_000, max: 200_000 }), nested: fc.boolean() }).map(({ length, nested }) => {
+    const array = `[${"0,".repeat(length - 1)}0]`;
+    return nested ? `{${JSON.stringify(key)}:${array}}` : array;
+  });
+
+/** Wrong types, deep nesting, wide arrays, unicode, huge strings, unknown keys, and bodies that are not JSON at all. */
 function hostileBody(keys: string[]) {
   const json = fc.oneof(
     fc.jsonValue({ maxDepth: 30 }),
@@ -111,6 +128,8 @@ function hostileBody(keys: string[]) {
       arbitrary: fc.string({ unit: "binary", maxLength: 2000 }).map((text) => ({ text, type: "application/json" })),
     },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((text) => ({ text, type: "text/plain" })) },
+    { weight: 1, arbitrary: deepText(keys[0] ?? "k").map((text) => ({ text, type: "application/json" })) },
+    { weight: 1, arbitrary: wideText(keys[0] ?? "k").map((text) => ({ text, type: "application/json" })) },
   );
 }
 
@@ -118,15 +137,19 @@ describe("hostile bodies never yield a 500 and always a problem+json", () => {
   test.each(ENDPOINTS)(
     "%s %s",
     async (method, path, role, keys) => {
+      let slowest = 0;
       await fc.assert(
         fc.asyncProperty(hostileBody(keys), async (body) => {
           const headers: Record<string, string> = { "content-type": body.type };
           const token = tokens[role];
           if (token) headers.authorization = `Bearer ${token}`;
+          const started = performance.now();
           const response = await app.handle(
             new Request(`http://localhost${path}`, { method, headers, body: body.text }),
           );
           const text = await response.text();
+          slowest = Math.max(slowest, performance.now() - started);
+          expect(performance.now() - started).toBeLessThan(ANSWER_BUDGET_MS);
           expect(response.status).not.toBe(500);
           if (response.status >= 400) {
             expect(response.headers.get("content-type") ?? "").toStartWith("application/problem+json");
@@ -137,6 +160,7 @@ describe("hostile bodies never yield a 500 and always a problem+json", () => {
         }),
         { numRuns: RUNS },
       );
+      console.log(`${method} ${path}: slowest of ${RUNS} hostile answers ${slowest.toFixed(1)} ms`);
     },
     120_000,
   );

@@ -35,5 +35,54 @@ describe("PostgresUserRepository", () => {
 
   test("a malformed id finds nothing rather than failing", async () => {
     expect(await repo().findById("not-a-uuid")).toBeUndefined();
+    expect(await repo().changeAccess("not-a-uuid", { disabled: true })).toBeUndefined();
+    expect(await repo().revokeTokens("not-a-uuid")).toBe(false);
+  });
+
+  test("a new account is enabled at token version 0", async () => {
+    expect(await repo().insert(newUser("fresh@example.com"))).toMatchObject({ disabled: false, tokenVersion: 0 });
+  });
+
+  test("changeAccess sets only what it is given; disabling raises the version once", async () => {
+    const user = await repo().insert(newUser("access@example.com"));
+    const id = user?.id ?? "";
+    expect(await repo().changeAccess(id, { role: "admin" })).toMatchObject({ role: "admin", disabled: false });
+    expect(await repo().changeAccess(id, { disabled: true })).toMatchObject({ role: "admin", tokenVersion: 1 });
+    expect(await repo().changeAccess(id, { disabled: true, role: "customer" })).toMatchObject({
+      role: "customer",
+      disabled: true,
+      tokenVersion: 1,
+    });
+    expect(await repo().changeAccess(id, { disabled: false })).toMatchObject({ disabled: false, tokenVersion: 1 });
+    expect(await repo().changeAccess(crypto.randomUUID(), { disabled: true })).toBeUndefined();
+  });
+
+  test("revokeTokens raises the version; upsert enables the account again", async () => {
+    const user = await repo().insert(newUser("revoke@example.com"));
+    expect(await repo().revokeTokens(user?.id ?? "")).toBe(true);
+    await repo().changeAccess(user?.id ?? "", { disabled: true });
+    expect(await repo().findById(user?.id ?? "")).toMatchObject({ disabled: true, tokenVersion: 2 });
+    expect(await repo().upsert({ ...newUser("revoke@example.com"), role: "admin" })).toMatchObject({
+      role: "admin",
+      disabled: false,
+      tokenVersion: 2,
+    });
+    expect(await repo().revokeTokens(crypto.randomUUID())).toBe(false);
+  });
+
+  test("list pages newest first through every account exactly once", async () => {
+    for (let i = 0; i < 5; i += 1) await repo().insert(newUser(`page-${i}@example.com`));
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await repo().list({ limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((user) => user.email));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    const [row] = await db.current.sql`select count(*)::int as n from users`;
+    expect(seen).toHaveLength(row?.n);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.indexOf("page-4@example.com")).toBeLessThan(seen.indexOf("page-0@example.com"));
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { createHttpProviderClient } from "../../../adapters/provider/http-provider-client.ts";
+import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
 import type { OnboardRequest } from "../../../application/provisioning/ports.ts";
 import {
   CredentialsNotFound,
@@ -29,7 +30,7 @@ beforeEach(async () => {
 });
 
 const secrets = createInMemorySecretStore({ sim_token: SIM_TOKEN, sim_hmac: SIM_HMAC_SECRET, wrong: "not-the-token" });
-const client = createHttpProviderClient({ secrets });
+const client = createHttpProviderClient({ secrets, outbound: connectToAnyAddress });
 const config = (overrides: Partial<MultitenantSaasConfig> = {}): MultitenantSaasConfig => ({
   base_url: sim.url,
   onboard_endpoint: "/api/marketplace/onboard",

@@ -1,9 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import {
+  connectToAnyAddress,
+  createGuardedFetch,
+  type OutboundFetch,
+} from "../../../adapters/security/guarded-fetch.ts";
 import { callUpstream, parseJsonBody, parseRetryAfter } from "../../../adapters/upstream/upstream-http.ts";
 import {
   UpstreamBadResponse,
   UpstreamRejected,
   UpstreamServerError,
+  UpstreamTimeout,
+  UpstreamUrlNotAllowed,
 } from "../../../application/shared/upstream-errors.ts";
 
 let server: ReturnType<typeof Bun.serve>;
@@ -23,10 +30,10 @@ beforeAll(() => {
 });
 afterAll(() => server.stop(true));
 
-const call = (path: string) =>
+const call = (path: string, outbound: OutboundFetch = connectToAnyAddress, base = `http://127.0.0.1:${server.port}`) =>
   callUpstream(
     "gateway",
-    { method: "GET", url: new URL(path, `http://127.0.0.1:${server.port}`), headers: {}, timeoutSeconds: 2 },
+    { method: "GET", url: new URL(path, base), headers: {}, timeoutSeconds: 0.5, outbound },
     (body) => {
       const error = (body as { error?: { code?: string; message?: string } }).error;
       return { ...(error?.code ? { code: error.code } : {}), ...(error?.message ? { detail: error.message } : {}) };
@@ -54,6 +61,48 @@ describe("callUpstream", () => {
     expect(error).toMatchObject({ status: 402, upstreamCode: "card_declined" });
     expect((error as Error).message).toContain("no");
   });
+});
+
+describe("callUpstream through the connect-time guard", () => {
+  test("a refused address is a permanent URL_NOT_ALLOWED that names the reason, and nothing is sent", async () => {
+    let requests = 0;
+    const counted: OutboundFetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const guarded = createGuardedFetch({ allowPrivate: false, transport: counted });
+    const error = await call("/fine", guarded).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUrlNotAllowed);
+    expect(error).toMatchObject({ code: "URL_NOT_ALLOWED", category: "invalid", transient: false });
+    expect((error as Error).message).toBe(
+      "The payment gateway is at an address the marketplace does not call: 127.0.0.1 is not a public address (loopback).",
+    );
+    expect(requests).toBe(0);
+  });
+
+  test("a host that does not resolve is refused too, but as a transient failure", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: false, resolve: async () => [] });
+    const error = await call("/fine", guarded, "https://gone.example").catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "URL_NOT_ALLOWED", transient: true });
+    expect((error as Error).message).toContain("the host does not resolve");
+  });
+
+  test("resolving the host counts within the call's time-out", async () => {
+    const guarded = createGuardedFetch({ allowPrivate: false, resolve: () => new Promise(() => {}) });
+    const started = performance.now();
+    const error = await call("/fine", guarded, "https://hanging-dns.example").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamTimeout);
+    expect(performance.now() - started).toBeLessThan(3000);
+  });
+});
+
+test("parseJsonBody refuses an answer nested 100,000 levels deep before parsing it", () => {
+  const started = performance.now();
+  const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
+  expect(() => parseJsonBody("provider", deep)).toThrow(
+    "answered with an invalid body: it nests deeper than 64 levels.",
+  );
+  expect(performance.now() - started).toBeLessThan(50);
 });
 
 test("parseJsonBody turns garbage into a transient bad response", () => {

@@ -23,9 +23,9 @@ beforeAll(() => {
     hostname: "127.0.0.1",
     async fetch(request) {
       const name = new URL(request.url).pathname.split("/").at(-1) as "gateway_a" | "gateway_b";
-      const rawBody = await request.text();
+      const rawBody = new Uint8Array(await request.arrayBuffer());
       await gateways[name].verifyWebhook({ rawBody, headers: Object.fromEntries(request.headers) });
-      events.push(gateways[name].normalizeWebhookPayload(JSON.parse(rawBody)));
+      events.push(gateways[name].normalizeWebhookPayload(JSON.parse(new TextDecoder().decode(rawBody))));
       return new Response(null, { status: 200 });
     },
   });

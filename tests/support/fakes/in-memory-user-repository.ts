@@ -4,6 +4,16 @@ export function createInMemoryUserRepository(): UserRepository & { readonly all:
   const all: StoredUser[] = [];
   const byEmail = (email: string) => all.find((u) => u.email.toLowerCase() === email.toLowerCase());
   const strip = ({ passwordHash: _, ...user }: StoredUser) => user;
+  const create = (user: NewUser): StoredUser => {
+    const stored = { ...user, id: crypto.randomUUID(), createdAt: new Date(), disabled: false, tokenVersion: 0 };
+    all.push(stored);
+    return stored;
+  };
+  const replace = (existing: StoredUser, changes: Partial<StoredUser>) => {
+    const updated = { ...existing, ...changes, id: existing.id, createdAt: existing.createdAt };
+    all[all.indexOf(existing)] = updated;
+    return strip(updated);
+  };
   return {
     all,
     findByEmail: async (email) => byEmail(email),
@@ -12,21 +22,25 @@ export function createInMemoryUserRepository(): UserRepository & { readonly all:
       return found ? strip(found) : undefined;
     },
     async insert(user: NewUser) {
-      if (byEmail(user.email)) return undefined;
-      const stored = { ...user, id: crypto.randomUUID(), createdAt: new Date() };
-      all.push(stored);
-      return strip(stored);
+      return byEmail(user.email) ? undefined : strip(create(user));
     },
     async upsert(user: NewUser) {
       const existing = byEmail(user.email);
-      if (!existing) {
-        const stored = { ...user, id: crypto.randomUUID(), createdAt: new Date() };
-        all.push(stored);
-        return strip(stored);
-      }
-      const updated = { ...existing, ...user, id: existing.id, createdAt: existing.createdAt };
-      all[all.indexOf(existing)] = updated;
-      return strip(updated);
+      return existing ? replace(existing, { ...user, disabled: false }) : strip(create(user));
+    },
+    async list(page) {
+      return { items: all.slice(0, page.limit).map(strip), next_cursor: null };
+    },
+    async changeAccess(id, change) {
+      const existing = all.find((u) => u.id === id);
+      if (!existing) return undefined;
+      const disabling = change.disabled === true && !existing.disabled;
+      return replace(existing, { ...change, tokenVersion: existing.tokenVersion + (disabling ? 1 : 0) });
+    },
+    async revokeTokens(id) {
+      const existing = all.find((u) => u.id === id);
+      if (existing) replace(existing, { tokenVersion: existing.tokenVersion + 1 });
+      return existing !== undefined;
     },
   };
 }

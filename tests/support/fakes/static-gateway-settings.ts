@@ -1,3 +1,5 @@
+import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
+import { withOutboundGuard } from "../../../adapters/upstream/gateway-outbound.ts";
 import type { GatewayRuntimeSettings, GatewaySettingsSource } from "../../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../../domain/payments/gateway-event.ts";
@@ -30,9 +32,16 @@ export function createStaticGatewaySettings(
       ...settings.gateway_b,
     },
   };
+  // Tests reach msw hosts and local listeners by name: the guard lets everything through.
+  const source = withOutboundGuard(
+    {
+      resolve: async (gateway) => current[gateway],
+      activeEnvironment: async (gateway): Promise<GatewayEnvironment> => current[gateway].environment,
+    },
+    connectToAnyAddress,
+  );
   return {
-    resolve: async (gateway) => current[gateway],
-    activeEnvironment: async (gateway): Promise<GatewayEnvironment> => current[gateway].environment,
+    ...source,
     set(gateway, patch) {
       current[gateway] = { ...current[gateway], ...patch };
     },

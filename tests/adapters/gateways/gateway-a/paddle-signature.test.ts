@@ -17,7 +17,7 @@ const h1 = (secret: string, ts: number, body = BODY) =>
   createHmac("sha256", secret).update(`${ts}:${body}`).digest("hex");
 
 const verify = (header: string | undefined, body = BODY, secrets = [SECRET]) =>
-  verifyPaddleSignature(body, header, secrets, 300, NOW_MS);
+  verifyPaddleSignature(new TextEncoder().encode(body), header, secrets, 300, NOW_MS);
 
 async function rejection(promise: Promise<unknown>): Promise<InvalidWebhookSignature> {
   const error = await failure(promise);
@@ -101,14 +101,18 @@ describe("the gateway's verifyWebhook", () => {
     const settings = createStaticGatewaySettings({ gateway_a: { webhook_tolerance_seconds: 10 } });
     const gateway = createPaddleGateway({ settings, now: () => NOW_MS });
     const header = `ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`;
-    await gateway.verifyWebhook({ rawBody: BODY, headers: { "Paddle-Signature": header } });
-    await gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": header } });
+    await gateway.verifyWebhook({ rawBody: new TextEncoder().encode(BODY), headers: { "Paddle-Signature": header } });
+    await gateway.verifyWebhook({ rawBody: new TextEncoder().encode(BODY), headers: { "paddle-signature": header } });
 
     const stale = `ts=${NOW_S - 11};h1=${h1(SECRET, NOW_S - 11)}`;
-    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": stale } }));
-    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: {} }));
+    await rejection(
+      gateway.verifyWebhook({ rawBody: new TextEncoder().encode(BODY), headers: { "paddle-signature": stale } }),
+    );
+    await rejection(gateway.verifyWebhook({ rawBody: new TextEncoder().encode(BODY), headers: {} }));
 
     settings.set("gateway_a", { webhook_secrets: [OTHER_SECRET] });
-    await rejection(gateway.verifyWebhook({ rawBody: BODY, headers: { "paddle-signature": header } }));
+    await rejection(
+      gateway.verifyWebhook({ rawBody: new TextEncoder().encode(BODY), headers: { "paddle-signature": header } }),
+    );
   });
 });

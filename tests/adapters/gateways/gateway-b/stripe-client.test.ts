@@ -223,7 +223,8 @@ describe("subscriptions", () => {
 });
 
 describe("verifyWebhook", () => {
-  const body = JSON.stringify({ id: "evt_1", object: "event", type: "invoice.paid" });
+  const text = JSON.stringify({ id: "evt_1", object: "event", type: "invoice.paid" });
+  const body = new TextEncoder().encode(text);
   const now = Date.parse("2026-03-01T12:00:00Z");
 
   test("reads the secrets and tolerance from settings and the header in any case", async () => {

@@ -16,7 +16,7 @@ const officialHeader = (options: { payload?: string; secret?: string; timestamp?
   stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: SECRET, ...options });
 
 const verify = (header: string | undefined, body = payload, secrets = [SECRET], nowMs = NOW) =>
-  verifyStripeSignature(body, header, secrets, 300, nowMs);
+  verifyStripeSignature(new TextEncoder().encode(body), header, secrets, 300, nowMs);
 
 async function rejection(promise: Promise<void>): Promise<InvalidWebhookSignature> {
   const error = await promise.then(

@@ -1,0 +1,21 @@
+import { type AccessChange, type Account, checkAccessChange } from "../../domain/identity/account.ts";
+import { UserNotFound } from "../../domain/identity/user.ts";
+import type { ChangeSignal } from "../catalog/ports.ts";
+import { ACCOUNTS_TOPIC } from "./account-states.ts";
+import type { UserRepository } from "./ports.ts";
+
+export interface ChangeAccessDeps {
+  readonly users: UserRepository;
+  readonly changes: ChangeSignal;
+}
+
+/** An admin promotes, demotes, disables or enables another account. */
+export function makeChangeAccess(deps: ChangeAccessDeps) {
+  return async function changeAccess(actorId: string, userId: string, change: AccessChange): Promise<Account> {
+    checkAccessChange(actorId, userId, change);
+    const account = await deps.users.changeAccess(userId, change);
+    if (!account) throw new UserNotFound();
+    await deps.changes.publish(ACCOUNTS_TOPIC);
+    return account;
+  };
+}

@@ -1,0 +1,58 @@
+import { DomainError } from "../shared/domain-error.ts";
+import type { Role, User } from "./user.ts";
+
+/** What decides, on every request, what a token may still do: the database holds it, not the token. */
+export interface AccountState {
+  readonly role: Role;
+  readonly disabled: boolean;
+  /** Tokens carry the version they were issued under; raising it voids them all. */
+  readonly tokenVersion: number;
+}
+
+export interface Account extends User, AccountState {}
+
+export interface AccessChange {
+  readonly role?: Role;
+  readonly disabled?: boolean;
+}
+
+export type SessionCheck =
+  | { readonly outcome: "valid"; readonly role: Role }
+  | { readonly outcome: "disabled" }
+  | { readonly outcome: "revoked" };
+
+/**
+ * A token stands while its account exists, is enabled and still has the token's version. Disabled
+ * wins over a stale version (disabling raises it) so the holder learns that signing in again will
+ * not help.
+ */
+export function checkSession(account: AccountState | undefined, tokenVersion: number): SessionCheck {
+  if (!account) return { outcome: "revoked" };
+  if (account.disabled) return { outcome: "disabled" };
+  if (account.tokenVersion !== tokenVersion) return { outcome: "revoked" };
+  return { outcome: "valid", role: account.role };
+}
+
+/** Refuses an admin locking themselves out: with no admin left, only a restart with ADMIN_EMAIL recovers. */
+export function checkAccessChange(actorId: string, targetId: string, change: AccessChange): void {
+  const losesAccess = (change.role !== undefined && change.role !== "admin") || change.disabled === true;
+  if (actorId === targetId && losesAccess) throw new AdminSelfLockout();
+}
+
+export class AccountDisabled extends DomainError {
+  readonly code = "ACCOUNT_DISABLED";
+  readonly category = "unauthenticated";
+
+  constructor() {
+    super("This account is disabled; ask an administrator to enable it.");
+  }
+}
+
+export class AdminSelfLockout extends DomainError {
+  readonly code = "ADMIN_SELF_LOCKOUT";
+  readonly category = "conflict";
+
+  constructor() {
+    super("An admin cannot demote or disable their own account; another admin has to.");
+  }
+}

@@ -1,0 +1,33 @@
+import { describe, expect, test } from "bun:test";
+import { createUrlRedactor } from "../../../adapters/logging/url-redaction.ts";
+
+const routes = ["/api/downloads/:token", "/api/orders/:id", "/api/admin/secrets/:ref", "/a/:id/sign/:signature/x"];
+const redact = createUrlRedactor(() => routes);
+
+describe("createUrlRedactor", () => {
+  test.each([
+    ["/api/downloads/eyJlIjoiMSJ9.5f3a", "/api/downloads/[redacted]"],
+    ["/api/downloads/eyJlIjoiMSJ9.5f3a/extra", "/api/downloads/[redacted]/extra"],
+    ["/api/downloads/abc?x=1", "/api/downloads/[redacted]?x=1"],
+    ["/a/42/sign/deadbeef/x", "/a/42/sign/[redacted]/x"],
+    ["/api/orders/0b9c?limit=5&cursor=abc", "/api/orders/0b9c?limit=5&cursor=abc"],
+    ["/api/orders?token=abc&limit=5", "/api/orders?token=[redacted]&limit=5"],
+    [
+      "/x?access_token=a&api_key=b&X-Amz-Signature=c&client_secret=d&sig=e",
+      "/x?access_token=[redacted]&api_key=[redacted]&X-Amz-Signature=[redacted]&client_secret=[redacted]&sig=[redacted]",
+    ],
+    ["/x?%74oken=abc", "/x?%74oken=[redacted]"],
+    ["/api/admin/secrets/gateway_a_sandbox_api_key", "/api/admin/secrets/gateway_a_sandbox_api_key"],
+    ["/api/products", "/api/products"],
+  ])("%s is logged as %s", (target, logged) => {
+    expect(redact(target)).toBe(logged);
+  });
+
+  test("routes known only after the redactor was made are used", () => {
+    const later: string[] = [];
+    const lazy = createUrlRedactor(() => later);
+    expect(lazy("/d/abc?token=t")).toBe("/d/abc?token=[redacted]");
+    later.push("/d/:token");
+    expect(lazy("/d/abc")).toBe("/d/[redacted]");
+  });
+});
