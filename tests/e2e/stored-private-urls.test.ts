@@ -3,6 +3,7 @@ import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "../support/app.ts";
 import { tokenFor } from "../support/auth.ts";
 import { aPointOfSaleProduct } from "../support/builders/products.ts";
+import { countingListener } from "../support/counting-listener.ts";
 import { useTestDatabase } from "../support/database.ts";
 import { FAST_JOBS, fulfillmentReaches, SANDBOX } from "../support/e2e.ts";
 import { call, expectProblemShape } from "../support/http.ts";
@@ -10,24 +11,13 @@ import type { RunningService } from "../support/process.ts";
 import { SIM_TOKEN, startProviderSim } from "../support/provider-sim.ts";
 
 /**
- * Issue 14: URLs saved while private addresses were allowed (or written straight into the
+ * URLs saved while private addresses were allowed (or written straight into the
  * database) are checked again at every call. A marketplace with the guard on refuses to connect to
  * them, and the loopback listener they point at never sees a connection.
  */
 const db = useTestDatabase();
 
-const trap = (() => {
-  const hits: string[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      hits.push(new URL(request.url).pathname);
-      return Response.json({ error: "a trap" }, { status: 500 });
-    },
-  });
-  return { hits, server, url: `http://127.0.0.1:${server.port}`, port: server.port ?? 0 };
-})();
+const trap = countingListener(() => Response.json({ error: "a trap" }, { status: 500 }));
 
 let sim: RunningService;
 let open: ReturnType<typeof createTestMarketplace>;

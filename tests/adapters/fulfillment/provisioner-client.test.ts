@@ -2,16 +2,11 @@ import { afterAll, expect, test } from "bun:test";
 import { provisionInstallation } from "../../../adapters/fulfillment/provisioner-client.ts";
 import { createGuardedFetch } from "../../../adapters/security/guarded-fetch.ts";
 import { UpstreamUrlNotAllowed } from "../../../application/shared/upstream-errors.ts";
+import { countingListener } from "../../support/counting-listener.ts";
 
-const hits: string[] = [];
-const provisioner = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch(request) {
-    hits.push(new URL(request.url).pathname);
-    return Response.json({ url: "https://acme.installs.example.com" });
-  },
-});
+const { hits, server: provisioner } = countingListener(() =>
+  Response.json({ url: "https://acme.installs.example.com" }),
+);
 afterAll(() => provisioner.stop(true));
 
 const request = {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { countingListener } from "../../support/counting-listener.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { call, expectProblemShape } from "../../support/http.ts";
 import type { RunningService } from "../../support/process.ts";
@@ -9,35 +10,20 @@ import { SIM_TOKEN, startProviderSim } from "../../support/provider-sim.ts";
 
 const db = useTestDatabase();
 
-/** A loopback listener that counts every connection attempt that reaches it as a request. */
-function listener(respond: (request: Request) => Response | Promise<Response>) {
-  const hits: string[] = [];
-  const server = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    fetch(request) {
-      hits.push(new URL(request.url).pathname);
-      return respond(request);
-    },
-  });
-  const port = server.port ?? 0;
-  return { hits, server, url: `http://127.0.0.1:${port}`, port };
-}
-
 const tenantUnknown = () =>
   Response.json(
     { type: "about:blank", title: "Not Found", status: 404, code: "TENANT_NOT_FOUND" },
     { status: 404, headers: { "content-type": "application/problem+json" } },
   );
 
-let trap: ReturnType<typeof listener>;
+let trap: ReturnType<typeof countingListener>;
 let guarded: ReturnType<typeof createTestMarketplace>;
 let open: ReturnType<typeof createTestMarketplace>;
 let sim: RunningService;
 let admin = "";
 
 beforeAll(async () => {
-  trap = listener(tenantUnknown);
+  trap = countingListener(tenantUnknown);
   sim = await startProviderSim();
   guarded = createTestMarketplace(
     db.current.sql,
@@ -199,8 +185,8 @@ describe("fulfillment test-connection when private addresses are allowed", () =>
       fulfillment_driver: "multitenant_saas",
       fulfillment_config: saasConfig({ base_url: sim.url, ...overrides }),
     });
-    const hang = listener(() => new Promise<Response>(() => {}));
-    const closed = listener(tenantUnknown);
+    const hang = countingListener(() => new Promise<Response>(() => {}));
+    const closed = countingListener(tenantUnknown);
     closed.server.stop(true);
     try {
       const wrongKey = await call(open.app, "POST", "/api/admin/fulfillment/test-connection", {
@@ -226,9 +212,9 @@ describe("fulfillment test-connection when private addresses are allowed", () =>
   });
 
   test("redirects are not followed and the remote body is never echoed", async () => {
-    const target = listener(tenantUnknown);
-    const redirector = listener(() => Response.redirect(`${target.url}/api/marketplace/status/x`, 302));
-    const leaky = listener(() => new Response("internal-secret-banner stack trace", { status: 500 }));
+    const target = countingListener(tenantUnknown);
+    const redirector = countingListener(() => Response.redirect(`${target.url}/api/marketplace/status/x`, 302));
+    const leaky = countingListener(() => new Response("internal-secret-banner stack trace", { status: 500 }));
     try {
       const config = (base_url: string) => ({
         fulfillment_driver: "multitenant_saas",

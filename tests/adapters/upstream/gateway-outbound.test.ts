@@ -8,17 +8,10 @@ import {
 } from "../../../adapters/security/guarded-fetch.ts";
 import { outboundFor, withOutboundGuard } from "../../../adapters/upstream/gateway-outbound.ts";
 import { UpstreamUrlNotAllowed } from "../../../application/shared/upstream-errors.ts";
+import { countingListener } from "../../support/counting-listener.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 
-const hits: string[] = [];
-const trap = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch(request) {
-    hits.push(new URL(request.url).pathname);
-    return Response.json({}, { status: 500 });
-  },
-});
+const { hits, server: trap } = countingListener(() => Response.json({}, { status: 500 }));
 afterAll(() => trap.stop(true));
 
 const loopback = createStaticGatewaySettings({
