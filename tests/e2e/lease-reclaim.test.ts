@@ -97,8 +97,16 @@ test.skipIf(!hasRealPostgres)(
       "instance B finishing the job",
     );
     expect(record.attempts).toBe(2);
-    const [job] = await db.current.sql<{ state: string; attempts: number }[]>`
-    select state, attempts from jobs where kind = 'fulfill' and payload->>'fulfillment_id' = ${record.id}`;
+    // The job's own outcome is written just after the record it delivered: wait for it, not a moment.
+    const job = await eventually(
+      async () => {
+        const [row] = await db.current.sql<{ state: string; attempts: number }[]>`
+        select state, attempts from jobs where kind = 'fulfill' and payload->>'fulfillment_id' = ${record.id}`;
+        return row?.state === "running" ? undefined : row;
+      },
+      5000,
+      "the reclaimed job's outcome",
+    );
     expect(job).toEqual({ state: "done", attempts: 2 });
     expect(await tenantsAtSimulator({ sim } as never, orderId)).toBe(1);
     expect(await b.stop()).toBe(0);
