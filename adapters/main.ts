@@ -23,7 +23,6 @@ import {
   makeManageFulfillments,
 } from "../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentAdapters } from "../application/fulfillment/ports.ts";
-import { makeProcessPaymentEvent } from "../application/fulfillment/process-payment-event.ts";
 import { makeAccountStates } from "../application/identity/account-states.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../application/identity/change-access.ts";
@@ -38,6 +37,7 @@ import { makeMinuteTick } from "../application/maintenance/minute-tick.ts";
 import { makeAdminOrders } from "../application/orders/admin-orders.ts";
 import { makeGatewayProductSync } from "../application/payments/gateway-product-sync.ts";
 import { makeGatewaySettingsAdmin } from "../application/payments/gateway-settings.ts";
+import { makeProcessPaymentEvent } from "../application/payments/process-payment-event.ts";
 import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../application/payments/receive-webhook.ts";
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
 import { makeTestProviderConnection } from "../application/provisioning/test-provider-connection.ts";
@@ -155,11 +155,11 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     mutex,
     currency: config.currency,
   });
-  const adminOrders = makeAdminOrders({ orders, gateways });
 
   const clock = infra.clock ?? (() => new Date());
   const wake: JobWakeUp = infra.database.mode === "server" ? "notify" : changes;
   const uow = createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake }));
+  const adminOrders = makeAdminOrders({ orders, gateways, uow, log: logger });
   const fulfillments = createPostgresFulfillmentRepository(sql);
   const subscriptions = createPostgresSubscriptionRepository(sql);
   const contexts = createPostgresFulfillmentContextLoader(sql);
@@ -282,6 +282,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     listAdminOrders: adminOrders.list,
     getAdminOrder: adminOrders.get,
     refundOrder: adminOrders.refund,
+    approveOrder: adminOrders.approve,
     receiveWebhook: makeReceiveWebhook({ gateways, uow, log: logger }),
     listFulfillments: fulfillments.list,
     getFulfillment: (id) => manage.find(id),

@@ -3,7 +3,7 @@ import { createProviderSimApp } from "./app.ts";
 import { createSimClock } from "./clock.ts";
 import type { ProviderSimConfig } from "./config.ts";
 import { createFaultQueue } from "./faults.ts";
-import { createGatewaySandboxes } from "./gateways/gateway-sandboxes.ts";
+import { createGatewaySandboxes, withGatewayBilling } from "./gateways/gateway-sandboxes.ts";
 import { createTenantStore } from "./tenant-store.ts";
 import { runTick } from "./tick.ts";
 
@@ -17,12 +17,10 @@ export function wireProviderSim(options: {
 }) {
   const { config, logger } = options;
   const wallTime = options.wallTime ?? Date.now;
-  const clock = createSimClock(wallTime);
-  const store = createTenantStore({ plans: config.plans, clock });
-  const faults = createFaultQueue();
+  const simClock = createSimClock(wallTime);
   const gateways = createGatewaySandboxes({
     logger,
-    clock,
+    clock: simClock,
     wallTime,
     publicUrl: config.publicUrl,
     marketplaceUrl: config.marketplaceUrl,
@@ -30,6 +28,9 @@ export function wireProviderSim(options: {
     gatewayB: config.gatewayB,
     ...(options.webhookRetryDelayMs === undefined ? {} : { webhookRetryDelayMs: options.webhookRetryDelayMs }),
   });
+  const clock = withGatewayBilling(simClock, gateways);
+  const store = createTenantStore({ plans: config.plans, clock });
+  const faults = createFaultQueue();
   const app = createProviderSimApp({
     logger,
     clock,

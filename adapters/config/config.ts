@@ -7,6 +7,8 @@ export interface GatewayDefaults {
   readonly sandboxBaseUrl: string;
   readonly liveBaseUrl: string;
   readonly webhookToleranceSeconds: number;
+  /** How prices created at the gateway treat tax until an admin changes it. */
+  readonly taxBehavior: "exclusive" | "inclusive";
 }
 
 export type NodeEnv = "development" | "production" | "test";
@@ -167,6 +169,7 @@ function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string
     sandboxBaseUrl: url(env, `${prefix}_SANDBOX_BASE_URL`, ["http:", "https:"]) ?? sandbox,
     liveBaseUrl: url(env, `${prefix}_LIVE_BASE_URL`, ["http:", "https:"]) ?? live,
     webhookToleranceSeconds: integer(env, `${prefix}_WEBHOOK_TOLERANCE_S`, 300, 1, 3600),
+    taxBehavior: oneOf(env, `${prefix}_TAX_BEHAVIOR`, ["exclusive", "inclusive"], "exclusive"),
   };
 }
 

@@ -26,6 +26,7 @@ export function defaultGatewaySettings(config: Config) {
       live: environment("live"),
       webhook_tolerance_seconds: defaults.webhookToleranceSeconds,
       timeout_seconds: config.gatewayTimeoutSeconds,
+      tax_behavior: defaults.taxBehavior,
     };
   };
 }

@@ -4,7 +4,11 @@ import {
   type GatewaySettings,
   type GatewaySettingsRepository,
 } from "../../application/payments/gateway-settings.ts";
-import type { GatewayRuntimeSettings, GatewaySettingsSource } from "../../application/payments/ports.ts";
+import type {
+  GatewayRuntimeSettings,
+  GatewaySettingsSource,
+  WebhookSecrets,
+} from "../../application/payments/ports.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
 import { CredentialsNotFound } from "../../application/shared/upstream-errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
@@ -43,17 +47,33 @@ export function createGatewaySettingsSource(deps: {
     async resolve(gateway): Promise<GatewayRuntimeSettings> {
       const settings = await settingsOf(gateway);
       const env = settings[settings.environment];
-      const previous = await optional(env.previous_webhook_secret_ref);
       return {
         gateway,
         environment: settings.environment,
         base_url: env.base_url,
         api_key: await required(env.api_key_ref),
         client_key: (await optional(env.client_key_ref)) ?? null,
-        webhook_secrets: [await required(env.webhook_secret_ref), ...(previous ? [previous] : [])],
         webhook_tolerance_seconds: settings.webhook_tolerance_seconds,
         timeout_seconds: settings.timeout_seconds,
+        tax_behavior: settings.tax_behavior,
       };
+    },
+    async taxBehavior(gateway) {
+      return (await settingsOf(gateway)).tax_behavior;
+    },
+    async webhookSecrets(gateway) {
+      const settings = await settingsOf(gateway);
+      const found: WebhookSecrets[] = [];
+      // The active environment first: nearly every event is signed with its secret.
+      for (const environment of [settings.environment, settings.environment === "live" ? "sandbox" : "live"] as const) {
+        const env = settings[environment];
+        const secrets = [await optional(env.webhook_secret_ref), await optional(env.previous_webhook_secret_ref)];
+        const configured = secrets.filter((secret): secret is string => secret !== undefined);
+        if (configured.length > 0) {
+          found.push({ environment, secrets: configured, tolerance_seconds: settings.webhook_tolerance_seconds });
+        }
+      }
+      return found;
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ProductSync } from "../../application/payments/gateway-product-syn
 import type { SettingsPatch } from "../../application/payments/gateway-settings.ts";
 import type { ConnectionReport } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { TAX_BEHAVIORS } from "../../domain/payments/payment.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { oneOf } from "./catalog-schemas.ts";
 import { Int } from "./schema-types.ts";
@@ -39,6 +40,7 @@ const SettingsBody = t.Object(
     live: t.Optional(EnvironmentPatch),
     webhook_tolerance_seconds: t.Optional(Int({ minimum: 1, maximum: 3600 })),
     timeout_seconds: t.Optional(Int({ minimum: 1, maximum: 120 })),
+    tax_behavior: t.Optional(oneOf(TAX_BEHAVIORS as ["exclusive", "inclusive"])),
   },
   { additionalProperties: false },
 );

@@ -2,17 +2,18 @@ import { Elysia, t } from "elysia";
 import type { Page, PageRequest } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
-import { ORDER_STATUSES } from "../../domain/orders/order.ts";
+import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { Cursor, GatewaySchema, ListLimit, oneOf } from "./catalog-schemas.ts";
-import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
+import { toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
 import { Int } from "./schema-types.ts";
 
 export interface AdminOrderDeps {
   readonly auth: AuthOptions;
   listAdminOrders(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   getAdminOrder(orderId: string): Promise<OrderDetails>;
-  refundOrder(orderId: string, amount: number | undefined): Promise<OrderDetails>;
+  refundOrder(orderId: string, request: { payment_id?: string; amount?: number }): Promise<OrderDetails>;
+  approveOrder(orderId: string): Promise<OrderDetails>;
 }
 
 const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
@@ -25,31 +26,57 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         .get(
           "/api/admin/orders",
           async ({ query }) => {
-            const { cursor, limit, ...filter } = query;
+            const { cursor, limit, needs_attention, ...rest } = query;
+            const filter =
+              needs_attention === undefined ? rest : { ...rest, needs_attention: needs_attention === "true" };
             const page = await deps.listAdminOrders(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
-            return { items: page.items.map(toOrderBody), next_cursor: page.next_cursor };
+            return { items: page.items.map(toAdminOrderBody), next_cursor: page.next_cursor };
           },
           {
             query: t.Object({
               status: t.Optional(oneOf(ORDER_STATUSES)),
               payment_gateway: t.Optional(GatewaySchema),
+              needs_attention: t.Optional(oneOf(["true", "false"])),
               cursor: Cursor,
               limit: ListLimit,
             }),
-            detail: { summary: "Orders, newest first, filtered by status and gateway" },
+            detail: { summary: "Orders, newest first, filtered by status, gateway and whether they need attention" },
           },
         )
-        .get("/api/admin/orders/:id", async ({ params }) => toOrderDetailsBody(await deps.getAdminOrder(params.id)), {
-          params: IdParams,
-          detail: { summary: "One order with items, payments and refunds" },
-        })
-        .post(
-          "/api/admin/orders/:id/refund",
-          async ({ params, body }) => toOrderDetailsBody(await deps.refundOrder(params.id, body?.amount)),
+        .get(
+          "/api/admin/orders/:id",
+          async ({ params }) => toAdminOrderDetailsBody(await deps.getAdminOrder(params.id)),
           {
             params: IdParams,
-            body: t.Optional(t.Object({ amount: t.Optional(Int({ minimum: 1 })) }, { additionalProperties: false })),
-            detail: { summary: "Refund all (no amount) or part of the order's payment through its gateway" },
+            detail: { summary: "One order with items, its ledger of payments, refunds and disputes, and attention" },
+          },
+        )
+        .post(
+          "/api/admin/orders/:id/approve",
+          async ({ params }) => toAdminOrderDetailsBody(await deps.approveOrder(params.id)),
+          {
+            params: IdParams,
+            detail: { summary: "Accept an order that needs attention: a flagged order is delivered, once" },
+          },
+        )
+        .post(
+          "/api/admin/orders/:id/refund",
+          async ({ params, body }) => toAdminOrderDetailsBody(await deps.refundOrder(params.id, body ?? {})),
+          {
+            params: IdParams,
+            body: t.Optional(
+              t.Object(
+                {
+                  payment_id: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+                  amount: t.Optional(Int({ minimum: 1 })),
+                },
+                { additionalProperties: false },
+              ),
+            ),
+            detail: {
+              summary:
+                "Refund one payment (default: the latest with something left), in full or by amount, through its gateway",
+            },
           },
         ),
     );

@@ -1,5 +1,6 @@
 import type { OrderDetails, RefundRecord } from "../../application/checkout/ports.ts";
-import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 
 export function toOrderBody(order: Order) {
   return {
@@ -27,6 +28,11 @@ export function toOrderItemBody(item: OrderItem) {
 
 const toPaymentBody = (payment: Payment) => ({ ...payment, created_at: payment.created_at.toISOString() });
 const toRefundBody = (refund: RefundRecord) => ({ ...refund, created_at: refund.created_at.toISOString() });
+const toDisputeBody = (dispute: Dispute) => ({
+  ...dispute,
+  created_at: dispute.created_at.toISOString(),
+  updated_at: dispute.updated_at.toISOString(),
+});
 
 export function toOrderDetailsBody(details: OrderDetails) {
   return {
@@ -34,5 +40,23 @@ export function toOrderDetailsBody(details: OrderDetails) {
     items: details.items.map(toOrderItemBody),
     payments: details.payments.map(toPaymentBody),
     refunds: details.refunds.map(toRefundBody),
+  };
+}
+
+/** What an admin sees beyond the customer: whether the order waits for a person and why, and the disputes. */
+export function toAdminOrderBody(order: Order) {
+  return {
+    ...toOrderBody(order),
+    needs_attention: order.needs_attention,
+    attention_reason: order.attention_reason,
+    tax_behavior: order.tax_behavior,
+  };
+}
+
+export function toAdminOrderDetailsBody(details: OrderDetails) {
+  return {
+    ...toOrderDetailsBody(details),
+    ...toAdminOrderBody(details.order),
+    disputes: details.disputes.map(toDisputeBody),
   };
 }

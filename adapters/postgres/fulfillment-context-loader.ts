@@ -1,8 +1,9 @@
 import type { FulfillmentContext, FulfillmentContextLoader } from "../../application/fulfillment/ports.ts";
 import type { Product } from "../../domain/catalog/product.ts";
-import type { Payment } from "../../domain/orders/order.ts";
+import type { Payment } from "../../domain/payments/payment.ts";
 import type { Sql } from "./database.ts";
-import { createPostgresOrderLedger } from "./payment-flow-repositories.ts";
+import { createPostgresOrderLedger } from "./order-ledger.ts";
+import { PAYMENT_COLUMNS } from "./payment-ledger.ts";
 import { createPostgresProductRepository } from "./product-repository.ts";
 import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
 
@@ -18,8 +19,7 @@ export function createPostgresFulfillmentContextLoader(sql: Sql): FulfillmentCon
         select id, email, name from users where id = ${record.customer_id}`;
       if (!found || !item || !product || !customer) throw new Error(`fulfillment ${record.id} refers to missing rows`);
       const [payment] = await sql<Payment[]>`
-        select id, order_id, gateway, payment_id, amount, currency, refunded_amount, created_at
-        from payments where order_id = ${record.order_id} order by created_at limit 1`;
+        select ${sql(PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`;
       const input = record.payload_snapshot.customer_input;
       return {
         record,

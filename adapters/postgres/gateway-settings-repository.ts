@@ -10,19 +10,21 @@ export function createPostgresGatewaySettingsRepository(
   return {
     async get(gateway) {
       const [row] = await sql<Omit<GatewaySettings, "gateway">[]>`
-        select environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds
+        select environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds, tax_behavior
         from gateway_settings where gateway = ${gateway}`;
       return row ? { gateway, ...row } : defaults(gateway);
     },
     async save(settings) {
       await sql`
-        insert into gateway_settings (gateway, environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds)
+        insert into gateway_settings
+          (gateway, environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds, tax_behavior)
         values (${settings.gateway}, ${settings.environment}, ${sql.json({ ...settings.sandbox })},
-                ${sql.json({ ...settings.live })}, ${settings.webhook_tolerance_seconds}, ${settings.timeout_seconds})
+                ${sql.json({ ...settings.live })}, ${settings.webhook_tolerance_seconds}, ${settings.timeout_seconds},
+                ${settings.tax_behavior})
         on conflict (gateway) do update
           set environment = excluded.environment, sandbox = excluded.sandbox, live = excluded.live,
               webhook_tolerance_seconds = excluded.webhook_tolerance_seconds,
-              timeout_seconds = excluded.timeout_seconds, updated_at = now()`;
+              timeout_seconds = excluded.timeout_seconds, tax_behavior = excluded.tax_behavior, updated_at = now()`;
     },
   };
 }

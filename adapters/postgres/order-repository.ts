@@ -1,12 +1,13 @@
 import type { Page } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
-import type { Order, OrderItem, Payment } from "../../domain/orders/order.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { decodeCursor, newestFirstPage } from "./cursor.ts";
 import type { Sql } from "./database.ts";
-import { PAYMENT_COLUMNS } from "./payment-flow-repositories.ts";
+import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
 import { UUID } from "./product-repository.ts";
 
-const ORDER_COLUMNS = [
+export const ORDER_COLUMNS = [
   "id",
   "customer_id",
   "status",
@@ -20,10 +21,13 @@ const ORDER_COLUMNS = [
   "checkout_session_id",
   "checkout_url",
   "flagged_reason",
+  "needs_attention",
+  "attention_reason",
+  "tax_behavior",
   "created_at",
   "updated_at",
 ];
-const ITEM_COLUMNS = [
+export const ITEM_COLUMNS = [
   "id",
   "order_id",
   "product_id",
@@ -46,10 +50,11 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
     create(input) {
       return sql.begin(async (tx) => {
         const [order] = await tx<Order[]>`
-          insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway, gateway_environment, metadata)
+          insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway,
+                              gateway_environment, tax_behavior, metadata)
           values (${input.customer_id}, 'pending_payment', ${input.totals.currency}, ${input.totals.subtotal},
                   ${input.totals.total}, ${input.totals.due_today}, ${input.payment_gateway},
-                  ${input.gateway_environment}, ${input.metadata})
+                  ${input.gateway_environment}, ${input.tax_behavior}, ${input.metadata})
           returning ${tx(ORDER_COLUMNS)}`;
         if (!order) throw new Error("order insert returned no row");
         const rows = input.totals.items.map((item, position) => ({
@@ -92,7 +97,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
       if (!UUID.test(orderId)) return undefined;
       const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId}`;
       if (!order) return undefined;
-      const [items, payments, refunds] = await Promise.all([
+      const [items, payments, refunds, disputes] = await Promise.all([
         sql<OrderItem[]>`select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
         sql<
           Payment[]
@@ -101,8 +106,11 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           select r.id, r.payment_id, r.gateway_refund_id, r.amount, r.status, r.created_at
           from refunds r join payments p on p.id = r.payment_id
           where p.order_id = ${orderId} order by r.created_at, r.id`,
+        sql<Dispute[]>`
+          select ${sql(DISPUTE_COLUMNS.map((column) => `d.${column}`))} from disputes d
+          join payments p on p.id = d.payment_id where p.order_id = ${orderId} order by d.created_at, d.id`,
       ]);
-      return { order, items: [...items], payments: [...payments], refunds: [...refunds] };
+      return { order, items: [...items], payments: [...payments], refunds: [...refunds], disputes: [...disputes] };
     },
 
     async list(filter, page): Promise<Page<Order>> {
@@ -113,29 +121,11 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
           ${filter.status ? sql`and status = ${filter.status}` : sql``}
           ${filter.payment_gateway ? sql`and payment_gateway = ${filter.payment_gateway}` : sql``}
+          ${filter.needs_attention === undefined ? sql`` : sql`and needs_attention = ${filter.needs_attention}`}
           ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
         order by date_trunc('milliseconds', created_at) desc, id desc
         limit ${page.limit + 1}`;
       return newestFirstPage(rows, page.limit);
-    },
-
-    recordRefund(refund) {
-      return sql.begin(async (tx) => {
-        await tx`
-          insert into refunds (payment_id, gateway_refund_id, amount, status)
-          values (${refund.payment_id}, ${refund.gateway_refund_id}, ${refund.amount}, ${refund.status})`;
-        if (refund.status === "failed") return;
-        const [payment] = await tx<{ order_id: string }[]>`
-          update payments set refunded_amount = refunded_amount + ${refund.amount}
-          where id = ${refund.payment_id} returning order_id`;
-        if (!payment) return;
-        await tx`
-          update orders set updated_at = now(), status = case
-            when (select sum(refunded_amount) from payments where order_id = ${payment.order_id})
-               >= (select sum(amount) from payments where order_id = ${payment.order_id}) then 'refunded'
-            else 'partially_refunded' end
-          where id = ${payment.order_id}`;
-      });
     },
   };
 }

@@ -2,12 +2,9 @@ import type { TransactionScope, UnitOfWork } from "../../application/fulfillment
 import type { JobScheduler } from "../../application/jobs/ports.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
-import {
-  createPostgresOrderLedger,
-  createPostgresOutbox,
-  createPostgresPaymentLedger,
-  createPostgresWebhookInbox,
-} from "./payment-flow-repositories.ts";
+import { createPostgresOrderLedger } from "./order-ledger.ts";
+import { createPostgresOutbox, createPostgresWebhookInbox } from "./payment-flow-repositories.ts";
+import { createPostgresPaymentLedger } from "./payment-ledger.ts";
 import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
 
 /** Every repository of the scope bound to one transaction: it all commits together, or none of it. */

@@ -11,6 +11,8 @@ const guards = new WeakMap<GatewayRuntimeSettings, OutboundFetch>();
 export function withOutboundGuard(source: GatewaySettingsSource, outbound: OutboundFetch): GatewaySettingsSource {
   return {
     activeEnvironment: (gateway) => source.activeEnvironment(gateway),
+    taxBehavior: (gateway) => source.taxBehavior(gateway),
+    webhookSecrets: (gateway) => source.webhookSecrets(gateway),
     async resolve(gateway) {
       const settings = { ...(await source.resolve(gateway)) };
       guards.set(settings, outbound);

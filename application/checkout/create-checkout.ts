@@ -67,6 +67,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
     if (!customer) throw new CustomerNotFound();
     const gateway = priced.payment_gateway;
     const environment = await deps.settings.activeEnvironment(gateway);
+    const taxBehavior = await deps.settings.taxBehavior(gateway);
     const metadata = canonicalJson(
       orderMetadata({ payment_gateway: gateway, gateway_environment: environment, items: priced.items }),
     );
@@ -74,6 +75,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
       customer_id: customerId,
       payment_gateway: gateway,
       gateway_environment: environment,
+      tax_behavior: taxBehavior,
       metadata,
       totals: priced,
     });
@@ -82,7 +84,11 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
         items.map(async (item) => {
           const refs = await deps.refs.list(item.product_id, gateway, environment);
           const price = refs.find((r) => r.slot === item.variant);
-          const current = price && price.amount === item.unit_price && price.currency === order.currency;
+          const current =
+            price &&
+            price.amount === item.unit_price &&
+            price.currency === order.currency &&
+            price.tax_behavior === order.tax_behavior;
           return {
             order_item_id: item.id,
             product_id: item.product_id,
@@ -103,6 +109,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
         customer,
         success_url: deps.urls.success(order.id),
         cancel_url: deps.urls.cancel(order.id),
+        tax_behavior: order.tax_behavior,
       });
       await deps.orders.attachCheckout(order.id, session);
       return {

@@ -1,13 +1,16 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { CheckoutTotals } from "../../domain/checkout/checkout.ts";
-import type { Order, OrderItem, OrderStatus, Payment } from "../../domain/orders/order.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { OrderStatus } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { Dispute, Payment, TaxBehavior } from "../../domain/payments/payment.ts";
 import type { Page, PageRequest } from "../catalog/ports.ts";
 
 export interface NewOrder {
   readonly customer_id: string;
   readonly payment_gateway: PaymentGatewayName;
   readonly gateway_environment: GatewayEnvironment;
+  readonly tax_behavior: TaxBehavior;
   readonly metadata: string;
   readonly totals: CheckoutTotals;
 }
@@ -16,6 +19,7 @@ export interface OrderFilter {
   readonly customer_id?: string;
   readonly status?: OrderStatus;
   readonly payment_gateway?: PaymentGatewayName;
+  readonly needs_attention?: boolean;
 }
 
 export interface RefundRecord {
@@ -32,6 +36,7 @@ export interface OrderDetails {
   readonly items: readonly OrderItem[];
   readonly payments: readonly Payment[];
   readonly refunds: readonly RefundRecord[];
+  readonly disputes: readonly Dispute[];
 }
 
 export interface OrderRepository {
@@ -41,8 +46,6 @@ export interface OrderRepository {
   markCheckoutFailed(orderId: string, reason: string): Promise<void>;
   find(orderId: string): Promise<OrderDetails | undefined>;
   list(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
-  /** Records a refund against a payment and moves the order to partially_refunded or refunded, atomically. */
-  recordRefund(refund: Omit<RefundRecord, "id" | "created_at">): Promise<void>;
 }
 
 export type IdempotencyBegin =

@@ -1,6 +1,6 @@
 import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
-import type { OrderStatus } from "../../domain/orders/order.ts";
+import type { OrderStatus } from "../../domain/orders/order-status.ts";
 
 export interface DashboardRow {
   readonly order_id: string;

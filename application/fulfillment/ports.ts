@@ -1,10 +1,12 @@
 import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
-import type { Order, OrderItem, OrderStatus, Payment } from "../../domain/orders/order.ts";
-import type { GatewayEvent, SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { GatewayEnvironment, GatewayEvent, SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+import type { Payment } from "../../domain/payments/payment.ts";
 import type { Page, PageRequest } from "../catalog/ports.ts";
 import type { JobScheduler } from "../jobs/ports.ts";
+import type { OrderLedger, PaymentLedger } from "../payments/ledger.ts";
 
 export interface Customer {
   readonly id: string;
@@ -127,6 +129,8 @@ export interface InboxEntry {
   readonly id: string;
   readonly gateway: string;
   readonly event_id: string;
+  /** The environment whose webhook secret signed the event (null for events stored before this was kept). */
+  readonly environment: GatewayEnvironment | null;
   readonly payload: string;
   readonly processed_at: Date | null;
 }
@@ -136,32 +140,13 @@ export interface WebhookInbox {
   insert(entry: {
     gateway: string;
     event_id: string;
+    environment: GatewayEnvironment;
     event_type: string;
     kind: string;
     payload: string;
   }): Promise<{ inserted: true; id: string } | { inserted: false }>;
   find(id: string): Promise<InboxEntry | undefined>;
   markProcessed(id: string): Promise<void>;
-}
-
-export interface PaymentLedger {
-  /** One payment per `(gateway, payment_id)`: undefined when it was recorded before. */
-  record(payment: Omit<Payment, "id" | "created_at" | "refunded_amount">): Promise<Payment | undefined>;
-  findByGatewayId(gateway: string, paymentId: string): Promise<Payment | undefined>;
-  /**
-   * Records what a refund event says. A running total (`cumulative`) raises the refunded amount to
-   * it; a single refund is added once per `refund_id` (an admin refund already recorded it).
-   * Returns the payment afterwards.
-   */
-  applyRefund(
-    paymentId: string,
-    refund: { refund_id: string | null; amount: number; cumulative: boolean },
-  ): Promise<Payment>;
-}
-
-export interface OrderLedger {
-  find(orderId: string): Promise<{ order: Order; items: OrderItem[] } | undefined>;
-  setStatus(orderId: string, from: readonly OrderStatus[], to: OrderStatus, reason?: string): Promise<boolean>;
 }
 
 export interface SubscriptionRepository {

@@ -1,9 +1,14 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
+import { retainedAmount } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { PageRequest } from "../catalog/ports.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
+import type { UnitOfWork } from "../fulfillment/ports.ts";
+import { deliverOrder } from "../payments/deliveries.ts";
+import { settleAfterRefund } from "../payments/money-back.ts";
 import type { PaymentGateway } from "../payments/ports.ts";
+import type { Log } from "../shared/runtime.ts";
 
 export class NothingToRefund extends DomainError {
   readonly code = "NOTHING_TO_REFUND";
@@ -23,9 +28,37 @@ export class RefundExceedsPayment extends DomainError {
   }
 }
 
+export class PaymentNotOfOrder extends DomainError {
+  readonly code = "PAYMENT_NOT_FOUND";
+  readonly category = "invalid";
+  constructor() {
+    super("The order has no payment with this id.", [
+      { path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" },
+    ]);
+  }
+}
+
+export class RefundFailed extends DomainError {
+  readonly code = "REFUND_FAILED";
+  readonly category = "upstream_failed";
+  constructor() {
+    super("The payment gateway refused the refund; nothing was refunded.");
+  }
+}
+
+export class NothingToApprove extends DomainError {
+  readonly code = "NOTHING_TO_APPROVE";
+  readonly category = "conflict";
+  constructor() {
+    super("The order neither needs attention nor waits for approval.");
+  }
+}
+
 export function makeAdminOrders(deps: {
   orders: OrderRepository;
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+  uow: UnitOfWork;
+  log: Log;
 }) {
   async function get(orderId: string) {
     const details = await deps.orders.find(orderId);
@@ -38,27 +71,53 @@ export function makeAdminOrders(deps: {
     get,
 
     /**
-     * A full or partial refund through the order's gateway, against its payment. The refund is
-     * recorded at once; what it means for delivery follows from the gateway's refund webhook.
+     * A full or partial refund of one payment (default: the latest with something left), through
+     * the gateway that took it. The ledger and the order's status change at once; delivery
+     * follows from what is left (nothing left: cancelled).
      */
-    async refund(orderId: string, amount: number | undefined) {
-      const { order, payments } = await get(orderId);
-      const payment = payments.find((p) => p.amount - p.refunded_amount > 0);
-      if (!payment) throw new NothingToRefund();
-      const refundable = payment.amount - payment.refunded_amount;
-      const requested = amount ?? refundable;
-      if (!Number.isInteger(requested) || requested < 1 || requested > refundable)
+    async refund(orderId: string, request: { payment_id?: string; amount?: number }) {
+      const { payments } = await get(orderId);
+      const payment = request.payment_id
+        ? payments.find((candidate) => candidate.payment_id === request.payment_id)
+        : [...payments].reverse().find((candidate) => retainedAmount(candidate) > 0);
+      if (!payment) throw request.payment_id ? new PaymentNotOfOrder() : new NothingToRefund();
+      const refundable = retainedAmount(payment);
+      if (refundable === 0) throw new NothingToRefund();
+      const requested = request.amount ?? refundable;
+      if (!Number.isInteger(requested) || requested < 1 || requested > refundable) {
         throw new RefundExceedsPayment(refundable);
-      const whole = requested === payment.amount && payment.refunded_amount === 0;
-      const result = await deps.gateways[order.payment_gateway].refund(
-        { payment_id: payment.payment_id, order_id: order.id, currency: payment.currency },
+      }
+      const whole = requested === payment.amount;
+      const result = await deps.gateways[payment.gateway].refund(
+        { payment_id: payment.payment_id, order_id: orderId, currency: payment.currency },
         whole ? null : requested,
       );
-      await deps.orders.recordRefund({
-        payment_id: payment.id,
-        gateway_refund_id: result.refund_id,
-        amount: requested,
-        status: result.status,
+      if (result.status === "failed") throw new RefundFailed();
+      await deps.uow.run(async (scope) => {
+        await scope.payments.applyRefund(payment.id, {
+          refund_id: result.refund_id,
+          amount: requested,
+          cumulative: false,
+        });
+        await settleAfterRefund(scope, orderId, deps.log);
+      });
+      return get(orderId);
+    },
+
+    /**
+     * An admin accepts an order that needs attention: a flagged order is delivered (once, however
+     * often this is called); an order already delivered only loses its flag.
+     */
+    async approve(orderId: string) {
+      await deps.uow.run(async (scope) => {
+        const found = await scope.orders.find(orderId);
+        if (!found) throw new OrderNotFound();
+        const { order, items } = found;
+        if (!order.needs_attention && order.status !== "flagged") throw new NothingToApprove();
+        const current = order.status === "flagged" ? await scope.orders.move(order, "approved") : order;
+        await scope.orders.clearAttention(order.id);
+        if (current.status === "paid") await deliverOrder(scope, current, items);
+        deps.log.info({ order_id: order.id, status: current.status }, "order approved by an admin");
       });
       return get(orderId);
     },

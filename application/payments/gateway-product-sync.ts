@@ -73,7 +73,13 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
         name: product.name,
         description: product.description,
       }));
-    await save(product, environment, { slot: "product", remote_id: remote.id, amount: null, currency: null });
+    await save(product, environment, {
+      slot: "product",
+      remote_id: remote.id,
+      amount: null,
+      currency: null,
+      tax_behavior: null,
+    });
     return { remote, action: found ? ("relinked" as const) : ("created" as const) };
   }
 
@@ -102,6 +108,7 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
     variant: Variant,
   ): Promise<VariantSync> {
     const mappings = await deps.mappings.listByProduct(product.id);
+    const taxBehavior = await deps.settings.taxBehavior(GATEWAY);
     const resolved = resolvePrice(product, mappings, variant);
     if (!resolved) return { variant, action: "not_for_sale", price_id: null, amount: null, source: null };
     let price: RemotePrice | undefined = candidate ? await deps.catalog.getPrice(candidate.id) : undefined;
@@ -117,9 +124,18 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
         billing_interval: variant === "monthly" || variant === "yearly" ? variant : null,
         trial_days:
           (variant === "monthly" || variant === "yearly") && product.supports_trial ? product.trial_days : null,
+        tax_behavior: taxBehavior,
       });
-    } else if (price.amount !== resolved.price || price.currency !== deps.currency) {
-      price = await deps.catalog.updatePrice(price, resolved.price, deps.currency);
+    } else if (
+      price.amount !== resolved.price ||
+      price.currency !== deps.currency ||
+      price.tax_behavior !== taxBehavior
+    ) {
+      price = await deps.catalog.updatePrice(price, {
+        amount: resolved.price,
+        currency: deps.currency,
+        tax_behavior: taxBehavior,
+      });
       action = "updated";
     } else {
       action = candidate?.stored ? "unchanged" : "relinked";
@@ -129,6 +145,7 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
       remote_id: price.id,
       amount: price.amount,
       currency: price.currency,
+      tax_behavior: price.tax_behavior,
     });
     return { variant, action, price_id: price.id, amount: price.amount, source: resolved.source };
   }

@@ -1,6 +1,7 @@
 import { isHttpUrl } from "../../domain/catalog/config-spec.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { ChangeSignal } from "../catalog/ports.ts";
 import type { SecretStore } from "../secrets/ports.ts";
@@ -23,6 +24,8 @@ export interface GatewaySettings {
   readonly live: EnvironmentSettings;
   readonly webhook_tolerance_seconds: number;
   readonly timeout_seconds: number;
+  /** Stated on every price created at the gateway from now on; orders keep the one they were sold under. */
+  readonly tax_behavior: TaxBehavior;
 }
 
 export interface GatewaySettingsRepository {
@@ -42,6 +45,7 @@ export interface SettingsPatch {
   readonly live?: EnvironmentPatch;
   readonly webhook_tolerance_seconds?: number;
   readonly timeout_seconds?: number;
+  readonly tax_behavior?: TaxBehavior;
 }
 
 const REF = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
@@ -111,6 +115,7 @@ export function makeGatewaySettingsAdmin(deps: {
           ? { webhook_tolerance_seconds: patch.webhook_tolerance_seconds }
           : {}),
         ...(patch.timeout_seconds !== undefined ? { timeout_seconds: patch.timeout_seconds } : {}),
+        ...(patch.tax_behavior ? { tax_behavior: patch.tax_behavior } : {}),
         sandbox: merge(current.sandbox, patch.sandbox),
         live: merge(current.live, patch.live),
       };

@@ -1,6 +1,7 @@
 import type { BillingInterval, Variant } from "../../domain/catalog/pricing.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import type { GatewayEnvironment, GatewayEvent, PaymentPointer } from "../../domain/payments/gateway-event.ts";
+import type { PaymentReferences, TaxBehavior } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { ConnectionFailure } from "../shared/connection-check.ts";
 
@@ -11,16 +12,29 @@ export interface GatewayRuntimeSettings {
   readonly base_url: string;
   readonly api_key: string;
   readonly client_key: string | null;
-  /** Every secret a signature may be made with (the current one first). */
-  readonly webhook_secrets: readonly string[];
   readonly webhook_tolerance_seconds: number;
   readonly timeout_seconds: number;
+  /** How the prices the marketplace creates at this gateway treat tax. */
+  readonly tax_behavior: TaxBehavior;
+}
+
+/** The secrets one environment's webhooks are signed with (the current one first). */
+export interface WebhookSecrets {
+  readonly environment: GatewayEnvironment;
+  readonly secrets: readonly string[];
+  readonly tolerance_seconds: number;
 }
 
 export interface GatewaySettingsSource {
   /** Throws `CredentialsNotFound` (upstream "gateway") when a referenced secret is missing. */
   resolve(gateway: PaymentGatewayName): Promise<GatewayRuntimeSettings>;
   activeEnvironment(gateway: PaymentGatewayName): Promise<GatewayEnvironment>;
+  taxBehavior(gateway: PaymentGatewayName): Promise<TaxBehavior>;
+  /**
+   * Every environment whose webhook secret is configured: events still arrive from the environment
+   * that was active before a switch, and each is bound to the environment whose secret signed it.
+   */
+  webhookSecrets(gateway: PaymentGatewayName): Promise<readonly WebhookSecrets[]>;
 }
 
 export interface CheckoutLine {
@@ -44,6 +58,8 @@ export interface CheckoutSessionRequest {
   readonly customer: { readonly id: string; readonly email: string; readonly name: string };
   readonly success_url: string;
   readonly cancel_url: string;
+  /** Stated on every price the session creates; the order keeps it to check the payment against. */
+  readonly tax_behavior: TaxBehavior;
 }
 
 export interface CheckoutSession {
@@ -56,6 +72,10 @@ export interface WebhookRequest {
   /** Exactly the bytes received, undecoded: signatures are computed over them, and only then is the text read. */
   readonly rawBody: Uint8Array;
   readonly headers: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ResolvedPayment extends Required<PaymentReferences> {
+  readonly payment_id: string;
 }
 
 export interface RefundResult {
@@ -82,14 +102,22 @@ export type ConnectionReport =
 export interface PaymentGateway {
   readonly name: PaymentGatewayName;
   createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
-  /** Checks the signature over the raw bytes; throws `InvalidWebhookSignature`. */
-  verifyWebhook(request: WebhookRequest): Promise<void>;
+  /**
+   * Checks the signature over the raw bytes against each environment's secrets and answers which
+   * environment signed it; throws `InvalidWebhookSignature`.
+   */
+  verifyWebhook(request: WebhookRequest): Promise<{ readonly environment: GatewayEnvironment }>;
   /** Throws `InvalidWebhookPayload` when the body is not an event this gateway sends. */
   normalizeWebhookPayload(payload: unknown): GatewayEvent;
   refund(
     payment: { readonly payment_id: string; readonly order_id: string; readonly currency: string },
     amount: number | null,
   ): Promise<RefundResult>;
+  /**
+   * The payment an event points at, with every id the gateway knows it by. An event that names only
+   * an invoice (a Stripe subscription's first payment, each renewal) is completed at the gateway.
+   */
+  resolvePayment(pointer: PaymentPointer): Promise<ResolvedPayment>;
   getSubscription(subscriptionId: string): Promise<RemoteSubscription>;
   cancelSubscription(subscriptionId: string): Promise<RemoteSubscription>;
   testConnection(): Promise<ConnectionReport>;
@@ -109,6 +137,8 @@ export interface RemotePrice {
   readonly billing_interval: BillingInterval | null;
   readonly variant: Variant | null;
   readonly active: boolean;
+  /** What the price says of tax; null when it leaves it to an account setting. */
+  readonly tax_behavior: TaxBehavior | null;
 }
 
 /** Products and prices at the gateway (gateway_a sync, spec 4.1). `undefined` means 404. */
@@ -125,9 +155,13 @@ export interface GatewayCatalog {
     currency: string;
     billing_interval: BillingInterval | null;
     trial_days: number | null;
+    tax_behavior: TaxBehavior;
   }): Promise<RemotePrice>;
-  /** Sets the amount of an existing price (a gateway with immutable prices replaces it and returns the new one). */
-  updatePrice(price: RemotePrice, amount: number, currency: string): Promise<RemotePrice>;
+  /** Sets the terms of an existing price (a gateway with immutable prices replaces it and returns the new one). */
+  updatePrice(
+    price: RemotePrice,
+    terms: { amount: number; currency: string; tax_behavior: TaxBehavior },
+  ): Promise<RemotePrice>;
 }
 
 export class InvalidWebhookSignature extends DomainError {
@@ -154,6 +188,8 @@ export interface GatewayRef {
   /** The amount and currency a price was last synced with (null for the product slot). */
   readonly amount: number | null;
   readonly currency: string | null;
+  /** How the price treats tax (null for the product slot). */
+  readonly tax_behavior: TaxBehavior | null;
 }
 
 /** Gateway-side ids of products and prices, kept per environment (spec 4.1 rule 2). */

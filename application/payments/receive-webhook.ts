@@ -28,7 +28,7 @@ export function makeReceiveWebhook(deps: {
 }) {
   return async function receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest) {
     const adapter = deps.gateways[gateway];
-    await adapter.verifyWebhook(request);
+    const { environment } = await adapter.verifyWebhook(request);
     const text = decodeVerifiedBody(request.rawBody);
     let payload: unknown;
     try {
@@ -41,6 +41,7 @@ export function makeReceiveWebhook(deps: {
       const stored = await scope.inbox.insert({
         gateway,
         event_id: event.event_id,
+        environment,
         event_type: event.kind === "ignored" ? event.type : event.kind,
         kind: event.kind,
         payload: text,
@@ -60,8 +61,9 @@ export function makeReceiveWebhook(deps: {
         gateway,
         event_id: event.event_id,
         kind: event.kind,
+        environment,
         order_id: "order_id" in event ? event.order_id : null,
-        payment_id: "payment_id" in event ? event.payment_id : null,
+        payment_id: "payment" in event ? event.payment.payment_id : null,
         duplicate: result.duplicate,
       },
       "payment webhook received",

@@ -1,6 +1,6 @@
 import type { FulfillmentDriver } from "../catalog/drivers.ts";
 import type { FulfillmentStatus } from "../fulfillment/fulfillment.ts";
-import type { OrderStatus } from "../orders/order.ts";
+import type { OrderStatus } from "../orders/order-status.ts";
 
 export type NextActionKind =
   | "pay"

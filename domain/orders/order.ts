@@ -1,18 +1,9 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
 import type { PricedItem } from "../checkout/checkout.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
+import type { TaxBehavior } from "../payments/payment.ts";
 import { DomainError } from "../shared/domain-error.ts";
-
-export const ORDER_STATUSES = [
-  "pending_payment",
-  "checkout_failed",
-  "paid",
-  "flagged",
-  "partially_refunded",
-  "refunded",
-  "cancelled",
-] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import type { OrderStatus } from "./order-status.ts";
 
 export interface OrderItem extends PricedItem {
   readonly id: string;
@@ -33,20 +24,15 @@ export interface Order {
   readonly metadata: string;
   readonly checkout_session_id: string | null;
   readonly checkout_url: string | null;
+  /** Why the checkout could not be opened (status `checkout_failed`). */
   readonly flagged_reason: string | null;
+  /** Something about the order's money needs a person: it is not delivered automatically meanwhile. */
+  readonly needs_attention: boolean;
+  readonly attention_reason: string | null;
+  /** How the prices the customer was charged treat tax, as the gateway was told at checkout. */
+  readonly tax_behavior: TaxBehavior;
   readonly created_at: Date;
   readonly updated_at: Date;
-}
-
-export interface Payment {
-  readonly id: string;
-  readonly order_id: string;
-  readonly gateway: PaymentGatewayName;
-  readonly payment_id: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly refunded_amount: number;
-  readonly created_at: Date;
 }
 
 export class OrderNotFound extends DomainError {

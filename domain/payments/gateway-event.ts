@@ -1,4 +1,5 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
+import type { ChargedAmount, PaymentReferences } from "./payment.ts";
 
 export type GatewayEnvironment = "sandbox" | "live";
 export const GATEWAY_ENVIRONMENTS: readonly GatewayEnvironment[] = ["sandbox", "live"];
@@ -10,10 +11,21 @@ export interface SubscriptionFacts {
   readonly current_period_end: string | null;
 }
 
+/**
+ * How an event names a payment: its own id when it has one (a payment intent, a transaction), and
+ * whatever else it carries (an invoice, a charge). A Stripe subscription's first session names only
+ * its invoice: the payment behind it is looked up at the gateway (`PaymentGateway.resolvePayment`).
+ */
+export interface PaymentPointer extends PaymentReferences {
+  readonly payment_id: string | null;
+}
+
 interface EventBase {
   readonly gateway: PaymentGatewayName;
   /** The gateway's own event id: the inbox deduplicates on `(gateway, event_id)`. */
   readonly event_id: string;
+  /** What the event says of its environment (Stripe's `livemode`); null when it says nothing. */
+  readonly livemode?: boolean | null;
 }
 
 /**
@@ -21,33 +33,39 @@ interface EventBase {
  * which gateway spoke. Amounts are integer minor units; currencies are upper-case ISO 4217.
  */
 export type GatewayEvent =
-  | (EventBase & {
-      readonly kind: "paid";
-      readonly order_id: string;
-      readonly payment_id: string;
-      readonly amount: number;
-      readonly currency: string;
-      readonly subscription: SubscriptionFacts | null;
-    })
-  | (EventBase & {
-      readonly kind: "renewed";
-      readonly subscription_id: string;
-      readonly order_id: string | null;
-      readonly payment_id: string;
-      readonly amount: number;
-      readonly currency: string;
-      readonly current_period_end: string | null;
-    })
+  | (EventBase &
+      ChargedAmount & {
+        readonly kind: "paid";
+        readonly order_id: string;
+        readonly payment: PaymentPointer;
+        readonly subscription: SubscriptionFacts | null;
+      })
+  | (EventBase &
+      ChargedAmount & {
+        readonly kind: "renewed";
+        readonly subscription_id: string;
+        readonly order_id: string | null;
+        readonly payment: PaymentPointer;
+        readonly current_period_end: string | null;
+      })
   | (EventBase & { readonly kind: "cancelled"; readonly subscription_id: string; readonly order_id: string | null })
   | (EventBase & {
       readonly kind: "refunded";
-      readonly payment_id: string;
+      readonly payment: PaymentPointer;
       readonly order_id: string | null;
       /** The gateway's id of this refund, when it names one. */
       readonly refund_id: string | null;
       /** This refund's amount, or (when `cumulative`) everything refunded on the payment so far. */
       readonly amount: number;
       readonly cumulative: boolean;
+      readonly currency: string;
+    })
+  | (EventBase & {
+      readonly kind: "dispute_opened" | "dispute_won" | "dispute_lost";
+      readonly payment: PaymentPointer;
+      readonly order_id: string | null;
+      readonly dispute_id: string;
+      readonly amount: number;
       readonly currency: string;
     })
   | (EventBase & {

@@ -1,26 +1,22 @@
 import { Elysia, t } from "elysia";
-import { HttpProblem } from "../../adapters/http/problem.ts";
+import { asProblem, IdParams, optionalBody } from "./control-problem.ts";
+import { createGatewayAControlRoutes } from "./gateway-a/control-routes.ts";
+import { createGatewayBControlRoutes } from "./gateway-b/control-routes.ts";
 import type { GatewaySandboxes } from "./gateway-sandboxes.ts";
-import { SandboxError } from "./sandbox-error.ts";
 
 interface SubscriptionControls {
-  renewNow(id: string): Promise<unknown>;
+  renewNow(id: string, fail?: boolean): Promise<unknown>;
   cancelNow(id: string): Promise<unknown>;
+  armNextRenewal(id: string, outcome: "fail" | "succeed"): unknown;
 }
 
-const SubscriptionParams = t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) });
+const RenewBody = optionalBody({ fail: t.Optional(t.Boolean()) });
+const NextRenewalBody = t.Object(
+  { outcome: t.Union([t.Literal("fail"), t.Literal("succeed")]) },
+  { additionalProperties: false },
+);
 
-/** Controls answer problem+json like the other `/__sim` routes, whatever the gateway's own error shape. */
-async function asProblem<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (!(error instanceof SandboxError)) throw error;
-    throw new HttpProblem(error.status, (error.code ?? "gateway_error").toUpperCase(), error.message);
-  }
-}
-
-/** `/__sim/gateway_*`: recurring flows on demand and the delivered events, for tests and demos. */
+/** `/__sim/gateway_*`: recurring flows, disputes and tax on demand, and the delivered events, for tests and demos. */
 export function createGatewayControlRoutes(sandboxes: GatewaySandboxes) {
   const app = new Elysia().get("/__sim/gateway_events", () => ({ events: sandboxes.deliverer.recent() }));
   for (const [gateway, entry] of [
@@ -29,17 +25,20 @@ export function createGatewayControlRoutes(sandboxes: GatewaySandboxes) {
   ] as const) {
     if (!entry) continue;
     const sandbox: SubscriptionControls = entry.sandbox;
+    const base = `/__sim/${gateway}/subscriptions/:id`;
     app
-      .post(`/__sim/${gateway}/subscriptions/:id/renew`, ({ params }) => asProblem(() => sandbox.renewNow(params.id)), {
-        params: SubscriptionParams,
+      .post(`${base}/renew`, ({ params, body }) => asProblem(() => sandbox.renewNow(params.id, body?.fail)), {
+        params: IdParams,
+        body: RenewBody,
       })
+      .post(`${base}/cancel`, ({ params }) => asProblem(() => sandbox.cancelNow(params.id)), { params: IdParams })
       .post(
-        `/__sim/${gateway}/subscriptions/:id/cancel`,
-        ({ params }) => asProblem(() => sandbox.cancelNow(params.id)),
-        {
-          params: SubscriptionParams,
-        },
+        `${base}/next_renewal`,
+        ({ params, body }) => asProblem(() => sandbox.armNextRenewal(params.id, body.outcome)),
+        { params: IdParams, body: NextRenewalBody },
       );
   }
+  if (sandboxes.gatewayA) app.use(createGatewayAControlRoutes(sandboxes.gatewayA.sandbox));
+  if (sandboxes.gatewayB) app.use(createGatewayBControlRoutes(sandboxes.gatewayB.sandbox));
   return app;
 }

@@ -19,8 +19,26 @@ export interface GatewaySandboxes {
   readonly gatewayA: { readonly sandbox: GatewayASandbox; readonly apiKey: string } | undefined;
   readonly gatewayB: { readonly sandbox: GatewayBSandbox; readonly apiKey: string } | undefined;
   readonly mounted: readonly GatewayName[];
+  /** Ends every subscription period the simulated clock has passed; returns how many ended. */
+  billDue(): number;
   /** Forgets every sandbox object and delivery (`POST /__sim/reset`). */
   clear(): void;
+}
+
+/**
+ * `clock` whose moves (`POST /__sim/clock`) also end the sandbox subscription periods they pass, as
+ * the gateways bill on their own schedule: renewals, armed failures and scheduled cancellations.
+ */
+export function withGatewayBilling(clock: SimClock, sandboxes: Pick<GatewaySandboxes, "billDue">): SimClock {
+  return {
+    now: () => clock.now(),
+    reset: () => clock.reset(),
+    advance(seconds) {
+      const at = clock.advance(seconds);
+      sandboxes.billDue();
+      return at;
+    },
+  };
 }
 
 export function createGatewaySandboxes(deps: {
@@ -53,6 +71,7 @@ export function createGatewaySandboxes(deps: {
     gatewayA,
     gatewayB,
     mounted: [...(gatewayA ? ["gateway_a" as const] : []), ...(gatewayB ? ["gateway_b" as const] : [])],
+    billDue: () => (gatewayA?.sandbox.billDue() ?? 0) + (gatewayB?.sandbox.billDue() ?? 0),
     clear() {
       gatewayA?.sandbox.clear();
       gatewayB?.sandbox.clear();

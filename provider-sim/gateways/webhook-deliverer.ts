@@ -34,8 +34,12 @@ export interface DeliveryRecord extends DeliveryOutcome {
 export interface WebhookDeliverer {
   /** One attempt, awaited: what a scripted payment reports. */
   deliver(webhook: OutgoingWebhook): Promise<DeliveryOutcome>;
+  /** Several webhooks in turn, one attempt each, awaited: what a scripted renewal reports. */
+  deliverAll(webhooks: readonly OutgoingWebhook[]): Promise<DeliveryOutcome[]>;
   /** Up to three attempts a little apart, without holding up the caller. */
   deliverInBackground(webhook: OutgoingWebhook): void;
+  /** As deliverInBackground, each webhook once the one before it is done, so they arrive in order. */
+  deliverInOrder(webhooks: readonly OutgoingWebhook[]): void;
   /** The last deliveries, oldest first. */
   recent(): readonly DeliveryRecord[];
   /** Forgets the history and abandons pending retries. */
@@ -110,8 +114,19 @@ export function createWebhookDeliverer(deps: WebhookDelivererDeps): WebhookDeliv
     async deliver(webhook) {
       return record(webhook, await attempt(webhook, 1), 1);
     },
+    async deliverAll(webhooks) {
+      const outcomes: DeliveryOutcome[] = [];
+      for (const webhook of webhooks) outcomes.push(record(webhook, await attempt(webhook, 1), 1));
+      return outcomes;
+    },
     deliverInBackground(webhook) {
       void retrying(webhook, generation);
+    },
+    deliverInOrder(webhooks) {
+      const started = generation;
+      void (async () => {
+        for (const webhook of webhooks) await retrying(webhook, started);
+      })();
     },
     recent: () => [...history],
     clear() {

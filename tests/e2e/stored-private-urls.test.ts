@@ -36,7 +36,7 @@ beforeAll(async () => {
     db.current.sql,
     {},
     {
-      env: { ...env, GATEWAY_B_SANDBOX_BASE_URL: `${sim.url}/gateway_b` },
+      env: { ...env, GATEWAY_A_SANDBOX_BASE_URL: `${sim.url}/gateway_a` },
     },
   );
   // Receives the payment webhook and runs the fulfillment; its gateways point at the trap too.
@@ -101,10 +101,12 @@ describe("a stored loopback URL with ALLOW_PRIVATE_PROVIDER_URLS=false", () => {
     });
     const checkout = await call(open.app, "POST", "/api/checkout/create", {
       token: registered.body.token,
-      body: { items: [{ product_id: productId, variant: "monthly" }], payment_gateway: "gateway_b" },
+      // gateway_a: a Paddle transaction is its own payment id. A Stripe subscription's first payment
+      // would be looked up at the gateway, which this marketplace (pointed at the trap) must not call.
+      body: { items: [{ product_id: productId, variant: "monthly" }], payment_gateway: "gateway_a" },
     });
     expect(checkout.status).toBe(201);
-    const paid = await fetch(`${sim.url}/checkout/gateway_b/${checkout.body.checkout.session_id}/pay`, {
+    const paid = await fetch(`${sim.url}/checkout/gateway_a/${checkout.body.checkout.session_id}/pay`, {
       method: "POST",
     });
     expect(await paid.json()).toMatchObject({ delivered: true, status: 200 });

@@ -63,6 +63,7 @@ test.skipIf(!hasRealPostgres)(
         customer_id: customer.id,
         payment_gateway: "gateway_b",
         gateway_environment: "sandbox",
+        tax_behavior: "exclusive",
         metadata: "{}",
         totals: priced,
       });

@@ -4,7 +4,16 @@ export interface PaddleCatalogState {
   readonly products: Map<string, { id: string; name: string; custom_data: Record<string, string> }>;
   readonly prices: Map<
     string,
-    { id: string; product_id: string; amount: string; currency_code: string; interval: string | null; variant: string }
+    {
+      id: string;
+      product_id: string;
+      amount: string;
+      currency_code: string;
+      interval: string | null;
+      variant: string;
+      /** Paddle's `tax_mode`; absent means the account's setting. */
+      tax_mode?: string;
+    }
   >;
   readonly calls: string[];
 }
@@ -33,6 +42,7 @@ export function paddleCatalogHandlers(
     product_id: p.product_id,
     description: p.variant,
     unit_price: { amount: p.amount, currency_code: p.currency_code },
+    tax_mode: p.tax_mode ?? "account_setting",
     billing_cycle: p.interval ? { interval: p.interval, frequency: 1 } : null,
     trial_period: null,
     status: "active",
@@ -71,6 +81,7 @@ export function paddleCatalogHandlers(
       const body = (await request.json()) as {
         product_id: string;
         unit_price: { amount: string; currency_code: string };
+        tax_mode: string;
         billing_cycle: { interval: string } | null;
         custom_data: { variant: string };
       };
@@ -84,16 +95,25 @@ export function paddleCatalogHandlers(
         currency_code: body.unit_price.currency_code,
         interval: body.billing_cycle?.interval ?? null,
         variant: body.custom_data.variant,
+        tax_mode: body.tax_mode,
       };
       state.prices.set(created.id, created);
       return envelope(price(created));
     }),
     http.patch(`${base}/prices/:id`, async ({ params, request }) => {
-      const body = (await request.json()) as { unit_price: { amount: string; currency_code: string } };
+      const body = (await request.json()) as {
+        unit_price: { amount: string; currency_code: string };
+        tax_mode: string;
+      };
       state.calls.push(`PATCH /prices/${params.id} ${body.unit_price.amount}`);
       const found = state.prices.get(String(params.id));
       if (!found) return notFound();
-      const updated = { ...found, amount: body.unit_price.amount, currency_code: body.unit_price.currency_code };
+      const updated = {
+        ...found,
+        amount: body.unit_price.amount,
+        currency_code: body.unit_price.currency_code,
+        tax_mode: body.tax_mode,
+      };
       state.prices.set(updated.id, updated);
       return envelope(price(updated));
     }),

@@ -52,6 +52,7 @@ export function readPaddlePrice(value: unknown): RemotePrice {
     billing_interval: billingInterval(value.billing_cycle),
     variant: VARIANTS.includes(variant as Variant) ? (variant as Variant) : null,
     active: value.status === "active",
+    tax_behavior: value.tax_mode === "internal" ? "inclusive" : value.tax_mode === "external" ? "exclusive" : null,
   };
 }
 

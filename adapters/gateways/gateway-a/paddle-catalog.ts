@@ -2,7 +2,7 @@ import type { GatewayCatalog, GatewaySettingsSource } from "../../../application
 import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
 import { readPaddlePrice, readPaddleProduct, readProductPage } from "./paddle-catalog-schemas.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
-import { paddleBillingCycle, paddleTrialPeriod } from "./paddle-request-bodies.ts";
+import { paddleBillingCycle, paddleTaxMode, paddleTrialPeriod } from "./paddle-request-bodies.ts";
 
 /** A bound on following `next` links, so a gateway that pages forever cannot hold a job forever. */
 const MAX_PAGES = 50;
@@ -73,6 +73,7 @@ export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): 
           product_id: input.product_id,
           description: input.variant,
           unit_price: { amount: String(input.amount), currency_code: input.currency.toUpperCase() },
+          tax_mode: paddleTaxMode(input.tax_behavior),
           billing_cycle: paddleBillingCycle(input.billing_interval),
           trial_period: paddleTrialPeriod(input.billing_interval, input.trial_days),
           custom_data: { marketplace_product_id: input.marketplace_product_id, variant: input.variant },
@@ -81,11 +82,14 @@ export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): 
       return readPaddlePrice(data);
     },
 
-    async updatePrice(price, amount, currency) {
+    async updatePrice(price, terms) {
       const { data } = await send({
         method: "PATCH",
         target: `/prices/${encodeURIComponent(price.id)}`,
-        body: { unit_price: { amount: String(amount), currency_code: currency.toUpperCase() } },
+        body: {
+          unit_price: { amount: String(terms.amount), currency_code: terms.currency.toUpperCase() },
+          tax_mode: paddleTaxMode(terms.tax_behavior),
+        },
       });
       return readPaddlePrice(data);
     },

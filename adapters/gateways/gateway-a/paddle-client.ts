@@ -1,4 +1,6 @@
 import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { testPaddleConnection } from "./paddle-connection.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
@@ -48,18 +50,20 @@ export function createPaddleGateway(deps: {
       };
     },
 
-    async verifyWebhook(request) {
-      const settings = await deps.settings.resolve("gateway_a");
-      await verifyPaddleSignature(
-        request.rawBody,
-        headerValue(request.headers, "paddle-signature"),
-        settings.webhook_secrets,
-        settings.webhook_tolerance_seconds,
-        now(),
+    verifyWebhook(request) {
+      const header = headerValue(request.headers, "paddle-signature");
+      return signingEnvironment(deps.settings, "gateway_a", ({ secrets, tolerance_seconds }) =>
+        verifyPaddleSignature(request.rawBody, header, secrets, tolerance_seconds, now()),
       );
     },
 
     normalizeWebhookPayload: normalizePaddleEvent,
+
+    /** A Paddle transaction is the payment: adjustments and chargebacks name it directly. */
+    async resolvePayment(pointer) {
+      if (!pointer.payment_id) throw new UpstreamBadResponse("gateway", "the event names no transaction");
+      return { payment_id: pointer.payment_id, payment_intent_id: null, charge_id: null, invoice_id: null };
+    },
 
     async refund(payment, amount) {
       const settings = await deps.settings.resolve("gateway_a");

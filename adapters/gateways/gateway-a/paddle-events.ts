@@ -1,5 +1,6 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
-import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
+import type { GatewayEvent, PaymentPointer } from "../../../domain/payments/gateway-event.ts";
+import type { ChargedAmount } from "../../../domain/payments/payment.ts";
 import { isRecord, type JsonObject, minorUnits, stringOrNull } from "./json-guards.ts";
 
 const gateway = "gateway_a";
@@ -25,11 +26,30 @@ const orderIdOf = (data: JsonObject) => (isRecord(data.custom_data) ? stringOrNu
 const periodEndOf = (data: JsonObject) =>
   isRecord(data.billing_period) ? stringOrNull(data.billing_period.ends_at) : null;
 
-function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
-  const payment_id = requireString(data.id, "data.id");
+/**
+ * What the customer was charged: `grand_total` with `tax` in it, and before tax the `subtotal` less
+ * `discount` (Paddle's totals, all strings of minor units).
+ */
+function chargedAmount(data: JsonObject): ChargedAmount {
   const totals = isRecord(data.details) && isRecord(data.details.totals) ? data.details.totals : {};
+  const optional = (field: string) => (totals[field] === undefined ? 0 : requireAmount(totals[field], field));
   const amount = requireAmount(totals.grand_total, "data.details.totals.grand_total");
-  const currency = requireString(data.currency_code, "data.currency_code").toUpperCase();
+  const tax = optional("tax");
+  const subtotal = totals.subtotal === undefined ? amount - tax : requireAmount(totals.subtotal, "subtotal");
+  return {
+    amount,
+    tax,
+    pre_tax: subtotal - optional("discount"),
+    currency: requireString(data.currency_code, "data.currency_code").toUpperCase(),
+  };
+}
+
+/** A transaction is the payment: its id is what refunds, adjustments and chargebacks name. */
+const transactionPointer = (id: string): PaymentPointer => ({ payment_id: id });
+
+function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
+  const payment = transactionPointer(requireString(data.id, "data.id"));
+  const charged = chargedAmount(data);
   const subscription_id = stringOrNull(data.subscription_id);
   const current_period_end = periodEndOf(data);
   if (data.origin === "subscription_recurring") {
@@ -39,9 +59,8 @@ function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
       kind: "renewed",
       subscription_id: requireString(data.subscription_id, "data.subscription_id"),
       order_id: orderIdOf(data),
-      payment_id,
-      amount,
-      currency,
+      payment,
+      ...charged,
       current_period_end,
     };
   }
@@ -52,24 +71,41 @@ function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
     event_id,
     kind: "paid",
     order_id,
-    payment_id,
-    amount,
-    currency,
+    payment,
+    ...charged,
     // A transaction does not say when a trial ends; the subscription itself does (getSubscription).
     subscription: subscription_id ? { subscription_id, trial_ends_at: null, current_period_end } : null,
   };
 }
 
+/** Paddle's dispute outcomes as adjustments: a chargeback takes the money, its reversal gives it back. */
+const CHARGEBACK_KINDS = { chargeback: "dispute_opened", chargeback_reverse: "dispute_won" } as const;
+
 function adjustmentEvent({ event_id, event_type, data }: Envelope): GatewayEvent {
-  if (data.action !== "refund" || data.status !== "approved") {
+  const totals = isRecord(data.totals) ? data.totals : {};
+  const payment = transactionPointer(requireString(data.transaction_id, "data.transaction_id"));
+  const action = String(data.action);
+  if (data.status === "approved" && (action === "chargeback" || action === "chargeback_reverse")) {
+    return {
+      gateway,
+      event_id,
+      kind: CHARGEBACK_KINDS[action],
+      payment,
+      order_id: null,
+      // A reversal is an adjustment of its own: the transaction names the dispute both belong to.
+      dispute_id: `chargeback:${payment.payment_id}`,
+      amount: requireAmount(totals.total, "data.totals.total"),
+      currency: requireString(totals.currency_code, "data.totals.currency_code").toUpperCase(),
+    };
+  }
+  if (action !== "refund" || data.status !== "approved") {
     return { gateway, event_id, kind: "ignored", type: event_type };
   }
-  const totals = isRecord(data.totals) ? data.totals : {};
   return {
     gateway,
     event_id,
     kind: "refunded",
-    payment_id: requireString(data.transaction_id, "data.transaction_id"),
+    payment,
     order_id: null,
     refund_id: requireString(data.id, "data.id"),
     amount: requireAmount(totals.total, "data.totals.total"),

@@ -1,5 +1,6 @@
 import type { CheckoutLine, CheckoutSessionRequest } from "../../../application/payments/ports.ts";
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
+import type { TaxBehavior } from "../../../domain/payments/payment.ts";
 
 const CYCLES: Readonly<Record<BillingInterval, "month" | "year">> = { monthly: "month", yearly: "year" };
 
@@ -12,7 +13,10 @@ export function paddleTrialPeriod(interval: BillingInterval | null, trialDays: n
   return interval !== null && trialDays !== null && trialDays > 0 ? { interval: "day", frequency: trialDays } : null;
 }
 
-function transactionItem(line: CheckoutLine, currency: string) {
+/** Paddle's `tax_mode`: `external` adds tax on top of the price, `internal` holds it in the price. */
+export const paddleTaxMode = (behavior: TaxBehavior) => (behavior === "inclusive" ? "internal" : "external");
+
+function transactionItem(line: CheckoutLine, currency: string, taxBehavior: TaxBehavior) {
   if (line.gateway_price_id !== null) return { price_id: line.gateway_price_id, quantity: line.quantity };
   return {
     price: {
@@ -20,6 +24,7 @@ function transactionItem(line: CheckoutLine, currency: string) {
       name: line.name,
       product: { name: line.name, tax_category: "standard" },
       unit_price: { amount: String(line.unit_amount), currency_code: currency },
+      tax_mode: paddleTaxMode(taxBehavior),
       billing_cycle: paddleBillingCycle(line.billing_interval),
       trial_period: paddleTrialPeriod(line.billing_interval, line.trial_days),
     },
@@ -34,7 +39,7 @@ function transactionItem(line: CheckoutLine, currency: string) {
 export function paddleTransactionBody(request: CheckoutSessionRequest) {
   const currency = request.currency.toUpperCase();
   return {
-    items: request.lines.map((line) => transactionItem(line, currency)),
+    items: request.lines.map((line) => transactionItem(line, currency, request.tax_behavior)),
     // Catalog prices carry their own currency; the transaction's must be the order's.
     currency_code: currency,
     custom_data: { order_id: request.order_id },

@@ -1,5 +1,6 @@
 import type { CheckoutLine, CheckoutSessionRequest } from "../../../application/payments/ports.ts";
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
+import type { TaxBehavior } from "../../../domain/payments/payment.ts";
 import type { FormFields } from "./form-encoding.ts";
 
 export const STRIPE_INTERVALS: Readonly<Record<BillingInterval, "month" | "year">> = {
@@ -7,12 +8,13 @@ export const STRIPE_INTERVALS: Readonly<Record<BillingInterval, "month" | "year"
   yearly: "year",
 };
 
-function lineItem(line: CheckoutLine, currency: string): FormFields {
+function lineItem(line: CheckoutLine, currency: string, taxBehavior: TaxBehavior): FormFields {
   if (line.gateway_price_id !== null) return { price: line.gateway_price_id, quantity: line.quantity };
   return {
     price_data: {
       currency,
       unit_amount: line.unit_amount,
+      tax_behavior: taxBehavior,
       product_data: { name: line.name },
       recurring: line.billing_interval === null ? undefined : { interval: STRIPE_INTERVALS[line.billing_interval] },
     },
@@ -36,7 +38,7 @@ export function checkoutSessionForm(request: CheckoutSessionRequest): FormFields
     success_url: request.success_url,
     cancel_url: request.cancel_url,
     metadata: { order_id: request.order_id },
-    line_items: request.lines.map((line) => lineItem(line, currency)),
+    line_items: request.lines.map((line) => lineItem(line, currency, request.tax_behavior)),
     // Charges and refunds of a one-time payment carry the order id too, so refund events can name it.
     payment_intent_data: recurring.length === 0 ? { metadata: { order_id: request.order_id } } : undefined,
     subscription_data:

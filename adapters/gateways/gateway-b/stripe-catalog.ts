@@ -49,19 +49,21 @@ export function createStripeCatalog(send: Send): GatewayCatalog {
         product: input.product_id,
         currency: input.currency.toLowerCase(),
         unit_amount: input.amount,
+        tax_behavior: input.tax_behavior,
         recurring: input.billing_interval === null ? undefined : { interval: STRIPE_INTERVALS[input.billing_interval] },
         metadata: { variant: input.variant, marketplace_product_id: input.marketplace_product_id },
       };
       return readPrice(await send({ method: "POST", path: "/v1/prices", form }));
     },
 
-    async updatePrice(price, amount, currency) {
+    async updatePrice(price, { amount, currency, tax_behavior }) {
       const path = `/v1/prices/${encodeURIComponent(price.id)}`;
       const metadata = readPriceMetadata(await get(path));
       const form = {
         product: price.product_id,
         currency: currency.toLowerCase(),
         unit_amount: amount,
+        tax_behavior,
         recurring: price.billing_interval === null ? undefined : { interval: STRIPE_INTERVALS[price.billing_interval] },
         metadata,
       };

@@ -1,8 +1,10 @@
 import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import { signingEnvironment } from "../webhook-environments.ts";
 import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
+import { resolveStripePayment } from "./stripe-payments.ts";
 import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
 import { testStripeConnection } from "./test-stripe-connection.ts";
@@ -40,14 +42,10 @@ export function createStripeGateway(deps: {
       };
     },
 
-    async verifyWebhook(request) {
-      const settings = await deps.settings.resolve("gateway_b");
-      await verifyStripeSignature(
-        request.rawBody,
-        headerNamed(request.headers, "stripe-signature"),
-        settings.webhook_secrets,
-        settings.webhook_tolerance_seconds,
-        now(),
+    verifyWebhook(request) {
+      const header = headerNamed(request.headers, "stripe-signature");
+      return signingEnvironment(deps.settings, "gateway_b", ({ secrets, tolerance_seconds }) =>
+        verifyStripeSignature(request.rawBody, header, secrets, tolerance_seconds, now()),
       );
     },
 
@@ -61,6 +59,8 @@ export function createStripeGateway(deps: {
       };
       return readRefund(await send({ method: "POST", path: "/v1/refunds", form }));
     },
+
+    resolvePayment: (pointer) => resolveStripePayment(send, pointer),
 
     getSubscription: async (id) => readSubscription(await send({ method: "GET", path: subscriptionPath(id) })),
 

@@ -1,5 +1,6 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
-import type { GatewayEvent, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
+import type { GatewayEvent, PaymentPointer, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
+import type { ChargedAmount } from "../../../domain/payments/payment.ts";
 import { createFieldReader, type Fields, isRecord } from "./field-reader.ts";
 
 const read = createFieldReader((reason) => {
@@ -11,6 +12,7 @@ const PAID_STATUSES = new Set(["paid", "no_payment_required"]);
 interface Envelope {
   readonly gateway: "gateway_b";
   readonly event_id: string;
+  readonly livemode: boolean | null;
 }
 
 const metadataOrderId = (object: Fields): string | null => {
@@ -44,6 +46,35 @@ function subscriptionFacts(session: Fields): SubscriptionFacts | null {
   };
 }
 
+/**
+ * A session's charge: `amount_total` with `total_details.amount_tax` in it; before tax
+ * `amount_subtotal` (before discounts and tax) less `total_details.amount_discount`.
+ */
+function sessionCharge(session: Fields, paid: boolean): ChargedAmount {
+  const amount = paid ? read.integer(session, "amount_total") : (read.optionalInteger(session, "amount_total") ?? 0);
+  const details = isRecord(session.total_details) ? session.total_details : {};
+  const tax = read.optionalInteger(details, "amount_tax") ?? 0;
+  const subtotal = read.optionalInteger(session, "amount_subtotal") ?? amount - tax;
+  return {
+    amount,
+    tax,
+    pre_tax: subtotal - (read.optionalInteger(details, "amount_discount") ?? 0),
+    currency: read.string(session, "currency").toUpperCase(),
+  };
+}
+
+/**
+ * A payment-mode session names its payment intent. A subscription-mode session has none
+ * (`payment_intent: null`): it names the invoice, whose payment is looked up at Stripe. A session
+ * with nothing to pay (a trial) may name neither: the session itself stands for the payment.
+ */
+function sessionPointer(session: Fields): PaymentPointer {
+  const intent = read.optionalId(session, "payment_intent");
+  const invoice = read.optionalId(session, "invoice");
+  const payment_id = intent ?? (invoice === null ? read.string(session, "id") : null);
+  return { payment_id, payment_intent_id: intent, invoice_id: invoice };
+}
+
 function sessionCompleted(base: Envelope, session: Fields): GatewayEvent {
   const status = read.string(session, "payment_status");
   if (!PAID_STATUSES.has(status)) return { ...base, kind: "ignored", type: "checkout.session.completed" };
@@ -53,12 +84,31 @@ function sessionCompleted(base: Envelope, session: Fields): GatewayEvent {
     ...base,
     kind: "paid",
     order_id: orderId,
-    payment_id:
-      read.optionalId(session, "payment_intent") ?? read.optionalId(session, "invoice") ?? read.string(session, "id"),
-    amount:
-      status === "paid" ? read.integer(session, "amount_total") : (read.optionalInteger(session, "amount_total") ?? 0),
-    currency: read.string(session, "currency").toUpperCase(),
+    payment: sessionPointer(session),
+    ...sessionCharge(session, status === "paid"),
     subscription: subscriptionFacts(session),
+  };
+}
+
+/** An invoice's tax: `total_taxes` on current API versions, `tax` on older ones. */
+function invoiceTax(invoice: Fields): number {
+  if (Array.isArray(invoice.total_taxes)) {
+    return invoice.total_taxes.reduce<number>(
+      (sum, entry) => sum + (isRecord(entry) ? (read.optionalInteger(entry, "amount") ?? 0) : 0),
+      0,
+    );
+  }
+  return read.optionalInteger(invoice, "tax") ?? 0;
+}
+
+function invoiceCharge(invoice: Fields): ChargedAmount {
+  const amount = read.integer(invoice, "amount_paid");
+  const tax = invoiceTax(invoice);
+  return {
+    amount,
+    tax,
+    pre_tax: read.optionalInteger(invoice, "total_excluding_tax") ?? amount - tax,
+    currency: read.string(invoice, "currency").toUpperCase(),
   };
 }
 
@@ -73,10 +123,47 @@ function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
     kind: "renewed",
     subscription_id: subscription.id,
     order_id: subscription.order_id,
-    payment_id: read.optionalId(invoice, "payment_intent") ?? read.string(invoice, "id"),
-    amount: read.integer(invoice, "amount_paid"),
-    currency: read.string(invoice, "currency").toUpperCase(),
+    // Older API versions name the payment intent and charge on the invoice; current ones do not.
+    payment: {
+      payment_id: read.optionalId(invoice, "payment_intent"),
+      payment_intent_id: read.optionalId(invoice, "payment_intent"),
+      charge_id: read.optionalId(invoice, "charge"),
+      invoice_id: read.string(invoice, "id"),
+    },
+    ...invoiceCharge(invoice),
     current_period_end: read.optionalTime(period, "end"),
+  };
+}
+
+/** A charge names its payment intent, and on older API versions its invoice. */
+function chargePointer(charge: Fields): PaymentPointer {
+  const intent = read.optionalId(charge, "payment_intent");
+  return {
+    payment_id: intent,
+    payment_intent_id: intent,
+    charge_id: read.string(charge, "id"),
+    invoice_id: read.optionalId(charge, "invoice"),
+  };
+}
+
+const DISPUTE_OUTCOMES: Readonly<Record<string, "dispute_won" | "dispute_lost">> = {
+  won: "dispute_won",
+  lost: "dispute_lost",
+};
+
+/** `charge.dispute.created` opens it; `charge.dispute.closed` settles it as `won` or `lost` (else: ignored). */
+function disputeEvent(base: Envelope, type: string, dispute: Fields): GatewayEvent {
+  const kind = type === "charge.dispute.created" ? "dispute_opened" : DISPUTE_OUTCOMES[read.string(dispute, "status")];
+  if (kind === undefined) return { ...base, kind: "ignored", type };
+  const intent = read.optionalId(dispute, "payment_intent");
+  return {
+    ...base,
+    kind,
+    payment: { payment_id: intent, payment_intent_id: intent, charge_id: read.id(dispute, "charge") },
+    order_id: metadataOrderId(dispute),
+    dispute_id: read.string(dispute, "id"),
+    amount: read.integer(dispute, "amount"),
+    currency: read.string(dispute, "currency").toUpperCase(),
   };
 }
 
@@ -100,7 +187,11 @@ function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEve
 export function normalizeStripeEvent(payload: unknown): GatewayEvent {
   const event = read.record(payload, "the event");
   const type = read.string(event, "type");
-  const base: Envelope = { gateway: "gateway_b", event_id: read.string(event, "id") };
+  const base: Envelope = {
+    gateway: "gateway_b",
+    event_id: read.string(event, "id"),
+    livemode: typeof event.livemode === "boolean" ? event.livemode : null,
+  };
   const object = read.record(read.record(event.data, "data").object, "data.object");
   switch (type) {
     case "checkout.session.completed":
@@ -127,7 +218,7 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
       return {
         ...base,
         kind: "refunded",
-        payment_id: read.id(object, "payment_intent"),
+        payment: chargePointer(object),
         order_id: metadataOrderId(object),
         // A charge reports everything refunded on it so far, not the refund that just happened.
         refund_id: null,
@@ -138,6 +229,9 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
     case "invoice.payment_failed":
     case "payment_intent.payment_failed":
       return paymentFailed(base, type, object);
+    case "charge.dispute.created":
+    case "charge.dispute.closed":
+      return disputeEvent(base, type, object);
     default:
       return { ...base, kind: "ignored", type };
   }

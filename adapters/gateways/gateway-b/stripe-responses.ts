@@ -6,6 +6,7 @@ import type {
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { type BillingInterval, VARIANTS, type Variant } from "../../../domain/catalog/pricing.ts";
+import { TAX_BEHAVIORS } from "../../../domain/payments/payment.ts";
 import { createFieldReader, type Fields, isRecord } from "./field-reader.ts";
 
 const read = createFieldReader((reason) => {
@@ -96,6 +97,7 @@ export function readPrice(body: unknown): RemotePrice {
     billing_interval: billingInterval(price),
     variant: VARIANTS.includes(variant as Variant) ? (variant as Variant) : null,
     active: read.boolean(price, "active"),
+    tax_behavior: TAX_BEHAVIORS.find((behavior) => behavior === price.tax_behavior) ?? null,
   };
 }
 

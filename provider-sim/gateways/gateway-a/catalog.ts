@@ -32,7 +32,6 @@ export function createGatewayACatalog(clock: SimClock) {
       id: newGatewayId("pri"),
       product_id: productId,
       type,
-      tax_mode: "account_setting",
       quantity: { minimum: 1, maximum: 100 },
       status: "active",
       created_at: now(),

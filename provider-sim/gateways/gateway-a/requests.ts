@@ -12,7 +12,7 @@ import {
   quantity,
   text,
 } from "./fields.ts";
-import type { Cycle, Json, Money } from "./model.ts";
+import { type Cycle, type Json, type Money, TAX_MODES, type TaxMode } from "./model.ts";
 
 export interface ProductInput {
   readonly name: string;
@@ -28,6 +28,7 @@ export interface PriceInput {
   readonly unit_price: Money;
   readonly billing_cycle: Cycle | null;
   readonly trial_period: Cycle | null;
+  readonly tax_mode: TaxMode;
   readonly custom_data: Json | null;
 }
 
@@ -89,6 +90,7 @@ export function priceInput(body: Json, field = "body"): PriceInput {
     unit_price: money(body.unit_price, `${field}.unit_price`),
     billing_cycle: cycle(body.billing_cycle, `${field}.billing_cycle`),
     trial_period: cycle(body.trial_period, `${field}.trial_period`),
+    tax_mode: oneOf(body.tax_mode, `${field}.tax_mode`, TAX_MODES, "account_setting"),
     custom_data: customData(body.custom_data, `${field}.custom_data`),
   };
 }
@@ -132,6 +134,14 @@ export function transactionInput(body: Json): TransactionInput {
     custom_data: customData(body.custom_data, "custom_data"),
     customer_email: customer ? optionalText(customer.email, "customer.email") : null,
   };
+}
+
+/** `PATCH /subscriptions/{id}`: the sandbox changes only `scheduled_change`, and only to null. */
+export function subscriptionPatch(body: Json): { readonly scheduled_change: null } {
+  const unknown = Object.keys(body).find((key) => key !== "scheduled_change");
+  if (unknown !== undefined) throw PaddleError.invalidField(unknown, "cannot be changed in the sandbox");
+  if (body.scheduled_change !== null) throw PaddleError.invalidField("scheduled_change", "can only be set to null");
+  return { scheduled_change: null };
 }
 
 export function refundInput(body: Json): RefundInput {

@@ -4,13 +4,25 @@ import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
 import { PaddleError } from "./errors.ts";
 import { oneOf, text } from "./fields.ts";
 import { csv, paginate } from "./pagination.ts";
-import { parseJsonObject, priceInput, priceUpdate, productInput, refundInput, transactionInput } from "./requests.ts";
+import {
+  parseJsonObject,
+  priceInput,
+  priceUpdate,
+  productInput,
+  refundInput,
+  subscriptionPatch,
+  transactionInput,
+} from "./requests.ts";
 import type { GatewayASandbox } from "./sandbox.ts";
 
 const EVENT_TYPES = [
   ["transaction.completed", "transaction", "Occurs when a transaction is completed."],
   ["transaction.paid", "transaction", "Occurs when a transaction is paid."],
   ["transaction.payment_failed", "transaction", "Occurs when a payment fails for a transaction."],
+  ["transaction.past_due", "transaction", "Occurs when a transaction becomes past due."],
+  ["subscription.updated", "subscription", "Occurs when a subscription is updated."],
+  ["subscription.activated", "subscription", "Occurs when a subscription becomes active."],
+  ["subscription.past_due", "subscription", "Occurs when a subscription becomes past due."],
   ["subscription.canceled", "subscription", "Occurs when a subscription is canceled."],
   ["adjustment.created", "adjustment", "Occurs when an adjustment is created."],
   ["adjustment.updated", "adjustment", "Occurs when an adjustment is updated."],
@@ -109,6 +121,13 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .get(
       "/subscriptions/:id",
       handle(({ request, params }) => envelope(request, billing.subscription(params.id as string))),
+    )
+    .patch(
+      "/subscriptions/:id",
+      handle(({ request, params, raw }) => {
+        subscriptionPatch(parseJsonObject(raw));
+        return envelope(request, sandbox.removeScheduledChange(params.id as string));
+      }),
     )
     .post(
       "/subscriptions/:id/cancel",

@@ -1,13 +1,13 @@
 import type { SimClock } from "../../clock.ts";
-import { type CheckoutPageLine, type CheckoutView, formatMoney } from "../checkout-page.ts";
-import type { HostedCheckout } from "../checkout-routes.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import type { WebhookDeliverer } from "../webhook-deliverer.ts";
 import { createGatewayABilling } from "./billing.ts";
 import { createGatewayACatalog } from "./catalog.ts";
-import { PaddleError } from "./errors.ts";
+import { createGatewayACheckout } from "./checkout.ts";
+import { createGatewayAControls } from "./controls.ts";
 import { paddleEvent } from "./events.ts";
-import type { Cycle, PaddleLineItem, PaddlePrice, PaddleTransaction } from "./model.ts";
+import type { EventFactory } from "./period-end-events.ts";
 import type { RefundInput } from "./requests.ts";
+import type { PaddleTaxSettings } from "./transactions.ts";
 
 export interface GatewayASandboxDeps {
   readonly clock: SimClock;
@@ -18,99 +18,58 @@ export interface GatewayASandboxDeps {
 
 export type GatewayASandbox = ReturnType<typeof createGatewayASandbox>;
 
-const every = (cycle: Cycle) => (cycle.frequency === 1 ? cycle.interval : `${cycle.frequency} ${cycle.interval}s`);
-
-function pageLine(line: PaddleLineItem, price: PaddlePrice): CheckoutPageLine {
-  const cycle = price.billing_cycle;
-  const recurring = cycle
-    ? `then ${formatMoney(Number(price.unit_price.amount) * line.quantity, price.unit_price.currency_code)} every ${every(cycle)}`
-    : null;
-  const trial =
-    cycle && price.trial_period ? ` after a ${price.trial_period.frequency}-${price.trial_period.interval} trial` : "";
-  return {
-    name: line.product.name,
-    quantity: line.quantity,
-    amount: Number(line.totals.total),
-    note: recurring && `${recurring}${trial}`,
-  };
-}
-
-function viewOf(transaction: PaddleTransaction): CheckoutView {
-  const orderId = transaction.custom_data?.order_id;
-  return {
-    gateway: "gateway_a",
-    id: transaction.id,
-    reference: typeof orderId === "string" ? orderId : null,
-    lines: transaction.details.line_items.map((line, i) => pageLine(line, transaction.items[i]?.price as PaddlePrice)),
-    total: Number(transaction.details.totals.grand_total),
-    currency: transaction.currency_code,
-    paid: transaction.status === "completed",
-    successUrl: null,
-    cancelUrl: null,
-  };
-}
+const NO_TAX: PaddleTaxSettings = { rate: 0, default_tax_mode: "exclusive" };
 
 /** The gateway_a (Paddle) sandbox: its objects, its hosted checkout and the webhooks they cause. */
 export function createGatewayASandbox(deps: GatewayASandboxDeps) {
+  let tax = NO_TAX;
   const catalog = createGatewayACatalog(deps.clock);
   const billing = createGatewayABilling({
     clock: deps.clock,
     catalog,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_a/${id}`,
+    tax: () => tax,
   });
-  const paidEvents = new Map<string, OutgoingWebhook>();
-  const event = (type: string, data: unknown) => paddleEvent(deps.webhookSecret, type, data, deps.clock.now());
-
-  const checkout: HostedCheckout = {
-    gateway: "gateway_a",
-    view(id) {
-      const transaction = billing.findTransaction(id);
-      return transaction && transaction.origin !== "subscription_recurring" ? viewOf(transaction) : undefined;
-    },
-    async pay(id) {
-      if (!checkout.view(id)) return { outcome: "not_found" };
-      const completed = billing.complete(id);
-      if (!completed) return { outcome: "already_paid" };
-      const paid = event("transaction.completed", completed.transaction);
-      paidEvents.set(id, paid);
-      return { outcome: "paid", delivery: await deps.deliverer.deliver(paid) };
-    },
-    async resend(id) {
-      if (!checkout.view(id)) return { outcome: "not_found" };
-      const paid = paidEvents.get(id);
-      return paid ? { outcome: "resent", delivery: await deps.deliverer.deliver(paid) } : { outcome: "not_paid" };
-    },
-  };
+  const event: EventFactory = (type, data) => paddleEvent(deps.webhookSecret, type, data, deps.clock.now());
+  const hosted = createGatewayACheckout({ billing, deliverer: deps.deliverer, event });
+  const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
 
   return {
     catalog,
     billing,
-    checkout,
+    checkout: hosted.checkout,
+    ...controls,
     /** Refunds at once (the sandbox approves every adjustment) and reports it in the background. */
     refund(input: RefundInput) {
       const adjustment = billing.refund(input);
       deps.deliverer.deliverInBackground(event("adjustment.created", adjustment));
       return adjustment;
     },
+    /** Now (`subscription.canceled`) or at the period end (`subscription.updated` with the scheduled change). */
     cancel(id: string, effective: "immediately" | "next_billing_period") {
       const { subscription, changed } = billing.cancel(id, effective);
-      if (changed) deps.deliverer.deliverInBackground(event("subscription.canceled", subscription));
+      if (changed) {
+        const type = effective === "immediately" ? "subscription.canceled" : "subscription.updated";
+        deps.deliverer.deliverInBackground(event(type, subscription));
+      }
       return subscription;
     },
-    /** `__sim` controls: the renewal or cancellation happens now and its delivery is awaited. */
-    async renewNow(id: string) {
-      const { transaction, subscription } = billing.renew(id);
-      return { ...(await deps.deliverer.deliver(event("transaction.completed", transaction))), subscription };
+    removeScheduledChange(id: string) {
+      const { subscription, changed } = billing.removeScheduledChange(id);
+      if (changed) deps.deliverer.deliverInBackground(event("subscription.updated", subscription));
+      return subscription;
     },
-    async cancelNow(id: string) {
-      const { subscription, changed } = billing.cancel(id, "immediately");
-      if (!changed) throw PaddleError.conflict(`${id} is already canceled.`);
-      return { ...(await deps.deliverer.deliver(event("subscription.canceled", subscription))), subscription };
+    tax: () => tax,
+    setTax(settings: PaddleTaxSettings) {
+      tax = settings;
+      return tax;
     },
     clear() {
       catalog.clear();
       billing.clear();
-      paidEvents.clear();
+      hosted.clear();
+      controls.clear();
+      tax = NO_TAX;
     },
   };
 }

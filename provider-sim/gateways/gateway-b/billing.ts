@@ -1,67 +1,95 @@
 import type { SimClock } from "../../clock.ts";
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
-import {
-  addIntervalUnix,
-  type CheckoutSession,
-  type Payment,
-  type SessionLine,
-  type StripeSubscription,
-} from "./model.ts";
+import { type InvoiceLineInput, newInvoice } from "./invoice-object.ts";
+import { createInvoiceBook } from "./invoices.ts";
+import { type CheckoutSession, periodOf } from "./model.ts";
+import { createPaymentLedger } from "./payments.ts";
 import type { SessionInput } from "./session-request.ts";
+import { createSubscriptionBilling, type SubscriptionRecord } from "./subscription-billing.ts";
 import { newSubscription } from "./subscriptions.ts";
+import { type PricedLine, sessionAmounts } from "./tax-lines.ts";
 
 export interface SessionRecord {
   readonly session: CheckoutSession;
   readonly input: SessionInput;
+  /** Each input line with what it costs today, and the tax rate of the day, so paying bills what was shown. */
+  readonly priced: readonly PricedLine[];
+  readonly rate: number;
 }
 
 export type GatewayBBilling = ReturnType<typeof createGatewayBBilling>;
 
 const SESSION_LIFETIME_S = 24 * 3600;
-const lineAmount = (line: SessionLine) => line.price.unit_amount * line.quantity;
 
-/** Checkout sessions, payments and subscriptions of the gateway_b sandbox. */
+/** Checkout sessions, payments, invoices and subscriptions of the gateway_b sandbox. */
 export function createGatewayBBilling(deps: {
   readonly clock: SimClock;
   readonly checkoutUrl: (id: string) => string;
+  readonly taxRate: () => number;
 }) {
   const sessions = new Map<string, SessionRecord>();
-  const subscriptions = new Map<string, { subscription: StripeSubscription; lines: readonly SessionLine[] }>();
-  const payments = new Map<string, Payment>();
+  const records = new Map<string, SubscriptionRecord>();
+  const ledger = createPaymentLedger();
+  const invoices = createInvoiceBook();
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
+  const subscriptions = createSubscriptionBilling({ records, ledger, invoices, now, taxRate: deps.taxRate });
 
-  function subscriptionRecord(id: string) {
-    const found = subscriptions.get(id);
-    if (!found) throw StripeError.noSuch("subscription", id);
-    return found;
-  }
-
-  function capture(amount: number, currency: string, metadata: Record<string, string>): Payment | undefined {
-    if (amount === 0) return undefined;
-    const payment = { id: newGatewayId("pi"), charge: newGatewayId("ch"), amount, currency, refunded: 0, metadata };
-    payments.set(payment.id, payment);
-    return payment;
-  }
-
-  function subscribe(record: SessionRecord, invoice: string): StripeSubscription {
-    const { subscription, lines } = newSubscription(record.input, record.session.currency, now(), invoice);
-    subscriptions.set(subscription.id, { subscription, lines });
-    return subscription;
+  function subscribe(record: SessionRecord, customer: string) {
+    const { subscription, lines } = newSubscription(record.input, record.session.currency, now(), customer);
+    const items = subscription.items.data;
+    const invoiceLines: InvoiceLineInput[] = record.priced.map((line) => ({
+      ...line,
+      item: line.price.recurring ? (items[lines.findIndex((entry) => entry.price === line.price)]?.id ?? null) : null,
+    }));
+    const draft = invoices.add(
+      newInvoice({
+        subscription,
+        reason: "subscription_create",
+        lines: invoiceLines,
+        period: periodOf(subscription),
+        rate: record.rate,
+        created: now(),
+      }),
+    );
+    const payment =
+      draft.amount_due > 0
+        ? ledger.attempt(
+            {
+              amount: draft.amount_due,
+              currency: draft.currency,
+              metadata: {},
+              customer,
+              invoice: draft.id,
+              created: now(),
+            },
+            true,
+          )
+        : undefined;
+    const { invoice, invoicePayment } = invoices.attempt(draft.id, payment, now());
+    const started = { ...subscription, latest_invoice: invoice.id };
+    records.set(started.id, { subscription: started, lines });
+    return { subscription: started, invoice, invoicePayment, payment };
   }
 
   return {
-    payments,
+    ledger,
+    invoices,
+    subscriptions,
     findSession: (id: string) => sessions.get(id),
     session(id: string): CheckoutSession {
       const found = sessions.get(id);
       if (!found) throw StripeError.noSuch("checkout.session", id);
       return found.session;
     },
-    subscription: (id: string) => subscriptionRecord(id).subscription,
     createSession(input: SessionInput): CheckoutSession {
       const trial = input.trial_period_days !== null;
-      const due = input.lines.reduce((sum, line) => sum + (trial && line.price.recurring ? 0 : lineAmount(line)), 0);
+      const priced = input.lines.map((line) => ({
+        price: line.price,
+        quantity: line.quantity,
+        amount: trial && line.price.recurring ? 0 : line.price.unit_amount * line.quantity,
+      }));
+      const rate = deps.taxRate();
       const id = newGatewayId("cs");
       const session: CheckoutSession = {
         id,
@@ -69,13 +97,14 @@ export function createGatewayBBilling(deps: {
         url: deps.checkoutUrl(id),
         status: "open",
         payment_status: "unpaid",
-        amount_subtotal: due,
-        amount_total: due,
+        ...sessionAmounts(priced, rate),
         currency: input.lines[0]?.price.currency ?? "usd",
         client_reference_id: input.client_reference_id,
+        customer: null,
         customer_email: input.customer_email,
         metadata: input.metadata,
         mode: input.mode,
+        payment_method_types: ["card"],
         success_url: input.success_url,
         cancel_url: input.cancel_url,
         payment_intent: null,
@@ -85,69 +114,62 @@ export function createGatewayBBilling(deps: {
         expires_at: now() + SESSION_LIFETIME_S,
         livemode: false,
       };
-      sessions.set(id, { session, input });
+      sessions.set(id, { session, input, priced, rate });
       return session;
     },
-    /** Completes an open session; undefined when it was already complete. */
-    complete(id: string): CheckoutSession | undefined {
+    /**
+     * Completes an open session; undefined when it was already complete. A payment-mode session is
+     * paid by its own payment intent; a subscription-mode one by the subscription's first invoice,
+     * so it names that invoice and no payment intent, as at Stripe.
+     */
+    complete(id: string) {
       const record = sessions.get(id);
       if (!record) throw StripeError.noSuch("checkout.session", id);
       if (record.session.status === "complete") return undefined;
       const { session, input } = record;
-      const payment = capture(session.amount_total, session.currency, input.payment_metadata);
-      const invoice = session.mode === "subscription" ? newGatewayId("in") : null;
-      const subscription = invoice ? subscribe(record, invoice) : undefined;
+      const paymentStatus = session.amount_total > 0 ? "paid" : "no_payment_required";
+      if (session.mode === "subscription") {
+        const customer = newGatewayId("cus");
+        const started = subscribe(record, customer);
+        const completed: CheckoutSession = {
+          ...session,
+          status: "complete",
+          payment_status: paymentStatus,
+          customer,
+          subscription: started.subscription.id,
+          invoice: started.invoice.id,
+        };
+        sessions.set(id, { ...record, session: completed });
+        return { session: completed, ...started };
+      }
+      const payment =
+        session.amount_total > 0
+          ? ledger.attempt(
+              {
+                amount: session.amount_total,
+                currency: session.currency,
+                metadata: input.payment_metadata,
+                customer: null,
+                invoice: null,
+                created: now(),
+              },
+              true,
+            )
+          : undefined;
       const completed: CheckoutSession = {
         ...session,
         status: "complete",
-        payment_status: payment ? "paid" : "no_payment_required",
+        payment_status: paymentStatus,
         payment_intent: payment?.id ?? null,
-        subscription: subscription?.id ?? null,
-        invoice,
       };
-      sessions.set(id, { session: completed, input });
-      return completed;
-    },
-    /** Ends the subscription now; `changed` is false when it had already ended. */
-    cancel(id: string): { subscription: StripeSubscription; changed: boolean } {
-      const record = subscriptionRecord(id);
-      if (record.subscription.status === "canceled") return { subscription: record.subscription, changed: false };
-      const subscription: StripeSubscription = {
-        ...record.subscription,
-        status: "canceled",
-        canceled_at: now(),
-        ended_at: now(),
-      };
-      subscriptions.set(id, { ...record, subscription });
-      return { subscription, changed: true };
-    },
-    /** Bills the next period in full: the subscription moves on and an invoice is paid. */
-    renew(id: string) {
-      const record = subscriptionRecord(id);
-      const current = record.subscription;
-      if (current.status === "canceled")
-        throw new StripeError(409, "invalid_request_error", `The subscription ${id} is canceled.`);
-      const first = record.lines[0]?.price.recurring;
-      const start = current.current_period_end;
-      const end = first ? addIntervalUnix(start, first.interval, first.interval_count) : start;
-      const amount = record.lines.reduce((sum, line) => sum + lineAmount(line), 0);
-      // Like Stripe's invoice payments, a renewal's charge carries no metadata of its own.
-      const payment = capture(amount, current.currency, {});
-      const invoice = newGatewayId("in");
-      const subscription: StripeSubscription = {
-        ...current,
-        status: "active",
-        current_period_start: start,
-        current_period_end: end,
-        latest_invoice: invoice,
-      };
-      subscriptions.set(id, { ...record, subscription });
-      return { subscription, invoice, payment, amount, lines: record.lines, period: { start, end } };
+      sessions.set(id, { ...record, session: completed });
+      return { session: completed, payment };
     },
     clear() {
       sessions.clear();
-      subscriptions.clear();
-      payments.clear();
+      records.clear();
+      ledger.clear();
+      invoices.clear();
     },
   };
 }

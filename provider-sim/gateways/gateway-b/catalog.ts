@@ -2,7 +2,7 @@ import type { SimClock } from "../../clock.ts";
 import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
-import { INTERVALS, type Recurring, type StripePrice, type StripeProduct } from "./model.ts";
+import { INTERVALS, type Recurring, type StripePrice, type StripeProduct, TAX_BEHAVIORS } from "./model.ts";
 import {
   currency,
   metadata,
@@ -26,6 +26,7 @@ export function recurringOf(value: FormObject[string] | undefined, param: string
   return {
     interval: oneOf(hash.interval, `${param}[interval]`, INTERVALS),
     interval_count: optionalInteger(hash.interval_count, `${param}[interval_count]`, 1, 365) ?? 1,
+    meter: null,
     usage_type: "licensed",
     trial_period_days: null,
   };
@@ -53,16 +54,22 @@ export function createGatewayBCatalog(clock: SimClock) {
   function buildPrice(form: FormObject, productId: string, param = ""): StripePrice {
     const at = (name: string) => (param ? `${param}[${name}]` : name);
     const recurring = recurringOf(form.recurring, at("recurring"));
+    const unitAmount = requiredInteger(form.unit_amount, at("unit_amount"), 0, 99_999_999);
     return {
       id: newGatewayId("price"),
       object: "price",
       active: optionalBoolean(form.active, at("active")) ?? true,
+      billing_scheme: "per_unit",
       currency: currency(form.currency, at("currency")),
-      unit_amount: requiredInteger(form.unit_amount, at("unit_amount"), 0, 99_999_999),
+      unit_amount: unitAmount,
+      unit_amount_decimal: String(unitAmount),
       product: productId,
       recurring,
+      tax_behavior:
+        form.tax_behavior === undefined ? "unspecified" : oneOf(form.tax_behavior, at("tax_behavior"), TAX_BEHAVIORS),
       type: recurring ? "recurring" : "one_time",
       nickname: optionalString(form.nickname, at("nickname")),
+      lookup_key: null,
       metadata: metadata(form.metadata, at("metadata")),
       created: now(),
       livemode: false,

@@ -1,12 +1,19 @@
 import { addInterval, type Interval } from "../calendar.ts";
 
-/** The Stripe objects the gateway_b sandbox keeps, shaped as the API returns them. Times are unix seconds. */
+/**
+ * The catalog, checkout and subscription objects of the gateway_b sandbox, shaped as Stripe API
+ * version `STRIPE_API_VERSION` returns them (the version the installed `stripe` package pins).
+ * Times are unix seconds.
+ */
 export type { Interval };
 export const INTERVALS: readonly Interval[] = ["day", "week", "month", "year"];
+export const TAX_BEHAVIORS = ["exclusive", "inclusive", "unspecified"] as const;
+export type TaxBehavior = (typeof TAX_BEHAVIORS)[number];
 
 export interface Recurring {
   readonly interval: Interval;
   readonly interval_count: number;
+  readonly meter: null;
   readonly usage_type: "licensed";
   readonly trial_period_days: null;
 }
@@ -27,15 +34,25 @@ export interface StripePrice {
   readonly id: string;
   readonly object: "price";
   readonly active: boolean;
+  readonly billing_scheme: "per_unit";
   readonly currency: string;
   readonly unit_amount: number;
+  readonly unit_amount_decimal: string;
   readonly product: string;
   readonly recurring: Recurring | null;
+  readonly tax_behavior: TaxBehavior;
   readonly type: "one_time" | "recurring";
   readonly nickname: string | null;
+  readonly lookup_key: null;
   readonly metadata: Record<string, string>;
   readonly created: number;
   readonly livemode: false;
+}
+
+export interface TotalDetails {
+  readonly amount_discount: number;
+  readonly amount_shipping: number;
+  readonly amount_tax: number;
 }
 
 export interface CheckoutSession {
@@ -46,11 +63,14 @@ export interface CheckoutSession {
   readonly payment_status: "unpaid" | "paid" | "no_payment_required";
   readonly amount_subtotal: number;
   readonly amount_total: number;
+  readonly total_details: TotalDetails;
   readonly currency: string;
   readonly client_reference_id: string | null;
+  readonly customer: string | null;
   readonly customer_email: string | null;
   readonly metadata: Record<string, string>;
   readonly mode: "payment" | "subscription";
+  readonly payment_method_types: readonly string[];
   readonly success_url: string | null;
   readonly cancel_url: string | null;
   readonly payment_intent: string | null;
@@ -67,54 +87,62 @@ export interface SessionLine {
   readonly quantity: number;
 }
 
+/** Since API version 2025-03-31.basil the billing period lives on each item, not on the subscription. */
+export interface SubscriptionItem {
+  readonly id: string;
+  readonly object: "subscription_item";
+  readonly created: number;
+  readonly current_period_start: number;
+  readonly current_period_end: number;
+  readonly discounts: readonly string[];
+  readonly metadata: Record<string, string>;
+  readonly price: StripePrice;
+  readonly quantity: number;
+  readonly subscription: string;
+  readonly tax_rates: readonly never[];
+}
+
 export interface StripeSubscription {
   readonly id: string;
   readonly object: "subscription";
   readonly status: "active" | "trialing" | "past_due" | "canceled";
-  readonly currency: string;
-  readonly current_period_start: number;
-  readonly current_period_end: number;
-  readonly trial_start: number | null;
-  readonly trial_end: number | null;
+  readonly billing_cycle_anchor: number;
+  readonly cancel_at: number | null;
   readonly cancel_at_period_end: boolean;
   readonly canceled_at: number | null;
+  readonly cancellation_details: {
+    readonly comment: null;
+    readonly feedback: null;
+    readonly reason: "cancellation_requested" | null;
+  };
+  readonly collection_method: "charge_automatically";
+  readonly currency: string;
+  readonly customer: string;
   readonly ended_at: number | null;
-  readonly metadata: Record<string, string>;
   readonly items: {
     readonly object: "list";
-    readonly data: readonly {
-      readonly id: string;
-      readonly object: "subscription_item";
-      readonly price: StripePrice;
-      readonly quantity: number;
-    }[];
+    readonly data: readonly SubscriptionItem[];
+    readonly has_more: false;
+    readonly url: string;
   };
   readonly latest_invoice: string | null;
+  readonly metadata: Record<string, string>;
+  readonly start_date: number;
+  readonly trial_start: number | null;
+  readonly trial_end: number | null;
   readonly created: number;
   readonly livemode: false;
 }
 
-/** A captured payment: what refunds draw on and the balance adds up. */
-export interface Payment {
-  readonly id: string;
-  readonly charge: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly refunded: number;
-  readonly metadata: Record<string, string>;
+export interface Period {
+  readonly start: number;
+  readonly end: number;
 }
 
-export interface StripeRefund {
-  readonly id: string;
-  readonly object: "refund";
-  readonly amount: number;
-  readonly currency: string;
-  readonly status: "succeeded" | "pending" | "failed";
-  readonly payment_intent: string;
-  readonly charge: string;
-  readonly reason: string | null;
-  readonly metadata: Record<string, string>;
-  readonly created: number;
+/** The period every item shares: the sandbox bills all of a subscription's items together. */
+export function periodOf(subscription: StripeSubscription): Period {
+  const item = subscription.items.data[0];
+  return { start: item?.current_period_start ?? subscription.start_date, end: item?.current_period_end ?? 0 };
 }
 
 /** `unix` seconds moved on by `count` intervals. */

@@ -1,47 +1,29 @@
 import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
-import type { Payment, StripeRefund } from "./model.ts";
 import { metadata, optionalInteger, optionalString } from "./params.ts";
+import type { Payment, StripeRefund } from "./payment-model.ts";
+import type { PaymentLedger } from "./payments.ts";
 
-/** The charge a `charge.refunded` event carries: `amount_refunded` is the total refunded so far. */
-export function chargeOf(payment: Payment, created: number) {
-  return {
-    id: payment.charge,
-    object: "charge" as const,
-    amount: payment.amount,
-    amount_captured: payment.amount,
-    amount_refunded: payment.refunded,
-    currency: payment.currency,
-    paid: true,
-    captured: true,
-    refunded: payment.refunded >= payment.amount,
-    status: "succeeded" as const,
-    payment_intent: payment.id,
-    metadata: payment.metadata,
-    created,
-    livemode: false,
-  };
-}
-
-function paymentFor(payments: ReadonlyMap<string, Payment>, form: FormObject): Payment {
+function paymentFor(ledger: PaymentLedger, form: FormObject): Payment {
   const intent = optionalString(form.payment_intent, "payment_intent");
   const charge = optionalString(form.charge, "charge");
   if (intent === null && charge === null) throw StripeError.missing("payment_intent");
-  const payment = [...payments.values()].find((candidate) =>
-    intent !== null ? candidate.id === intent : candidate.charge === charge,
-  );
-  if (!payment) {
-    throw intent !== null
-      ? StripeError.noSuch("payment_intent", intent, "payment_intent")
-      : StripeError.noSuch("charge", charge as string, "charge");
+  const payment = intent !== null ? ledger.intent(intent, "payment_intent") : ledger.charge(charge as string, "charge");
+  if (payment.status !== "succeeded") {
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      `Charge ${payment.charge} has not succeeded.`,
+      "charge_not_refundable",
+    );
   }
   return payment;
 }
 
 /** `POST /v1/refunds`: refunds the rest of the payment, or `amount` of it; the sandbox refunds at once. */
-export function refundPayment(payments: Map<string, Payment>, form: FormObject, created: number) {
-  const payment = paymentFor(payments, form);
+export function refundPayment(ledger: PaymentLedger, form: FormObject, created: number) {
+  const payment = paymentFor(ledger, form);
   const left = payment.amount - payment.refunded;
   if (left === 0) {
     throw new StripeError(
@@ -61,19 +43,20 @@ export function refundPayment(payments: Map<string, Payment>, form: FormObject, 
       "amount",
     );
   }
-  const updated = { ...payment, refunded: payment.refunded + amount };
-  payments.set(payment.id, updated);
+  const updated = ledger.save({ ...payment, refunded: payment.refunded + amount });
   const refund: StripeRefund = {
     id: newGatewayId("re"),
     object: "refund",
     amount,
-    currency: payment.currency,
-    status: "succeeded",
-    payment_intent: payment.id,
+    balance_transaction: null,
     charge: payment.charge,
-    reason: optionalString(form.reason, "reason"),
-    metadata: metadata(form.metadata, "metadata"),
     created,
+    currency: payment.currency,
+    metadata: metadata(form.metadata, "metadata"),
+    payment_intent: payment.id,
+    reason: optionalString(form.reason, "reason"),
+    receipt_number: null,
+    status: "succeeded",
   };
-  return { refund, charge: chargeOf(updated, created) };
+  return { refund, payment: updated };
 }

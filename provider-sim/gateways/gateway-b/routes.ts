@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { decodeFormBody, type FormObject } from "../form-body.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
+import { createGatewayBBillingRoutes } from "./billing-routes.ts";
 import { StripeError } from "./errors.ts";
 import { optionalInteger, requiredString } from "./params.ts";
 import type { GatewayBSandbox } from "./sandbox.ts";
@@ -51,7 +52,11 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
     )
     .get(
       "/subscriptions/:id",
-      handle(({ params }) => billing.subscription(params.id as string)),
+      handle(({ params }) => billing.subscriptions.subscription(params.id as string)),
+    )
+    .post(
+      "/subscriptions/:id",
+      handle(({ params, raw }) => sandbox.updateSubscription(params.id as string, form(raw))),
     )
     .delete(
       "/subscriptions/:id",
@@ -93,25 +98,5 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
       "/prices/:id",
       handle(({ params, raw }) => catalog.updatePrice(params.id as string, form(raw))),
     )
-    .get(
-      "/balance",
-      handle(() => {
-        const available = new Map<string, number>();
-        for (const payment of billing.payments.values()) {
-          available.set(payment.currency, (available.get(payment.currency) ?? 0) + payment.amount - payment.refunded);
-        }
-        if (available.size === 0) available.set("usd", 0);
-        const funds = [...available].map(([currency, amount]) => ({
-          amount,
-          currency,
-          source_types: { card: amount },
-        }));
-        return {
-          object: "balance",
-          available: funds,
-          pending: funds.map(({ currency }) => ({ amount: 0, currency, source_types: { card: 0 } })),
-          livemode: false,
-        };
-      }),
-    );
+    .use(createGatewayBBillingRoutes(sandbox, handle));
 }

@@ -1,13 +1,15 @@
 import type { SimClock } from "../../clock.ts";
-import { type CheckoutView, formatMoney } from "../checkout-page.ts";
-import type { HostedCheckout } from "../checkout-routes.ts";
 import type { FormObject } from "../form-body.ts";
-import { newGatewayId } from "../ids.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
-import { createGatewayBBilling, type SessionRecord } from "./billing.ts";
+import type { WebhookDeliverer } from "../webhook-deliverer.ts";
+import { createGatewayBBilling } from "./billing.ts";
 import { createGatewayBCatalog } from "./catalog.ts";
-import { StripeError } from "./errors.ts";
+import { createGatewayBCheckout } from "./checkout.ts";
+import { createGatewayBControls } from "./controls.ts";
+import { createDisputeBook } from "./disputes.ts";
 import { stripeEvent } from "./events.ts";
+import { optionalBoolean, rejectUnknown } from "./params.ts";
+import { chargeObject } from "./payments.ts";
+import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
 import { refundPayment } from "./refunds.ts";
 
 export interface GatewayBSandboxDeps {
@@ -19,124 +21,60 @@ export interface GatewayBSandboxDeps {
 
 export type GatewayBSandbox = ReturnType<typeof createGatewayBSandbox>;
 
-function viewOf({ session, input }: SessionRecord): CheckoutView {
-  const trial = input.trial_period_days;
-  return {
-    gateway: "gateway_b",
-    id: session.id,
-    reference: session.client_reference_id ?? session.metadata.order_id ?? null,
-    lines: input.lines.map(({ price, product_name, quantity }) => {
-      const full = price.unit_amount * quantity;
-      const recurring = price.recurring;
-      const every =
-        recurring &&
-        (recurring.interval_count === 1 ? recurring.interval : `${recurring.interval_count} ${recurring.interval}s`);
-      const note =
-        every &&
-        `then ${formatMoney(full, price.currency)} every ${every}${trial ? ` after a ${trial}-day trial` : ""}`;
-      return { name: product_name, quantity, amount: recurring && trial ? 0 : full, note };
-    }),
-    total: session.amount_total,
-    currency: session.currency,
-    paid: session.status === "complete",
-    successUrl: session.success_url?.replaceAll("{CHECKOUT_SESSION_ID}", session.id) ?? null,
-    cancelUrl: session.cancel_url,
-  };
-}
-
 /** The gateway_b (Stripe) sandbox: its objects, its hosted checkout and the webhooks they cause. */
 export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
+  let taxRate = 0;
   const catalog = createGatewayBCatalog(deps.clock);
   const billing = createGatewayBBilling({
     clock: deps.clock,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_b/${id}`,
+    taxRate: () => taxRate,
   });
-  const paidEvents = new Map<string, OutgoingWebhook>();
+  const disputes = createDisputeBook(billing.ledger);
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
-  const event = (type: string, object: unknown) => stripeEvent(deps.webhookSecret, type, object, now());
-
-  const checkout: HostedCheckout = {
-    gateway: "gateway_b",
-    view(id) {
-      const record = billing.findSession(id);
-      return record && viewOf(record);
-    },
-    async pay(id) {
-      if (!billing.findSession(id)) return { outcome: "not_found" };
-      const completed = billing.complete(id);
-      if (!completed) return { outcome: "already_paid" };
-      const paid = event("checkout.session.completed", completed);
-      paidEvents.set(id, paid);
-      return { outcome: "paid", delivery: await deps.deliverer.deliver(paid) };
-    },
-    async resend(id) {
-      if (!billing.findSession(id)) return { outcome: "not_found" };
-      const paid = paidEvents.get(id);
-      return paid ? { outcome: "resent", delivery: await deps.deliverer.deliver(paid) } : { outcome: "not_paid" };
-    },
-  };
+  const event: EventFactory = (type, object, previous) =>
+    stripeEvent(deps.webhookSecret, type, object, now(), previous);
+  const hosted = createGatewayBCheckout({ billing, deliverer: deps.deliverer, event });
+  const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
 
   return {
     catalog,
     billing,
-    checkout,
-    /** Refunds at once and reports `charge.refunded` in the background. */
+    disputes,
+    checkout: hosted.checkout,
+    ...controls,
+    /** Refunds at once and reports `charge.refunded`, then `refund.created`, in the background. */
     refund(form: FormObject) {
-      const { refund, charge } = refundPayment(billing.payments, form, now());
-      deps.deliverer.deliverInBackground(event("charge.refunded", charge));
+      const { refund, payment } = refundPayment(billing.ledger, form, now());
+      deps.deliverer.deliverInOrder([event("charge.refunded", chargeObject(payment)), event("refund.created", refund)]);
       return refund;
     },
+    /** `POST /v1/subscriptions/{id}`: the sandbox updates `cancel_at_period_end` only. */
+    updateSubscription(id: string, form: FormObject) {
+      rejectUnknown(form, ["cancel_at_period_end"]);
+      const on = optionalBoolean(form.cancel_at_period_end, "cancel_at_period_end");
+      if (on === null) return billing.subscriptions.subscription(id);
+      const { previous, subscription } = billing.subscriptions.setCancelAtPeriodEnd(id, on);
+      deps.deliverer.deliverInOrder(subscriptionUpdated(event, previous, subscription));
+      return subscription;
+    },
     cancel(id: string) {
-      const { subscription, changed } = billing.cancel(id);
+      const { subscription, changed } = billing.subscriptions.cancel(id);
       if (changed) deps.deliverer.deliverInBackground(event("customer.subscription.deleted", subscription));
       return subscription;
     },
-    /** `__sim` controls: the renewal or cancellation happens now and its delivery is awaited. */
-    async renewNow(id: string) {
-      const renewal = billing.renew(id);
-      const { subscription, payment, amount, period } = renewal;
-      const invoice = {
-        id: renewal.invoice,
-        object: "invoice",
-        billing_reason: "subscription_cycle",
-        status: "paid",
-        paid: true,
-        subscription: subscription.id,
-        subscription_details: { metadata: subscription.metadata },
-        amount_due: amount,
-        amount_paid: amount,
-        amount_remaining: 0,
-        currency: subscription.currency,
-        payment_intent: payment?.id ?? null,
-        charge: payment?.charge ?? null,
-        period_start: period.start,
-        period_end: period.end,
-        lines: {
-          object: "list",
-          data: renewal.lines.map((line) => ({
-            id: newGatewayId("il"),
-            object: "line_item",
-            amount: line.price.unit_amount * line.quantity,
-            currency: line.price.currency,
-            quantity: line.quantity,
-            price: line.price,
-            period,
-          })),
-        },
-        created: now(),
-        livemode: false,
-      };
-      return { ...(await deps.deliverer.deliver(event("invoice.paid", invoice))), subscription };
-    },
-    async cancelNow(id: string) {
-      const { subscription, changed } = billing.cancel(id);
-      if (!changed) throw new StripeError(409, "invalid_request_error", `The subscription ${id} is already canceled.`);
-      return { ...(await deps.deliverer.deliver(event("customer.subscription.deleted", subscription))), subscription };
+    tax: () => ({ rate: taxRate }),
+    setTax(settings: { rate: number }) {
+      taxRate = settings.rate;
+      return { rate: taxRate };
     },
     clear() {
       catalog.clear();
       billing.clear();
-      paidEvents.clear();
+      disputes.clear();
+      hosted.clear();
+      controls.clear();
+      taxRate = 0;
     },
   };
 }

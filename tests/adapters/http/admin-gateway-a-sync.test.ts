@@ -194,6 +194,7 @@ describe("gateway_a sync", () => {
       currency_code: "USD",
       interval: "year",
       variant: "yearly",
+      tax_mode: "external",
     });
     const synced = await as("PUT", `/api/admin/gateway_a/products/${id}/sync`);
     expect(synced.body.variants.find((v: { variant: string }) => v.variant === "yearly")).toMatchObject({

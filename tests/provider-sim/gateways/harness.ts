@@ -34,6 +34,18 @@ export function startMarketplace(statuses: number[] = []) {
   return {
     url: `http://127.0.0.1:${server.port}`,
     received,
+    /** Waits until no webhook has arrived for `quietMs` (background deliveries are not awaited by the API call). */
+    async settle(quietMs = 150, timeoutMs = 5_000): Promise<ReceivedWebhook[]> {
+      const deadline = Date.now() + timeoutMs;
+      let seen = -1;
+      while (seen !== received.length && Date.now() < deadline) {
+        seen = received.length;
+        await Bun.sleep(quietMs);
+      }
+      return received;
+    },
+    /** The webhooks of `type` so far (Stripe `type` or Paddle `event_type`). */
+    ofType: (type: string) => received.filter((webhook) => (webhook.body.type ?? webhook.body.event_type) === type),
     /** Waits until `count` webhooks arrived (background deliveries are not awaited by the API call). */
     async waitFor(count: number, timeoutMs = 3_000): Promise<ReceivedWebhook[]> {
       const deadline = Date.now() + timeoutMs;
@@ -49,8 +61,11 @@ export function startMarketplace(statuses: number[] = []) {
 
 type Options = { body?: unknown; rawBody?: BodyInit; token?: string; headers?: Record<string, string> };
 
-/** The simulator with both sandboxes mounted, controls on, a frozen wall clock and fast retries. */
-export function createGatewaySim(env: Record<string, string> = {}) {
+/**
+ * The simulator with both sandboxes mounted, controls on, a frozen wall clock (unless `wallTime`
+ * says otherwise: the Paddle SDK checks signatures against the real time) and fast retries.
+ */
+export function createGatewaySim(env: Record<string, string> = {}, wallTime: () => number = () => START.getTime()) {
   const config = loadProviderSimConfig({
     PROVIDER_SIM_TOKEN: TOKEN,
     PROVIDER_SIM_CONTROL: "true",
@@ -65,7 +80,7 @@ export function createGatewaySim(env: Record<string, string> = {}) {
   const sim = wireProviderSim({
     config,
     logger: createLogger({ level: "silent" }),
-    wallTime: () => START.getTime(),
+    wallTime,
     webhookRetryDelayMs: 20,
   });
   return {

@@ -177,16 +177,18 @@ describe("paying on gateway_b", () => {
     expect(paid.body.delivered).toBe(true);
     const completed = (await marketplace.waitFor(1))[0]?.body.data.object;
     const subscriptionId = completed.subscription;
-    expect(completed).toMatchObject({
+    expect({ ...completed }).toMatchObject({
       payment_status: "paid",
       amount_total: 2900,
+      payment_intent: null,
+      invoice: expect.stringMatching(/^in_/),
       subscription: expect.stringMatching(/^sub_/),
     });
     const subscription = await sim.b("GET", `/subscriptions/${subscriptionId}`);
     expect(subscription.body).toMatchObject({
       object: "subscription",
       status: "active",
-      current_period_end: Date.UTC(2026, 1, 28, 10) / 1000,
+      items: { data: [{ current_period_end: Date.UTC(2026, 1, 28, 10) / 1000 }] },
       trial_end: null,
       metadata: { order_id: "ord_8" },
       canceled_at: null,
@@ -207,7 +209,7 @@ describe("paying on gateway_b", () => {
     expect(subscription).toMatchObject({
       status: "trialing",
       trial_end: NOW_UNIX + 14 * 86_400,
-      current_period_end: NOW_UNIX + 14 * 86_400,
+      items: { data: [{ current_period_end: NOW_UNIX + 14 * 86_400 }] },
     });
   });
 

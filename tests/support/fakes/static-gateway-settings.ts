@@ -4,11 +4,14 @@ import type { GatewayRuntimeSettings, GatewaySettingsSource } from "../../../app
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../../domain/payments/gateway-event.ts";
 
+/** The active environment's settings, and the webhook secrets it is signed with. */
+type FakeSettings = GatewayRuntimeSettings & { readonly webhook_secrets: readonly string[] };
+
 /** Fixed settings per gateway, changeable between calls (to switch environments in a test). */
 export function createStaticGatewaySettings(
-  settings: Partial<Record<PaymentGatewayName, Partial<GatewayRuntimeSettings>>> = {},
-): GatewaySettingsSource & { set(gateway: PaymentGatewayName, patch: Partial<GatewayRuntimeSettings>): void } {
-  const current: Record<PaymentGatewayName, GatewayRuntimeSettings> = {
+  settings: Partial<Record<PaymentGatewayName, Partial<FakeSettings>>> = {},
+): GatewaySettingsSource & { set(gateway: PaymentGatewayName, patch: Partial<FakeSettings>): void } {
+  const current: Record<PaymentGatewayName, FakeSettings> = {
     gateway_a: {
       gateway: "gateway_a",
       environment: "sandbox",
@@ -18,6 +21,7 @@ export function createStaticGatewaySettings(
       webhook_secrets: ["pdl_ntfset_test_secret_0123456789"],
       webhook_tolerance_seconds: 300,
       timeout_seconds: 5,
+      tax_behavior: "exclusive",
       ...settings.gateway_a,
     },
     gateway_b: {
@@ -29,6 +33,7 @@ export function createStaticGatewaySettings(
       webhook_secrets: ["whsec_test_0123456789abcdefghij"],
       webhook_tolerance_seconds: 300,
       timeout_seconds: 5,
+      tax_behavior: "exclusive",
       ...settings.gateway_b,
     },
   };
@@ -37,6 +42,15 @@ export function createStaticGatewaySettings(
     {
       resolve: async (gateway) => current[gateway],
       activeEnvironment: async (gateway): Promise<GatewayEnvironment> => current[gateway].environment,
+      taxBehavior: async (gateway) => current[gateway].tax_behavior,
+      // The active environment's secrets only: tests of other environments set them per environment.
+      webhookSecrets: async (gateway) => [
+        {
+          environment: current[gateway].environment,
+          secrets: current[gateway].webhook_secrets,
+          tolerance_seconds: current[gateway].webhook_tolerance_seconds,
+        },
+      ],
     },
     connectToAnyAddress,
   );

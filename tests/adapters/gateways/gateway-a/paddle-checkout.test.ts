@@ -24,6 +24,7 @@ const aLine = (overrides: Partial<CheckoutLine> = {}): CheckoutLine => ({
 });
 
 const aCheckout = (lines: CheckoutLine[]): CheckoutSessionRequest => ({
+  tax_behavior: "exclusive",
   order_id: "ord_1",
   currency: "usd",
   lines,
@@ -73,6 +74,7 @@ describe("createCheckoutSession", () => {
         name,
         product: { name, tax_category: "standard" },
         unit_price: { amount, currency_code: "USD" },
+        tax_mode: "external",
         billing_cycle: billing,
         trial_period: trial,
       },

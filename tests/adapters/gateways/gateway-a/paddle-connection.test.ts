@@ -66,6 +66,8 @@ describe("testConnection", () => {
         throw new CredentialsNotFound("gateway", "gateway_a.live.api_key");
       },
       activeEnvironment: async () => "live",
+      taxBehavior: async () => "exclusive",
+      webhookSecrets: async () => [],
     };
     expect(await createPaddleGateway({ settings: missing }).testConnection()).toMatchObject({
       ok: false,

@@ -12,8 +12,10 @@ describe("paid", () => {
       event_id: "evt_01",
       kind: "paid",
       order_id: "ord_1",
-      payment_id: "txn_01",
+      payment: { payment_id: "txn_01" },
       amount: 2900,
+      tax: 0,
+      pre_tax: 2900,
       currency: "EUR",
       subscription: null,
     });
@@ -45,8 +47,10 @@ test.each(["transaction.completed", "transaction.paid"])("%s of a recurring char
     kind: "renewed",
     subscription_id: "sub_01",
     order_id: "ord_1",
-    payment_id: "txn_02",
+    payment: { payment_id: "txn_02" },
     amount: 2900,
+    tax: 0,
+    pre_tax: 2900,
     currency: "EUR",
     current_period_end: "2026-05-01T12:00:00Z",
   });
@@ -71,7 +75,7 @@ describe("adjustments", () => {
       gateway: "gateway_a",
       event_id: "evt_01",
       kind: "refunded",
-      payment_id: "txn_01",
+      payment: { payment_id: "txn_01" },
       order_id: null,
       refund_id: anAdjustment().id,
       cumulative: false,
@@ -84,6 +88,7 @@ describe("adjustments", () => {
     ["pending approval", anAdjustment({ status: "pending_approval" })],
     ["rejected", anAdjustment({ status: "rejected" })],
     ["a credit, not a refund", anAdjustment({ action: "credit" })],
+    ["a chargeback warning", anAdjustment({ action: "chargeback_warning" })],
   ])("an adjustment %s is ignored", (_, data) => {
     expect(normalizePaddleEvent(event("adjustment.created", data))).toEqual({
       gateway: "gateway_a",
@@ -91,6 +96,35 @@ describe("adjustments", () => {
       kind: "ignored",
       type: "adjustment.created",
     });
+  });
+});
+
+test("totals with tax: grand_total holds it, the amount before tax is subtotal less discount", () => {
+  const data = paidTransaction({
+    details: { totals: { subtotal: "3000", discount: "100", tax: "551", total: "3451", grand_total: "3451" } },
+  });
+  expect(normalizePaddleEvent(event("transaction.completed", data))).toMatchObject({
+    amount: 3451,
+    tax: 551,
+    pre_tax: 2900,
+  });
+});
+
+describe("chargebacks", () => {
+  test("an approved chargeback opens a dispute on its transaction; its reversal wins it", () => {
+    const opened = normalizePaddleEvent(event("adjustment.created", anAdjustment({ action: "chargeback" })));
+    expect(opened).toEqual({
+      gateway: "gateway_a",
+      event_id: "evt_01",
+      kind: "dispute_opened",
+      payment: { payment_id: "txn_01" },
+      order_id: null,
+      dispute_id: "chargeback:txn_01",
+      amount: 1500,
+      currency: "EUR",
+    });
+    const reversed = normalizePaddleEvent(event("adjustment.created", anAdjustment({ action: "chargeback_reverse" })));
+    expect(reversed).toMatchObject({ kind: "dispute_won", dispute_id: "chargeback:txn_01" });
   });
 });
 
@@ -123,6 +157,6 @@ test("the gateway normalizes through the same function", () => {
   const gateway = createPaddleGateway({ settings: createStaticGatewaySettings() });
   expect(gateway.normalizeWebhookPayload(event("transaction.paid", paidTransaction()))).toMatchObject({
     kind: "paid",
-    payment_id: "txn_01",
+    payment: { payment_id: "txn_01" },
   });
 });

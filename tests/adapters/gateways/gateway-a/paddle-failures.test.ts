@@ -26,6 +26,7 @@ const price = {
   billing_interval: null,
   variant: "regular",
   active: true,
+  tax_behavior: null,
 } as const;
 
 interface Interaction {
@@ -42,6 +43,7 @@ const INTERACTIONS: Record<string, Interaction> = {
     path: "/transactions",
     call: (g) =>
       g.createCheckoutSession({
+        tax_behavior: "exclusive",
         order_id: "ord_1",
         currency: "USD",
         lines: [],
@@ -88,9 +90,14 @@ const INTERACTIONS: Record<string, Interaction> = {
         currency: "USD",
         billing_interval: null,
         trial_days: null,
+        tax_behavior: "exclusive",
       }),
   },
-  updatePrice: { method: "patch", path: "/prices/pri_01", call: (g) => g.updatePrice(price, 3900, "USD") },
+  updatePrice: {
+    method: "patch",
+    path: "/prices/pri_01",
+    call: (g) => g.updatePrice(price, { amount: 3900, currency: "USD", tax_behavior: "exclusive" }),
+  },
 };
 
 const FAILURES: Record<string, { answer: () => Response | Promise<Response>; expected: object; type: unknown }> = {

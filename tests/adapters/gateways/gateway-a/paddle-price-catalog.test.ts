@@ -28,6 +28,7 @@ describe("getPrice", () => {
       billing_interval: "monthly",
       variant: "monthly",
       active: true,
+      tax_behavior: null,
     });
     expect(await gateway.getPrice("pri_02")).toMatchObject({ billing_interval: null, variant: null, active: false });
     expect(await gateway.getPrice("pri_03")).toMatchObject({ billing_interval: null });
@@ -52,13 +53,14 @@ describe("price writes", () => {
         return ok(aPrice({ id: "pri_new" }), {}, 201);
       }),
     );
-    const common = { product_id: "pro_01", marketplace_product_id: "mp_1", currency: "usd" };
+    const common = { product_id: "pro_01", marketplace_product_id: "mp_1", currency: "usd" } as const;
     const created = await gateway.createPrice({
       ...common,
       variant: "yearly",
       amount: 29000,
       billing_interval: "yearly",
       trial_days: 30,
+      tax_behavior: "exclusive",
     });
     await gateway.createPrice({
       ...common,
@@ -66,6 +68,7 @@ describe("price writes", () => {
       amount: 4900,
       billing_interval: null,
       trial_days: null,
+      tax_behavior: "inclusive",
     });
     expect(created.id).toBe("pri_new");
     expect(bodies).toEqual([
@@ -73,6 +76,7 @@ describe("price writes", () => {
         product_id: "pro_01",
         description: "yearly",
         unit_price: { amount: "29000", currency_code: "USD" },
+        tax_mode: "external",
         billing_cycle: { interval: "year", frequency: 1 },
         trial_period: { interval: "day", frequency: 30 },
         custom_data: { marketplace_product_id: "mp_1", variant: "yearly" },
@@ -81,6 +85,7 @@ describe("price writes", () => {
         product_id: "pro_01",
         description: "regular",
         unit_price: { amount: "4900", currency_code: "USD" },
+        tax_mode: "internal",
         billing_cycle: null,
         trial_period: null,
         custom_data: { marketplace_product_id: "mp_1", variant: "regular" },
@@ -88,12 +93,12 @@ describe("price writes", () => {
     ]);
   });
 
-  test("updatePrice patches the unit price and returns the updated price", async () => {
+  test("updatePrice patches the unit price and the tax mode and returns the updated price", async () => {
     let body: unknown;
     server.use(
       http.patch(`${BASE}/prices/pri_01`, async ({ request }) => {
         body = await request.json();
-        return ok(aPrice({ unit_price: { amount: "3900", currency_code: "USD" } }));
+        return ok(aPrice({ unit_price: { amount: "3900", currency_code: "USD" }, tax_mode: "external" }));
       }),
     );
     const before: RemotePrice = {
@@ -104,8 +109,10 @@ describe("price writes", () => {
       billing_interval: "monthly",
       variant: "monthly",
       active: true,
+      tax_behavior: null,
     };
-    expect(await gateway.updatePrice(before, 3900, "usd")).toEqual({ ...before, amount: 3900 });
-    expect(body).toEqual({ unit_price: { amount: "3900", currency_code: "USD" } });
+    const terms = { amount: 3900, currency: "usd", tax_behavior: "exclusive" } as const;
+    expect(await gateway.updatePrice(before, terms)).toEqual({ ...before, amount: 3900, tax_behavior: "exclusive" });
+    expect(body).toEqual({ unit_price: { amount: "3900", currency_code: "USD" }, tax_mode: "external" });
   });
 });

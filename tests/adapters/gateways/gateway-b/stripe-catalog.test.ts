@@ -26,6 +26,7 @@ const aPrice = (overrides: Record<string, unknown> = {}) => ({
   currency: "usd",
   recurring: { interval: "month", interval_count: 1 },
   active: true,
+  tax_behavior: "exclusive",
   metadata: { variant: "monthly", marketplace_product_id: MARKETPLACE_ID },
   ...overrides,
 });
@@ -83,6 +84,7 @@ describe("prices", () => {
     billing_interval: "monthly",
     variant: "monthly",
     active: true,
+    tax_behavior: "exclusive",
   };
 
   test("getPrice maps currency, interval and variant; 404 is undefined", async () => {
@@ -114,7 +116,7 @@ describe("prices", () => {
     expect(await failure(catalog().getPrice("price_1"))).toBeInstanceOf(UpstreamBadResponse);
   });
 
-  test("createPrice sends product, lower-case currency, amount, interval and metadata", async () => {
+  test("createPrice sends product, lower-case currency, amount, tax behaviour, interval and metadata", async () => {
     const requests = answer("post", "/v1/prices", aPrice());
     const price = await catalog().createPrice({
       product_id: "prod_1",
@@ -124,12 +126,14 @@ describe("prices", () => {
       currency: "USD",
       billing_interval: "monthly",
       trial_days: 14,
+      tax_behavior: "exclusive",
     });
     expect(price).toEqual(remote);
     expect(requests[0]?.form).toEqual([
       ["product", "prod_1"],
       ["currency", "usd"],
       ["unit_amount", "2900"],
+      ["tax_behavior", "exclusive"],
       ["recurring[interval]", "month"],
       ["metadata[variant]", "monthly"],
       ["metadata[marketplace_product_id]", MARKETPLACE_ID],
@@ -146,6 +150,7 @@ describe("prices", () => {
       currency: "EUR",
       billing_interval: null,
       trial_days: null,
+      tax_behavior: "inclusive",
     });
     expect(requests[0]?.form.map(([key]) => key)).not.toContain("recurring[interval]");
   });
@@ -154,13 +159,14 @@ describe("prices", () => {
     const reads = answer("get", "/v1/prices/price_1", aPrice());
     const creations = answer("post", "/v1/prices", aPrice({ id: "price_2", unit_amount: 3900 }));
     const deactivations = answer("post", "/v1/prices/price_1", aPrice({ active: false }));
-    const updated = await catalog().updatePrice(remote, 3900, "USD");
+    const updated = await catalog().updatePrice(remote, { amount: 3900, currency: "USD", tax_behavior: "exclusive" });
     expect(updated).toEqual({ ...remote, id: "price_2", amount: 3900 });
     expect(reads).toHaveLength(1);
     expect(creations[0]?.form).toEqual([
       ["product", "prod_1"],
       ["currency", "usd"],
       ["unit_amount", "3900"],
+      ["tax_behavior", "exclusive"],
       ["recurring[interval]", "month"],
       ["metadata[variant]", "monthly"],
       ["metadata[marketplace_product_id]", MARKETPLACE_ID],
@@ -172,7 +178,7 @@ describe("prices", () => {
     answer("get", "/v1/prices/price_1", aPrice());
     answer("post", "/v1/prices", stripeError("invalid_request_error", "bad currency"), 400);
     const deactivations = answer("post", "/v1/prices/price_1", aPrice({ active: false }));
-    await failure(catalog().updatePrice(remote, 3900, "USD"));
+    await failure(catalog().updatePrice(remote, { amount: 3900, currency: "USD", tax_behavior: "exclusive" }));
     expect(deactivations).toHaveLength(0);
   });
 });

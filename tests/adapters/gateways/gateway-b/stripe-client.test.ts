@@ -34,6 +34,7 @@ const aLine = (overrides: Partial<CheckoutLine> = {}): CheckoutLine => ({
 });
 
 const aCheckoutRequest = (lines: CheckoutLine[]): CheckoutSessionRequest => ({
+  tax_behavior: "exclusive",
   order_id: ORDER,
   currency: "USD",
   lines,
@@ -81,6 +82,7 @@ describe("createCheckoutSession", () => {
       ["line_items[0][quantity]", "1"],
       ["line_items[1][price_data][currency]", "usd"],
       ["line_items[1][price_data][unit_amount]", "1500"],
+      ["line_items[1][price_data][tax_behavior]", "exclusive"],
       ["line_items[1][price_data][product_data][name]", "Nova Plugin"],
       ["line_items[1][quantity]", "2"],
       ["payment_intent_data[metadata][order_id]", ORDER],
@@ -112,6 +114,7 @@ describe("createCheckoutSession", () => {
       ["metadata[order_id]", ORDER],
       ["line_items[0][price_data][currency]", "usd"],
       ["line_items[0][price_data][unit_amount]", "2900"],
+      ["line_items[0][price_data][tax_behavior]", "exclusive"],
       ["line_items[0][price_data][product_data][name]", "POS Monthly"],
       ["line_items[0][price_data][recurring][interval]", "month"],
       ["line_items[0][quantity]", "1"],
@@ -119,6 +122,7 @@ describe("createCheckoutSession", () => {
       ["line_items[1][quantity]", "1"],
       ["line_items[2][price_data][currency]", "usd"],
       ["line_items[2][price_data][unit_amount]", "9900"],
+      ["line_items[2][price_data][tax_behavior]", "exclusive"],
       ["line_items[2][price_data][product_data][name]", "Setup"],
       ["line_items[2][quantity]", "1"],
       ["subscription_data[trial_period_days]", "14"],

@@ -39,7 +39,7 @@ const anInvoice = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const base = { gateway: "gateway_b", event_id: "evt_1" } as const;
+const base = { gateway: "gateway_b", event_id: "evt_1", livemode: false } as const;
 
 describe("checkout.session.completed", () => {
   test("a paid one-time session is paid, with the currency upper-cased", () => {
@@ -47,14 +47,29 @@ describe("checkout.session.completed", () => {
       ...base,
       kind: "paid",
       order_id: "ord_1",
-      payment_id: "pi_1",
+      payment: { payment_id: "pi_1", payment_intent_id: "pi_1", invoice_id: null },
       amount: 4900,
+      tax: 0,
+      pre_tax: 4900,
       currency: "USD",
       subscription: null,
     });
   });
 
-  test("a paid subscription session falls back to metadata and the invoice, and names the subscription", () => {
+  test("tax and discounts: the total holds the tax, the amount before tax is the subtotal less the discount", () => {
+    const session = aSession({
+      amount_subtotal: 5000,
+      amount_total: 5280,
+      total_details: { amount_discount: 200, amount_shipping: 0, amount_tax: 480 },
+    });
+    expect(normalizeStripeEvent(anEvent("checkout.session.completed", session))).toMatchObject({
+      amount: 5280,
+      tax: 480,
+      pre_tax: 4800,
+    });
+  });
+
+  test("a paid subscription session (no payment intent, as at Stripe) names its invoice for the payment to be looked up", () => {
     const session = aSession({
       client_reference_id: null,
       payment_intent: null,
@@ -64,7 +79,7 @@ describe("checkout.session.completed", () => {
     expect(normalizeStripeEvent(anEvent("checkout.session.completed", session))).toMatchObject({
       kind: "paid",
       order_id: "ord_1",
-      payment_id: "in_0",
+      payment: { payment_id: null, payment_intent_id: null, invoice_id: "in_0" },
       subscription: { subscription_id: "sub_1", trial_ends_at: null, current_period_end: null },
     });
   });
@@ -85,7 +100,7 @@ describe("checkout.session.completed", () => {
     const session = aSession({ payment_status: "no_payment_required", amount_total: 0, payment_intent: null });
     expect(normalizeStripeEvent(anEvent("checkout.session.completed", session))).toMatchObject({
       kind: "paid",
-      payment_id: "cs_test_1",
+      payment: { payment_id: "cs_test_1" },
       amount: 0,
     });
   });
@@ -108,8 +123,10 @@ describe("invoice.paid", () => {
       kind: "renewed",
       subscription_id: "sub_1",
       order_id: "ord_1",
-      payment_id: "pi_2",
+      payment: { payment_id: "pi_2", payment_intent_id: "pi_2", charge_id: null, invoice_id: "in_1" },
       amount: 2900,
+      tax: 0,
+      pre_tax: 2900,
       currency: "EUR",
       current_period_end: "2026-04-01T12:00:00.000Z",
     });
@@ -126,7 +143,7 @@ describe("invoice.paid", () => {
       kind: "renewed",
       subscription_id: "sub_9",
       order_id: "ord_9",
-      payment_id: "in_1",
+      payment: { payment_id: null, invoice_id: "in_1" },
     });
   });
 
@@ -151,17 +168,55 @@ test("customer.subscription.deleted is cancelled", () => {
   });
 });
 
-test("charge.refunded is refunded by the payment intent", () => {
+test("charge.refunded names the payment by its payment intent and its charge", () => {
   const charge = { id: "ch_1", payment_intent: "pi_1", amount_refunded: 1000, currency: "usd", metadata: {} };
   expect(normalizeStripeEvent(anEvent("charge.refunded", charge))).toEqual({
     ...base,
     kind: "refunded",
-    payment_id: "pi_1",
+    payment: { payment_id: "pi_1", payment_intent_id: "pi_1", charge_id: "ch_1", invoice_id: null },
     order_id: null,
     refund_id: null,
     cumulative: true,
     amount: 1000,
     currency: "USD",
+  });
+});
+
+describe("disputes", () => {
+  const dispute = (status: string) => ({
+    id: "dp_1",
+    object: "dispute",
+    charge: "ch_1",
+    payment_intent: "pi_1",
+    amount: 4900,
+    currency: "usd",
+    status,
+    metadata: {},
+  });
+  const payment = { payment_id: "pi_1", payment_intent_id: "pi_1", charge_id: "ch_1" };
+
+  test("charge.dispute.created opens a dispute on the payment", () => {
+    expect(normalizeStripeEvent(anEvent("charge.dispute.created", dispute("needs_response")))).toEqual({
+      ...base,
+      kind: "dispute_opened",
+      payment,
+      order_id: null,
+      dispute_id: "dp_1",
+      amount: 4900,
+      currency: "USD",
+    });
+  });
+
+  test.each([
+    ["won", "dispute_won"],
+    ["lost", "dispute_lost"],
+  ])("charge.dispute.closed as %s is %s", (status, kind) => {
+    expect(normalizeStripeEvent(anEvent("charge.dispute.closed", dispute(status)))).toMatchObject({ kind, payment });
+  });
+
+  test("a dispute closed as a warning only is ignored", () => {
+    const event = normalizeStripeEvent(anEvent("charge.dispute.closed", dispute("warning_closed")));
+    expect(event).toEqual({ ...base, kind: "ignored", type: "charge.dispute.closed" });
   });
 });
 
@@ -205,7 +260,7 @@ describe("invalid bodies", () => {
     ["no data.object", { id: "evt_1", type: "invoice.paid", data: {} }],
     ["amount as a string", anEvent("checkout.session.completed", aSession({ amount_total: "4900" }))],
     ["negative refund", anEvent("charge.refunded", { payment_intent: "pi_1", amount_refunded: -1, currency: "usd" })],
-    ["refund without payment intent", anEvent("charge.refunded", { amount_refunded: 1, currency: "usd" })],
+    ["refund without a charge id", anEvent("charge.refunded", { amount_refunded: 1, currency: "usd" })],
     ["paid session without currency", anEvent("checkout.session.completed", aSession({ currency: undefined }))],
   ])("%s is InvalidWebhookPayload", (_, payload) => {
     expect(() => normalizeStripeEvent(payload)).toThrow(InvalidWebhookPayload);
@@ -233,7 +288,7 @@ test("a delayed payment that succeeds is paid; one that fails is a payment failu
   expect(normalizeStripeEvent(event("checkout.session.async_payment_succeeded", session))).toMatchObject({
     kind: "paid",
     order_id: "order-async",
-    payment_id: "pi_async",
+    payment: { payment_id: "pi_async" },
     amount: 1500,
   });
   expect(

@@ -1,0 +1,41 @@
+import type { OrderLedger } from "../../application/payments/ledger.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import { nextOrderStatus, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import type { Queryable } from "./database.ts";
+import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
+import { UUID } from "./product-repository.ts";
+
+export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
+  return {
+    async find(orderId) {
+      if (!UUID.test(orderId)) return undefined;
+      const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId} for update`;
+      if (!order) return undefined;
+      const items = await sql<OrderItem[]>`
+        select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`;
+      return { order, items: [...items] };
+    },
+
+    async move(order, event) {
+      const to = nextOrderStatus(order.status, event);
+      // The row is locked by `find`; the status guard still refuses a stale copy of the order.
+      const [moved] = await sql<Order[]>`
+        update orders set status = ${to}, updated_at = now()
+        where id = ${order.id} and status = ${order.status} returning ${sql(ORDER_COLUMNS)}`;
+      if (!moved) throw new OrderTransitionRefused(order.status, event);
+      return moved;
+    },
+
+    async flagForAttention(orderId, reason) {
+      await sql`
+        update orders set needs_attention = true, updated_at = now(),
+          attention_reason = case when needs_attention and attention_reason is not null
+            then left(attention_reason || '; ' || ${reason}, 2000) else ${reason} end
+        where id = ${orderId}`;
+    },
+
+    async clearAttention(orderId) {
+      await sql`update orders set needs_attention = false, attention_reason = null, updated_at = now() where id = ${orderId}`;
+    },
+  };
+}

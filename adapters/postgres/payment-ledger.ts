@@ -1,0 +1,119 @@
+import type { PaymentLedger } from "../../application/payments/ledger.ts";
+import type { Dispute, Payment } from "../../domain/payments/payment.ts";
+import type { Queryable } from "./database.ts";
+
+/** The columns of a `Payment`, as every payment query selects them. */
+export const PAYMENT_COLUMNS = [
+  "id",
+  "order_id",
+  "gateway",
+  "payment_id",
+  "kind",
+  "amount",
+  "tax",
+  "currency",
+  "refunded_amount",
+  "charged_back_amount",
+  "invoice_id",
+  "charge_id",
+  "payment_intent_id",
+  "created_at",
+];
+
+export const DISPUTE_COLUMNS = [
+  "id",
+  "payment_id",
+  "gateway",
+  "gateway_dispute_id",
+  "amount",
+  "currency",
+  "status",
+  "created_at",
+  "updated_at",
+];
+
+export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
+  const columns = sql(PAYMENT_COLUMNS);
+  const reload = async (paymentId: string) => {
+    const [row] = await sql<Payment[]>`select ${columns} from payments where id = ${paymentId}`;
+    if (!row) throw new Error(`payment ${paymentId} vanished`);
+    return row;
+  };
+  return {
+    async record(payment) {
+      const [row] = await sql<Payment[]>`
+        insert into payments ${sql(payment)} on conflict (gateway, payment_id) do nothing returning ${columns}`;
+      return row;
+    },
+
+    async find(gateway, pointer) {
+      const ids = [pointer.payment_id, pointer.payment_intent_id].filter((id): id is string => !!id);
+      const [row] = await sql<Payment[]>`
+        select ${columns} from payments
+        where gateway = ${gateway} and (
+          payment_id = any(${ids}::text[]) or payment_intent_id = any(${ids}::text[])
+          or charge_id = ${pointer.charge_id ?? null} or invoice_id = ${pointer.invoice_id ?? null})
+        order by created_at limit 1 for update`;
+      return row;
+    },
+
+    async forOrder(orderId) {
+      return [
+        ...(await sql<Payment[]>`select ${columns} from payments where order_id = ${orderId} order by created_at, id`),
+      ];
+    },
+
+    async link(paymentId, references) {
+      await sql`
+        update payments set
+          invoice_id = coalesce(invoice_id, ${references.invoice_id ?? null}),
+          charge_id = coalesce(charge_id, ${references.charge_id ?? null}),
+          payment_intent_id = coalesce(payment_intent_id, ${references.payment_intent_id ?? null})
+        where id = ${paymentId}`;
+    },
+
+    async applyRefund(paymentId, refund) {
+      // What a lost dispute took back cannot be refunded as well: the ledger never goes below zero.
+      if (refund.cumulative) {
+        await sql`
+          update payments set refunded_amount = least(amount - charged_back_amount, greatest(refunded_amount, ${refund.amount}))
+          where id = ${paymentId}`;
+        return reload(paymentId);
+      }
+      const known = refund.refund_id
+        ? await sql`select 1 from refunds where payment_id = ${paymentId} and gateway_refund_id = ${refund.refund_id}`
+        : [];
+      if (known.length === 0) {
+        await sql`
+          insert into refunds (payment_id, gateway_refund_id, amount, status)
+          values (${paymentId}, ${refund.refund_id ?? `event:${crypto.randomUUID()}`}, ${refund.amount}, 'succeeded')`;
+        await sql`
+          update payments set refunded_amount = least(amount - charged_back_amount, refunded_amount + ${refund.amount})
+          where id = ${paymentId}`;
+      }
+      return reload(paymentId);
+    },
+
+    async settleDispute(payment, dispute) {
+      const [before] = await sql<Dispute[]>`
+        select ${sql(DISPUTE_COLUMNS)} from disputes
+        where gateway = ${payment.gateway} and gateway_dispute_id = ${dispute.gateway_dispute_id} for update`;
+      if (before && (before.status === dispute.status || before.status !== "open")) {
+        return { dispute: before, changed: false, payment: await reload(payment.id) };
+      }
+      const [row] = await sql<Dispute[]>`
+        insert into disputes (payment_id, gateway, gateway_dispute_id, amount, currency, status)
+        values (${payment.id}, ${payment.gateway}, ${dispute.gateway_dispute_id}, ${dispute.amount},
+                ${dispute.currency}, ${dispute.status})
+        on conflict (gateway, gateway_dispute_id) do update set status = excluded.status, updated_at = now()
+        returning ${sql(DISPUTE_COLUMNS)}`;
+      if (!row) throw new Error("dispute upsert returned no row");
+      if (dispute.status === "lost") {
+        await sql`
+          update payments set charged_back_amount = least(amount - refunded_amount, charged_back_amount + ${dispute.amount})
+          where id = ${payment.id}`;
+      }
+      return { dispute: row, changed: true, payment: await reload(payment.id) };
+    },
+  };
+}

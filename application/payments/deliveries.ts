@@ -1,0 +1,52 @@
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../fulfillment/job-kinds.ts";
+import type { FulfillmentAction } from "../fulfillment/manage-fulfillments.ts";
+import type { TransactionScope } from "../fulfillment/ports.ts";
+
+/** The subscription records of an order's recurring items, created (or completed) from what the gateway said. */
+export async function recordSubscriptions(
+  scope: TransactionScope,
+  order: Order,
+  items: readonly OrderItem[],
+  facts: SubscriptionFacts | null,
+  now: Date,
+): Promise<void> {
+  for (const item of items) {
+    if (item.billing_interval) await scope.subscriptions.upsertForItem({ order, item, facts, now });
+  }
+}
+
+/** The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing twice. */
+export async function deliverOrder(scope: TransactionScope, order: Order, items: readonly OrderItem[]): Promise<void> {
+  for (const record of await scope.fulfillments.createQueued(order, items)) {
+    await scope.jobs.enqueue({
+      kind: FULFILL_JOB,
+      payload: { fulfillment_id: record.id },
+      dedupeKey: `fulfill:${record.id}`,
+    });
+  }
+}
+
+/**
+ * Suspends, resumes or cancels what an order (or one of its items) delivered, through the
+ * fulfillment action job, so the adapter's call happens outside this transaction. `cause` keeps
+ * two different causes of the same action apart (a dispute, then a second dispute).
+ */
+export async function actOnDeliveries(
+  scope: TransactionScope,
+  target: { order_id: string; order_item_id?: string },
+  action: FulfillmentAction,
+  reason: string,
+  cause: string,
+): Promise<void> {
+  const records = await scope.fulfillments.list({ order_id: target.order_id }, { limit: 100 });
+  for (const record of records.items) {
+    if (target.order_item_id && record.order_item_id !== target.order_item_id) continue;
+    await scope.jobs.enqueue({
+      kind: FULFILLMENT_ACTION_JOB,
+      payload: { fulfillment_id: record.id, action, reason },
+      dedupeKey: `${action}:${record.id}:${cause}`,
+    });
+  }
+}

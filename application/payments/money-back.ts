@@ -1,0 +1,110 @@
+import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import { type Payment, retainedAmount } from "../../domain/payments/payment.ts";
+import type { TransactionScope } from "../fulfillment/ports.ts";
+import { PermanentJobFailure } from "../jobs/ports.ts";
+import type { Log } from "../shared/runtime.ts";
+import { actOnDeliveries } from "./deliveries.ts";
+import type { EventContext } from "./receive-payment.ts";
+
+type Refunded = Extract<GatewayEvent, { kind: "refunded" }>;
+type DisputeEvent = Extract<GatewayEvent, { kind: "dispute_opened" | "dispute_won" | "dispute_lost" }>;
+
+/**
+ * Moves an order, or leaves it where it is when the state machine refuses: money moved either
+ * way, and the ledger has it. Returns whether the order moved.
+ */
+async function tryMove(scope: TransactionScope, orderId: string, event: OrderEvent, log: Log): Promise<boolean> {
+  const found = await scope.orders.find(orderId);
+  if (!found) return false;
+  try {
+    await scope.orders.move(found.order, event);
+    return true;
+  } catch (error) {
+    if (!(error instanceof OrderTransitionRefused)) throw error;
+    log.info({ order_id: orderId, status: found.order.status, event }, "order status left as it is");
+    return false;
+  }
+}
+
+/**
+ * After money went back: an order none of whose payments the shop still holds is refunded (and
+ * its deliveries cancelled); one with something refunded is partially refunded.
+ */
+export async function settleAfterRefund(scope: TransactionScope, orderId: string, log: Log): Promise<void> {
+  const payments = await scope.payments.forOrder(orderId);
+  const retained = payments.reduce((sum, payment) => sum + retainedAmount(payment), 0);
+  const paidIn = payments.reduce((sum, payment) => sum + payment.amount, 0);
+  if (paidIn > 0 && retained === 0) {
+    if (await tryMove(scope, orderId, "refunded", log)) {
+      await actOnDeliveries(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
+    }
+    return;
+  }
+  if (payments.some((payment) => payment.refunded_amount > 0)) await tryMove(scope, orderId, "partially_refunded", log);
+}
+
+/** Refunds and disputes, matched to the payment they concern by any of its ids. */
+export function makeMoneyBack(deps: { readonly log: Log }) {
+  /** Money going back for a payment the ledger does not know: a person must look. */
+  async function unmatched(scope: TransactionScope, event: Refunded | DisputeEvent, what: string): Promise<void> {
+    const named = event.payment.payment_id ?? event.payment.charge_id ?? event.payment.invoice_id ?? "unnamed";
+    const reason = `${what} of ${event.amount} ${event.currency} for payment ${named} matches no payment in the ledger`;
+    if (event.order_id === null || !(await scope.orders.find(event.order_id))) {
+      throw new PermanentJobFailure(reason);
+    }
+    await scope.orders.flagForAttention(event.order_id, reason);
+    deps.log.warn({ order_id: event.order_id, gateway: event.gateway, reason }, "unmatched money movement");
+  }
+
+  async function paymentOf(scope: TransactionScope, event: Refunded | DisputeEvent, context: EventContext) {
+    const payment = await scope.payments.find(event.gateway, context.payment);
+    if (payment) await scope.payments.link(payment.id, context.payment);
+    return payment;
+  }
+
+  async function refunded(event: Refunded, context: EventContext, scope: TransactionScope) {
+    const payment = await paymentOf(scope, event, context);
+    if (!payment) return unmatched(scope, event, "a refund");
+    await scope.payments.applyRefund(payment.id, event);
+    await settleAfterRefund(scope, payment.order_id, deps.log);
+  }
+
+  async function disputed(event: DisputeEvent, context: EventContext, scope: TransactionScope) {
+    const payment = await paymentOf(scope, event, context);
+    if (!payment) return unmatched(scope, event, "a dispute");
+    const status = event.kind === "dispute_opened" ? "open" : event.kind === "dispute_won" ? "won" : "lost";
+    const settled = await scope.payments.settleDispute(payment, {
+      gateway_dispute_id: event.dispute_id,
+      amount: event.amount,
+      currency: event.currency,
+      status,
+    });
+    if (!settled.changed) return;
+    const order = { order_id: payment.order_id };
+    const cause = `${event.dispute_id}:${status}`;
+    const about = `dispute ${event.dispute_id} over ${event.amount} ${event.currency} on payment ${payment.payment_id}`;
+    if (event.kind === "dispute_opened") {
+      await tryMove(scope, payment.order_id, "dispute_opened", deps.log);
+      await scope.orders.flagForAttention(payment.order_id, `${about} opened`);
+      await actOnDeliveries(scope, order, "suspend", "payment disputed", cause);
+    } else if (event.kind === "dispute_won") {
+      const refundedBefore = await hasRefunds(scope, payment);
+      const back = refundedBefore ? "dispute_won_partially_refunded" : "dispute_won_paid";
+      if (await tryMove(scope, payment.order_id, back, deps.log)) {
+        await actOnDeliveries(scope, order, "resume", "dispute won", cause);
+      }
+    } else {
+      await tryMove(scope, payment.order_id, "dispute_lost", deps.log);
+      await scope.orders.flagForAttention(payment.order_id, `${about} lost`);
+      await actOnDeliveries(scope, order, "cancel", "dispute lost", cause);
+    }
+    deps.log.warn({ order_id: payment.order_id, gateway: event.gateway, dispute: status }, about);
+  }
+
+  return { refunded, disputed };
+}
+
+async function hasRefunds(scope: TransactionScope, payment: Payment): Promise<boolean> {
+  return (await scope.payments.forOrder(payment.order_id)).some((each) => each.refunded_amount > 0);
+}

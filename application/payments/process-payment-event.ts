@@ -1,0 +1,80 @@
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import type { TransactionScope, UnitOfWork } from "../fulfillment/ports.ts";
+import { PermanentJobFailure } from "../jobs/ports.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import { actOnDeliveries } from "./deliveries.ts";
+import { makeMoneyBack } from "./money-back.ts";
+import type { PaymentGateway, ResolvedPayment } from "./ports.ts";
+import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
+
+export interface ProcessPaymentEventDeps {
+  readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly log: Log;
+}
+
+const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, charge_id: null, invoice_id: null };
+
+/**
+ * The payment job: turns one stored webhook into changes of the ledger, the order and its
+ * deliveries, all in one transaction, and hands over to fulfillment. No product- or driver-specific
+ * branching lives here (spec 1). Every step is idempotent: gateways repeat themselves and jobs
+ * rerun after crashes.
+ */
+export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
+  const receivers = makePaymentReceivers(deps);
+  const moneyBack = makeMoneyBack(deps);
+
+  async function subscriptionEnded(event: Extract<GatewayEvent, { kind: "cancelled" }>, scope: TransactionScope) {
+    for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
+      await scope.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: deps.clock() });
+      await actOnDeliveries(scope, subscription, "cancel", "subscription cancelled", event.event_id);
+    }
+  }
+
+  async function apply(event: GatewayEvent, context: EventContext, scope: TransactionScope) {
+    switch (event.kind) {
+      case "paid":
+        return receivers.paid(event, context, scope);
+      case "renewed":
+        return receivers.renewed(event, context, scope);
+      case "refunded":
+        return moneyBack.refunded(event, context, scope);
+      case "dispute_opened":
+      case "dispute_won":
+      case "dispute_lost":
+        return moneyBack.disputed(event, context, scope);
+      case "cancelled":
+        return subscriptionEnded(event, scope);
+      case "payment_failed":
+        if (event.subscription_id) {
+          for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
+            await scope.subscriptions.update(subscription.id, { status: "past_due" });
+          }
+        }
+        deps.log.warn({ gateway: event.gateway, event_id: event.event_id, reason: event.reason }, "payment failed");
+        return;
+      case "ignored":
+        return;
+    }
+  }
+
+  return async function processPaymentEvent(payload: Readonly<Record<string, unknown>>): Promise<void> {
+    const inboxId = String(payload.inbox_id ?? "");
+    const entry = await deps.uow.run((scope) => scope.inbox.find(inboxId));
+    if (!entry) throw new PermanentJobFailure(`inbox entry ${inboxId} does not exist`);
+    if (entry.processed_at) return;
+    const gateway = deps.gateways[entry.gateway as PaymentGatewayName];
+    const event = gateway.normalizeWebhookPayload(JSON.parse(entry.payload));
+    // Outside the transaction: a call to the gateway never holds a database connection.
+    const payment = "payment" in event ? await gateway.resolvePayment(event.payment) : NO_PAYMENT;
+    await deps.uow.run(async (scope) => {
+      const current = await scope.inbox.find(inboxId);
+      if (!current || current.processed_at) return;
+      await apply(event, { environment: entry.environment, payment }, scope);
+      await scope.inbox.markProcessed(entry.id);
+    });
+  };
+}

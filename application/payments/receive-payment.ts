@@ -1,0 +1,122 @@
+import type { Order } from "../../domain/orders/order.ts";
+import { canTake } from "../../domain/orders/order-status.ts";
+import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import { paysExpected } from "../../domain/payments/payment.ts";
+import type { TransactionScope } from "../fulfillment/ports.ts";
+import { PermanentJobFailure } from "../jobs/ports.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import { actOnDeliveries, deliverOrder, recordSubscriptions } from "./deliveries.ts";
+import type { ResolvedPayment } from "./ports.ts";
+
+type Paid = Extract<GatewayEvent, { kind: "paid" }>;
+type Renewed = Extract<GatewayEvent, { kind: "renewed" }>;
+
+/** What the job learned about an event besides its body: who signed it, and its payment's ids. */
+export interface EventContext {
+  readonly environment: GatewayEnvironment | null;
+  readonly payment: ResolvedPayment;
+}
+
+const money = (amount: number, currency: string) => `${amount} ${currency}`;
+
+/** Why a payment may not pay this order: another gateway, another environment. */
+function bindingProblem(order: Order, event: Paid, environment: GatewayEnvironment | null): string | null {
+  if (event.gateway !== order.payment_gateway) {
+    return `paid through ${event.gateway}, but the order was placed for ${order.payment_gateway}`;
+  }
+  if (environment !== null && environment !== order.gateway_environment) {
+    return `signed with the ${environment} webhook secret, but the order was placed in ${order.gateway_environment}`;
+  }
+  if (typeof event.livemode === "boolean" && event.livemode !== (order.gateway_environment === "live")) {
+    return `the event is ${event.livemode ? "live" : "test"} mode, but the order was placed in ${order.gateway_environment}`;
+  }
+  return null;
+}
+
+function amountProblem(order: Order, event: Paid): string | null {
+  const expected = { amount: order.due_today, currency: order.currency, tax_behavior: order.tax_behavior };
+  if (paysExpected(event, expected)) return null;
+  const basis = order.tax_behavior === "exclusive" ? `${event.pre_tax} before tax` : `${event.amount} with tax`;
+  return `paid ${money(event.amount, event.currency)} (${basis}), expected ${money(order.due_today, order.currency)} ${order.tax_behavior} of tax`;
+}
+
+/**
+ * Payments coming in: a first payment binds to its order and delivers it once; anything else
+ * (a mismatch, a second payment, a payment for an order that is no longer waiting) is recorded as
+ * money received and put before a person. Renewals go into the ledger and extend the period.
+ */
+export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log: Log }) {
+  async function paid(event: Paid, context: EventContext, scope: TransactionScope) {
+    const found = await scope.orders.find(event.order_id);
+    if (!found) throw new PermanentJobFailure(`order ${event.order_id} does not exist`);
+    const { order, items } = found;
+    const recorded = await scope.payments.record({
+      order_id: order.id,
+      gateway: event.gateway,
+      ...context.payment,
+      kind: "initial",
+      amount: event.amount,
+      tax: event.tax,
+      currency: event.currency,
+    });
+    // The same payment told again (both `transaction.paid` and `transaction.completed`, say).
+    if (!recorded) return;
+    // The gateway's subscription exists whatever happens to the order: its renewals must find it.
+    await recordSubscriptions(scope, order, items, event.subscription, deps.clock());
+    const log = { order_id: order.id, payment_id: recorded.payment_id, gateway: event.gateway };
+    const problem = bindingProblem(order, event, context.environment) ?? amountProblem(order, event);
+    if (problem) {
+      if (canTake(order.status, "flagged")) await scope.orders.move(order, "flagged");
+      await scope.orders.flagForAttention(order.id, problem);
+      deps.log.warn({ ...log, reason: problem }, "payment does not match the order; nothing delivered");
+      return;
+    }
+    if (!canTake(order.status, "paid")) {
+      const reason = `a further payment ${recorded.payment_id} of ${money(event.amount, event.currency)} arrived while the order was ${order.status}; nothing was delivered again`;
+      await scope.orders.flagForAttention(order.id, reason);
+      deps.log.warn({ ...log, reason }, "a further payment for one order");
+      return;
+    }
+    const moved = await scope.orders.move(order, "paid");
+    if (moved.needs_attention) {
+      deps.log.warn(log, "order paid but waiting for attention; nothing delivered yet");
+      return;
+    }
+    await deliverOrder(scope, moved, items);
+    deps.log.info(log, "order paid; fulfillment queued");
+  }
+
+  async function renewed(event: Renewed, context: EventContext, scope: TransactionScope) {
+    const subscriptions = await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id);
+    const first = subscriptions[0];
+    // A renewal can overtake the first payment's event: retried until that one has been applied.
+    if (!first) throw new Error(`subscription ${event.subscription_id} is not known yet`);
+    const recorded = await scope.payments.record({
+      order_id: first.order_id,
+      gateway: event.gateway,
+      ...context.payment,
+      kind: "renewal",
+      amount: event.amount,
+      tax: event.tax,
+      currency: event.currency,
+    });
+    if (!recorded) return;
+    const end = event.current_period_end ? new Date(event.current_period_end) : null;
+    for (const subscription of subscriptions) {
+      await scope.subscriptions.update(subscription.id, {
+        status: "active",
+        ...(end ? { current_period_end: end } : {}),
+      });
+      // A trial that converts, or a lapsed subscription that pays again, comes back downstream.
+      if (subscription.status !== "active" && subscription.status !== "cancelled") {
+        await actOnDeliveries(scope, subscription, "resume", "subscription renewed", event.event_id);
+      }
+    }
+    deps.log.info(
+      { order_id: first.order_id, payment_id: recorded.payment_id, gateway: event.gateway },
+      "subscription renewed",
+    );
+  }
+
+  return { paid, renewed };
+}

@@ -1,0 +1,76 @@
+import { DomainError } from "../shared/domain-error.ts";
+
+export const ORDER_STATUSES = [
+  "pending_payment",
+  "checkout_failed",
+  "paid",
+  "flagged",
+  "partially_refunded",
+  "refunded",
+  "disputed",
+  "charged_back",
+  "cancelled",
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** What can happen to an order; each moves it along one row of the table below, or is refused. */
+export type OrderEvent =
+  /** The gateway could not open a checkout. */
+  | "checkout_failed"
+  /** A payment that matches the order (gateway, environment, amount, currency). */
+  | "paid"
+  /** A first payment that does not match: money received, nothing delivered. */
+  | "flagged"
+  /** An admin accepted a flagged order: it is delivered. */
+  | "approved"
+  | "partially_refunded"
+  | "refunded"
+  | "dispute_opened"
+  /** A won dispute gives the money back: the order is paid again (or partly refunded, as before). */
+  | "dispute_won_paid"
+  | "dispute_won_partially_refunded"
+  | "dispute_lost"
+  | "cancelled";
+
+/**
+ * Every allowed move: from which statuses an event may happen and where it leads. An order is
+ * delivered only from `paid` (reached by a matching payment or an admin's approval).
+ */
+const MOVES: Readonly<Record<OrderEvent, { readonly from: readonly OrderStatus[]; readonly to: OrderStatus }>> = {
+  checkout_failed: { from: ["pending_payment"], to: "checkout_failed" },
+  paid: { from: ["pending_payment", "checkout_failed"], to: "paid" },
+  flagged: { from: ["pending_payment", "checkout_failed"], to: "flagged" },
+  approved: { from: ["flagged"], to: "paid" },
+  partially_refunded: { from: ["paid", "partially_refunded"], to: "partially_refunded" },
+  refunded: { from: ["paid", "partially_refunded", "flagged", "disputed"], to: "refunded" },
+  dispute_opened: { from: ["paid", "partially_refunded", "flagged", "refunded"], to: "disputed" },
+  dispute_won_paid: { from: ["disputed"], to: "paid" },
+  dispute_won_partially_refunded: { from: ["disputed"], to: "partially_refunded" },
+  dispute_lost: { from: ["disputed"], to: "charged_back" },
+  cancelled: { from: ["pending_payment", "checkout_failed"], to: "cancelled" },
+};
+
+export class OrderTransitionRefused extends DomainError {
+  readonly code = "ORDER_TRANSITION_REFUSED";
+  readonly category = "conflict";
+  constructor(
+    readonly from: OrderStatus,
+    readonly event: OrderEvent,
+  ) {
+    super(`An order that is ${from} cannot take "${event.replaceAll("_", " ")}".`);
+  }
+}
+
+/** Where `event` takes an order that is `from`; throws `OrderTransitionRefused` when it may not happen. */
+export function nextOrderStatus(from: OrderStatus, event: OrderEvent): OrderStatus {
+  const move = MOVES[event];
+  if (!move.from.includes(from)) throw new OrderTransitionRefused(from, event);
+  return move.to;
+}
+
+export function canTake(from: OrderStatus, event: OrderEvent): boolean {
+  return MOVES[event].from.includes(from);
+}
+
+/** The table itself, for the docs and for tests that walk every pair. */
+export const ORDER_MOVES = MOVES;

@@ -1,0 +1,73 @@
+import { type CheckoutView, formatMoney } from "../checkout-page.ts";
+import type { HostedCheckout } from "../checkout-routes.ts";
+import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import type { GatewayBBilling, SessionRecord } from "./billing.ts";
+import type { EventFactory } from "./period-end-events.ts";
+
+function viewOf({ session, input }: SessionRecord): CheckoutView {
+  const trial = input.trial_period_days;
+  return {
+    gateway: "gateway_b",
+    id: session.id,
+    reference: session.client_reference_id ?? session.metadata.order_id ?? null,
+    lines: input.lines.map(({ price, product_name, quantity }) => {
+      const full = price.unit_amount * quantity;
+      const recurring = price.recurring;
+      const every =
+        recurring &&
+        (recurring.interval_count === 1 ? recurring.interval : `${recurring.interval_count} ${recurring.interval}s`);
+      const note =
+        every &&
+        `then ${formatMoney(full, price.currency)} every ${every}${trial ? ` after a ${trial}-day trial` : ""}`;
+      return { name: product_name, quantity, amount: recurring && trial ? 0 : full, note };
+    }),
+    total: session.amount_total,
+    currency: session.currency,
+    paid: session.status === "complete",
+    successUrl: session.success_url?.replaceAll("{CHECKOUT_SESSION_ID}", session.id) ?? null,
+    cancelUrl: session.cancel_url,
+  };
+}
+
+/**
+ * The hosted page of a Checkout Session. Paying awaits `checkout.session.completed`; a subscription
+ * then reports, in the background, what Stripe reports around it: the new subscription and its
+ * first invoice paid (`billing_reason: "subscription_create"`) with the invoice payment naming the intent.
+ */
+export function createGatewayBCheckout(deps: {
+  readonly billing: GatewayBBilling;
+  readonly deliverer: WebhookDeliverer;
+  readonly event: EventFactory;
+}): { readonly checkout: HostedCheckout; clear(): void } {
+  const { billing, deliverer, event } = deps;
+  const paidEvents = new Map<string, OutgoingWebhook>();
+  const checkout: HostedCheckout = {
+    gateway: "gateway_b",
+    view(id) {
+      const record = billing.findSession(id);
+      return record && viewOf(record);
+    },
+    async pay(id) {
+      if (!billing.findSession(id)) return { outcome: "not_found" };
+      const completed = billing.complete(id);
+      if (!completed) return { outcome: "already_paid" };
+      const paid = event("checkout.session.completed", completed.session);
+      paidEvents.set(id, paid);
+      const delivery = await deliverer.deliver(paid);
+      if ("subscription" in completed) {
+        deliverer.deliverInOrder([
+          event("customer.subscription.created", completed.subscription),
+          event("invoice.paid", completed.invoice),
+          ...(completed.invoicePayment ? [event("invoice_payment.paid", completed.invoicePayment)] : []),
+        ]);
+      }
+      return { outcome: "paid", delivery };
+    },
+    async resend(id) {
+      if (!billing.findSession(id)) return { outcome: "not_found" };
+      const paid = paidEvents.get(id);
+      return paid ? { outcome: "resent", delivery: await deliverer.deliver(paid) } : { outcome: "not_paid" };
+    },
+  };
+  return { checkout, clear: () => paidEvents.clear() };
+}

@@ -1,0 +1,132 @@
+import { newGatewayId } from "../ids.ts";
+import type { Period, StripeSubscription } from "./model.ts";
+import { invoiceTotals, lineTax, type PricedLine, taxEntry } from "./tax-lines.ts";
+
+export interface InvoiceLineInput extends PricedLine {
+  /** The subscription item (`si_...`) the line bills; null for a one-time line of the first invoice. */
+  readonly item: string | null;
+}
+
+export interface NewInvoice {
+  readonly subscription: StripeSubscription;
+  readonly reason: "subscription_create" | "subscription_cycle";
+  readonly lines: readonly InvoiceLineInput[];
+  /** The service period the lines bill. */
+  readonly period: Period;
+  readonly rate: number;
+  readonly created: number;
+}
+
+function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) {
+  const split = lineTax(line, input.rate);
+  const behavior = line.price.tax_behavior === "inclusive" ? "inclusive" : "exclusive";
+  const details = {
+    proration: false,
+    proration_details: { credited_items: null },
+    subscription: input.subscription.id,
+  };
+  return {
+    id: newGatewayId("il"),
+    object: "line_item" as const,
+    amount: line.amount,
+    currency: line.price.currency,
+    description: `${line.quantity} × ${line.price.nickname ?? line.price.product}`,
+    discount_amounts: [],
+    discountable: true,
+    discounts: [],
+    invoice,
+    livemode: false as const,
+    metadata: {},
+    parent: line.item
+      ? {
+          invoice_item_details: null,
+          subscription_item_details: { ...details, invoice_item: null, subscription_item: line.item },
+          type: "subscription_item_details" as const,
+        }
+      : {
+          invoice_item_details: { ...details, invoice_item: newGatewayId("ii") },
+          subscription_item_details: null,
+          type: "invoice_item_details" as const,
+        },
+    period: { start: input.period.start, end: input.period.end },
+    pretax_credit_amounts: [],
+    pricing: {
+      price_details: { price: line.price.id, product: line.price.product },
+      type: "price_details" as const,
+      unit_amount_decimal: line.price.unit_amount_decimal,
+    },
+    quantity: line.quantity,
+    subscription: input.subscription.id,
+    subtotal: line.amount,
+    taxes: input.rate === 0 ? [] : [taxEntry(split.tax, behavior, split.net)],
+  };
+}
+
+/**
+ * An open (finalized, unpaid) subscription invoice. Since 2025-03-31.basil an invoice names its
+ * subscription under `parent.subscription_details` and its payments in `payments`, not in
+ * `subscription`, `payment_intent` or `charge`. As at Stripe, `period_start`/`period_end` are the
+ * invoice's own (the previous period for a renewal); the billed period is on each line.
+ */
+export function newInvoice(input: NewInvoice) {
+  const id = newGatewayId("in");
+  const totals = invoiceTotals(input.lines, input.rate);
+  const previous = input.reason === "subscription_cycle" ? input.subscription.items.data[0] : undefined;
+  return {
+    id,
+    object: "invoice" as const,
+    account_country: "US",
+    account_name: "Sandbox",
+    amount_due: totals.total,
+    amount_overpaid: 0,
+    amount_paid: 0,
+    amount_remaining: totals.total,
+    amount_shipping: 0,
+    attempt_count: 0,
+    attempted: false,
+    automatic_tax: { enabled: false, liability: null, disabled_reason: null, provider: null, status: null },
+    billing_reason: input.reason,
+    collection_method: "charge_automatically" as const,
+    created: input.created,
+    currency: input.subscription.currency,
+    customer: input.subscription.customer,
+    default_payment_method: null,
+    description: null,
+    discounts: [],
+    due_date: null,
+    effective_at: input.created,
+    hosted_invoice_url: null,
+    issuer: { type: "self" as const },
+    last_finalization_error: null,
+    lines: {
+      object: "list" as const,
+      data: input.lines.map((line) => lineObject(id, input, line)),
+      has_more: false,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    livemode: false as const,
+    metadata: {},
+    next_payment_attempt: null,
+    number: null as string | null,
+    parent: {
+      quote_details: null,
+      subscription_details: { metadata: input.subscription.metadata, subscription: input.subscription.id },
+      type: "subscription_details" as const,
+    },
+    period_end: previous?.current_period_end ?? input.created,
+    period_start: previous?.current_period_start ?? input.created,
+    status: "open" as "open" | "paid",
+    status_transitions: {
+      finalized_at: input.created,
+      marked_uncollectible_at: null,
+      paid_at: null as number | null,
+      voided_at: null,
+    },
+    ...totals,
+    total_discount_amounts: [],
+    total_pretax_credit_amounts: [],
+    webhooks_delivered_at: input.created,
+  };
+}
+
+export type StripeInvoice = ReturnType<typeof newInvoice>;

@@ -1,0 +1,153 @@
+import { StripeError } from "./errors.ts";
+import { type InvoiceLineInput, newInvoice, type StripeInvoice } from "./invoice-object.ts";
+import type { InvoiceBook, InvoicePayment } from "./invoices.ts";
+import { periodOf, type SessionLine, type StripeSubscription } from "./model.ts";
+import type { Payment } from "./payment-model.ts";
+import type { PaymentLedger } from "./payments.ts";
+import { ended, nextPeriod, withCancelAtPeriodEnd, withPeriod } from "./subscriptions.ts";
+
+export interface SubscriptionRecord {
+  readonly subscription: StripeSubscription;
+  /** The recurring lines, in the order of the subscription's items. */
+  readonly lines: readonly SessionLine[];
+}
+
+interface Step {
+  readonly subscription: StripeSubscription;
+  readonly previous: StripeSubscription;
+}
+
+interface Billed extends Step {
+  readonly invoice: StripeInvoice;
+  readonly invoicePayment: InvoicePayment | undefined;
+  readonly payment: Payment | undefined;
+}
+
+/**
+ * What reaching a period end did: `renewed` paid the next period, `failed` could not collect it
+ * (a new period's invoice or a retry), `recovered` paid a past-due invoice, `ended` ended a
+ * subscription set to cancel at the period end.
+ */
+export type PeriodEnd =
+  | ({ readonly kind: "renewed" | "failed" | "recovered" } & Billed)
+  | ({ readonly kind: "ended" } & Step);
+
+/** Renewals, dunning and cancellation of the gateway_b sandbox's subscriptions. */
+export function createSubscriptionBilling(deps: {
+  readonly records: Map<string, SubscriptionRecord>;
+  readonly ledger: PaymentLedger;
+  readonly invoices: InvoiceBook;
+  readonly now: () => number;
+  readonly taxRate: () => number;
+}) {
+  const { records, ledger, invoices, now } = deps;
+
+  function record(id: string): SubscriptionRecord {
+    const found = records.get(id);
+    if (!found) throw StripeError.noSuch("subscription", id);
+    return found;
+  }
+
+  function save(current: SubscriptionRecord, subscription: StripeSubscription): StripeSubscription {
+    records.set(subscription.id, { ...current, subscription });
+    return subscription;
+  }
+
+  /** A new intent for the invoice, or the unpaid invoice's own intent charged again. */
+  function collect(invoice: StripeInvoice, succeed: boolean) {
+    if (invoice.amount_due === 0) return { ...invoices.attempt(invoice.id, undefined, now()), payment: undefined };
+    const open = invoices.paymentsOf(invoice.id)[0];
+    const retry = open ? ledger.intent(open.payment.payment_intent) : undefined;
+    const payment = ledger.attempt(
+      {
+        amount: invoice.amount_due,
+        currency: invoice.currency,
+        metadata: {},
+        customer: invoice.customer,
+        invoice: invoice.id,
+        created: now(),
+      },
+      succeed,
+      retry,
+    );
+    return { ...invoices.attempt(invoice.id, payment, now()), payment };
+  }
+
+  function retry(current: SubscriptionRecord, open: StripeInvoice, succeed: boolean): PeriodEnd {
+    const previous = current.subscription;
+    const billed = collect(open, succeed);
+    const status = billed.invoice.status === "paid" ? "active" : previous.status;
+    const subscription = save(current, { ...previous, status });
+    return { kind: billed.invoice.status === "paid" ? "recovered" : "failed", subscription, previous, ...billed };
+  }
+
+  function bill(current: SubscriptionRecord, succeed: boolean): PeriodEnd {
+    const previous = current.subscription;
+    const period = nextPeriod(previous);
+    const lines: InvoiceLineInput[] = current.lines.map((line, i) => ({
+      price: line.price,
+      quantity: line.quantity,
+      amount: line.price.unit_amount * line.quantity,
+      item: previous.items.data[i]?.id ?? null,
+    }));
+    const invoice = invoices.add(
+      newInvoice({
+        subscription: previous,
+        reason: "subscription_cycle",
+        lines,
+        period,
+        rate: deps.taxRate(),
+        created: now(),
+      }),
+    );
+    const billed = collect(invoice, succeed);
+    const paid = billed.invoice.status === "paid";
+    const subscription = save(current, {
+      ...withPeriod(previous, period),
+      status: paid ? "active" : "past_due",
+      latest_invoice: invoice.id,
+    });
+    return { kind: paid ? "renewed" : "failed", subscription, previous, ...billed };
+  }
+
+  return {
+    subscription: (id: string) => record(id).subscription,
+    /** The current period ends now: the subscription ends, retries its unpaid invoice or bills the next period. */
+    endPeriod(id: string, succeed: boolean): PeriodEnd {
+      const current = record(id);
+      const previous = current.subscription;
+      if (previous.status === "canceled") {
+        throw new StripeError(409, "invalid_request_error", `The subscription ${id} is canceled.`);
+      }
+      if (previous.cancel_at_period_end) {
+        return { kind: "ended", previous, subscription: save(current, ended(previous, periodOf(previous).end)) };
+      }
+      const open = invoices.openFor(id);
+      return open ? retry(current, open, succeed) : bill(current, succeed);
+    },
+    setCancelAtPeriodEnd(id: string, on: boolean): Step {
+      const current = record(id);
+      const previous = current.subscription;
+      if (previous.status === "canceled") {
+        throw StripeError.invalid("cancel_at_period_end", "the subscription is canceled");
+      }
+      return { previous, subscription: save(current, withCancelAtPeriodEnd(previous, on, now())) };
+    },
+    /** Ends the subscription now; `changed` is false when it had already ended. */
+    cancel(id: string): { subscription: StripeSubscription; changed: boolean } {
+      const current = record(id);
+      if (current.subscription.status === "canceled") return { subscription: current.subscription, changed: false };
+      return { subscription: save(current, ended(current.subscription, now())), changed: true };
+    },
+    /** Subscriptions whose period has ended by `at`; a past-due one waits for a retry, as the sandbox has no dunning. */
+    due: (at: number) =>
+      [...records.values()]
+        .map((entry) => entry.subscription)
+        .filter(
+          (subscription) =>
+            (subscription.status === "active" || subscription.status === "trialing") &&
+            periodOf(subscription).end <= at,
+        )
+        .map((subscription) => subscription.id),
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import {
+  canTake,
+  nextOrderStatus,
+  ORDER_MOVES,
+  ORDER_STATUSES,
+  type OrderEvent,
+  OrderTransitionRefused,
+} from "../../../domain/orders/order-status.ts";
+
+const EVENTS = Object.keys(ORDER_MOVES) as OrderEvent[];
+
+describe("the order state machine", () => {
+  test.each([
+    ["pending_payment", "paid", "paid"],
+    ["checkout_failed", "paid", "paid"],
+    ["pending_payment", "flagged", "flagged"],
+    ["flagged", "approved", "paid"],
+    ["paid", "partially_refunded", "partially_refunded"],
+    ["partially_refunded", "refunded", "refunded"],
+    ["flagged", "refunded", "refunded"],
+    ["paid", "dispute_opened", "disputed"],
+    ["disputed", "dispute_won_paid", "paid"],
+    ["disputed", "dispute_won_partially_refunded", "partially_refunded"],
+    ["disputed", "dispute_lost", "charged_back"],
+  ] as const)("%s takes %s to %s", (from, event, to) => {
+    expect(nextOrderStatus(from, event)).toBe(to);
+  });
+
+  test.each([
+    ["paid", "paid", "a second payment never delivers again"],
+    ["flagged", "paid", "a flagged order is not delivered by a later payment"],
+    ["refunded", "paid", "a refunded order is not paid again"],
+    ["paid", "approved", "only a flagged order is approved into delivery"],
+    ["flagged", "partially_refunded", "a partial refund leaves a flagged order flagged"],
+    ["charged_back", "dispute_won_paid", "a lost dispute is final"],
+  ] as const)("%s refuses %s: %s", (from, event) => {
+    expect(() => nextOrderStatus(from, event)).toThrow(OrderTransitionRefused);
+  });
+
+  test("every status and event pair either moves or is refused, never silently stays", () => {
+    for (const from of ORDER_STATUSES) {
+      for (const event of EVENTS) {
+        if (canTake(from, event)) expect(ORDER_STATUSES).toContain(nextOrderStatus(from, event));
+        else expect(() => nextOrderStatus(from, event)).toThrow(OrderTransitionRefused);
+      }
+    }
+  });
+
+  test("an order is only ever delivered from paid: no event leads out of the end states but a dispute", () => {
+    const leaving = (from: (typeof ORDER_STATUSES)[number]) => EVENTS.filter((event) => canTake(from, event));
+    expect(leaving("cancelled")).toEqual([]);
+    expect(leaving("charged_back")).toEqual([]);
+    expect(leaving("refunded")).toEqual(["dispute_opened"]);
+  });
+});
