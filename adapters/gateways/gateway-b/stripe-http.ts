@@ -21,12 +21,19 @@ export const readStripeError: RejectionReader = (body) => {
   };
 };
 
+/**
+ * The API version every request asks for, so Stripe answers in the shapes the adapter reads
+ * (docs/gateway-wire-formats.md): the one the `stripe` package of this project pins.
+ */
+export const STRIPE_API_VERSION = "2026-10-28.endive";
+
 /** One call to the Stripe API of the active environment; returns the parsed JSON body, unchecked. */
 export async function stripeRequest(settings: GatewayRuntimeSettings, call: StripeCall): Promise<unknown> {
   const base = settings.base_url.endsWith("/") ? settings.base_url : `${settings.base_url}/`;
   const headers: Record<string, string> = {
     accept: "application/json",
     authorization: `Bearer ${settings.api_key}`,
+    "stripe-version": STRIPE_API_VERSION,
   };
   const body = call.form === undefined ? undefined : encodeForm(call.form);
   if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";

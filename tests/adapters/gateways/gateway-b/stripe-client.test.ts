@@ -248,3 +248,62 @@ describe("verifyWebhook", () => {
     await expect(gateway.verifyWebhook({ rawBody: body, headers: {} })).rejects.toBeInstanceOf(InvalidWebhookSignature);
   });
 });
+
+test("every request asks for the API version the official stripe package pins", async () => {
+  const { default: Stripe } = await import("stripe");
+  const requests = answer("get", "/v1/subscriptions/sub_1", aStripeSubscription());
+  await setup().gateway.getSubscription("sub_1");
+  expect(requests[0]?.headers.get("stripe-version")).toBe(Stripe.API_VERSION);
+});
+
+describe("resolvePayment", () => {
+  test("a payment intent is the payment; nothing is asked", async () => {
+    const pointer = { payment_id: "pi_1", payment_intent_id: "pi_1", charge_id: "ch_1" };
+    expect(await setup().gateway.resolvePayment(pointer)).toEqual({
+      payment_id: "pi_1",
+      payment_intent_id: "pi_1",
+      charge_id: "ch_1",
+      invoice_id: null,
+    });
+  });
+
+  test("an invoice alone is looked up with its payments expanded; its paid payment intent is the payment", async () => {
+    const requests = answer("get", "/v1/invoices/in_1", {
+      id: "in_1",
+      object: "invoice",
+      payments: {
+        object: "list",
+        data: [
+          { status: "canceled", payment: { type: "payment_intent", payment_intent: "pi_old" } },
+          { status: "paid", payment: { type: "payment_intent", payment_intent: { id: "pi_paid" } } },
+        ],
+      },
+    });
+    const resolved = await setup().gateway.resolvePayment({ payment_id: null, invoice_id: "in_1" });
+    expect(resolved).toEqual({
+      payment_id: "pi_paid",
+      payment_intent_id: "pi_paid",
+      charge_id: null,
+      invoice_id: "in_1",
+    });
+    expect(requests[0]?.query.getAll("expand[]")).toEqual(["payments"]);
+  });
+
+  test("an invoice with nothing paid (a trial) stands for its own payment", async () => {
+    answer("get", "/v1/invoices/in_0", { id: "in_0", object: "invoice", payments: { object: "list", data: [] } });
+    expect(await setup().gateway.resolvePayment({ payment_id: null, invoice_id: "in_0" })).toMatchObject({
+      payment_id: "in_0",
+      invoice_id: "in_0",
+    });
+  });
+
+  test("a charge alone is looked up for its payment intent", async () => {
+    answer("get", "/v1/charges/ch_9", { id: "ch_9", object: "charge", payment_intent: "pi_9" });
+    expect(await setup().gateway.resolvePayment({ payment_id: null, charge_id: "ch_9" })).toEqual({
+      payment_id: "pi_9",
+      payment_intent_id: "pi_9",
+      charge_id: "ch_9",
+      invoice_id: null,
+    });
+  });
+});
