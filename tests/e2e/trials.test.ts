@@ -1,0 +1,118 @@
+import { describe, expect, test } from "bun:test";
+import { useTestDatabase } from "../support/database.ts";
+import {
+  buyAndPay,
+  createProduct,
+  eventually,
+  fulfillmentsOf,
+  posProductFor,
+  registerCustomer,
+  useE2e,
+} from "../support/e2e.ts";
+import { SIM_TOKEN } from "../support/provider-sim.ts";
+
+const db = useTestDatabase();
+let offsetMs = 0;
+const e2e = useE2e(db, { clock: () => new Date(Date.now() + offsetMs) });
+
+const simPost = async (path: string, body: object = {}) => {
+  const response = await fetch(`${e2e.sim.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { outcome?: string; delivered?: boolean };
+};
+
+async function tenantStatus(reference: string) {
+  const response = await fetch(`${e2e.sim.url}/api/marketplace/status/${reference}`, {
+    headers: { authorization: `Bearer ${SIM_TOKEN}` },
+  });
+  return ((await response.json()) as { status: string }).status;
+}
+
+async function subscriptionOf(orderId: string) {
+  const [row] = await db.current.sql<
+    { id: string; gateway_subscription_id: string; status: string; current_period_end: Date }[]
+  >`select s.id, s.gateway_subscription_id, s.status, s.current_period_end
+    from subscriptions s join order_items i on i.id = s.order_item_id where i.order_id = ${orderId}`;
+  if (!row) throw new Error(`order ${orderId} has no subscription`);
+  return row;
+}
+
+const paymentsOf = (orderId: string) =>
+  db.current.sql<{ kind: string; amount: number }[]>`
+    select kind, amount::int from payments where order_id = ${orderId} order by created_at, id`;
+
+/** A point-of-sale subscription with a 14-day trial: nothing is due today. */
+async function aTrial(gateway: "gateway_a" | "gateway_b") {
+  const product = await createProduct(e2e, posProductFor(e2e, { supports_trial: true, trial_days: 14 }));
+  const customer = await registerCustomer(e2e);
+  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], gateway);
+  const record = await eventually(
+    async () => {
+      const [found] = await fulfillmentsOf(db, orderId);
+      return found?.status === "active" ? found : undefined;
+    },
+    3000,
+    "a delivered trial",
+  );
+  return { orderId, record };
+}
+
+describe.each(["gateway_a", "gateway_b"] as const)("a trial through %s", (gateway) => {
+  test("is delivered trialing with nothing paid; its first renewal converts it, with a renewal payment", async () => {
+    const { orderId, record } = await aTrial(gateway);
+    const [order] = await db.current.sql`select status, due_today::int from orders where id = ${orderId}`;
+    expect(order).toEqual({ status: "paid", due_today: 0 });
+    expect((await subscriptionOf(orderId)).status).toBe("trialing");
+    expect(await tenantStatus(record.external_reference_id ?? "")).toBe("trialing");
+    expect(await paymentsOf(orderId)).toEqual([{ kind: "initial", amount: 0 }]);
+
+    const subscription = await subscriptionOf(orderId);
+    const renewed = await simPost(`/__sim/${gateway}/subscriptions/${subscription.gateway_subscription_id}/renew`);
+    expect(renewed.outcome).toBe("renewed");
+    await eventually(async () => (await subscriptionOf(orderId)).status === "active", 3000, "an active subscription");
+    expect(await paymentsOf(orderId)).toEqual([
+      { kind: "initial", amount: 0 },
+      { kind: "renewal", amount: 3100 },
+    ]);
+    await eventually(
+      async () => (await tenantStatus(record.external_reference_id ?? "")) === "active",
+      3000,
+      "an active tenant",
+    );
+  });
+
+  test("that ends unpaid suspends the delivery after the grace period", async () => {
+    const { orderId, record } = await aTrial(gateway);
+    const subscription = await subscriptionOf(orderId);
+    const failed = await simPost(`/__sim/${gateway}/subscriptions/${subscription.gateway_subscription_id}/renew`, {
+      fail: true,
+    });
+    expect(failed.outcome).toBe("failed");
+    await eventually(
+      async () => (await subscriptionOf(orderId)).status === "past_due",
+      3000,
+      "a past-due subscription",
+    );
+    expect(await e2e.marketplace.tick()).toEqual({ ran: true });
+    await Bun.sleep(100);
+    expect((await fulfillmentsOf(db, orderId))[0]?.external_status).not.toBe("suspended");
+
+    // SUBSCRIPTION_GRACE_HOURS is 1 in these tests.
+    offsetMs = subscription.current_period_end.getTime() - Date.now() + 2 * 3_600_000;
+    try {
+      expect(await e2e.marketplace.tick()).toEqual({ ran: true });
+      await eventually(
+        async () => (await fulfillmentsOf(db, orderId))[0]?.external_status === "suspended",
+        3000,
+        "a suspended delivery",
+      );
+      expect(await tenantStatus(record.external_reference_id ?? "")).toBe("suspended");
+    } finally {
+      offsetMs = 0;
+    }
+  });
+});
