@@ -1,11 +1,9 @@
 import { deliverForControl } from "../control-result.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import { createRenewalControls } from "../renewal-controls.ts";
+import type { WebhookDeliverer } from "../webhook-deliverer.ts";
 import type { GatewayABilling } from "./billing.ts";
 import { PaddleError } from "./errors.ts";
 import { type EventFactory, periodEndEvents } from "./period-end-events.ts";
-
-/** Enough periods for a daily subscription across a year-long clock move. */
-const MAX_PERIODS_PER_MOVE = 400;
 
 /** The `/__sim/gateway_a` controls: period ends on demand or by the clock, armed failures, chargebacks. */
 export function createGatewayAControls(deps: {
@@ -15,13 +13,14 @@ export function createGatewayAControls(deps: {
   readonly now: () => Date;
 }) {
   const { billing, deliverer, event } = deps;
-  const armed = new Set<string>();
-
-  function succeeds(id: string, fail: boolean | undefined): boolean {
-    const failing = fail ?? armed.has(id);
-    armed.delete(id);
-    return !failing;
-  }
+  const renewals = createRenewalControls({
+    endPeriod: (id, succeeds) => billing.endPeriod(id, succeeds),
+    requireSubscription: (id) => billing.subscription(id),
+    due: () => billing.due(deps.now()),
+    eventsOf: (step) => periodEndEvents(step, event),
+    describe: (step) => ("transaction" in step ? { transaction: step.transaction } : {}),
+    deliverer,
+  });
 
   async function adjusted(adjustment: ReturnType<GatewayABilling["chargeback"]>) {
     const created = event("adjustment.created", adjustment);
@@ -29,38 +28,7 @@ export function createGatewayAControls(deps: {
   }
 
   return {
-    /** The current period ends now; `fail` overrides an armed outcome. */
-    async renewNow(id: string, fail?: boolean) {
-      const step = billing.endPeriod(id, succeeds(id, fail));
-      const { webhooks, main } = periodEndEvents(step, event);
-      return {
-        ...(await deliverForControl(deliverer, webhooks, main)),
-        outcome: step.kind,
-        subscription: step.subscription,
-        ...("transaction" in step ? { transaction: step.transaction } : {}),
-      };
-    },
-    armNextRenewal(id: string, outcome: "fail" | "succeed") {
-      const subscription = billing.subscription(id);
-      if (outcome === "fail") armed.add(id);
-      else armed.delete(id);
-      return { subscription: subscription.id, next_renewal: outcome };
-    },
-    /** Every period end the clock has passed, in order, delivered in the background. */
-    billDue(): number {
-      const webhooks: OutgoingWebhook[] = [];
-      let steps = 0;
-      for (let round = 0; round < MAX_PERIODS_PER_MOVE; round += 1) {
-        const due = billing.due(deps.now());
-        if (due.length === 0) break;
-        for (const id of due) {
-          webhooks.push(...periodEndEvents(billing.endPeriod(id, succeeds(id, undefined)), event).webhooks);
-          steps += 1;
-        }
-      }
-      deliverer.deliverInOrder(webhooks);
-      return steps;
-    },
+    ...renewals,
     async cancelNow(id: string) {
       const { subscription, changed } = billing.cancel(id, "immediately");
       if (!changed) throw PaddleError.conflict(`${id} is already canceled.`);
@@ -68,6 +36,5 @@ export function createGatewayAControls(deps: {
     },
     chargeback: (transactionId: string, amount: number | null) => adjusted(billing.chargeback(transactionId, amount)),
     reverseChargeback: (transactionId: string) => adjusted(billing.reverseChargeback(transactionId)),
-    clear: () => armed.clear(),
   };
 }

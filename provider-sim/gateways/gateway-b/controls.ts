@@ -1,14 +1,12 @@
 import { deliverForControl } from "../control-result.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import { createRenewalControls } from "../renewal-controls.ts";
+import type { WebhookDeliverer } from "../webhook-deliverer.ts";
 import type { GatewayBBilling } from "./billing.ts";
 import type { DisputeBook } from "./disputes.ts";
 import { StripeError } from "./errors.ts";
 import type { StripeDispute } from "./payment-model.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, periodEndEvents } from "./period-end-events.ts";
-
-/** Enough periods for a daily subscription across a year-long clock move. */
-const MAX_PERIODS_PER_MOVE = 400;
 
 /** The `/__sim/gateway_b` controls: period ends on demand or by the clock, armed failures, disputes. */
 export function createGatewayBControls(deps: {
@@ -20,48 +18,17 @@ export function createGatewayBControls(deps: {
 }) {
   const { billing, disputes, deliverer, event, now } = deps;
   const subscriptions = billing.subscriptions;
-  /** Subscriptions whose next collection is to fail, once. */
-  const armed = new Set<string>();
-
-  function succeeds(id: string, fail: boolean | undefined): boolean {
-    const failing = fail ?? armed.has(id);
-    armed.delete(id);
-    return !failing;
-  }
+  const renewals = createRenewalControls({
+    endPeriod: (id, succeeds) => subscriptions.endPeriod(id, succeeds),
+    requireSubscription: (id) => subscriptions.subscription(id),
+    due: () => subscriptions.due(now()),
+    eventsOf: (step) => periodEndEvents(step, event),
+    describe: (step) => ("invoice" in step ? { invoice: step.invoice } : {}),
+    deliverer,
+  });
 
   return {
-    /** The current period ends now; `fail` overrides an armed outcome. */
-    async renewNow(id: string, fail?: boolean) {
-      const step = subscriptions.endPeriod(id, succeeds(id, fail));
-      const { webhooks, main } = periodEndEvents(step, event);
-      return {
-        ...(await deliverForControl(deliverer, webhooks, main)),
-        outcome: step.kind,
-        subscription: step.subscription,
-        ...("invoice" in step ? { invoice: step.invoice } : {}),
-      };
-    },
-    armNextRenewal(id: string, outcome: "fail" | "succeed") {
-      const subscription = subscriptions.subscription(id);
-      if (outcome === "fail") armed.add(id);
-      else armed.delete(id);
-      return { subscription: subscription.id, next_renewal: outcome };
-    },
-    /** Every period end the clock has passed, in order, delivered in the background. */
-    billDue(): number {
-      const webhooks: OutgoingWebhook[] = [];
-      let steps = 0;
-      for (let round = 0; round < MAX_PERIODS_PER_MOVE; round += 1) {
-        const due = subscriptions.due(now());
-        if (due.length === 0) break;
-        for (const id of due) {
-          webhooks.push(...periodEndEvents(subscriptions.endPeriod(id, succeeds(id, undefined)), event).webhooks);
-          steps += 1;
-        }
-      }
-      deliverer.deliverInOrder(webhooks);
-      return steps;
-    },
+    ...renewals,
     async cancelNow(id: string) {
       const { subscription, changed } = subscriptions.cancel(id);
       if (!changed) throw new StripeError(409, "invalid_request_error", `The subscription ${id} is already canceled.`);
@@ -78,6 +45,5 @@ export function createGatewayBControls(deps: {
       const closed = event("charge.dispute.closed", dispute);
       return { ...(await deliverForControl(deliverer, [closed], closed)), dispute };
     },
-    clear: () => armed.clear(),
   };
 }
