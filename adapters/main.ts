@@ -13,6 +13,7 @@ import { makeListPricingMappings, makeSavePricingMappings } from "../application
 import { makeCalculateCheckout } from "../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
 import type { CustomerDirectory } from "../application/checkout/ports.ts";
+import { makeCustomerSubscriptions } from "../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../application/customers/customer-views.ts";
 import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
 import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
@@ -35,6 +36,11 @@ import type { JobHandler } from "../application/jobs/ports.ts";
 import { makeLicenseService } from "../application/licensing/license-service.ts";
 import { makeMinuteTick } from "../application/maintenance/minute-tick.ts";
 import { makeAdminOrders } from "../application/orders/admin-orders.ts";
+import {
+  END_GATEWAY_SUBSCRIPTION_JOB,
+  makeAdminFulfillmentActions,
+  makeEndGatewaySubscription,
+} from "../application/payments/end-gateway-subscription.ts";
 import { makeGatewayProductSync } from "../application/payments/gateway-product-sync.ts";
 import { makeGatewaySettingsAdmin } from "../application/payments/gateway-settings.ts";
 import { makeProcessPaymentEvent } from "../application/payments/process-payment-event.ts";
@@ -201,6 +207,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
       }
     },
     [NOTIFY_JOB]: makeDispatchNotification({ outbox, notifier: createLogAndInboxNotifier({ sql, logger }) }),
+    [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log: logger }),
   };
   const worker = createJobWorker({
     sql,
@@ -227,6 +234,13 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     cleanupJobs: () => deleteDoneJobs(sql, { olderThanDays: 7 }),
   });
   const migrations = loadMigrations();
+  const customerSubscriptions = makeCustomerSubscriptions({
+    readModel: createPostgresCustomerReadModel(sql),
+    subscriptions,
+    gateways,
+    uow,
+    clock,
+  });
 
   const deps: AppDeps = {
     logger,
@@ -287,7 +301,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     listFulfillments: fulfillments.list,
     getFulfillment: (id) => manage.find(id),
     retryFulfillment: (id) => manage.retry(id),
-    actOnFulfillment: manage.act,
+    actOnFulfillment: makeAdminFulfillmentActions({ act: manage.act, uow, log: logger }),
     listTasks: tasks.list,
     completeTask: manage.completeTask,
     listJobs: jobAdmin.list,
@@ -306,6 +320,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
         verify: downloadTokens.verify,
       },
     }),
+    cancelCustomerSubscription: customerSubscriptions.cancel,
+    resumeCustomerSubscription: customerSubscriptions.resume,
     licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: licenseSigner, clock }),
     /** Answers within 2 s even when the database hangs mid-restart: a hanging probe is a failed one. */
     async checkReadiness() {

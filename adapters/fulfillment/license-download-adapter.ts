@@ -6,7 +6,11 @@ import type {
 import type { Clock } from "../../application/shared/runtime.ts";
 import type { LicenseSigner } from "../licensing/license-signer.ts";
 import type { Sql } from "../postgres/database.ts";
-import { createPostgresLicenseRepository, type IssuedLicense } from "../postgres/license-repository.ts";
+import {
+  createPostgresLicenseRepository,
+  type IssuedLicense,
+  type LicenseRepository,
+} from "../postgres/license-repository.ts";
 
 /** `fulfillment_config` of a `license_download` product, once `validateProduct` accepted it. */
 interface LicenseDownloadConfig {
@@ -31,9 +35,11 @@ const delivered = ({ license, entitlement }: IssuedLicense): FulfillmentOutcome 
  * `max_activations` x quantity. A subscription's key expires with the paid period current at
  * issue; a one-time purchase is perpetual.
  *
- * Suspend only reports: a signed key cannot be taken back from a machine that is offline, so a
- * suspended license stays valid offline until its `exp`; online checks see the record's status.
- * Cancel revokes license and entitlement, which online validation and downloads honour.
+ * The license record follows its subscription: suspend and resume move its status, a renewal
+ * moves its expiry to the new period end, cancel revokes license and entitlement. Online
+ * validation and downloads see the record; the key itself is not reissued, so a machine that is
+ * offline trusts the key's `exp` (the period paid at issue) until it can ask again
+ * (docs/decisions.md).
  */
 export function createLicenseDownloadAdapter(deps: {
   sql: Sql;
@@ -45,6 +51,11 @@ export function createLicenseDownloadAdapter(deps: {
     const issued = await licenses.findForRecord(context.record.id);
     if (!issued) throw new Error(`fulfillment ${context.record.id} has no license`);
     return issued;
+  };
+  const move = async (context: FulfillmentContext, change: Parameters<LicenseRepository["changeForRecord"]>[1]) => {
+    const changed = await licenses.changeForRecord(context.record.id, change);
+    if (!changed) throw new Error(`fulfillment ${context.record.id} has no license`);
+    return { external_status: changed.license.status };
   };
 
   return {
@@ -89,9 +100,15 @@ export function createLicenseDownloadAdapter(deps: {
 
     syncStatus: async (context) => ({ external_status: (await issuedFor(context)).license.status }),
 
-    async suspend(context) {
-      await issuedFor(context);
-      return { external_status: "suspended" };
+    suspend: (context) => move(context, { from: "active", to: "suspended" }),
+    resume: (context) => move(context, { from: "suspended", to: "active" }),
+    renew: (context) => {
+      const periodEnd = context.subscription?.current_period_end;
+      return move(context, {
+        from: "suspended",
+        to: "active",
+        ...(periodEnd ? { expiresAt: new Date(unixSeconds(periodEnd) * 1000) } : {}),
+      });
     },
 
     async cancel(context) {

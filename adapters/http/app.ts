@@ -14,6 +14,7 @@ import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } f
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
+import { type CustomerSubscriptionDeps, createCustomerSubscriptionRoutes } from "./customer-subscription-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
@@ -34,6 +35,7 @@ export interface AppDeps
     AdminFulfillmentDeps,
     CustomerFulfillmentDeps,
     CustomerDeps,
+    CustomerSubscriptionDeps,
     AdminUserDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
@@ -95,6 +97,7 @@ export function createApp(deps: AppDeps) {
     .use(createAdminFulfillmentRoutes(deps))
     .use(createCustomerFulfillmentRoutes(deps))
     .use(createCustomerRoutes(deps))
+    .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps));
   routes.current = app.routes;
   return app;

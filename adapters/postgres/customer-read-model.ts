@@ -12,6 +12,13 @@ import { UUID } from "./product-repository.ts";
 const LIMIT = 500;
 
 export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
+  const subscriptionsOf = (customerId: string, id: string | null) => sql<CustomerSubscription[]>`
+    select s.id, s.order_id, s.product_id, p.name as product_name, s.gateway, s.status, s.billing_interval,
+           s.trial_ends_at, s.current_period_end, s.cancelled_at, s.cancel_at_period_end
+    from subscriptions s join products p on p.id = s.product_id
+    where s.customer_id = ${customerId} and (${id}::uuid is null or s.id = ${id}::uuid)
+    order by s.created_at desc limit ${LIMIT}`;
+
   return {
     async dashboard(customerId) {
       return [
@@ -50,14 +57,12 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
     },
 
     async subscriptions(customerId) {
-      return [
-        ...(await sql<CustomerSubscription[]>`
-          select s.id, s.order_id, s.product_id, p.name as product_name, s.gateway, s.status, s.billing_interval,
-                 s.trial_ends_at, s.current_period_end, s.cancelled_at
-          from subscriptions s join products p on p.id = s.product_id
-          where s.customer_id = ${customerId}
-          order by s.created_at desc limit ${LIMIT}`),
-      ];
+      return [...(await subscriptionsOf(customerId, null))];
+    },
+
+    async subscription(customerId, id) {
+      if (!UUID.test(id)) return undefined;
+      return (await subscriptionsOf(customerId, id))[0];
     },
 
     async installations(customerId) {
@@ -73,7 +78,8 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
     async entitlement(id) {
       if (!UUID.test(id)) return undefined;
       const [row] = await sql<Entitlement[]>`
-        select id, customer_id, artifact_source, version, revoked_at from download_entitlements where id = ${id}`;
+        select e.id, e.customer_id, e.artifact_source, e.version, e.revoked_at, l.status as license_status
+        from download_entitlements e join licenses l on l.id = e.license_id where e.id = ${id}`;
       return row;
     },
   };

@@ -10,7 +10,8 @@ export interface License {
   readonly max_activations: number;
   /** Null: perpetual. */
   readonly expires_at: Date | null;
-  readonly status: "active" | "revoked";
+  /** Suspended follows a lapsed or disputed subscription and comes back; revoked is final. */
+  readonly status: "active" | "suspended" | "revoked";
   readonly created_at: Date;
 }
 
@@ -44,6 +45,14 @@ export interface LicenseRepository {
   }): Promise<IssuedLicense>;
   /** Revokes the record's license and entitlement; undefined when it has none. */
   revokeForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+  /**
+   * Moves the record's license from `from` to `to` (a license in any other status stays as it is)
+   * and, when `expiresAt` is given, extends its expiry to it; never shortens it.
+   */
+  changeForRecord(
+    fulfillmentRecordId: string,
+    change: { from: License["status"]; to: License["status"]; expiresAt?: Date },
+  ): Promise<IssuedLicense | undefined>;
 }
 
 const LICENSE_COLUMNS = [
@@ -121,6 +130,17 @@ export function createPostgresLicenseRepository(sql: Sql): LicenseRepository {
           where fulfillment_record_id = ${fulfillmentRecordId} and revoked_at is null`;
         return findForRecord(fulfillmentRecordId, tx);
       });
+    },
+
+    async changeForRecord(fulfillmentRecordId, { from, to, expiresAt }) {
+      // A perpetual license (no expiry) stays perpetual; a revoked one keeps the expiry it ended with.
+      await sql`
+        update licenses set
+          status = case when status = ${from} then ${to} else status end,
+          expires_at = case when status <> 'revoked' and expires_at < ${expiresAt ?? null}::timestamptz
+                            then ${expiresAt ?? null}::timestamptz else expires_at end
+        where fulfillment_record_id = ${fulfillmentRecordId}`;
+      return findForRecord(fulfillmentRecordId);
     },
   };
 }

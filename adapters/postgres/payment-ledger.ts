@@ -73,6 +73,8 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
     },
 
     async applyRefund(paymentId, refund) {
+      // The payment row first, on every path, so concurrent reports of one refund queue up behind it.
+      await sql`select id from payments where id = ${paymentId} for update`;
       // What a lost dispute took back cannot be refunded as well: the ledger never goes below zero.
       if (refund.cumulative) {
         await sql`
@@ -80,13 +82,13 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
           where id = ${paymentId}`;
         return reload(paymentId);
       }
-      const known = refund.refund_id
-        ? await sql`select 1 from refunds where payment_id = ${paymentId} and gateway_refund_id = ${refund.refund_id}`
-        : [];
-      if (known.length === 0) {
-        await sql`
-          insert into refunds (payment_id, gateway_refund_id, amount, status)
-          values (${paymentId}, ${refund.refund_id ?? `event:${crypto.randomUUID()}`}, ${refund.amount}, 'succeeded')`;
+      // The unique (payment, refund id) decides, not a prior read: the admin's record of a refund and
+      // the gateway's event about it may be applied at the same moment.
+      const inserted = await sql`
+        insert into refunds (payment_id, gateway_refund_id, amount, status)
+        values (${paymentId}, ${refund.refund_id ?? `event:${crypto.randomUUID()}`}, ${refund.amount}, 'succeeded')
+        on conflict (payment_id, gateway_refund_id) do nothing returning id`;
+      if (inserted.length > 0) {
         await sql`
           update payments set refunded_amount = least(amount - charged_back_amount, refunded_amount + ${refund.amount})
           where id = ${paymentId}`;

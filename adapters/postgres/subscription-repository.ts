@@ -1,5 +1,6 @@
 import type { SubscriptionRecord, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
 import type { Queryable } from "./database.ts";
+import { UUID } from "./product-repository.ts";
 
 const COLUMNS = [
   "id",
@@ -14,6 +15,7 @@ const COLUMNS = [
   "trial_ends_at",
   "current_period_end",
   "cancelled_at",
+  "cancel_at_period_end",
 ];
 
 const addInterval = (from: Date, interval: "monthly" | "yearly") => {
@@ -48,6 +50,11 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
       if (!row) throw new Error("subscription upsert returned no row");
       return row;
     },
+    async find(id) {
+      if (!UUID.test(id)) return undefined;
+      const [row] = await sql<SubscriptionRecord[]>`select ${columns} from subscriptions where id = ${id}`;
+      return row;
+    },
     async findForItem(orderItemId) {
       const [row] = await sql<
         SubscriptionRecord[]
@@ -68,6 +75,7 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
           current_period_end = coalesce(${change.current_period_end ?? null}::timestamptz, current_period_end),
           trial_ends_at = coalesce(${change.trial_ends_at ?? null}::timestamptz, trial_ends_at),
           cancelled_at = coalesce(${change.cancelled_at ?? null}::timestamptz, cancelled_at),
+          cancel_at_period_end = coalesce(${change.cancel_at_period_end ?? null}::boolean, cancel_at_period_end),
           updated_at = now()
         where id = ${id}`;
     },

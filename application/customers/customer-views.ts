@@ -22,6 +22,14 @@ export class DownloadLinkExpired extends DomainError {
   }
 }
 
+export class DownloadSuspended extends DomainError {
+  readonly code = "DOWNLOAD_SUSPENDED";
+  readonly category = "forbidden";
+  constructor() {
+    super("The license of this download is suspended until its subscription is paid or its dispute settled.");
+  }
+}
+
 /** A customer's own orders, deliveries, licenses, subscriptions and installations. */
 export function makeCustomerViews(deps: {
   readModel: CustomerReadModel;
@@ -104,6 +112,7 @@ export function makeCustomerViews(deps: {
       const entitlement = await deps.readModel.entitlement(checked.entitlement_id);
       if (!entitlement || entitlement.customer_id !== customerId || entitlement.revoked_at)
         throw new DownloadNotFound();
+      if (entitlement.license_status === "suspended") throw new DownloadSuspended();
       const base = entitlement.artifact_source.replace(/\/+$/, "");
       return entitlement.version ? `${base}/${encodeURIComponent(entitlement.version)}` : base;
     },

@@ -34,7 +34,7 @@ export interface CustomerLicense {
   readonly max_activations: number;
   readonly activations: number;
   readonly expires_at: Date | null;
-  readonly status: "active" | "revoked";
+  readonly status: "active" | "suspended" | "revoked";
   readonly entitlement_id: string | null;
   readonly created_at: Date;
 }
@@ -50,6 +50,7 @@ export interface CustomerSubscription {
   readonly trial_ends_at: Date | null;
   readonly current_period_end: Date | null;
   readonly cancelled_at: Date | null;
+  readonly cancel_at_period_end: boolean;
 }
 
 export interface CustomerInstallation {
@@ -69,6 +70,8 @@ export interface Entitlement {
   readonly artifact_source: string;
   readonly version: string | null;
   readonly revoked_at: Date | null;
+  /** The status of the license the download belongs to: a suspended license downloads nothing. */
+  readonly license_status: "active" | "suspended" | "revoked";
 }
 
 /** Everything a customer sees, always filtered by the customer: another's rows never come back. */
@@ -76,6 +79,7 @@ export interface CustomerReadModel {
   dashboard(customerId: string): Promise<DashboardRow[]>;
   licenses(customerId: string): Promise<CustomerLicense[]>;
   subscriptions(customerId: string): Promise<CustomerSubscription[]>;
+  subscription(customerId: string, id: string): Promise<CustomerSubscription | undefined>;
   installations(customerId: string): Promise<CustomerInstallation[]>;
   entitlement(id: string): Promise<Entitlement | undefined>;
 }

@@ -9,14 +9,17 @@ import type { Log } from "../shared/runtime.ts";
 import { logFields, notify } from "./fulfill-item.ts";
 import { FULFILL_JOB } from "./job-kinds.ts";
 import type {
+  ExternalState,
+  FulfillmentAdapter,
   FulfillmentAdapters,
+  FulfillmentContext,
   FulfillmentContextLoader,
   FulfillmentRepository,
   OpsTaskRepository,
   UnitOfWork,
 } from "./ports.ts";
 
-export type FulfillmentAction = "cancel" | "suspend" | "resume" | "sync";
+export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "sync";
 
 export class FulfillmentStateConflict extends DomainError {
   readonly code = "FULFILLMENT_STATE_CONFLICT";
@@ -28,6 +31,28 @@ export class TaskNotFound extends DomainError {
   readonly category = "not_found";
   constructor() {
     super("The task does not exist or is no longer open.");
+  }
+}
+
+/** What the adapter is asked to do for an action on an active delivery. */
+function perform(
+  adapter: FulfillmentAdapter,
+  context: FulfillmentContext,
+  action: Exclude<FulfillmentAction, "cancel">,
+  reason: string,
+): Promise<ExternalState> {
+  const resume = () => adapter.resume?.(context) ?? adapter.syncStatus(context);
+  switch (action) {
+    case "suspend":
+      return adapter.suspend(context, reason);
+    case "resume":
+      return resume();
+    case "renew":
+      // Paid again: a trial converts and a lapsed delivery comes back; an active one only refreshes.
+      if (adapter.renew) return adapter.renew(context);
+      return context.record.external_status === "active" ? adapter.syncStatus(context) : resume();
+    case "sync":
+      return adapter.syncStatus(context);
   }
 }
 
@@ -102,7 +127,7 @@ export function makeManageFulfillments(deps: {
       });
     },
 
-    /** Cancel, suspend, resume or refresh what the adapter delivered. */
+    /** Cancel, suspend, resume, renew or refresh what the adapter delivered. */
     async act(id: string, action: FulfillmentAction, reason: string) {
       const record = await find(id);
       const adapter = deps.adapters[record.driver];
@@ -123,16 +148,10 @@ export function makeManageFulfillments(deps: {
       }
       if (!isLive(record.status) || record.status !== "active") {
         throw new FulfillmentStateConflict(
-          `Only an active fulfillment can be ${action === "sync" ? "synced" : `${action}ed`}; this one is ${record.status}.`,
+          `Only an active fulfillment can be ${action.replace(/e?$/, "ed")}; this one is ${record.status}.`,
         );
       }
-      const context = await deps.contexts.load(record);
-      const state =
-        action === "suspend"
-          ? await adapter.suspend(context, reason)
-          : action === "resume"
-            ? await (adapter.resume?.(context) ?? adapter.syncStatus(context))
-            : await adapter.syncStatus(context);
+      const state = await perform(adapter, await deps.contexts.load(record), action, reason);
       await deps.fulfillments.setExternalStatus(record.id, state);
       deps.log.info({ ...logFields(record), action, external_status: state.external_status }, "fulfillment updated");
       return find(id);

@@ -2,31 +2,19 @@ import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
-import type { GatewayEnvironment, GatewayEvent, SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
 import type { Page, PageRequest } from "../catalog/ports.ts";
 import type { JobScheduler } from "../jobs/ports.ts";
 import type { OrderLedger, PaymentLedger } from "../payments/ledger.ts";
+import type { SubscriptionRecord, SubscriptionRepository } from "./subscription-ports.ts";
+
+export type { SubscriptionChange, SubscriptionRecord, SubscriptionRepository } from "./subscription-ports.ts";
 
 export interface Customer {
   readonly id: string;
   readonly email: string;
   readonly name: string;
-}
-
-export interface SubscriptionRecord {
-  readonly id: string;
-  readonly order_id: string;
-  readonly order_item_id: string;
-  readonly customer_id: string;
-  readonly product_id: string;
-  readonly gateway: string;
-  readonly gateway_subscription_id: string | null;
-  readonly status: "trialing" | "active" | "past_due" | "suspended" | "cancelled";
-  readonly billing_interval: "monthly" | "yearly";
-  readonly trial_ends_at: Date | null;
-  readonly current_period_end: Date | null;
-  readonly cancelled_at: Date | null;
 }
 
 /** Everything an adapter needs to deliver one order item (spec 1: `fulfill(order, orderItem, paymentPayload)`). */
@@ -79,6 +67,11 @@ export interface FulfillmentAdapter {
   cancel(context: FulfillmentContext, reason: string): Promise<ExternalState>;
   /** Beyond spec 1's five: brings a suspended delivery back after a renewal, where that means anything. */
   resume?(context: FulfillmentContext): Promise<ExternalState>;
+  /**
+   * A renewal was paid: whatever carries its own expiry (a license) moves it to the new period
+   * end. Without it, a renewal resumes what is not plainly active (a trial, a lapsed tenant).
+   */
+  renew?(context: FulfillmentContext): Promise<ExternalState>;
   /** Ops finished the task this adapter opened; returns what was delivered. */
   completeTask?(
     context: FulfillmentContext,
@@ -147,23 +140,6 @@ export interface WebhookInbox {
   }): Promise<{ inserted: true; id: string } | { inserted: false }>;
   find(id: string): Promise<InboxEntry | undefined>;
   markProcessed(id: string): Promise<void>;
-}
-
-export interface SubscriptionRepository {
-  upsertForItem(input: {
-    order: Order;
-    item: OrderItem;
-    facts: SubscriptionFacts | null;
-    now: Date;
-  }): Promise<SubscriptionRecord>;
-  findForItem(orderItemId: string): Promise<SubscriptionRecord | undefined>;
-  findByGatewayId(gateway: string, gatewaySubscriptionId: string): Promise<SubscriptionRecord[]>;
-  update(
-    id: string,
-    change: Partial<Pick<SubscriptionRecord, "status" | "current_period_end" | "trial_ends_at" | "cancelled_at">>,
-  ): Promise<void>;
-  /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */
-  lapsed(now: Date, graceHours: number, limit: number): Promise<SubscriptionRecord[]>;
 }
 
 export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";

@@ -17,7 +17,7 @@ export interface StoredLicense {
   readonly license_type: string;
   readonly max_activations: number;
   readonly expires_at: Date | null;
-  readonly status: "active" | "revoked";
+  readonly status: "active" | "suspended" | "revoked";
   readonly activations: number;
 }
 
@@ -40,12 +40,21 @@ export class LicenseNotFound extends DomainError {
   }
 }
 
+/** Why a genuine key does not work now; `validate` answers the same words as `reason`. */
+export type UnusableReason = "revoked" | "suspended" | "expired";
+
+const UNUSABLE: Readonly<Record<UnusableReason, string>> = {
+  revoked: "This license has been revoked.",
+  suspended: "This license is suspended while its subscription is unpaid or its payment is disputed.",
+  expired: "This license has expired.",
+};
+
 export class LicenseUnusable extends DomainError {
   readonly code: string;
   readonly category = "conflict";
-  constructor(reason: "revoked" | "expired") {
-    super(reason === "revoked" ? "This license has been revoked." : "This license has expired.");
-    this.code = reason === "revoked" ? "LICENSE_REVOKED" : "LICENSE_EXPIRED";
+  constructor(reason: UnusableReason) {
+    super(UNUSABLE[reason]);
+    this.code = `LICENSE_${reason.toUpperCase()}`;
   }
 }
 
@@ -66,6 +75,9 @@ export function makeLicenseService(deps: { store: LicenseStore; verifier: Licens
   }
 
   const expired = (license: StoredLicense) => license.expires_at !== null && license.expires_at <= deps.clock();
+  // A revoked license stays revoked whatever its dates; a suspended one comes back when paid.
+  const unusable = (license: StoredLicense): UnusableReason | null =>
+    license.status !== "active" ? license.status : expired(license) ? "expired" : null;
 
   return {
     publicKeyPem: () => deps.verifier.publicKeyPem(),
@@ -73,8 +85,8 @@ export function makeLicenseService(deps: { store: LicenseStore; verifier: Licens
     async activate(key: string, fingerprint: string) {
       const license = await resolve(key);
       if (!license) throw new LicenseNotFound();
-      if (license.status === "revoked") throw new LicenseUnusable("revoked");
-      if (expired(license)) throw new LicenseUnusable("expired");
+      const reason = unusable(license);
+      if (reason) throw new LicenseUnusable(reason);
       const result = await deps.store.activate(license.id, fingerprint);
       if (result === "limit") throw new ActivationLimitReached(license.max_activations);
       return {
@@ -88,7 +100,7 @@ export function makeLicenseService(deps: { store: LicenseStore; verifier: Licens
     async validate(key: string) {
       const license = await resolve(key);
       if (!license) return { valid: false, reason: "unknown_or_tampered" as const };
-      const reason = license.status === "revoked" ? "revoked" : expired(license) ? "expired" : null;
+      const reason = unusable(license);
       return {
         valid: reason === null,
         reason,

@@ -5,6 +5,7 @@ import type { TransactionScope } from "../fulfillment/ports.ts";
 import { PermanentJobFailure } from "../jobs/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import { actOnDeliveries } from "./deliveries.ts";
+import { endOrderBilling } from "./end-gateway-subscription.ts";
 import type { EventContext } from "./receive-payment.ts";
 
 type Refunded = Extract<GatewayEvent, { kind: "refunded" }>;
@@ -38,6 +39,7 @@ export async function settleAfterRefund(scope: TransactionScope, orderId: string
   if (paidIn > 0 && retained === 0) {
     if (await tryMove(scope, orderId, "refunded", log)) {
       await actOnDeliveries(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
+      await endOrderBilling(scope, orderId, "payment refunded");
     }
     return;
   }
@@ -98,6 +100,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
       await tryMove(scope, payment.order_id, "dispute_lost", deps.log);
       await scope.orders.flagForAttention(payment.order_id, `${about} lost`);
       await actOnDeliveries(scope, order, "cancel", "dispute lost", cause);
+      await endOrderBilling(scope, payment.order_id, "dispute lost");
     }
     deps.log.warn({ order_id: payment.order_id, gateway: event.gateway, dispute: status }, about);
   }

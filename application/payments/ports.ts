@@ -89,6 +89,8 @@ export interface RemoteSubscription {
   readonly trial_ends_at: string | null;
   readonly current_period_end: string | null;
   readonly cancelled_at: string | null;
+  /** The subscription ends at `current_period_end` unless the cancellation is withdrawn. */
+  readonly cancel_at_period_end: boolean;
 }
 
 export type ConnectionReport =
@@ -119,7 +121,12 @@ export interface PaymentGateway {
    */
   resolvePayment(pointer: PaymentPointer): Promise<ResolvedPayment>;
   getSubscription(subscriptionId: string): Promise<RemoteSubscription>;
+  /** Ends the subscription now. */
   cancelSubscription(subscriptionId: string): Promise<RemoteSubscription>;
+  /** Lets the paid period run out, then ends the subscription; asking twice changes nothing. */
+  scheduleCancellation(subscriptionId: string): Promise<RemoteSubscription>;
+  /** Withdraws a scheduled cancellation before the period ends; without one, changes nothing. */
+  resumeSubscription(subscriptionId: string): Promise<RemoteSubscription>;
   testConnection(): Promise<ConnectionReport>;
 }
 

@@ -5,7 +5,7 @@ import { PermanentJobFailure } from "../jobs/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { actOnDeliveries } from "./deliveries.ts";
 import { makeMoneyBack } from "./money-back.ts";
-import type { PaymentGateway, ResolvedPayment } from "./ports.ts";
+import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
 
 export interface ProcessPaymentEventDeps {
@@ -34,6 +34,23 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     }
   }
 
+  /**
+   * A cancellation scheduled or withdrawn (here or at the gateway's own portal) shows on the
+   * record; a period end moves only forward, and only while the gateway still collects, so a
+   * failed renewal that moved the gateway's period does not postpone the lapse.
+   */
+  async function subscriptionChanged(gateway: PaymentGatewayName, remote: RemoteSubscription, scope: TransactionScope) {
+    const end = remote.current_period_end ? new Date(remote.current_period_end) : null;
+    const collecting = remote.status === "active" || remote.status === "trialing";
+    for (const subscription of await scope.subscriptions.findByGatewayId(gateway, remote.subscription_id)) {
+      const later = end && collecting && (!subscription.current_period_end || end > subscription.current_period_end);
+      await scope.subscriptions.update(subscription.id, {
+        cancel_at_period_end: remote.cancel_at_period_end,
+        ...(later ? { current_period_end: end } : {}),
+      });
+    }
+  }
+
   async function apply(event: GatewayEvent, context: EventContext, scope: TransactionScope) {
     switch (event.kind) {
       case "paid":
@@ -48,6 +65,9 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
         return moneyBack.disputed(event, context, scope);
       case "cancelled":
         return subscriptionEnded(event, scope);
+      case "subscription_updated":
+        if (context.subscription) await subscriptionChanged(event.gateway, context.subscription, scope);
+        return;
       case "payment_failed":
         if (event.subscription_id) {
           for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
@@ -70,10 +90,13 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     const event = gateway.normalizeWebhookPayload(JSON.parse(entry.payload));
     // Outside the transaction: a call to the gateway never holds a database connection.
     const payment = "payment" in event ? await gateway.resolvePayment(event.payment) : NO_PAYMENT;
+    // Events overtake each other: the subscription as it is now, not as the event's body saw it.
+    const subscription =
+      event.kind === "subscription_updated" ? await gateway.getSubscription(event.subscription_id) : null;
     await deps.uow.run(async (scope) => {
       const current = await scope.inbox.find(inboxId);
       if (!current || current.processed_at) return;
-      await apply(event, { environment: entry.environment, payment }, scope);
+      await apply(event, { environment: entry.environment, payment, subscription }, scope);
       await scope.inbox.markProcessed(entry.id);
     });
   };

@@ -6,15 +6,16 @@ import type { TransactionScope } from "../fulfillment/ports.ts";
 import { PermanentJobFailure } from "../jobs/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { actOnDeliveries, deliverOrder, recordSubscriptions } from "./deliveries.ts";
-import type { ResolvedPayment } from "./ports.ts";
+import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
 
 type Paid = Extract<GatewayEvent, { kind: "paid" }>;
 type Renewed = Extract<GatewayEvent, { kind: "renewed" }>;
 
-/** What the job learned about an event besides its body: who signed it, and its payment's ids. */
+/** What the job learned about an event besides its body: who signed it, its payment's ids, its subscription now. */
 export interface EventContext {
   readonly environment: GatewayEnvironment | null;
   readonly payment: ResolvedPayment;
+  readonly subscription?: RemoteSubscription | null;
 }
 
 const money = (amount: number, currency: string) => `${amount} ${currency}`;
@@ -107,9 +108,10 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
         status: "active",
         ...(end ? { current_period_end: end } : {}),
       });
-      // A trial that converts, or a lapsed subscription that pays again, comes back downstream.
-      if (subscription.status !== "active" && subscription.status !== "cancelled") {
-        await actOnDeliveries(scope, subscription, "resume", "subscription renewed", event.event_id);
+      // Every paid period reaches the delivery: a license's expiry follows it, a trial converts,
+      // and a lapsed subscription that pays again comes back.
+      if (subscription.status !== "cancelled") {
+        await actOnDeliveries(scope, subscription, "renew", "subscription renewed", event.event_id);
       }
     }
     deps.log.info(

@@ -49,6 +49,16 @@ export type GatewayEvent =
         readonly current_period_end: string | null;
       })
   | (EventBase & { readonly kind: "cancelled"; readonly subscription_id: string; readonly order_id: string | null })
+  /**
+   * A subscription changed at the gateway (a cancellation scheduled or withdrawn, a period moved).
+   * The body is not trusted for the state: events overtake each other, so the job reads the
+   * subscription as it is now.
+   */
+  | (EventBase & {
+      readonly kind: "subscription_updated";
+      readonly subscription_id: string;
+      readonly order_id: string | null;
+    })
   | (EventBase & {
       readonly kind: "refunded";
       readonly payment: PaymentPointer;

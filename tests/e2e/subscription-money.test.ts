@@ -9,26 +9,17 @@ import {
   http,
   posProductFor,
   registerCustomer,
-  SANDBOX,
   useE2e,
 } from "../support/e2e.ts";
+import { atSandbox, gatewaySubscription, simControl } from "../support/subscriptions.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);
 const DAY = 86_400;
 
-async function sim(method: string, path: string, body?: object) {
-  const response = await fetch(`${e2e.sim.url}${path}`, {
-    method,
-    headers: {
-      "content-type": "application/json",
-      authorization: `Bearer ${SANDBOX.GATEWAY_B_SANDBOX_API_KEY}`,
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  expect(response.status).toBeLessThan(300);
-  return (await response.json()) as Record<string, any>;
-}
+/** A simulator control, or (GET) an object at a gateway sandbox's own API. */
+const sim = (method: "GET" | "POST", path: string, body?: object) =>
+  method === "POST" ? simControl(e2e, path, body) : atSandbox(e2e, "gateway_b", path.replace("/gateway_b", ""));
 
 const ledger = (orderId: string) =>
   db.current.sql<{ payment_id: string; kind: string; amount: number; refunded: number; lost: number }[]>`
@@ -102,6 +93,12 @@ test("a gateway_b subscription's life under the simulated clock: the ledger, ref
   const lostCharge = await sim("GET", `/gateway_b/v1/charges/${intent.latest_charge}`);
   expect(lostCharge.disputed).toBe(true);
   expect(await orderRow(orderId)).toMatchObject({ status: "charged_back", needs_attention: true });
+  // Nothing more is billed for an order whose money is gone.
+  await eventually(
+    async () => (await gatewaySubscription(e2e, "gateway_b", subscriptionId)).status === "canceled",
+    5000,
+    "the gateway subscription ended",
+  );
   const [dead] = await db.current.sql<{ n: number }[]>`select count(*)::int as n from jobs where state = 'dead'`;
   expect(dead?.n).toBe(0);
 }, 60_000);

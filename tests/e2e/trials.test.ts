@@ -9,37 +9,15 @@ import {
   registerCustomer,
   useE2e,
 } from "../support/e2e.ts";
-import { SIM_TOKEN } from "../support/provider-sim.ts";
+import { simControl, tenantStatus as statusAt, subscriptionOf as subscriptionRow } from "../support/subscriptions.ts";
+
+const subscriptionOf = (orderId: string) => subscriptionRow(db, orderId);
+const tenantStatus = (reference: string) => statusAt(e2e, reference);
+const simPost = (path: string, body?: object) => simControl(e2e, path, body);
 
 const db = useTestDatabase();
 let offsetMs = 0;
 const e2e = useE2e(db, { clock: () => new Date(Date.now() + offsetMs) });
-
-const simPost = async (path: string, body: object = {}) => {
-  const response = await fetch(`${e2e.sim.url}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { outcome?: string; delivered?: boolean };
-};
-
-async function tenantStatus(reference: string) {
-  const response = await fetch(`${e2e.sim.url}/api/marketplace/status/${reference}`, {
-    headers: { authorization: `Bearer ${SIM_TOKEN}` },
-  });
-  return ((await response.json()) as { status: string }).status;
-}
-
-async function subscriptionOf(orderId: string) {
-  const [row] = await db.current.sql<
-    { id: string; gateway_subscription_id: string; status: string; current_period_end: Date }[]
-  >`select s.id, s.gateway_subscription_id, s.status, s.current_period_end
-    from subscriptions s join order_items i on i.id = s.order_item_id where i.order_id = ${orderId}`;
-  if (!row) throw new Error(`order ${orderId} has no subscription`);
-  return row;
-}
 
 const paymentsOf = (orderId: string) =>
   db.current.sql<{ kind: string; amount: number }[]>`
@@ -68,13 +46,13 @@ describe.each(["gateway_a", "gateway_b"] as const)("a trial through %s", (gatewa
     expect(order).toEqual({ status: "paid", due_today: 0 });
     expect((await subscriptionOf(orderId)).status).toBe("trialing");
     expect(await tenantStatus(record.external_reference_id ?? "")).toBe("trialing");
-    expect(await paymentsOf(orderId)).toEqual([{ kind: "initial", amount: 0 }]);
+    expect([...(await paymentsOf(orderId))]).toEqual([{ kind: "initial", amount: 0 }]);
 
     const subscription = await subscriptionOf(orderId);
     const renewed = await simPost(`/__sim/${gateway}/subscriptions/${subscription.gateway_subscription_id}/renew`);
     expect(renewed.outcome).toBe("renewed");
     await eventually(async () => (await subscriptionOf(orderId)).status === "active", 3000, "an active subscription");
-    expect(await paymentsOf(orderId)).toEqual([
+    expect([...(await paymentsOf(orderId))]).toEqual([
       { kind: "initial", amount: 0 },
       { kind: "renewal", amount: 3100 },
     ]);

@@ -30,6 +30,10 @@ export function createPaddleGateway(deps: {
   const now = deps.now ?? Date.now;
   const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
   const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
+  const cancel = async (id: string, effective_from: "immediately" | "next_billing_period") => {
+    const { data } = await send({ method: "POST", target: `${subscriptionPath(id)}/cancel`, body: { effective_from } });
+    return readPaddleSubscription(data);
+  };
 
   return {
     name: "gateway_a",
@@ -88,11 +92,15 @@ export function createPaddleGateway(deps: {
       return readPaddleSubscription(data);
     },
 
-    async cancelSubscription(subscriptionId) {
+    cancelSubscription: (subscriptionId) => cancel(subscriptionId, "immediately"),
+
+    scheduleCancellation: (subscriptionId) => cancel(subscriptionId, "next_billing_period"),
+
+    async resumeSubscription(subscriptionId) {
       const { data } = await send({
-        method: "POST",
-        target: `${subscriptionPath(subscriptionId)}/cancel`,
-        body: { effective_from: "immediately" },
+        method: "PATCH",
+        target: subscriptionPath(subscriptionId),
+        body: { scheduled_change: null },
       });
       return readPaddleSubscription(data);
     },

@@ -136,10 +136,11 @@ export function normalizePaddleEvent(payload: unknown): GatewayEvent {
     case "transaction.paid":
       return transactionEvent(envelope);
     case "subscription.canceled":
+    case "subscription.updated":
       return {
         gateway,
         event_id,
-        kind: "cancelled",
+        kind: event_type === "subscription.canceled" ? "cancelled" : "subscription_updated",
         subscription_id: requireString(data.id, "data.id"),
         order_id: orderIdOf(data),
       };

@@ -56,11 +56,17 @@ export function readPaddleSubscription(value: unknown): RemoteSubscription {
   if (periodEnd === undefined || canceledAt === undefined || trialEndsAt === undefined) {
     return bad("a subscription date is not a string");
   }
+  const scheduled = value.scheduled_change;
+  if (scheduled !== null && scheduled !== undefined && !isRecord(scheduled)) {
+    return bad("scheduled_change is not an object");
+  }
   return {
     subscription_id: value.id,
     status: value.status,
     trial_ends_at: trialEndsAt,
     current_period_end: periodEnd,
     cancelled_at: canceledAt,
+    // Paddle has no flag: a pending cancellation is the scheduled change.
+    cancel_at_period_end: isRecord(scheduled) && scheduled.action === "cancel",
   };
 }

@@ -23,6 +23,8 @@ export function createStripeGateway(deps: {
   const now = deps.now ?? Date.now;
   const send = async (call: StripeCall) => stripeRequest(await deps.settings.resolve("gateway_b"), call);
   const subscriptionPath = (id: string) => `/v1/subscriptions/${encodeURIComponent(id)}`;
+  const setCancelAtPeriodEnd = async (id: string, on: boolean) =>
+    readSubscription(await send({ method: "POST", path: subscriptionPath(id), form: { cancel_at_period_end: on } }));
 
   return {
     name: "gateway_b",
@@ -65,6 +67,10 @@ export function createStripeGateway(deps: {
     getSubscription: async (id) => readSubscription(await send({ method: "GET", path: subscriptionPath(id) })),
 
     cancelSubscription: async (id) => readSubscription(await send({ method: "DELETE", path: subscriptionPath(id) })),
+
+    scheduleCancellation: (id) => setCancelAtPeriodEnd(id, true),
+
+    resumeSubscription: (id) => setCancelAtPeriodEnd(id, false),
 
     testConnection: () => testStripeConnection(deps.settings),
 

@@ -1,24 +1,11 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
 import type { GatewayEvent, PaymentPointer, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
-import { createFieldReader, type Fields, isRecord } from "./field-reader.ts";
-
-const read = createFieldReader((reason) => {
-  throw new InvalidWebhookPayload(reason);
-});
+import { type Fields, isRecord } from "./field-reader.ts";
+import { type StripeEnvelope as Envelope, metadataOrderId, readEvent as read } from "./stripe-event-reader.ts";
+import { chargeRefunded, disputeEvent } from "./stripe-money-events.ts";
 
 const PAID_STATUSES = new Set(["paid", "no_payment_required"]);
-
-interface Envelope {
-  readonly gateway: "gateway_b";
-  readonly event_id: string;
-  readonly livemode: boolean | null;
-}
-
-const metadataOrderId = (object: Fields): string | null => {
-  const metadata = object.metadata;
-  return isRecord(metadata) ? read.optionalString(metadata, "order_id") : null;
-};
 
 /** Newer API versions moved an invoice's subscription under `parent.subscription_details`. */
 function subscriptionDetails(invoice: Fields): Fields {
@@ -135,38 +122,6 @@ function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
   };
 }
 
-/** A charge names its payment intent, and on older API versions its invoice. */
-function chargePointer(charge: Fields): PaymentPointer {
-  const intent = read.optionalId(charge, "payment_intent");
-  return {
-    payment_id: intent,
-    payment_intent_id: intent,
-    charge_id: read.string(charge, "id"),
-    invoice_id: read.optionalId(charge, "invoice"),
-  };
-}
-
-const DISPUTE_OUTCOMES: Readonly<Record<string, "dispute_won" | "dispute_lost">> = {
-  won: "dispute_won",
-  lost: "dispute_lost",
-};
-
-/** `charge.dispute.created` opens it; `charge.dispute.closed` settles it as `won` or `lost` (else: ignored). */
-function disputeEvent(base: Envelope, type: string, dispute: Fields): GatewayEvent {
-  const kind = type === "charge.dispute.created" ? "dispute_opened" : DISPUTE_OUTCOMES[read.string(dispute, "status")];
-  if (kind === undefined) return { ...base, kind: "ignored", type };
-  const intent = read.optionalId(dispute, "payment_intent");
-  return {
-    ...base,
-    kind,
-    payment: { payment_id: intent, payment_intent_id: intent, charge_id: read.id(dispute, "charge") },
-    order_id: metadataOrderId(dispute),
-    dispute_id: read.string(dispute, "id"),
-    amount: read.integer(dispute, "amount"),
-    currency: read.string(dispute, "currency").toUpperCase(),
-  };
-}
-
 function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEvent {
   if (type === "invoice.payment_failed") {
     const subscription = invoiceSubscription(object);
@@ -208,24 +163,15 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
     case "invoice.paid":
       return invoicePaid(base, object);
     case "customer.subscription.deleted":
+    case "customer.subscription.updated":
       return {
         ...base,
-        kind: "cancelled",
+        kind: type === "customer.subscription.deleted" ? "cancelled" : "subscription_updated",
         subscription_id: read.string(object, "id"),
         order_id: metadataOrderId(object),
       };
     case "charge.refunded":
-      return {
-        ...base,
-        kind: "refunded",
-        payment: chargePointer(object),
-        order_id: metadataOrderId(object),
-        // A charge reports everything refunded on it so far, not the refund that just happened.
-        refund_id: null,
-        amount: read.integer(object, "amount_refunded"),
-        cumulative: true,
-        currency: read.string(object, "currency").toUpperCase(),
-      };
+      return chargeRefunded(base, object);
     case "invoice.payment_failed":
     case "payment_intent.payment_failed":
       return paymentFailed(base, type, object);

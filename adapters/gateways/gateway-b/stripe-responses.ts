@@ -61,6 +61,8 @@ export function readSubscription(body: unknown): RemoteSubscription {
     trial_ends_at: read.optionalTime(subscription, "trial_end"),
     current_period_end: periodEnd(subscription),
     cancelled_at: read.optionalTime(subscription, "canceled_at"),
+    cancel_at_period_end:
+      subscription.cancel_at_period_end === undefined ? false : read.boolean(subscription, "cancel_at_period_end"),
   };
 }
 

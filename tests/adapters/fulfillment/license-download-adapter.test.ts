@@ -106,12 +106,15 @@ describe("license download adapter", () => {
     expect([raced.licenseRows.length, raced.entitlementRows.length]).toEqual([1, 1]);
   });
 
-  test("suspend reports without revoking; cancel revokes license and entitlement", async () => {
+  test("suspend and resume move the license's status; cancel revokes license and entitlement for good", async () => {
     const context = await aContext();
     await adapter().fulfill(context);
     expect(await adapter().syncStatus(context)).toEqual({ external_status: "active" });
     expect(await adapter().suspend(context, "lapsed")).toEqual({ external_status: "suspended" });
-    expect((await rowsOf(context)).licenseRows[0]?.status).toBe("active");
+    expect(await adapter().suspend(context, "again")).toEqual({ external_status: "suspended" });
+    expect((await rowsOf(context)).licenseRows[0]?.status).toBe("suspended");
+    expect(await adapter().resume?.(context)).toEqual({ external_status: "active" });
+    await adapter().suspend(context, "disputed");
 
     expect(await adapter().cancel(context, "refunded")).toEqual({ external_status: "revoked" });
     const { licenseRows, entitlementRows } = await rowsOf(context);
@@ -119,6 +122,32 @@ describe("license download adapter", () => {
     expect(entitlementRows[0]?.revoked_at).toBeInstanceOf(Date);
     expect(await adapter().syncStatus(context)).toEqual({ external_status: "revoked" });
     expect(await adapter().cancel(context, "again")).toEqual({ external_status: "revoked" });
+    expect(await adapter().resume?.(context)).toEqual({ external_status: "revoked" });
+    expect(await adapter().renew?.(context)).toEqual({ external_status: "revoked" });
+  });
+
+  test("a renewal moves a subscription license's expiry to the new period end and lifts a suspension", async () => {
+    const context = await aFulfillmentContext(db.current.sql, {
+      product: aLicenseProduct({ is_recurring: true, price_monthly: 900 }),
+      periodEnd: new Date("2026-02-15T09:30:00.000Z"),
+    });
+    await adapter().fulfill(context);
+    await adapter().suspend(context, "lapsed");
+    const renewed = {
+      ...context,
+      subscription: context.subscription && {
+        ...context.subscription,
+        current_period_end: new Date("2026-03-15T09:30:00.750Z"),
+      },
+    };
+    expect(await adapter().renew?.(renewed)).toEqual({ external_status: "active" });
+    expect((await rowsOf(context)).licenseRows[0]).toMatchObject({
+      status: "active",
+      expires_at: new Date("2026-03-15T09:30:00.000Z"),
+    });
+    // A late repeat of an older renewal never shortens it.
+    expect(await adapter().renew?.(context)).toEqual({ external_status: "active" });
+    expect((await rowsOf(context)).licenseRows[0]?.expires_at).toEqual(new Date("2026-03-15T09:30:00.000Z"));
   });
 
   test("cancel before anything was issued has nothing to revoke", async () => {

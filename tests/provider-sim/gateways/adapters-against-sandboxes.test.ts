@@ -112,6 +112,36 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     events.length = 0;
   });
 
+  test("a cancellation at the period end: scheduled, withdrawn, scheduled again, then taking effect", async () => {
+    const gateway = gateways[name];
+    const session = await gateway.createCheckoutSession(aCheckout(`ord_end_${name}`, true));
+    await pay(session.url);
+    const paid = events.find((event) => event.kind === "paid");
+    const subscriptionId = paid?.kind === "paid" ? (paid.subscription?.subscription_id ?? "") : "";
+    expect(await gateway.scheduleCancellation(subscriptionId)).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+    });
+    expect(await gateway.scheduleCancellation(subscriptionId)).toMatchObject({ cancel_at_period_end: true });
+    expect(await gateway.resumeSubscription(subscriptionId)).toMatchObject({ cancel_at_period_end: false });
+    expect(await gateway.getSubscription(subscriptionId)).toMatchObject({ cancel_at_period_end: false });
+    await gateway.scheduleCancellation(subscriptionId);
+    const ended = await sim.plain("POST", `/__sim/${name}/subscriptions/${subscriptionId}/renew`);
+    expect(ended.body.outcome).toBe("ended");
+    expect(await gateway.getSubscription(subscriptionId)).toMatchObject({ status: "canceled" });
+    // Scheduled, withdrawn, scheduled: three updates in the background; the repeat changed nothing.
+    const updates = () => events.filter((event) => event.kind === "subscription_updated");
+    const deadline = Date.now() + 3_000;
+    while (!events.some((event) => event.kind === "cancelled") || updates().length < 3) {
+      if (Date.now() > deadline) throw new Error("the update and cancellation events did not arrive");
+      await Bun.sleep(10);
+    }
+    expect(updates().every((event) => "subscription_id" in event && event.subscription_id === subscriptionId)).toBe(
+      true,
+    );
+    events.length = 0;
+  });
+
   test("a trial checkout is paid with amount 0 and a trialing subscription", async () => {
     const gateway = gateways[name];
     const session = await gateway.createCheckoutSession(aCheckout(`ord_trial_${name}`, true, 14));

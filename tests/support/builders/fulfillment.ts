@@ -113,7 +113,7 @@ export async function aFulfillmentContext(
         values (${order.id}, ${item.id}, ${customer.id}, ${product.id}, 'gateway_b', ${`sub_${unique()}`}, 'active',
                 ${variant}, ${input.periodEnd ?? new Date(Date.now() + 30 * 86_400_000)})
         returning id, order_id, order_item_id, customer_id, product_id, gateway, gateway_subscription_id, status,
-                  billing_interval, trial_ends_at, current_period_end, cancelled_at`
+                  billing_interval, trial_ends_at, current_period_end, cancelled_at, cancel_at_period_end`
     : [];
 
   return {

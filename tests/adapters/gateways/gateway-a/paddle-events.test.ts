@@ -56,17 +56,23 @@ test.each(["transaction.completed", "transaction.paid"])("%s of a recurring char
   });
 });
 
-test("subscription.canceled is a cancellation", () => {
-  const data = aSubscription({ status: "canceled", canceled_at: "2026-03-02T00:00:00Z" });
-  expect(normalizePaddleEvent(event("subscription.canceled", data))).toEqual({
+test.each([
+  ["subscription.canceled", "cancelled", { status: "canceled", canceled_at: "2026-03-02T00:00:00Z" }],
+  [
+    "subscription.updated",
+    "subscription_updated",
+    { scheduled_change: { action: "cancel", effective_at: "2026-02-01T00:00:00Z", resume_at: null } },
+  ],
+] as const)("%s is %s, naming the subscription and its order", (type, kind, change) => {
+  expect(normalizePaddleEvent(event(type, aSubscription(change)))).toEqual({
     gateway: "gateway_a",
     event_id: "evt_01",
-    kind: "cancelled",
+    kind,
     subscription_id: "sub_01",
     order_id: "ord_1",
   });
-  const withoutOrder = normalizePaddleEvent(event("subscription.canceled", aSubscription({ custom_data: null })));
-  expect(withoutOrder).toMatchObject({ kind: "cancelled", order_id: null });
+  const withoutOrder = normalizePaddleEvent(event(type, aSubscription({ custom_data: null })));
+  expect(withoutOrder).toMatchObject({ kind, order_id: null });
 });
 
 describe("adjustments", () => {
@@ -144,7 +150,7 @@ test("transaction.payment_failed is a failed payment with Paddle's error code", 
   });
 });
 
-test.each(["transaction.created", "subscription.updated", "customer.created"])("%s is ignored", (type) => {
+test.each(["transaction.created", "subscription.created", "customer.created"])("%s is ignored", (type) => {
   expect(normalizePaddleEvent(event(type, { id: "x" }))).toEqual({
     gateway: "gateway_a",
     event_id: "evt_01",

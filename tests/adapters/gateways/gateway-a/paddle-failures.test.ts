@@ -70,6 +70,16 @@ const INTERACTIONS: Record<string, Interaction> = {
     path: "/subscriptions/sub_01/cancel",
     call: (g) => g.cancelSubscription("sub_01"),
   },
+  scheduleCancellation: {
+    method: "post",
+    path: "/subscriptions/sub_01/cancel",
+    call: (g) => g.scheduleCancellation("sub_01"),
+  },
+  resumeSubscription: {
+    method: "patch",
+    path: "/subscriptions/sub_01",
+    call: (g) => g.resumeSubscription("sub_01"),
+  },
   findProductByMarketplaceId: { method: "get", path: "/products", call: (g) => g.findProductByMarketplaceId("mp_1") },
   getProduct: { method: "get", path: "/products/pro_01", call: (g) => g.getProduct("pro_01") },
   createProduct: {

@@ -65,6 +65,7 @@ export const aSubscription = (overrides: Record<string, unknown> = {}) => ({
   current_billing_period: { starts_at: "2026-01-01T00:00:00Z", ends_at: "2026-02-01T00:00:00Z" },
   next_billed_at: "2026-02-01T00:00:00Z",
   canceled_at: null,
+  scheduled_change: null,
   items: [{ price: { id: "pri_01" }, quantity: 1 }],
   ...overrides,
 });

@@ -192,40 +192,6 @@ describe("refund", () => {
   });
 });
 
-describe("subscriptions", () => {
-  test("getSubscription turns unix seconds into ISO times", async () => {
-    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription());
-    expect(await setup().gateway.getSubscription("sub_1")).toEqual({
-      subscription_id: "sub_1",
-      status: "trialing",
-      trial_ends_at: "2026-03-15T12:00:00.000Z",
-      current_period_end: "2026-04-01T12:00:00.000Z",
-      cancelled_at: null,
-    });
-  });
-
-  test("the period end is read from the items in newer API versions", async () => {
-    const items = { data: [{ current_period_end: 1775044800 }] };
-    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription({ current_period_end: undefined, items }));
-    expect((await setup().gateway.getSubscription("sub_1")).current_period_end).toBe("2026-04-01T12:00:00.000Z");
-  });
-
-  test("cancelSubscription deletes it and reports the cancellation", async () => {
-    const requests = answer(
-      "delete",
-      "/v1/subscriptions/sub_1",
-      aStripeSubscription({ status: "canceled", trial_end: null, canceled_at: 1772366400 }),
-    );
-    expect(await setup().gateway.cancelSubscription("sub_1")).toMatchObject({
-      status: "canceled",
-      trial_ends_at: null,
-      cancelled_at: "2026-03-01T12:00:00.000Z",
-    });
-    expect(requests).toHaveLength(1);
-    expect(requests[0]?.raw).toBe("");
-  });
-});
-
 describe("verifyWebhook", () => {
   const text = JSON.stringify({ id: "evt_1", object: "event", type: "invoice.paid" });
   const body = new TextEncoder().encode(text);

@@ -5,6 +5,7 @@ export const aStripeSubscription = (overrides: Record<string, unknown> = {}) => 
   current_period_end: 1775044800,
   trial_end: 1773576000,
   canceled_at: null,
+  cancel_at_period_end: false,
   metadata: { order_id: "ord_1" },
   ...overrides,
 });

@@ -1,0 +1,40 @@
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
+
+export interface SubscriptionRecord {
+  readonly id: string;
+  readonly order_id: string;
+  readonly order_item_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly gateway: string;
+  readonly gateway_subscription_id: string | null;
+  readonly status: "trialing" | "active" | "past_due" | "suspended" | "cancelled";
+  readonly billing_interval: "monthly" | "yearly";
+  readonly trial_ends_at: Date | null;
+  readonly current_period_end: Date | null;
+  readonly cancelled_at: Date | null;
+  /** The gateway ends it at `current_period_end`; until then it is delivered as before. */
+  readonly cancel_at_period_end: boolean;
+}
+
+/** What an update may set; a field left out stays as it is. */
+export type SubscriptionChange = Partial<
+  Pick<SubscriptionRecord, "status" | "current_period_end" | "trial_ends_at" | "cancelled_at" | "cancel_at_period_end">
+>;
+
+export interface SubscriptionRepository {
+  upsertForItem(input: {
+    order: Order;
+    item: OrderItem;
+    facts: SubscriptionFacts | null;
+    now: Date;
+  }): Promise<SubscriptionRecord>;
+  find(id: string): Promise<SubscriptionRecord | undefined>;
+  findForItem(orderItemId: string): Promise<SubscriptionRecord | undefined>;
+  /** Locks the rows inside a transaction: one gateway subscription can bill several items. */
+  findByGatewayId(gateway: string, gatewaySubscriptionId: string): Promise<SubscriptionRecord[]>;
+  update(id: string, change: SubscriptionChange): Promise<void>;
+  /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */
+  lapsed(now: Date, graceHours: number, limit: number): Promise<SubscriptionRecord[]>;
+}

@@ -1,0 +1,109 @@
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { FulfillmentAction } from "../fulfillment/manage-fulfillments.ts";
+import type { SubscriptionRepository, TransactionScope, UnitOfWork } from "../fulfillment/ports.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import { UpstreamRejected } from "../shared/upstream-errors.ts";
+import type { PaymentGateway } from "./ports.ts";
+
+export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";
+
+type Act = (id: string, action: FulfillmentAction, reason: string) => Promise<FulfillmentRecord>;
+
+/**
+ * An admin acting on a delivery. Cancelling it also stops the billing behind it: the item's
+ * subscription is ended at its gateway by a job, after the adapter cancelled, so a gateway outage
+ * neither blocks nor undoes the cancellation. Cancellations with other causes (the gateway's own
+ * cancellation event, a refund, a lost dispute) go through the action job and never reach here.
+ */
+export function makeAdminFulfillmentActions(deps: { readonly act: Act; readonly uow: UnitOfWork; readonly log: Log }) {
+  return async function adminAct(id: string, action: FulfillmentAction, reason: string) {
+    const record = await deps.act(id, action, reason);
+    if (action !== "cancel") return record;
+    await deps.uow.run(async (scope) => {
+      const subscription = await scope.subscriptions.findForItem(record.order_item_id);
+      if (!subscription?.gateway_subscription_id || subscription.status === "cancelled") return;
+      // One gateway subscription can bill several items of the order: it ends with the last of them.
+      const billed = await scope.subscriptions.findByGatewayId(
+        subscription.gateway,
+        subscription.gateway_subscription_id,
+      );
+      const deliveries = await scope.fulfillments.list({ order_id: record.order_id }, { limit: 100 });
+      const live = deliveries.items.filter(
+        (other) => other.status !== "cancelled" && billed.some((each) => each.order_item_id === other.order_item_id),
+      );
+      if (live.length > 0) {
+        deps.log.warn(
+          { order_id: record.order_id, gateway: subscription.gateway, live: live.map((other) => other.id) },
+          "the gateway subscription still bills other deliveries; it stays until they are cancelled",
+        );
+        return;
+      }
+      await scope.jobs.enqueue({
+        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        payload: { subscription_id: subscription.id, reason },
+        dedupeKey: `end-subscription:${subscription.id}`,
+      });
+    });
+    return record;
+  };
+}
+
+/**
+ * Stops what an order's subscriptions bill at their gateway, by the ending job: once the shop has
+ * given the money back (a full refund) or lost it (a dispute), nothing more may be charged.
+ */
+export async function endOrderBilling(scope: TransactionScope, orderId: string, reason: string): Promise<void> {
+  const found = await scope.orders.find(orderId);
+  for (const item of found?.items ?? []) {
+    const subscription = await scope.subscriptions.findForItem(item.id);
+    if (!subscription?.gateway_subscription_id || subscription.status === "cancelled") continue;
+    await scope.jobs.enqueue({
+      kind: END_GATEWAY_SUBSCRIPTION_JOB,
+      payload: { subscription_id: subscription.id, reason },
+      dedupeKey: `end-subscription:${subscription.id}`,
+    });
+  }
+}
+
+type EndingCalls = Pick<PaymentGateway, "cancelSubscription" | "getSubscription">;
+
+/**
+ * Ends a subscription at its gateway now and records it as cancelled. Repeats are harmless: one
+ * already ended (here or at the gateway) is left alone, and a gateway that no longer knows it
+ * bills nothing either.
+ */
+export function makeEndGatewaySubscription(deps: {
+  readonly subscriptions: Pick<SubscriptionRepository, "find" | "update">;
+  readonly gateways: Readonly<Record<PaymentGatewayName, EndingCalls>>;
+  readonly clock: Clock;
+  readonly log: Log;
+}) {
+  async function end(gateway: EndingCalls, id: string): Promise<void> {
+    try {
+      await gateway.cancelSubscription(id);
+    } catch (error) {
+      if (!(error instanceof UpstreamRejected)) throw error;
+      if (error.status === 404) return;
+      // Gateways refuse to cancel what already ended, each in its own words: ask what it is now.
+      if ((await gateway.getSubscription(id)).status !== "canceled") throw error;
+    }
+  }
+
+  return async function endGatewaySubscription(payload: Readonly<Record<string, unknown>>): Promise<void> {
+    const subscription = await deps.subscriptions.find(String(payload.subscription_id ?? ""));
+    if (!subscription || subscription.status === "cancelled" || !subscription.gateway_subscription_id) return;
+    const gateway = deps.gateways[subscription.gateway as PaymentGatewayName];
+    await end(gateway, subscription.gateway_subscription_id);
+    await deps.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: deps.clock() });
+    deps.log.info(
+      {
+        gateway: subscription.gateway,
+        order_id: subscription.order_id,
+        subscription_id: subscription.gateway_subscription_id,
+        reason: String(payload.reason ?? ""),
+      },
+      "subscription ended at the gateway",
+    );
+  };
+}
