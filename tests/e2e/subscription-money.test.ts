@@ -11,7 +11,7 @@ import {
   registerCustomer,
   useE2e,
 } from "../support/e2e.ts";
-import { atSandbox, gatewaySubscription, simControl } from "../support/subscriptions.ts";
+import { atSandbox, gatewaySubscription, simControl, tenantStatus } from "../support/subscriptions.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);
@@ -103,7 +103,7 @@ test("a gateway_b subscription's life under the simulated clock: the ledger, ref
   expect(dead?.n).toBe(0);
 }, 60_000);
 
-test("a gateway_a subscription's life: renewals, dunning, a refunded renewal, a chargeback and its reversal", async () => {
+test("a gateway_a subscription's life: renewals, dunning, a refunded renewal, a chargeback and its reversal, cancel at period end", async () => {
   const product = await createProduct(e2e, posProductFor(e2e));
   const customer = await registerCustomer(e2e);
   const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
@@ -133,6 +133,17 @@ test("a gateway_a subscription's life: renewals, dunning, a refunded renewal, a 
   await sim("POST", `/__sim/gateway_a/transactions/${charged?.payment_id}/chargeback/reverse`);
   await eventually(async () => (await orderRow(orderId))?.status === "partially_refunded", 5000, "dispute won");
   await eventually(async () => (await delivery(orderId))?.external_status === "active", 5000, "resumed");
+
+  // The customer cancels at the period end: delivery goes on until the clock passes it.
+  const mine = await http(e2e.url, "GET", "/api/subscriptions", { token: customer.token });
+  const cancel = await http(e2e.url, "POST", `/api/subscriptions/${mine.body.items[0]?.id}/cancel`, {
+    token: customer.token,
+  });
+  expect(cancel.body).toMatchObject({ cancel_at_period_end: true });
+  expect((await delivery(orderId))?.status).toBe("active");
+  await sim("POST", "/__sim/clock", { advance_seconds: 32 * DAY });
+  await eventually(async () => (await delivery(orderId))?.status === "cancelled", 5000, "ended with its period");
+  expect(await tenantStatus(e2e, (await delivery(orderId))?.external_reference_id ?? "")).toBe("cancelled");
 
   const rows = await ledger(orderId);
   expect(rows.map((row) => [row.kind, row.amount, row.refunded, row.lost])).toEqual([
