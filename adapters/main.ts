@@ -61,6 +61,7 @@ import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
 import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
+import { portInUseMessage } from "./http/port-in-use.ts";
 import { deleteDoneJobs } from "./jobs/job-cleanup.ts";
 import type { JobWakeUp } from "./jobs/job-wake-up.ts";
 import { createJobWorker } from "./jobs/job-worker.ts";
@@ -324,6 +325,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     resumeCustomerSubscription: customerSubscriptions.resume,
     licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: licenseSigner, clock }),
     /** Answers within 2 s even when the database hangs mid-restart: a hanging probe is a failed one. */
+    instanceId: config.instanceId,
     async checkReadiness() {
       const down = { database: false, migrations: false };
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -457,7 +459,9 @@ if (import.meta.main) {
   const logger = createLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
   const accessLogger = createAccessLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
   start(config, logger, accessLogger).catch((error: unknown) => {
-    logger.fatal({ err: error }, "failed to start");
+    const taken = portInUseMessage(error, config.port, "PORT");
+    if (taken) console.error(`marketplace: ${taken}`);
+    else logger.fatal({ err: error }, "failed to start");
     process.exit(1);
   });
 }

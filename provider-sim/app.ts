@@ -26,6 +26,8 @@ export interface ProviderSimDeps {
   /** Mounts `/__sim/*`; without it those paths are 404 like any unknown route. */
   readonly controls: boolean;
   readonly publicUrl: string;
+  /** Names this process in `/health`, so a supervisor knows it hears its own child. */
+  readonly instanceId: string;
 }
 
 /** The bundled stand-in for the point-of-sale provider: the whole contract of openapi/provider.yaml. */
@@ -39,7 +41,9 @@ export function createProviderSimApp(deps: ProviderSimDeps) {
     .use(createErrorHandler(deps))
     .use(createRequestContext(deps))
     .use(createRawBodyParser(BODY_LIMIT_BYTES))
-    .get("/health", () => ({ status: "ok" as const }), { response: t.Object({ status: t.Literal("ok") }) })
+    .get("/health", () => ({ status: "ok" as const, instance: deps.instanceId }), {
+      response: t.Object({ status: t.Literal("ok"), instance: t.String() }),
+    })
     .use(createWorkspaceRoutes(deps))
     .use(createArtifactRoutes())
     .use(marketplaceApi)

@@ -8,6 +8,8 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 export interface ProviderSimConfig {
   readonly port: number;
   readonly host: string;
+  /** Names this process in `/ready` or `/health`, so a supervisor knows it hears its own child. */
+  readonly instanceId: string;
   readonly token: string;
   /** True when PROVIDER_SIM_TOKEN was unset and `token` was made up at start. */
   readonly tokenGenerated: boolean;
@@ -65,6 +67,7 @@ export function loadProviderSimConfig(
   return {
     port,
     host: text(env, "HOST") ?? "0.0.0.0",
+    instanceId: text(env, "INSTANCE_ID") ?? crypto.randomUUID(),
     token: token ?? generateToken(),
     tokenGenerated: token === undefined,
     hmacSecret: text(env, "PROVIDER_SIM_HMAC_SECRET"),

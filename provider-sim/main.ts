@@ -1,6 +1,7 @@
 import { Cron } from "croner";
 import { ConfigError } from "../adapters/config/env-parsers.ts";
 import { SERVER_BODY_LIMIT } from "../adapters/http/body-parser.ts";
+import { portInUseMessage } from "../adapters/http/port-in-use.ts";
 import { createLogger } from "../adapters/logging/logger.ts";
 import { loadProviderSimConfig, type ProviderSimConfig } from "./config.ts";
 import { wireProviderSim } from "./wiring.ts";
@@ -19,13 +20,23 @@ try {
 const logger = createLogger({ level: config.logLevel, name: "provider-sim" });
 const sim = wireProviderSim({ config, logger });
 // No idle timeout: a `hang` fault must stay pending until the client gives up.
-const server = Bun.serve({
-  hostname: config.host,
-  port: config.port,
-  idleTimeout: 0,
-  maxRequestBodySize: SERVER_BODY_LIMIT,
-  fetch: sim.app.fetch,
-});
+function serve() {
+  try {
+    return Bun.serve({
+      hostname: config.host,
+      port: config.port,
+      idleTimeout: 0,
+      maxRequestBodySize: SERVER_BODY_LIMIT,
+      fetch: sim.app.fetch,
+    });
+  } catch (error) {
+    const taken = portInUseMessage(error, config.port, "PROVIDER_SIM_PORT");
+    if (!taken) throw error;
+    console.error(`provider-sim: ${taken}`);
+    process.exit(1);
+  }
+}
+const server = serve();
 const tick = new Cron("* * * * *", { protect: true }, () => {
   const changed = sim.tick();
   if (changed > 0) logger.info({ changed }, "tick changed tenants");

@@ -42,6 +42,7 @@ export function wireProviderSim(options: {
     hmacSecret: config.hmacSecret,
     controls: config.controls,
     publicUrl: config.publicUrl,
+    instanceId: config.instanceId,
   });
   return { app, clock, store, faults, gateways, tick: () => runTick(store, clock.now()) };
 }

@@ -65,17 +65,29 @@ function failure(method: string, url: string | URL, status: number, body: string
   return new HttpFailure(`${method} ${pathname}${search} failed: ${status} ${shown}`);
 }
 
+/** How long nothing may answer at all before the demo gives up: `npm start` is not running. */
+const NOTHING_LISTENING_MS = 2_500;
+
+/**
+ * Waits for the marketplace to be ready. A marketplace that answers but is still starting gets
+ * `timeoutMs`; an address where nothing answers fails at once, with the one thing to do.
+ */
 async function waitForReady(timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const status = await fetch(`${MARKETPLACE}/ready`).then(
+  const started = Date.now();
+  let answered = false;
+  while (Date.now() - started < timeoutMs) {
+    const status = await fetch(`${MARKETPLACE}/ready`, { signal: AbortSignal.timeout(1_000) }).then(
       (r) => r.status,
       () => 0,
     );
     if (status === 200) return;
-    await Bun.sleep(500);
+    answered ||= status !== 0;
+    if (!answered && Date.now() - started > NOTHING_LISTENING_MS) {
+      throw new HttpFailure(`nothing answers at ${MARKETPLACE}: start the system first with \`npm start\``);
+    }
+    await Bun.sleep(250);
   }
-  throw new HttpFailure(`GET /ready: ${MARKETPLACE} not ready after ${timeoutMs / 1000} s (is \`npm start\` running?)`);
+  throw new HttpFailure(`GET /ready: ${MARKETPLACE} not ready after ${timeoutMs / 1000} s`);
 }
 
 const dashboard = (token: string) => http<{ items: DashboardItem[] }>("GET", `${MARKETPLACE}/api/dashboard`, { token });

@@ -18,6 +18,20 @@ try {
 }
 
 const random = () => Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("hex");
+
+/** The ports must be free before anything starts: otherwise another instance would answer for ours. */
+function assertPortFree(port: number, variable: string): void {
+  try {
+    Bun.listen({ hostname: config.host, port, socket: { data() {} } }).stop(true);
+  } catch {
+    console.error(
+      `start: port ${port} (${variable}) is already in use; stop what holds it (another \`npm start\`?) or set ${variable} to a free port.`,
+    );
+    process.exit(1);
+  }
+}
+assertPortFree(config.port, "PORT");
+assertPortFree(config.providerSimPort, "PROVIDER_SIM_PORT");
 const simUrl = `http://127.0.0.1:${config.providerSimPort}`;
 const marketplaceUrl = `http://127.0.0.1:${config.port}`;
 const READY_TIMEOUT_MS = 60_000;
@@ -51,9 +65,12 @@ const env = {
   ...sandboxOf("GATEWAY_B", "gateway_b"),
   [environmentName(DEMO_PROVIDER_CREDENTIALS_REF)]: simToken,
 };
+// Each child names itself in /ready or /health: readiness is believed only from our own children.
+const instances = { marketplace: `marketplace-${random().slice(0, 12)}`, sim: `provider-sim-${random().slice(0, 12)}` };
 const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   env: {
     ...env,
+    INSTANCE_ID: instances.sim,
     PROVIDER_SIM_PORT: String(config.providerSimPort),
     PROVIDER_SIM_TOKEN: simToken,
     PROVIDER_SIM_CONTROL: process.env.PROVIDER_SIM_CONTROL ?? "true",
@@ -63,7 +80,7 @@ const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
 });
 const marketplace = Bun.spawn(["bun", "adapters/main.ts"], {
   // The demo's provider simulator and gateway sandboxes listen on loopback.
-  env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...demoAdmin },
+  env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...demoAdmin, INSTANCE_ID: instances.marketplace },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const children = [marketplace, sim];
@@ -82,18 +99,22 @@ setInterval(() => {
   if (process.ppid !== parentPid && !stopping) stopAll("SIGTERM");
 }, 1_000).unref();
 
-/** True once every URL answers 200; false when a child exits, a signal arrives or time runs out. */
-async function allReady(urls: string[]): Promise<boolean> {
+/** Whether `url` answers 200 naming `instance`: our own child, not whatever holds the port. */
+const answersAs = (url: string, instance: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    async (response) =>
+      response.status === 200 && ((await response.json()) as { instance?: string }).instance === instance,
+    () => false,
+  );
+
+/** True once every child is ready; false when a child exits, a signal arrives or time runs out. */
+async function allReady(checks: [url: string, instance: string][]): Promise<boolean> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
-  const pending = new Set(urls);
+  const pending = new Map(checks);
   while (pending.size > 0) {
     if (stopping || children.some((child) => child.exitCode !== null) || Date.now() > deadline) return false;
-    for (const url of pending) {
-      const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
-        (response) => response.status === 200,
-        () => false,
-      );
-      if (ok) pending.delete(url);
+    for (const [url, instance] of pending) {
+      if (await answersAs(url, instance)) pending.delete(url);
     }
     if (pending.size > 0) await Bun.sleep(250);
   }
@@ -125,7 +146,10 @@ function banner(): string {
   ].join("\n");
 }
 
-void allReady([`${marketplaceUrl}/ready`, `${simUrl}/health`]).then((ready) => {
+void allReady([
+  [`${marketplaceUrl}/ready`, instances.marketplace],
+  [`${simUrl}/health`, instances.sim],
+]).then((ready) => {
   if (ready) console.log(banner());
   else if (!stopping && children.every((child) => child.exitCode === null)) {
     console.error(`start: not ready after ${READY_TIMEOUT_MS / 1000} s (${marketplaceUrl}/ready, ${simUrl}/health)`);

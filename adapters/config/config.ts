@@ -17,6 +17,8 @@ export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" |
 export interface Config {
   readonly nodeEnv: NodeEnv;
   readonly host: string;
+  /** Names this process in `/ready` or `/health`, so a supervisor knows it hears its own child. */
+  readonly instanceId: string;
   readonly port: number;
   readonly providerSimPort: number;
   /** Unset means the embedded PostgreSQL (PGlite) under `dataDir`. */
@@ -100,6 +102,7 @@ export function loadConfig(env: Env): Config {
   return {
     nodeEnv,
     host: text(env, "HOST") ?? "0.0.0.0",
+    instanceId: text(env, "INSTANCE_ID") ?? crypto.randomUUID(),
     port: integer(env, "PORT", 3000, 0, 65535),
     providerSimPort: integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535),
     databaseUrl: url(env, "DATABASE_URL", ["postgres:", "postgresql:"]),

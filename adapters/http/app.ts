@@ -43,6 +43,8 @@ export interface AppDeps
   readonly bodyLimitBytes: number;
   readonly rateLimits?: { readonly limits: Readonly<Record<string, RateLimit>>; readonly trustProxy: boolean };
   checkReadiness(): Promise<Readiness>;
+  /** This process's name in `/health` and `/ready`. */
+  readonly instanceId: string;
 }
 
 /** The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. */

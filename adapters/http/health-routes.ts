@@ -6,17 +6,18 @@ export interface Readiness {
   readonly migrations: boolean;
 }
 
-export function createHealthRoutes(deps: { checkReadiness(): Promise<Readiness> }) {
+export function createHealthRoutes(deps: { readonly instanceId: string; checkReadiness(): Promise<Readiness> }) {
+  const instance = deps.instanceId;
   return new Elysia({ name: "health-routes", tags: ["health"] })
-    .get("/health", () => ({ status: "ok" as const }), {
-      response: t.Object({ status: t.Literal("ok") }),
+    .get("/health", () => ({ status: "ok" as const, instance }), {
+      response: t.Object({ status: t.Literal("ok"), instance: t.String() }),
       detail: { summary: "Liveness: the process serves HTTP" },
     })
     .get(
       "/ready",
       async () => {
         const readiness = await deps.checkReadiness();
-        if (readiness.database && readiness.migrations) return { status: "ready" as const, ...readiness };
+        if (readiness.database && readiness.migrations) return { status: "ready" as const, instance, ...readiness };
         return problemResponse(
           problem(
             503,

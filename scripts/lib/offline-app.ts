@@ -27,6 +27,7 @@ export function createOfflineApp(name: string) {
     changes: createInProcessChangeSignal(),
     describeDrivers,
     checkReadiness: async () => ({ database: true, migrations: true }),
+    instanceId: name,
   };
   // Every use case not listed above answers as unavailable, whatever AppDeps grows to hold.
   const deps = new Proxy(known, {

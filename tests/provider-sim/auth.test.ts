@@ -69,7 +69,7 @@ describe("bearer token", () => {
   });
 
   test("/health needs no credentials", async () => {
-    expect((await createTestSim().call("GET", "/health", { token: undefined })).body).toEqual({ status: "ok" });
+    expect((await createTestSim().call("GET", "/health", { token: undefined })).body).toMatchObject({ status: "ok" });
   });
 });
 

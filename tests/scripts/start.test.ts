@@ -146,4 +146,61 @@ describe("npm start (scripts/start.ts)", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("PORT");
   });
+
+  test.each(["PORT", "PROVIDER_SIM_PORT"])(
+    "%s held by another server: one line naming it, a non-zero exit within seconds, no banner, no stack",
+    async (variable) => {
+      // Another program on the port that would even answer /ready and /health with 200.
+      const squatter = Bun.serve({ port: 0, fetch: () => Response.json({ status: "ready" }) });
+      const ports = { PORT: String(await freePort()), PROVIDER_SIM_PORT: String(await freePort()) };
+      try {
+        const started = performance.now();
+        const { code, stdout, stderr } = await runToExit("scripts/start.ts", {
+          ...ports,
+          [variable]: String(squatter.port),
+          DATA_DIR: mkdtempSync(join(tmpdir(), "start-taken-")),
+        });
+        expect(code).not.toBe(0);
+        expect(performance.now() - started).toBeLessThan(5_000);
+        expect(stdout).not.toContain("Marketplace is up");
+        const lines = stderr.trim().split("\n");
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`port ${squatter.port} (${variable}) is already in use`);
+        expect(stderr).not.toContain("    at ");
+      } finally {
+        squatter.stop(true);
+      }
+    },
+  );
+
+  test(
+    "each child names itself in /ready and /health: readiness comes from our own children",
+    async () => {
+      const running = await startAll();
+      try {
+        const ready = (await (await fetch(`${running.marketplace}/ready`)).json()) as { instance: string };
+        const health = (await (await fetch(`${running.sim}/health`)).json()) as { instance: string };
+        expect(ready.instance).toStartWith("marketplace-");
+        expect(health.instance).toStartWith("provider-sim-");
+        running.proc.kill("SIGTERM");
+        expect(await running.proc.exited).toBe(0);
+      } finally {
+        await running.cleanup();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("npm run demo (scripts/demo.ts)", () => {
+  test("with nothing listening it fails within 3 s with one clear line", async () => {
+    const started = performance.now();
+    const { code, stderr } = await runToExit("scripts/demo.ts", {
+      MARKETPLACE_URL: `http://127.0.0.1:${await freePort()}`,
+    });
+    const elapsed = performance.now() - started;
+    expect(code).toBe(1);
+    expect(elapsed).toBeLessThan(3_000);
+    expect(stderr.trim().split("\n")).toEqual([expect.stringContaining("nothing answers at http://127.0.0.1:")]);
+  });
 });
