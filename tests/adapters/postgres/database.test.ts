@@ -21,8 +21,9 @@ describe("isDatabaseUnavailable", () => {
     },
   );
 
-  test.each(["23505", "42P01", "22P02", undefined])("%s is not", (code) => {
-    expect(isDatabaseUnavailable(Object.assign(new Error("query"), { code }))).toBeFalse();
+  test.each(["23505", "42P01", "22P02", "no code"])("%s is not", (code) => {
+    const error = Object.assign(new Error("query"), code === "no code" ? {} : { code });
+    expect(isDatabaseUnavailable(error)).toBeFalse();
   });
 
   test("neither is anything that is not an error object", () => {
