@@ -15,6 +15,7 @@ import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
 import type { CustomerDirectory } from "../application/checkout/ports.ts";
 import { makeCustomerSubscriptions } from "../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../application/customers/customer-views.ts";
+import { makeResolveDownload } from "../application/customers/resolve-download.ts";
 import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
 import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../application/fulfillment/job-kinds.ts";
@@ -49,6 +50,7 @@ import { makeQueryProviderManagement } from "../application/provisioning/provide
 import { makeTestProviderConnection } from "../application/provisioning/test-provider-connection.ts";
 import type { Clock } from "../application/shared/runtime.ts";
 import { FulfillmentNotFound } from "../domain/fulfillment/fulfillment.ts";
+import { checkoutReturnUrl } from "./config/checkout-return-url.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { defaultGatewaySettings, gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
@@ -61,6 +63,7 @@ import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
 import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
+import { loadBrowserPages } from "./http/browser-pages.ts";
 import { portInUseMessage } from "./http/port-in-use.ts";
 import { deleteDoneJobs } from "./jobs/job-cleanup.ts";
 import type { JobWakeUp } from "./jobs/job-wake-up.ts";
@@ -173,6 +176,12 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const tasks = createPostgresOpsTaskRepository(sql);
   const licenseSigner = createLicenseSigner(infra.licenseKeys);
   const downloadTokens = createDownloadTokens({ secret: infra.jwtSecret, ttlSeconds: config.downloadLinkTtlSeconds });
+  const downloads = {
+    link: async (entitlementId: string, customerId: string) =>
+      `${config.publicBaseUrl}/api/downloads/${await downloadTokens.issue(entitlementId, customerId)}`,
+    verify: downloadTokens.verify,
+  };
+  const customerReadModel = createPostgresCustomerReadModel(sql);
   const adapters: FulfillmentAdapters = {
     multitenant_saas: createMultitenantSaasAdapter({ provider, fulfillments }),
     singletenant_provisioning: createSingletenantProvisioningAdapter({
@@ -236,7 +245,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   });
   const migrations = loadMigrations();
   const customerSubscriptions = makeCustomerSubscriptions({
-    readModel: createPostgresCustomerReadModel(sql),
+    readModel: customerReadModel,
     subscriptions,
     gateways,
     uow,
@@ -285,8 +294,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
       settings: gatewaySettings,
       refs,
       urls: {
-        success: (orderId) => `${config.publicBaseUrl}/orders/${orderId}?checkout=success`,
-        cancel: (orderId) => `${config.publicBaseUrl}/orders/${orderId}?checkout=cancelled`,
+        success: (orderId) => checkoutReturnUrl(config.checkoutReturnUrl, orderId, "success"),
+        cancel: (orderId) => checkoutReturnUrl(config.checkoutReturnUrl, orderId, "cancelled"),
       },
     }),
     describeGatewaySettings: gatewayAdmin.describe,
@@ -311,15 +320,10 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     retryCustomerFulfillment: (id, customerId) => manage.retry(id, customerId),
     supplyCustomerInput: manage.supplyInput,
     listCustomerNotifications: (customerId, limit) => listNotifications(sql, customerId, limit),
-    customerViews: makeCustomerViews({
-      readModel: createPostgresCustomerReadModel(sql),
-      orders,
-      fulfillments,
-      downloads: {
-        link: async (entitlementId, customerId) =>
-          `${config.publicBaseUrl}/api/downloads/${await downloadTokens.issue(entitlementId, customerId)}`,
-        verify: downloadTokens.verify,
-      },
+    customerViews: makeCustomerViews({ readModel: customerReadModel, orders, fulfillments, downloads }),
+    resolveDownload: makeResolveDownload({ readModel: customerReadModel, downloads }),
+    pages: loadBrowserPages({
+      simulatorUrl: config.nodeEnv === "development" ? `http://127.0.0.1:${config.providerSimPort}` : undefined,
     }),
     cancelCustomerSubscription: customerSubscriptions.cancel,
     resumeCustomerSubscription: customerSubscriptions.resume,

@@ -4,7 +4,9 @@
  * admin finish the team's tasks, activates a license and downloads it, then prints the dashboard.
  * Exits 0 only when every item ends up active.
  */
+import type { components } from "../openapi/generated/marketplace.ts";
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "./lib/demo-admin.ts";
+import { answer, HttpFailure, marketplaceClients } from "./lib/marketplace-client.ts";
 
 const MARKETPLACE = process.env.MARKETPLACE_URL ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
 const SIM = process.env.PROVIDER_SIM_URL ?? `http://127.0.0.1:${process.env.PROVIDER_SIM_PORT || 4010}`;
@@ -17,52 +19,27 @@ const GATEWAYS = ["gateway_a", "gateway_b"] as const;
 const IN_FLIGHT = new Set(["queued", "processing", "pending_payment"]);
 const SETTLE_MS_PER_ITEM = 20_000;
 
-interface Product {
-  id: string;
-  slug: string;
-  name: string;
-  delivery_model: string;
-  checkout_options: { variants: { variant: string }[]; payment_gateways: string[] };
-}
-interface DashboardItem {
-  order_id: string;
-  fulfillment_id: string | null;
-  product_name: string;
-  delivery_model: string;
-  payment_gateway?: string;
-  status: string;
-  external_status: string | null;
-  next_action: { kind: string; label: string; url?: string; license_key?: string };
-}
+type Product = components["schemas"]["Product"];
+type DashboardItem = components["schemas"]["DashboardItem"];
 interface Purchase {
   gateway: string;
   product: Product;
   domain?: string;
 }
 
-class HttpFailure extends Error {}
-
 const suffix = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const secrets: string[] = [ADMIN.password];
+const { client: marketplace, failure } = marketplaceClients({ baseUrl: MARKETPLACE, secrets });
 let step = 0;
 const say = (line: string) => console.log(`${String(++step).padStart(2)}. ${line}`);
 
-/** JSON over HTTP; any non-2xx throws with method, path, status and body (secrets blanked out). */
-async function http<T>(method: string, url: string, options: { token?: string; body?: unknown } = {}): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers["content-type"] = "application/json";
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const response = await fetch(url, { method, headers, body });
+/** The simulator's sandbox checkout, which is not part of the marketplace's API. */
+async function pay(gateway: string, sessionId: string) {
+  const url = `${SIM}/checkout/${gateway}/${sessionId}/pay`;
+  const response = await fetch(url, { method: "POST" });
   const text = await response.text();
-  if (!response.ok) throw failure(method, url, response.status, text);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-function failure(method: string, url: string | URL, status: number, body: string): HttpFailure {
-  const shown = secrets.reduce((text, secret) => text.replaceAll(secret, "[redacted]"), body).slice(0, 2000);
-  const { pathname, search } = new URL(url);
-  return new HttpFailure(`${method} ${pathname}${search} failed: ${status} ${shown}`);
+  if (!response.ok) throw failure("POST", url, response.status, text);
+  return JSON.parse(text) as { delivered: boolean; status: number | null; event_id: string };
 }
 
 /** How long nothing may answer at all before the demo gives up: `npm start` is not running. */
@@ -90,7 +67,7 @@ async function waitForReady(timeoutMs = 60_000) {
   throw new HttpFailure(`GET /ready: ${MARKETPLACE} not ready after ${timeoutMs / 1000} s`);
 }
 
-const dashboard = (token: string) => http<{ items: DashboardItem[] }>("GET", `${MARKETPLACE}/api/dashboard`, { token });
+const dashboard = (token: string) => answer(marketplace(token).GET("/api/dashboard"));
 
 /** Polls until nothing is in flight, allowing 20 s more each time an item settles. */
 async function settle(token: string): Promise<DashboardItem[]> {
@@ -126,17 +103,17 @@ async function main(): Promise<number> {
   // 1. Ready, admin, a new customer.
   await waitForReady();
   say(`marketplace ready at ${MARKETPLACE} (simulator ${SIM})`);
-  const admin = await http<{ token: string }>("POST", `${MARKETPLACE}/api/auth/login`, { body: ADMIN });
+  const admin = await answer(marketplace().POST("/api/auth/login", { body: ADMIN }));
   secrets.push(admin.token);
   say(`signed in as admin ${ADMIN.email}`);
   const customerBody = { email: `demo-${suffix}@demo.example`, password: `demo-${suffix}-pw`, name: "Demo Customer" };
   secrets.push(customerBody.password);
-  const customer = await http<{ token: string }>("POST", `${MARKETPLACE}/api/auth/register`, { body: customerBody });
+  const customer = await answer(marketplace().POST("/api/auth/register", { body: customerBody }));
   secrets.push(customer.token);
   say(`registered customer ${customerBody.email}`);
 
   // 2. Every product through both gateways, paid in the sandbox.
-  const { items: products } = await http<{ items: Product[] }>("GET", `${MARKETPLACE}/api/products?limit=100`);
+  const { items: products } = await answer(marketplace().GET("/api/products", { params: { query: { limit: 100 } } }));
   say(`catalog: ${products.map((product) => product.slug).join(", ")}`);
   const purchases = new Map<string, Purchase>();
   for (const product of products) {
@@ -152,18 +129,12 @@ async function main(): Promise<number> {
           ? `${product.slug}-${suffix}-${gateway.replace("_", "-")}.demo.example`
           : undefined;
       const options = domain && gateway === GATEWAYS[0] ? { options: { domain } } : {};
-      const order = await http<{ order_id: string; checkout: { session_id: string } }>(
-        "POST",
-        `${MARKETPLACE}/api/checkout/create`,
-        {
-          token: customer.token,
+      const order = await answer(
+        marketplace(customer.token).POST("/api/checkout/create", {
           body: { items: [{ product_id: product.id, variant, ...options }], payment_gateway: gateway },
-        },
+        }),
       );
-      const paid = await http<{ delivered: boolean; status: number | null; event_id: string }>(
-        "POST",
-        `${SIM}/checkout/${gateway}/${order.checkout.session_id}/pay`,
-      );
+      const paid = await pay(gateway, order.checkout.session_id);
       if (!paid.delivered || paid.status !== 200) {
         throw new HttpFailure(`payment webhook ${paid.event_id} for ${product.slug} not delivered: ${paid.status}`);
       }
@@ -182,17 +153,15 @@ async function main(): Promise<number> {
     if (waiting.length === 0 && manual.size === 0) break;
     for (const item of waiting) {
       const domain = purchases.get(item.order_id)?.domain ?? `demo-${suffix}.demo.example`;
-      await http("POST", `${MARKETPLACE}/api/fulfillments/${item.fulfillment_id}/customer-input`, {
-        token: customer.token,
+      await marketplace(customer.token).POST("/api/fulfillments/{id}/customer-input", {
+        params: { path: { id: item.fulfillment_id as string } },
         body: { domain },
       });
       say(`${item.product_name}: gave the domain ${domain}`);
     }
     if (manual.size > 0) {
-      const tasks = await http<{ items: { id: string; fulfillment_record_id: string; kind: string }[] }>(
-        "GET",
-        `${MARKETPLACE}/api/admin/manual-tasks?status=open&limit=100`,
-        { token: admin.token },
+      const tasks = await answer(
+        marketplace(admin.token).GET("/api/admin/manual-tasks", { params: { query: { status: "open", limit: 100 } } }),
       );
       for (const task of tasks.items) {
         const item = manual.get(task.fulfillment_record_id);
@@ -202,7 +171,10 @@ async function main(): Promise<number> {
           task.kind === "provisioning"
             ? { url: `https://${purchase?.domain ?? `${purchase?.product.slug ?? "install"}.demo.example`}` }
             : { notes: "done by the demo" };
-        await http("POST", `${MARKETPLACE}/api/admin/manual-tasks/${task.id}/complete`, { token: admin.token, body });
+        await marketplace(admin.token).POST("/api/admin/manual-tasks/{id}/complete", {
+          params: { path: { id: task.id } },
+          body,
+        });
         say(`admin completed the ${task.kind} task of ${item.product_name}`);
       }
     }
@@ -212,10 +184,10 @@ async function main(): Promise<number> {
   // 5. A license: activate it on a machine and download the release.
   const licensed = items.find((item) => item.next_action.kind === "download");
   if (licensed?.next_action.license_key) {
-    const activation = await http<{ activated: boolean; activations: number; max_activations: number }>(
-      "POST",
-      `${MARKETPLACE}/api/licenses/activate`,
-      { body: { key: licensed.next_action.license_key, fingerprint: "demo-machine-1" } },
+    const activation = await answer(
+      marketplace().POST("/api/licenses/activate", {
+        body: { key: licensed.next_action.license_key, fingerprint: "demo-machine-1" },
+      }),
     );
     say(
       `${licensed.product_name}: license activated=${activation.activated} (${activation.activations} of ${activation.max_activations})`,
@@ -235,7 +207,7 @@ async function main(): Promise<number> {
   items = (await dashboard(customer.token)).items;
   const rows = items.map((item) => [
     item.product_name,
-    purchases.get(item.order_id)?.gateway ?? item.payment_gateway ?? "?",
+    purchases.get(item.order_id)?.gateway ?? item.payment_gateway,
     item.delivery_model,
     item.status,
     item.external_status ?? "-",

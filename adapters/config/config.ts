@@ -1,3 +1,4 @@
+import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "./env-parsers.ts";
 
 export { ConfigError } from "./env-parsers.ts";
@@ -38,6 +39,8 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   /** Where customers and gateways reach this marketplace (checkout return URLs). */
   readonly publicBaseUrl: string;
+  /** Where checkout returns the customer, with `{order_id}`: our order status page unless a storefront's. */
+  readonly checkoutReturnUrl: string;
   readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
   readonly gatewayTimeoutSeconds: number;
   readonly jobs: {
@@ -99,6 +102,8 @@ export function loadConfig(env: Env): Config {
     const missing = adminEmail === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
     throw new ConfigError(missing, "must be set together with the other of ADMIN_EMAIL and ADMIN_PASSWORD", undefined);
   }
+  const publicBaseUrl =
+    url(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ?? `http://localhost:${integer(env, "PORT", 3000, 0, 65535)}`;
   return {
     nodeEnv,
     host: text(env, "HOST") ?? "0.0.0.0",
@@ -122,8 +127,8 @@ export function loadConfig(env: Env): Config {
     currency: currency(env, "MARKETPLACE_CURRENCY", "USD"),
     bodyLimitBytes: integer(env, "BODY_LIMIT_BYTES", 1024 * 1024, 1024, 64 * 1024 * 1024),
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 120_000),
-    publicBaseUrl:
-      url(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ?? `http://localhost:${integer(env, "PORT", 3000, 0, 65535)}`,
+    publicBaseUrl,
+    checkoutReturnUrl: checkoutReturnUrlTemplate(env, publicBaseUrl),
     gateways: {
       gateway_a: gatewayDefaults(env, "GATEWAY_A", "https://sandbox-api.paddle.com", "https://api.paddle.com"),
       gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),

@@ -1,7 +1,10 @@
 import { Elysia, t } from "elysia";
+import type { describeDrivers } from "../../application/catalog/describe-drivers.ts";
 import type { PageRequest, ProductFilter } from "../../application/catalog/ports.ts";
 import type { CheckoutOptions, PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import type { Product, ProductInput } from "../../domain/catalog/product.ts";
+import { CheckoutPreviewSchema, DriverDescriptionSchema } from "./admin-catalog-schemas.ts";
+import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import {
   AdminProductSchema,
@@ -11,10 +14,9 @@ import {
   MappingInputSchema,
   MappingSchema,
   ProductInputSchema,
-  page,
   StatusSchema,
 } from "./catalog-schemas.ts";
-import { toAdminProductBody } from "./serializers.ts";
+import { asBody, toAdminProductBody } from "./serializers.ts";
 
 interface AdminProductView {
   readonly product: Product;
@@ -33,7 +35,7 @@ export interface AdminCatalogDeps {
   ): Promise<{ items: readonly AdminProductView[]; next_cursor: string | null }>;
   listPricingMappings(productId: string): Promise<PricingMapping[]>;
   savePricingMappings(productId: string, mappings: readonly PricingMappingInput[]): Promise<PricingMapping[]>;
-  describeDrivers(): unknown[];
+  describeDrivers: typeof describeDrivers;
 }
 
 const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
@@ -113,11 +115,12 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
               product_id: product.id,
               status: product.status,
               purchasable: product.status === "published" && checkout_options.variants.length > 0,
-              checkout_options,
+              checkout_options: asBody(checkout_options),
             };
           },
           {
             params: IdParams,
+            response: { 200: CheckoutPreviewSchema },
             detail: { summary: "What a customer would see at checkout: variants, prices, gateways, trial" },
           },
         )
@@ -144,11 +147,14 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
               },
               { additionalProperties: false },
             ),
-            response: { 200: t.Object({ product_id: t.String(), items: t.Array(MappingSchema) }) },
+            response: {
+              200: named("PricingMappingSet", t.Object({ product_id: t.String(), items: t.Array(MappingSchema) })),
+            },
             detail: { summary: "Replace a product's pricing mappings; one invalid row saves nothing" },
           },
         )
         .get("/api/admin/fulfillment-drivers", () => ({ items: deps.describeDrivers() }), {
+          response: { 200: t.Object({ items: t.Array(DriverDescriptionSchema) }) },
           detail: { summary: "Per driver: allowed delivery models, config JSON Schema and required keys" },
         }),
     );

@@ -5,8 +5,10 @@ import type { FulfillmentFilter, OpsTask } from "../../application/fulfillment/p
 import { DeadJobNotFound, type JobRecord, type JobState } from "../../application/jobs/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { Cursor, ListLimit, oneOf } from "./catalog-schemas.ts";
+import { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody, toJobBody, toTaskBody } from "./fulfillment-serializers.ts";
 
 export interface AdminFulfillmentDeps {
@@ -25,7 +27,7 @@ export interface AdminFulfillmentDeps {
 }
 
 const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
-const page = (query: { cursor?: string; limit?: number }) => ({
+const pageRequest = (query: { cursor?: string; limit?: number }) => ({
   limit: query.limit ?? 20,
   ...(query.cursor ? { cursor: query.cursor } : {}),
 });
@@ -39,7 +41,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
           "/api/admin/fulfillments",
           async ({ query }) => {
             const { cursor, limit, ...filter } = query;
-            const found = await deps.listFulfillments(filter, page({ cursor, limit }));
+            const found = await deps.listFulfillments(filter, pageRequest({ cursor, limit }));
             return { items: found.items.map(toFulfillmentBody), next_cursor: found.next_cursor };
           },
           {
@@ -49,22 +51,21 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
               cursor: Cursor,
               limit: ListLimit,
             }),
+            response: { 200: page(FulfillmentSchema) },
             detail: { summary: "Fulfillments, newest first, filtered by status and driver" },
           },
         )
         .get(
           "/api/admin/fulfillments/:id",
           async ({ params }) => toFulfillmentBody(await deps.getFulfillment(params.id)),
-          {
-            params: IdParams,
-            detail: { summary: "One fulfillment" },
-          },
+          { params: IdParams, response: { 200: FulfillmentSchema }, detail: { summary: "One fulfillment" } },
         )
         .post(
           "/api/admin/fulfillments/:id/retry",
           async ({ params }) => toFulfillmentBody(await deps.retryFulfillment(params.id)),
           {
             params: IdParams,
+            response: { 200: FulfillmentSchema },
             detail: { summary: "Queue a failed delivery again" },
           },
         );
@@ -78,6 +79,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
             body: t.Optional(
               t.Object({ reason: t.Optional(t.String({ maxLength: 500 })) }, { additionalProperties: false }),
             ),
+            response: { 200: FulfillmentSchema },
             detail: {
               summary: `${action[0]?.toUpperCase()}${action.slice(1)} the delivered product through its adapter`,
             },
@@ -89,7 +91,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
           "/api/admin/manual-tasks",
           async ({ query }) => {
             const { cursor, limit, ...filter } = query;
-            const found = await deps.listTasks(filter, page({ cursor, limit }));
+            const found = await deps.listTasks(filter, pageRequest({ cursor, limit }));
             return { items: found.items.map(toTaskBody), next_cursor: found.next_cursor };
           },
           {
@@ -99,6 +101,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
               cursor: Cursor,
               limit: ListLimit,
             }),
+            response: { 200: page(OpsTaskSchema) },
             detail: { summary: "Operations tasks (manual fulfillment and provisioning), newest first" },
           },
         )
@@ -114,6 +117,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
                 { additionalProperties: false },
               ),
             ),
+            response: { 200: FulfillmentSchema },
             detail: {
               summary: "Ops finished the task (with the installation URL for provisioning); the item becomes active",
             },
@@ -123,7 +127,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
           "/api/admin/jobs",
           async ({ query }) => {
             const { cursor, limit, ...filter } = query;
-            const found = await deps.listJobs(filter, page({ cursor, limit }));
+            const found = await deps.listJobs(filter, pageRequest({ cursor, limit }));
             return { items: found.items.map(toJobBody), next_cursor: found.next_cursor };
           },
           {
@@ -133,6 +137,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
               cursor: Cursor,
               limit: ListLimit,
             }),
+            response: { 200: page(JobSchema) },
             detail: { summary: "Background jobs; state=dead lists the dead letters" },
           },
         )
@@ -143,7 +148,11 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
             if (!job) throw new DeadJobNotFound();
             return toJobBody(job);
           },
-          { params: IdParams, detail: { summary: "Run a dead job again from its first attempt" } },
+          {
+            params: IdParams,
+            response: { 200: JobSchema },
+            detail: { summary: "Run a dead job again from its first attempt" },
+          },
         );
     });
 }

@@ -3,8 +3,10 @@ import type { Page, PageRequest } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
+import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { Cursor, GatewaySchema, ListLimit, oneOf } from "./catalog-schemas.ts";
+import { AdminOrderDetailsSchema, AdminOrderSchema } from "./order-schemas.ts";
 import { toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
 import { Int } from "./schema-types.ts";
 
@@ -29,8 +31,8 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
             const { cursor, limit, needs_attention, ...rest } = query;
             const filter =
               needs_attention === undefined ? rest : { ...rest, needs_attention: needs_attention === "true" };
-            const page = await deps.listAdminOrders(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
-            return { items: page.items.map(toAdminOrderBody), next_cursor: page.next_cursor };
+            const found = await deps.listAdminOrders(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
+            return { items: found.items.map(toAdminOrderBody), next_cursor: found.next_cursor };
           },
           {
             query: t.Object({
@@ -40,6 +42,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
               cursor: Cursor,
               limit: ListLimit,
             }),
+            response: { 200: page(AdminOrderSchema) },
             detail: { summary: "Orders, newest first, filtered by status, gateway and whether they need attention" },
           },
         )
@@ -48,6 +51,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
           async ({ params }) => toAdminOrderDetailsBody(await deps.getAdminOrder(params.id)),
           {
             params: IdParams,
+            response: { 200: AdminOrderDetailsSchema },
             detail: { summary: "One order with items, its ledger of payments, refunds and disputes, and attention" },
           },
         )
@@ -56,6 +60,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
           async ({ params }) => toAdminOrderDetailsBody(await deps.approveOrder(params.id)),
           {
             params: IdParams,
+            response: { 200: AdminOrderDetailsSchema },
             detail: { summary: "Accept an order that needs attention: a flagged order is delivered, once" },
           },
         )
@@ -73,6 +78,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
                 { additionalProperties: false },
               ),
             ),
+            response: { 200: AdminOrderDetailsSchema },
             detail: {
               summary:
                 "Refund one payment (default: the latest with something left), in full or by amount, through its gateway",

@@ -6,6 +6,7 @@ import type {
 } from "../../application/provisioning/test-provider-connection.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { oneOf } from "./catalog-schemas.ts";
+import { ProviderConnectionReportSchema } from "./gateway-schemas.ts";
 import { QueryInt } from "./schema-types.ts";
 
 export interface AdminProviderDeps {
@@ -33,16 +34,21 @@ const TenantsQuery = t.Object({
   limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })),
 });
 
+/** The provider's answer as its management API gives it (see openapi/provider.yaml), passed through. */
+const ProviderView = { 200: t.Unknown({ description: "The provider's JSON answer, unchanged" }) };
+
 /** Proxies the provider's management views (spec 2.3) for one product, authenticated like provisioning. */
 export function createAdminProviderRoutes(deps: AdminProviderDeps) {
   const base = "/api/admin/products/:id/provider";
   const detail = (summary: string) => ({ summary, security: [{ bearer: [] }] });
+  const view = (summary: string) => ({ response: ProviderView, detail: detail(summary) });
   return new Elysia({ name: "admin-provider-routes", tags: ["admin: provider"] })
     .use(createAuth(deps.auth))
     .guard({ auth: "admin" }, (app) =>
       app
         .post("/api/admin/fulfillment/test-connection", ({ body }) => deps.testProviderConnection(body), {
           body: ConnectionBody,
+          response: { 200: ProviderConnectionReportSchema },
           detail: detail(
             "Check a SaaS product's provider address and credentials (saved product or unsaved configuration); private addresses are refused with 422",
           ),
@@ -50,10 +56,7 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
         .get(
           `${base}/overview`,
           ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }),
-          {
-            params: ProductParams,
-            detail: detail("Provider platform overview"),
-          },
+          { params: ProductParams, ...view("Provider platform overview") },
         )
         .get(
           `${base}/tenants`,
@@ -63,32 +66,28 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
               view: "tenants",
               query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
             }),
-          {
-            params: ProductParams,
-            query: TenantsQuery,
-            detail: detail("Provider tenant list (status filter, cursor)"),
-          },
+          { params: ProductParams, query: TenantsQuery, ...view("Provider tenant list (status filter, cursor)") },
         )
         .get(`${base}/plans`, ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "plans" }), {
           params: ProductParams,
-          detail: detail("Provider plans"),
+          ...view("Provider plans"),
         })
         .get(
           `${base}/tenants/:tenant`,
           ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "tenant", tenant: params.tenant }),
-          { params: TenantParams, detail: detail("One provider tenant") },
+          { params: TenantParams, ...view("One provider tenant") },
         )
         .get(
           `${base}/tenants/:tenant/status`,
           ({ params }) =>
             deps.queryProviderManagement({ productId: params.id, view: "tenant_status", tenant: params.tenant }),
-          { params: TenantParams, detail: detail("A provider tenant's status") },
+          { params: TenantParams, ...view("A provider tenant's status") },
         )
         .get(
           `${base}/tenants/:tenant/subscription`,
           ({ params }) =>
             deps.queryProviderManagement({ productId: params.id, view: "tenant_subscription", tenant: params.tenant }),
-          { params: TenantParams, detail: detail("A provider tenant's subscription") },
+          { params: TenantParams, ...view("A provider tenant's subscription") },
         ),
     );
 }

@@ -1,12 +1,23 @@
 import { Elysia, t } from "elysia";
 import type { SecretListing } from "../../application/secrets/ports.ts";
+import { named, noContent, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { oneOf } from "./catalog-schemas.ts";
 
 export interface AdminSecretDeps {
   readonly auth: AuthOptions;
   putSecret(ref: string, value: string): Promise<void>;
   listSecrets(): Promise<SecretListing[]>;
 }
+
+const SecretListingSchema = named(
+  "SecretListing",
+  t.Object({
+    ref: t.String(),
+    source: oneOf(["stored", "environment"]),
+    updated_at: t.Nullable(t.String({ format: "date-time", description: "Stored secrets only" })),
+  }),
+);
 
 /** Write-only secrets: values go in and are never read back out. */
 export function createAdminSecretRoutes(deps: AdminSecretDeps) {
@@ -23,10 +34,14 @@ export function createAdminSecretRoutes(deps: AdminSecretDeps) {
           {
             params: t.Object({ ref: t.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$" }) }),
             body: t.Object({ value: t.String({ minLength: 1, maxLength: 8192 }) }, { additionalProperties: false }),
-            detail: { summary: "Store a secret encrypted under a reference; the value is never returned" },
+            detail: {
+              summary: "Store a secret encrypted under a reference; the value is never returned",
+              responses: noContent("Stored"),
+            },
           },
         )
         .get("/api/admin/secrets", async () => ({ items: await deps.listSecrets(), next_cursor: null }), {
+          response: { 200: page(SecretListingSchema) },
           detail: { summary: "Secret references and where each comes from; never the values" },
         }),
     );

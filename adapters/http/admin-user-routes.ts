@@ -1,9 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { Page, PageRequest } from "../../application/catalog/ports.ts";
 import type { AccessChange, Account } from "../../domain/identity/account.ts";
+import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { toUserBody, UserBody } from "./auth-routes.ts";
-import { Cursor, ListLimit, page } from "./catalog-schemas.ts";
+import { RoleSchema, toUserBody, UserBody } from "./auth-routes.ts";
+import { Cursor, ListLimit } from "./catalog-schemas.ts";
 
 export interface AdminUserDeps {
   readonly auth: AuthOptions;
@@ -11,7 +12,7 @@ export interface AdminUserDeps {
   changeAccess(actorId: string, userId: string, change: AccessChange): Promise<Account>;
 }
 
-const AccountBody = t.Object({ ...UserBody.properties, disabled: t.Boolean() });
+const AccountBody = named("Account", t.Object({ ...UserBody.properties, disabled: t.Boolean() }));
 
 const toAccountBody = (account: Account) => ({ ...toUserBody(account), disabled: account.disabled });
 
@@ -43,7 +44,7 @@ export function createAdminUserRoutes(deps: AdminUserDeps) {
           {
             params: t.Object({ id: t.String({ maxLength: 64 }) }),
             body: t.Object(
-              { role: t.Optional(UserBody.properties.role), disabled: t.Optional(t.Boolean()) },
+              { role: t.Optional(RoleSchema), disabled: t.Optional(t.Boolean()) },
               { additionalProperties: false, minProperties: 1 },
             ),
             response: { 200: AccountBody },

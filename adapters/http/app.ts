@@ -1,4 +1,3 @@
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Logger } from "../logging/logger.ts";
 import { createUrlRedactor } from "../logging/url-redaction.ts";
@@ -9,14 +8,17 @@ import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-route
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
+import { apiDocs } from "./api-docs.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "./body-parser.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
 import { type CustomerSubscriptionDeps, createCustomerSubscriptionRoutes } from "./customer-subscription-routes.ts";
+import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
 import { createRateLimiter, type RateLimit, rateLimitGroup } from "./rate-limit.ts";
 import { createRequestContext } from "./request-context.ts";
@@ -36,6 +38,8 @@ export interface AppDeps
     CustomerFulfillmentDeps,
     CustomerDeps,
     CustomerSubscriptionDeps,
+    DownloadDeps,
+    PageDeps,
     AdminUserDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
@@ -46,6 +50,8 @@ export interface AppDeps
   /** This process's name in `/health` and `/ready`. */
   readonly instanceId: string;
 }
+
+type ScalarOptions = NonNullable<Parameters<typeof apiDocs>[0]["scalar"]>;
 
 /** The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. */
 export function createApp(deps: AppDeps) {
@@ -73,9 +79,12 @@ export function createApp(deps: AppDeps) {
       return text;
     })
     .use(
-      openapi({
+      apiDocs({
         path: "/openapi",
         specPath: "/openapi/json",
+        // Served from our own node_modules: the docs page loads nothing from another host. The plugin
+        // types these options as Scalar's fully defaulted form; Scalar defaults the rest itself.
+        scalar: { cdn: deps.pages.docsScriptPath, withDefaultFonts: false } as ScalarOptions,
         documentation: {
           info: {
             title: "Marketplace API",
@@ -87,6 +96,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(createHealthRoutes(deps))
+    .use(createPageRoutes(deps))
+    .use(createDownloadRoutes(deps))
     .use(createAuthRoutes(deps))
     .use(createPublicCatalogRoutes(deps))
     .use(createAdminCatalogRoutes(deps))

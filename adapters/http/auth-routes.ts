@@ -1,17 +1,26 @@
 import { Elysia, t } from "elysia";
 import type { Account } from "../../domain/identity/account.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
+import { named, noContent } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 
-export const UserBody = t.Object({
-  id: t.String({ format: "uuid" }),
-  email: t.String(),
-  name: t.String(),
-  role: t.Union([t.Literal("customer"), t.Literal("admin")]),
-  created_at: t.String({ format: "date-time" }),
-});
+export const RoleSchema = named("Role", t.Union([t.Literal("customer"), t.Literal("admin")]));
 
-const SessionBody = t.Object({ token: t.String(), user: UserBody });
+export const UserBody = named(
+  "User",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    email: t.String(),
+    name: t.String(),
+    role: RoleSchema,
+    created_at: t.String({ format: "date-time" }),
+  }),
+);
+
+const SessionBody = named(
+  "Session",
+  t.Object({ token: t.String({ description: "Bearer token (JWT, HS256)" }), user: UserBody }),
+);
 
 export const toUserBody = (user: User) => ({
   id: user.id,
@@ -76,6 +85,7 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         detail: {
           summary: "Void every token of the signed-in account issued so far, this one included",
           security: [{ bearer: [] }],
+          responses: noContent("Every token issued so far is void"),
         },
       },
     );

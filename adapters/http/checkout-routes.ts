@@ -1,9 +1,12 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
 import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { GatewaySchema, oneOf } from "./catalog-schemas.ts";
+import { GatewaySchema, VariantSchema } from "./catalog-schemas.ts";
+import { PricedItemSchema } from "./order-schemas.ts";
 import { Int } from "./schema-types.ts";
+import { asBody } from "./serializers.ts";
 
 export interface CheckoutDeps {
   readonly auth: AuthOptions;
@@ -15,34 +18,76 @@ export interface CheckoutDeps {
   ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
 }
 
-const CheckoutBody = t.Object(
-  {
-    items: t.Array(
-      t.Object(
-        {
-          product_id: t.String({ maxLength: 64 }),
-          variant: oneOf(["regular", "extended", "monthly", "yearly"]),
-          quantity: t.Optional(Int({ minimum: 1, maximum: 100 })),
-          options: t.Optional(t.Record(t.String({ maxLength: 40 }), t.Union([t.String(), t.Number(), t.Boolean()]))),
-        },
-        { additionalProperties: false },
+const CheckoutBody = named(
+  "CheckoutRequest",
+  t.Object(
+    {
+      items: t.Array(
+        t.Object(
+          {
+            product_id: t.String({ maxLength: 64 }),
+            variant: VariantSchema,
+            quantity: t.Optional(Int({ minimum: 1, maximum: 100 })),
+            options: t.Optional(
+              t.Record(t.String({ maxLength: 40 }), t.Union([t.String(), t.Number(), t.Boolean()]), {
+                description: "Choices the product asks for, such as the `domain` of a dedicated installation",
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems: 20 },
       ),
-      { minItems: 1, maxItems: 20 },
-    ),
-    payment_gateway: t.Optional(GatewaySchema),
-  },
-  { additionalProperties: false },
+      payment_gateway: t.Optional(GatewaySchema),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+const Money = (description: string) => Int({ description: `${description}, in minor units of \`currency\`` });
+
+const CalculatedCheckoutSchema = named(
+  "CalculatedCheckout",
+  t.Object({
+    items: t.Array(PricedItemSchema),
+    subtotal: Money("The sum of the items"),
+    total: Money("What the order costs"),
+    due_today: Money("What is charged at checkout (items in a trial are due when it ends)"),
+    currency: t.String(),
+    payment_gateway: GatewaySchema,
+  }),
+);
+
+const CheckoutSchema = named(
+  "Checkout",
+  t.Object({
+    order_id: t.String({ format: "uuid" }),
+    total: Money("What the order costs"),
+    due_today: Money("What is charged at checkout"),
+    currency: t.String(),
+    payment_gateway: GatewaySchema,
+    checkout: t.Object({
+      url: t.String({ description: "Where the customer pays: the gateway's hosted checkout" }),
+      session_id: t.String(),
+      client_key: t.Optional(t.String({ description: "For the gateway's client-side checkout" })),
+    }),
+  }),
 );
 
 export function createCheckoutRoutes(deps: CheckoutDeps) {
   return new Elysia({ name: "checkout-routes", tags: ["checkout"] })
     .use(createAuth(deps.auth))
-    .post("/api/checkout/calculate", ({ body }) => deps.calculateCheckout(body as CheckoutRequest), {
-      body: CheckoutBody,
-      detail: {
-        summary: "Per-item amounts, subtotal, total, due today (trial aware) and the gateway that would be used",
+    .post(
+      "/api/checkout/calculate",
+      async ({ body }) => asBody(await deps.calculateCheckout(body as CheckoutRequest)),
+      {
+        body: CheckoutBody,
+        response: { 200: CalculatedCheckoutSchema },
+        detail: {
+          summary: "Per-item amounts, subtotal, total, due today (trial aware) and the gateway that would be used",
+        },
       },
-    })
+    )
     .post(
       "/api/checkout/create",
       async ({ body, principal, headers, set }) => {
@@ -56,6 +101,7 @@ export function createCheckoutRoutes(deps: CheckoutDeps) {
         auth: "customer",
         body: CheckoutBody,
         headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
+        response: { 201: CheckoutSchema },
         detail: {
           summary: "Create the order and open the selected gateway's checkout (honours Idempotency-Key)",
           security: [{ bearer: [] }],

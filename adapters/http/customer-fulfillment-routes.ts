@@ -1,7 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { StoredNotification } from "../postgres/notification-store.ts";
+import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { FulfillmentSchema, NotificationSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
 import { QueryInt } from "./schema-types.ts";
 
@@ -25,13 +27,21 @@ export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
           "/api/fulfillments/:id",
           async ({ params, principal }) =>
             toFulfillmentBody(await deps.getCustomerFulfillment(params.id, principal.userId)),
-          { params: IdParams, detail: { summary: "Delivery status of one of my items" } },
+          {
+            params: IdParams,
+            response: { 200: FulfillmentSchema },
+            detail: { summary: "Delivery status of one of my items" },
+          },
         )
         .post(
           "/api/fulfillments/:id/retry",
           async ({ params, principal }) =>
             toFulfillmentBody(await deps.retryCustomerFulfillment(params.id, principal.userId)),
-          { params: IdParams, detail: { summary: "Retry a failed delivery of mine" } },
+          {
+            params: IdParams,
+            response: { 200: FulfillmentSchema },
+            detail: { summary: "Retry a failed delivery of mine" },
+          },
         )
         .post(
           "/api/fulfillments/:id/customer-input",
@@ -40,6 +50,7 @@ export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
           {
             params: IdParams,
             body: t.Object({ domain: t.String({ minLength: 1, maxLength: 253 }) }, { additionalProperties: false }),
+            response: { 200: FulfillmentSchema },
             detail: { summary: "Give what a delivery awaits (the domain of a dedicated installation)" },
           },
         )
@@ -55,6 +66,7 @@ export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
           }),
           {
             query: t.Object({ limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })) }),
+            response: { 200: page(NotificationSchema) },
             detail: { summary: "My notifications, newest first" },
           },
         ),

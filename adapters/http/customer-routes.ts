@@ -1,20 +1,29 @@
 import { Elysia, t } from "elysia";
 import type { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import type { makeLicenseService } from "../../application/licensing/license-service.ts";
+import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { Cursor, ListLimit } from "./catalog-schemas.ts";
+import {
+  DashboardItemSchema,
+  InstallationSchema,
+  LicenseActivationSchema,
+  LicensePublicKeySchema,
+  LicenseSchema,
+  LicenseValidationSchema,
+} from "./customer-schemas.ts";
+import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
+import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
+import { OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
+import { asBody } from "./serializers.ts";
 
 export interface CustomerDeps {
   readonly auth: AuthOptions;
   readonly customerViews: ReturnType<typeof makeCustomerViews>;
   readonly licensing: ReturnType<typeof makeLicenseService>;
 }
-
-/** Flat rows with Date values, as JSON with ISO times. */
-const iso = <T extends object>(row: T) =>
-  Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]));
 
 const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 const Key = t.String({ minLength: 1, maxLength: 4096 });
@@ -25,7 +34,8 @@ export function createCustomerRoutes(deps: CustomerDeps) {
     .use(createAuth(deps.auth))
     .guard({ auth: "customer", detail: { tags: ["customer"], security: [{ bearer: [] }] } }, (app) =>
       app
-        .get("/api/dashboard", ({ principal }) => views.dashboard(principal.userId), {
+        .get("/api/dashboard", async ({ principal }) => asBody(await views.dashboard(principal.userId)), {
+          response: { 200: page(DashboardItemSchema) },
           detail: { summary: "Every item I bought: delivery type, status and the next action" },
         })
         .get(
@@ -37,7 +47,11 @@ export function createCustomerRoutes(deps: CustomerDeps) {
             });
             return { items: page.items.map(toOrderBody), next_cursor: page.next_cursor };
           },
-          { query: t.Object({ cursor: Cursor, limit: ListLimit }), detail: { summary: "My orders, newest first" } },
+          {
+            query: t.Object({ cursor: Cursor, limit: ListLimit }),
+            response: { 200: page(OrderSchema) },
+            detail: { summary: "My orders, newest first" },
+          },
         )
         .get(
           "/api/orders/:id",
@@ -45,50 +59,50 @@ export function createCustomerRoutes(deps: CustomerDeps) {
             const details = await views.order(principal.userId, params.id);
             const byItem = new Map(details.fulfillments.map((f) => [f.order_item_id, toFulfillmentBody(f)]));
             const body = toOrderDetailsBody(details);
-            return {
+            return asBody({
               ...body,
               items: body.items.map((item) => ({ ...item, fulfillment: byItem.get(item.id) ?? null })),
-            };
+            });
           },
-          { params: IdParams, detail: { summary: "One of my orders, each item with its fulfillment" } },
+          {
+            params: IdParams,
+            response: { 200: OrderDetailsSchema },
+            detail: { summary: "One of my orders, each item with its fulfillment" },
+          },
         )
         .get(
           "/api/licenses",
-          async ({ principal }) => ({ items: (await views.licenses(principal.userId)).map(iso), next_cursor: null }),
+          async ({ principal }) => ({
+            items: (await views.licenses(principal.userId)).map(toLicenseBody),
+            next_cursor: null,
+          }),
           {
+            response: { 200: page(LicenseSchema) },
             detail: { summary: "My licenses with keys, activations and download links" },
           },
         )
         .get(
           "/api/subscriptions",
           async ({ principal }) => ({
-            items: (await views.subscriptions(principal.userId)).map(iso),
+            items: (await views.subscriptions(principal.userId)).map(toSubscriptionBody),
             next_cursor: null,
           }),
-          { detail: { summary: "My subscriptions" } },
+          { response: { 200: page(SubscriptionBody) }, detail: { summary: "My subscriptions" } },
         )
         .get(
           "/api/installations",
           async ({ principal }) => ({
-            items: (await views.installations(principal.userId)).map(iso),
+            items: (await views.installations(principal.userId)).map(toInstallationBody),
             next_cursor: null,
           }),
-          { detail: { summary: "My dedicated installations" } },
-        )
-        .get(
-          "/api/downloads/:token",
-          async ({ principal, params, redirect }) =>
-            redirect(await views.download(principal.userId, params.token), 302),
-          {
-            params: t.Object({ token: t.String({ maxLength: 1024 }) }),
-            detail: { summary: "A signed, expiring link to the release artifact of my entitlement (redirects)" },
-          },
+          { response: { 200: page(InstallationSchema) }, detail: { summary: "My dedicated installations" } },
         ),
     )
     .get(
       "/api/licenses/public-key",
-      () => ({ algorithm: "Ed25519", format: "spki-pem", public_key: deps.licensing.publicKeyPem() }),
+      () => ({ algorithm: "Ed25519" as const, format: "spki-pem" as const, public_key: deps.licensing.publicKeyPem() }),
       {
+        response: { 200: LicensePublicKeySchema },
         detail: { tags: ["licensing"], summary: "The public key that verifies license keys offline" },
       },
     )
@@ -97,10 +111,12 @@ export function createCustomerRoutes(deps: CustomerDeps) {
         { key: Key, fingerprint: t.String({ minLength: 1, maxLength: 200 }) },
         { additionalProperties: false },
       ),
+      response: { 200: LicenseActivationSchema },
       detail: { tags: ["licensing"], summary: "Activate a license on a machine (idempotent per fingerprint)" },
     })
     .post("/api/licenses/validate", ({ body }) => deps.licensing.validate(body.key), {
       body: t.Object({ key: Key }, { additionalProperties: false }),
+      response: { 200: LicenseValidationSchema },
       detail: { tags: ["licensing"], summary: "Validity, product, type, expiry and activation count of a key" },
     });
 }

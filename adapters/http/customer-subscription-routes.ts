@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
+import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 
 export interface CustomerSubscriptionDeps {
@@ -11,21 +12,24 @@ export interface CustomerSubscriptionDeps {
 const Time = t.Nullable(t.String({ format: "date-time" }));
 
 /** One subscription as `GET /api/subscriptions` lists it. */
-export const SubscriptionBody = t.Object({
-  id: t.String({ format: "uuid" }),
-  order_id: t.String({ format: "uuid" }),
-  product_id: t.String({ format: "uuid" }),
-  product_name: t.String(),
-  gateway: t.String(),
-  status: t.String(),
-  billing_interval: t.String(),
-  trial_ends_at: Time,
-  current_period_end: Time,
-  cancelled_at: Time,
-  cancel_at_period_end: t.Boolean(),
-});
+export const SubscriptionBody = named(
+  "Subscription",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    order_id: t.String({ format: "uuid" }),
+    product_id: t.String({ format: "uuid" }),
+    product_name: t.String(),
+    gateway: t.String(),
+    status: t.String(),
+    billing_interval: t.String(),
+    trial_ends_at: Time,
+    current_period_end: Time,
+    cancelled_at: Time,
+    cancel_at_period_end: t.Boolean(),
+  }),
+);
 
-const toSubscriptionBody = (subscription: CustomerSubscription) => ({
+export const toSubscriptionBody = (subscription: CustomerSubscription) => ({
   ...subscription,
   trial_ends_at: subscription.trial_ends_at?.toISOString() ?? null,
   current_period_end: subscription.current_period_end?.toISOString() ?? null,

@@ -32,6 +32,11 @@ function toProblem(code: string | number, error: unknown, logger: Logger, reques
     case "PARSE":
       return problem(400, "MALFORMED_BODY", "The request body could not be parsed.");
     case "VALIDATION":
+      // A response that breaks its own schema is our bug, not the caller's.
+      if ((error as ValidationError).type === "response") {
+        logger.error({ req_id: requestIdOf(request), err: error }, "response does not match its schema");
+        return problem(500, "INTERNAL_ERROR", "Something went wrong on our side. The request id identifies it.");
+      }
       return problem(422, "VALIDATION_FAILED", "The request does not match the schema.", {
         errors: fieldErrorsOf(error as ValidationError),
       });

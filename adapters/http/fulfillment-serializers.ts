@@ -1,8 +1,10 @@
+import type { Static } from "elysia";
 import type { OpsTask } from "../../application/fulfillment/ports.ts";
 import type { JobRecord } from "../../application/jobs/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 
-export function toFulfillmentBody(record: FulfillmentRecord) {
+export function toFulfillmentBody(record: FulfillmentRecord): Static<typeof FulfillmentSchema> {
   return {
     id: record.id,
     order_id: record.order_id,
@@ -21,14 +23,14 @@ export function toFulfillmentBody(record: FulfillmentRecord) {
   };
 }
 
-export const toTaskBody = (task: OpsTask) => ({
+export const toTaskBody = (task: OpsTask): Static<typeof OpsTaskSchema> => ({
   ...task,
   due_at: task.due_at.toISOString(),
   completed_at: task.completed_at?.toISOString() ?? null,
   created_at: task.created_at.toISOString(),
 });
 
-export const toJobBody = (job: JobRecord) => ({
+export const toJobBody = (job: JobRecord): Static<typeof JobSchema> => ({
   ...job,
   run_at: job.run_at.toISOString(),
   created_at: job.created_at.toISOString(),

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { problem, problemResponse } from "./problem.ts";
+import { HttpProblem } from "./problem.ts";
 
 export interface Readiness {
   readonly database: boolean;
@@ -18,14 +18,22 @@ export function createHealthRoutes(deps: { readonly instanceId: string; checkRea
       async () => {
         const readiness = await deps.checkReadiness();
         if (readiness.database && readiness.migrations) return { status: "ready" as const, instance, ...readiness };
-        return problemResponse(
-          problem(
-            503,
-            "NOT_READY",
-            `Not ready: database ${readiness.database ? "up" : "down"}, migrations ${readiness.migrations ? "applied" : "pending"}.`,
-          ),
+        throw new HttpProblem(
+          503,
+          "NOT_READY",
+          `Not ready: database ${readiness.database ? "up" : "down"}, migrations ${readiness.migrations ? "applied" : "pending"}.`,
         );
       },
-      { detail: { summary: "Readiness: database reachable and migrations applied" } },
+      {
+        response: {
+          200: t.Object({
+            status: t.Literal("ready"),
+            instance: t.String(),
+            database: t.Boolean(),
+            migrations: t.Boolean(),
+          }),
+        },
+        detail: { summary: "Readiness: database reachable and migrations applied (else 503 NOT_READY)" },
+      },
     );
 }

@@ -1,8 +1,10 @@
+import type { Static } from "elysia";
 import type { OrderDetails, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
+import type { AdminOrderDetailsSchema, AdminOrderSchema, OrderSchema } from "./order-schemas.ts";
 
-export function toOrderBody(order: Order) {
+export function toOrderBody(order: Order): Static<typeof OrderSchema> {
   return {
     id: order.id,
     customer_id: order.customer_id,
@@ -13,7 +15,7 @@ export function toOrderBody(order: Order) {
     due_today: order.due_today,
     payment_gateway: order.payment_gateway,
     gateway_environment: order.gateway_environment,
-    metadata: JSON.parse(order.metadata) as unknown,
+    metadata: JSON.parse(order.metadata) as Record<string, unknown>,
     checkout: order.checkout_session_id ? { session_id: order.checkout_session_id, url: order.checkout_url } : null,
     flagged_reason: order.flagged_reason,
     created_at: order.created_at.toISOString(),
@@ -44,7 +46,7 @@ export function toOrderDetailsBody(details: OrderDetails) {
 }
 
 /** What an admin sees beyond the customer: whether the order waits for a person and why, and the disputes. */
-export function toAdminOrderBody(order: Order) {
+export function toAdminOrderBody(order: Order): Static<typeof AdminOrderSchema> {
   return {
     ...toOrderBody(order),
     needs_attention: order.needs_attention,
@@ -53,7 +55,7 @@ export function toAdminOrderBody(order: Order) {
   };
 }
 
-export function toAdminOrderDetailsBody(details: OrderDetails) {
+export function toAdminOrderDetailsBody(details: OrderDetails): Static<typeof AdminOrderDetailsSchema> {
   return {
     ...toOrderDetailsBody(details),
     ...toAdminOrderBody(details.order),

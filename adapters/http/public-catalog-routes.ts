@@ -2,14 +2,8 @@ import { Elysia, t } from "elysia";
 import type { PublicListQuery, PublicProduct } from "../../application/catalog/browse-catalog.ts";
 import { CATALOG_TOPIC } from "../../application/catalog/manage-products.ts";
 import type { ChangeSignal, Page } from "../../application/catalog/ports.ts";
-import {
-  Cursor,
-  DeliveryModelSchema,
-  documentedJson,
-  ListLimit,
-  PublicProductSchema,
-  page,
-} from "./catalog-schemas.ts";
+import { page, preSerializedJson } from "./api-model.ts";
+import { Cursor, DeliveryModelSchema, ListLimit, PublicProductSchema } from "./catalog-schemas.ts";
 import { createResponseCache } from "./response-cache.ts";
 
 export interface PublicCatalogDeps {
@@ -52,7 +46,7 @@ export function createPublicCatalogRoutes(deps: PublicCatalogDeps) {
         }),
         detail: {
           summary: "Published products, ordered by name, with checkout options",
-          responses: documentedJson("A page of products", page(PublicProductSchema)),
+          responses: preSerializedJson("A page of products", page(PublicProductSchema)),
         },
       },
     )
@@ -63,7 +57,7 @@ export function createPublicCatalogRoutes(deps: PublicCatalogDeps) {
         params: t.Object({ slug: t.String({ maxLength: 100 }) }),
         detail: {
           summary: "One published product by slug, with variants, prices, gateways and trial",
-          responses: documentedJson("The product", PublicProductSchema),
+          responses: preSerializedJson("The product", PublicProductSchema),
         },
       },
     );

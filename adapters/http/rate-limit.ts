@@ -61,10 +61,12 @@ export function createRateLimiter(options: {
   });
 }
 
-/** Which paths are limited, by group: sign-in, public license checks, and gateway webhooks. */
+/** Which paths are limited, by group: sign-in, public license checks and downloads, and gateway webhooks. */
 export function rateLimitGroup(path: string): string | undefined {
   if (path === "/api/auth/login" || path === "/api/auth/register") return "auth";
   if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
+  // A signed link cannot be guessed, yet every attempt still costs a signature check and a lookup.
+  if (path.startsWith("/api/downloads/")) return "licenses";
   if (path.startsWith("/api/webhooks/")) return "webhooks";
   return undefined;
 }

@@ -3,7 +3,15 @@ import type { CheckoutOptions } from "../../domain/catalog/pricing.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { AdminProductSchema } from "./catalog-schemas.ts";
 
-/** Readonly domain values in the mutable shape TypeBox infers; the response schema checks it at run time. */
+type Mutable<T> = T extends readonly (infer Item)[]
+  ? Mutable<Item>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Mutable<T[K]> }
+    : T;
+
+/** A readonly domain value in the mutable shape TypeBox infers; the response schema checks it at run time. */
+export const asBody = <T>(value: T) => value as Mutable<T>;
+
 export function toAdminProductBody(product: Product, checkout_options: CheckoutOptions) {
   return {
     ...product,

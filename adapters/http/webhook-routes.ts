@@ -1,7 +1,8 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { WebhookRequest } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { documentedJson } from "./catalog-schemas.ts";
+import { unparsedJsonBody } from "./api-model.ts";
+import { GatewayAEventSchema, GatewayBEventSchema, WebhookReceiptSchema } from "./webhook-schemas.ts";
 
 export interface WebhookDeps {
   receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest): Promise<{ received: true; duplicate: boolean }>;
@@ -9,6 +10,12 @@ export interface WebhookDeps {
 
 /** Webhook paths whose body reaches the handler as the raw bytes the signature covers. */
 export const RAW_BODY_PREFIX = "/api/webhooks/";
+
+const EVENTS = { gateway_a: GatewayAEventSchema, gateway_b: GatewayBEventSchema } as const;
+const SIGNATURES = {
+  gateway_a: "Paddle-Signature: ts=<unix>;h1=<hex HMAC-SHA256 of `<ts>:<raw body>`>",
+  gateway_b: "Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of `<t>.<raw body>`>",
+} as const;
 
 /** One path per gateway, each to its own verifier (spec 4.1 rule 3); answers fast, the job does the work. */
 export function createWebhookRoutes(deps: WebhookDeps) {
@@ -22,12 +29,11 @@ export function createWebhookRoutes(deps: WebhookDeps) {
           headers: Object.fromEntries(request.headers),
         }),
       {
+        response: { 200: WebhookReceiptSchema },
         detail: {
           summary: `Incoming payment webhook of ${gateway}; verified on the raw body, stored once per event id`,
-          responses: documentedJson(
-            "Received (a repeat of an event too)",
-            t.Object({ received: t.Literal(true), duplicate: t.Boolean() }),
-          ),
+          description: `Signed with ${SIGNATURES[gateway]}; a bad signature is a 400 and nothing is stored.`,
+          requestBody: unparsedJsonBody(EVENTS[gateway]),
         },
       },
     ) as unknown as typeof app;

@@ -1,34 +1,9 @@
 import { nextAction } from "../../domain/dashboard/next-action.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { PageRequest } from "../catalog/ports.ts";
 import type { OrderRepository } from "../checkout/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { CustomerReadModel, DownloadLinks } from "./ports.ts";
-
-export class DownloadNotFound extends DomainError {
-  readonly code = "DOWNLOAD_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("There is no download at this link.");
-  }
-}
-
-export class DownloadLinkExpired extends DomainError {
-  readonly code = "DOWNLOAD_LINK_EXPIRED";
-  readonly category = "conflict";
-  constructor() {
-    super("This download link has expired; take a fresh one from your dashboard.");
-  }
-}
-
-export class DownloadSuspended extends DomainError {
-  readonly code = "DOWNLOAD_SUSPENDED";
-  readonly category = "forbidden";
-  constructor() {
-    super("The license of this download is suspended until its subscription is paid or its dispute settled.");
-  }
-}
 
 /** A customer's own orders, deliveries, licenses, subscriptions and installations. */
 export function makeCustomerViews(deps: {
@@ -54,7 +29,7 @@ export function makeCustomerViews(deps: {
           driver: row.driver,
           variant: row.variant,
           payment_gateway: row.payment_gateway,
-          status: row.status ?? "pending_payment",
+          status: row.status ?? ("pending_payment" as const),
           external_status: row.external_status,
           next_action: nextAction({
             order_status: row.order_status,
@@ -103,18 +78,5 @@ export function makeCustomerViews(deps: {
 
     subscriptions: (customerId: string) => deps.readModel.subscriptions(customerId),
     installations: (customerId: string) => deps.readModel.installations(customerId),
-
-    /** Resolves a signed link to the artifact of the product's release, for its own customer only. */
-    async download(customerId: string, token: string): Promise<string> {
-      const checked = await deps.downloads.verify(token);
-      if (!checked.ok && checked.reason === "expired") throw new DownloadLinkExpired();
-      if (!checked.ok || checked.customer_id !== customerId) throw new DownloadNotFound();
-      const entitlement = await deps.readModel.entitlement(checked.entitlement_id);
-      if (!entitlement || entitlement.customer_id !== customerId || entitlement.revoked_at)
-        throw new DownloadNotFound();
-      if (entitlement.license_status === "suspended") throw new DownloadSuspended();
-      const base = entitlement.artifact_source.replace(/\/+$/, "");
-      return entitlement.version ? `${base}/${encodeURIComponent(entitlement.version)}` : base;
-    },
   };
 }

@@ -90,7 +90,7 @@ export function makeLicenseService(deps: { store: LicenseStore; verifier: Licens
       const result = await deps.store.activate(license.id, fingerprint);
       if (result === "limit") throw new ActivationLimitReached(license.max_activations);
       return {
-        activated: true,
+        activated: true as const,
         new_activation: result.activated,
         activations: result.activations,
         max_activations: license.max_activations,
@@ -99,7 +99,7 @@ export function makeLicenseService(deps: { store: LicenseStore; verifier: Licens
 
     async validate(key: string) {
       const license = await resolve(key);
-      if (!license) return { valid: false, reason: "unknown_or_tampered" as const };
+      if (!license) return { valid: false as const, reason: "unknown_or_tampered" as const };
       const reason = unusable(license);
       return {
         valid: reason === null,

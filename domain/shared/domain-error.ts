@@ -10,6 +10,8 @@ export type ErrorCategory =
   | "forbidden"
   | "not_found"
   | "conflict"
+  /** It existed and will not come back: an expired or revoked link. */
+  | "gone"
   | "unavailable"
   /** A system we depend on failed or answered nonsense. */
   | "upstream_failed"

@@ -27,6 +27,8 @@ export function createOfflineApp(name: string) {
     changes: createInProcessChangeSignal(),
     describeDrivers,
     checkReadiness: async () => ({ database: true, migrations: true }),
+    // No file reads here (Deno runs it without read access): the pages' assets answer 404.
+    pages: { assets: {}, docsScriptPath: "/assets/api-reference.js", simulatorUrl: undefined },
     instanceId: name,
   };
   // Every use case not listed above answers as unavailable, whatever AppDeps grows to hold.

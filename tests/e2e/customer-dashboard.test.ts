@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { createDownloadTokens } from "../../adapters/security/download-tokens.ts";
 import { aLicenseProduct } from "../support/builders/products.ts";
+import { TEST_JWT_SECRET } from "../support/credentials.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
   buyAndPay,
@@ -154,39 +156,66 @@ describe("licenses", () => {
 });
 
 describe("downloads", () => {
-  test("the signed link redirects the owner to the release artifact", async () => {
-    const response = await fetch(licenseItem?.next_action.url ?? "", {
-      headers: { authorization: `Bearer ${owner.token}` },
-      redirect: "manual",
-    });
+  const tokenOf = (url: string) => url.split("/api/downloads/")[1] ?? "";
+  const claimsOf = (token: string) =>
+    JSON.parse(Buffer.from(token.split(".")[0] ?? "", "base64url").toString("utf8")) as { e: string; c: string };
+  const follow = (token: string) => fetch(`${e2e.url}/api/downloads/${token}`, { redirect: "manual" });
+  const signed = (entitlement: string, customer: string, now = Date.now()) =>
+    createDownloadTokens({ secret: TEST_JWT_SECRET, ttlSeconds: 60, now: () => now }).issue(entitlement, customer);
+
+  test("the signed link alone, with no Authorization header, redirects to the release artifact", async () => {
+    const response = await follow(tokenOf(licenseItem?.next_action.url ?? ""));
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("https://downloads.example.com/app/2.0.0");
   });
 
-  test("a tampered or expired link is refused; another customer's link is a 404", async () => {
-    const url = licenseItem?.next_action.url ?? "";
-    const token = url.split("/api/downloads/")[1] ?? "";
+  test("a tampered link is a 403 and an expired one a 410, as problem+json", async () => {
+    const token = tokenOf(licenseItem?.next_action.url ?? "");
     const [body, signature] = token.split(".");
-    const claims = JSON.parse(Buffer.from(body ?? "", "base64url").toString("utf8"));
-    const expired = Buffer.from(JSON.stringify({ ...claims, x: claims.x - 3600 })).toString("base64url");
-    const get = (path: string, customer: Customer) => http(e2e.url, "GET", path, { token: customer.token });
-    expect((await get(`/api/downloads/${expired}.${signature}`, owner)).status).toBe(404);
-    expect((await get(`/api/downloads/${body}.${"0".repeat(64)}`, owner)).status).toBe(404);
-    expect((await get(`/api/downloads/${token}`, stranger)).status).toBe(404);
+    const claims = claimsOf(token);
+    const longer = Buffer.from(JSON.stringify({ ...claims, x: Date.now() / 1000 + 86_400 })).toString("base64url");
+    for (const tampered of [`${longer}.${signature}`, `${body}.${"0".repeat(64)}`, "garbage"]) {
+      const refused = await follow(tampered);
+      expect([refused.status, refused.headers.get("content-type")]).toEqual([403, "application/problem+json"]);
+      expect(await refused.json()).toMatchObject({ code: "DOWNLOAD_LINK_INVALID" });
+    }
+    // Signed with the real key an hour ago: only its age is wrong.
+    const expired = await follow(await signed(claims.e, claims.c, Date.now() - 3_600_000));
+    expect(expired.status).toBe(410);
+    expect(await expired.json()).toMatchObject({ code: "DOWNLOAD_LINK_EXPIRED" });
+  });
+
+  test("a link is bound to its entitlement's customer: re-signed for another it is refused", async () => {
+    const claims = claimsOf(tokenOf(licenseItem?.next_action.url ?? ""));
+    const rebound = await follow(await signed(claims.e, stranger.id));
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ code: "DOWNLOAD_LINK_INVALID" });
+  });
+
+  test("revoking the entitlement stops its live links with a 410", async () => {
+    const token = tokenOf(licenseItem?.next_action.url ?? "");
+    const { e: entitlement } = claimsOf(token);
+    await db.current.sql`update download_entitlements set revoked_at = now() where id = ${entitlement}`;
+    try {
+      const revoked = await follow(token);
+      expect(revoked.status).toBe(410);
+      expect(await revoked.json()).toMatchObject({ code: "DOWNLOAD_REVOKED" });
+    } finally {
+      await db.current.sql`update download_entitlements set revoked_at = null where id = ${entitlement}`;
+    }
   });
 });
 
 describe("cross-customer isolation", () => {
+  // Download links are left out on purpose: the signed link is the credential, whoever holds it.
   test("every customer route and action on another customer's resource is a 404 without data", async () => {
     const [saasRecord] = await fulfillmentsOf(db, saasOrder);
     const [waiting] = await fulfillmentsOf(db, waitingOrder);
-    const token = (licenseItem?.next_action.url ?? "").split("/api/downloads/")[1];
     const cases: [string, string, object | undefined][] = [
       ["GET", `/api/orders/${saasOrder}`, undefined],
       ["GET", `/api/fulfillments/${saasRecord?.id}`, undefined],
       ["POST", `/api/fulfillments/${saasRecord?.id}/retry`, undefined],
       ["POST", `/api/fulfillments/${waiting?.id}/customer-input`, { domain: "stolen.example.com" }],
-      ["GET", `/api/downloads/${token}`, undefined],
     ];
     for (const [method, path, body] of cases) {
       const response = await http(e2e.url, method, path, { token: stranger.token, ...(body ? { body } : {}) });

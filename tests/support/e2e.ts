@@ -7,12 +7,13 @@ import { tokenFor } from "./auth.ts";
 import { aPointOfSaleProduct } from "./builders/products.ts";
 import type { TestDatabase, TestDatabaseHandle } from "./database.ts";
 import { SANDBOX } from "./gateway-env.ts";
-import { call } from "./http.ts";
+import { call, http } from "./http.ts";
 import type { RunningService } from "./process.ts";
 import { SIM_TOKEN, startProviderSim } from "./provider-sim.ts";
 import { keepTestLog } from "./test-logs.ts";
 
 export { SANDBOX } from "./gateway-env.ts";
+export { http } from "./http.ts";
 
 /** Fast retries so failure paths finish in a test's time; everything else as in production. */
 export const FAST_JOBS = {
@@ -106,25 +107,6 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
 }
 
 export type E2e = ReturnType<typeof useE2e>;
-
-/** A JSON request to a real server. */
-export async function http(
-  base: string,
-  method: string,
-  path: string,
-  options: { token?: string; body?: unknown } = {},
-) {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-    },
-    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
-}
 
 /** Polls until `check` returns something truthy, or fails after `timeoutMs`. */
 export async function eventually<T>(

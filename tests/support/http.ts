@@ -1,6 +1,10 @@
 import { expect } from "bun:test";
+import { expectMatchesDocument } from "./openapi-contract.ts";
 
-type Handler = { handle(request: Request): Promise<Response> };
+type Handler = { handle(request: Request): Promise<Response>; config?: { name?: string } };
+
+/** The document describes the marketplace app (`createApp`), not the simulator or test-only apps. */
+const isMarketplace = (app: Handler) => app.config?.name === "marketplace";
 
 export interface JsonResponse<T = any> {
   readonly status: number;
@@ -8,7 +12,10 @@ export interface JsonResponse<T = any> {
   readonly body: T;
 }
 
-/** Sends a request through the app in-process, as Elysia recommends for route tests. */
+/**
+ * Sends a request through the app in-process, as Elysia recommends for route tests. A marketplace
+ * response must also be one that openapi/marketplace.json declares.
+ */
 export async function call<T = any>(
   app: Handler,
   method: string,
@@ -24,6 +31,8 @@ export async function call<T = any>(
   }
   const response = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }));
   const text = await response.text();
+  if (isMarketplace(app))
+    expectMatchesDocument(method, path, { status: response.status, headers: response.headers, text });
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : undefined;
@@ -39,4 +48,26 @@ export function expectProblemShape(response: JsonResponse, status: number, code:
   const body = response.body as Record<string, unknown>;
   expect({ status: body.status, code: body.code }).toEqual({ status, code });
   for (const field of ["type", "title", "detail"]) expect(typeof body[field]).toBe("string");
+}
+
+/** A JSON request to a real server; the response must be one that openapi/marketplace.json declares. */
+export async function http(
+  base: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  const text = await response.text();
+  // A followed redirect answered from elsewhere; only the marketplace's own answers are documented.
+  if (!response.redirected)
+    expectMatchesDocument(method, path, { status: response.status, headers: response.headers, text });
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
 }

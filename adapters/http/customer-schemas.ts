@@ -1,0 +1,118 @@
+import { t } from "elysia";
+import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
+import { named } from "./api-model.ts";
+import { DriverSchema, oneOf } from "./catalog-schemas.ts";
+import { Int } from "./schema-types.ts";
+
+const Time = t.String({ format: "date-time" });
+const LicenseStatus = oneOf(["active", "suspended", "revoked"]);
+
+/** What the customer can do next about an item; the fields beyond `url` depend on `kind`. */
+export const NextActionSchema = named(
+  "NextAction",
+  t.Object({
+    kind: oneOf([
+      "pay",
+      "wait",
+      "open_workspace",
+      "download",
+      "provide_domain",
+      "wait_for_team",
+      "retry",
+      "renew",
+      "contact_support",
+      "delivered",
+    ]),
+    label: t.String(),
+    url: t.Optional(t.String()),
+    reason: t.Optional(t.String({ description: "contact_support and renew: why" })),
+    due_at: t.Optional(t.Nullable(Time)),
+    license_key: t.Optional(t.String({ description: "download: the key to activate" })),
+    activations_used: t.Optional(Int()),
+    max_activations: t.Optional(Int()),
+  }),
+);
+
+export const DashboardItemSchema = named(
+  "DashboardItem",
+  t.Object({
+    order_id: t.String({ format: "uuid" }),
+    order_item_id: t.String({ format: "uuid" }),
+    fulfillment_id: t.Nullable(t.String({ format: "uuid" })),
+    product_id: t.String({ format: "uuid" }),
+    product_name: t.String(),
+    delivery_model: t.String(),
+    driver: DriverSchema,
+    variant: t.String(),
+    payment_gateway: t.String(),
+    status: oneOf([...FULFILLMENT_STATUSES, "pending_payment"]),
+    external_status: t.Nullable(t.String()),
+    next_action: NextActionSchema,
+    purchased_at: Time,
+  }),
+);
+
+export const LicenseSchema = named(
+  "License",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    product_id: t.String({ format: "uuid" }),
+    product_name: t.String(),
+    license_type: t.String(),
+    license_key: t.String(),
+    max_activations: Int(),
+    activations: Int(),
+    expires_at: t.Nullable(Time),
+    status: LicenseStatus,
+    entitlement_id: t.Nullable(t.String()),
+    download_url: t.Nullable(t.String({ description: "A signed, expiring link to the release" })),
+    created_at: Time,
+  }),
+);
+
+export const InstallationSchema = named(
+  "Installation",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    fulfillment_record_id: t.String({ format: "uuid" }),
+    product_id: t.String({ format: "uuid" }),
+    product_name: t.String(),
+    domain: t.Nullable(t.String()),
+    url: t.Nullable(t.String()),
+    status: t.String(),
+    created_at: Time,
+  }),
+);
+
+export const LicensePublicKeySchema = named(
+  "LicensePublicKey",
+  t.Object({ algorithm: t.Literal("Ed25519"), format: t.Literal("spki-pem"), public_key: t.String() }),
+);
+
+export const LicenseActivationSchema = named(
+  "LicenseActivation",
+  t.Object({
+    activated: t.Literal(true),
+    new_activation: t.Boolean({ description: "False when this fingerprint was already activated" }),
+    activations: Int(),
+    max_activations: Int(),
+  }),
+);
+
+export const LicenseValidationSchema = named(
+  "LicenseValidation",
+  t.Union([
+    t.Object({ valid: t.Literal(false), reason: t.Literal("unknown_or_tampered") }),
+    t.Object({
+      valid: t.Boolean(),
+      reason: t.Nullable(oneOf(["revoked", "suspended", "expired"])),
+      license_id: t.String({ format: "uuid" }),
+      product_id: t.String({ format: "uuid" }),
+      product_name: t.String(),
+      license_type: t.String(),
+      expires_at: t.Nullable(Time),
+      activations: Int(),
+      max_activations: Int(),
+    }),
+  ]),
+);

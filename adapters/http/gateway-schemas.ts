@@ -1,0 +1,110 @@
+import { t } from "elysia";
+import { named } from "./api-model.ts";
+import { GatewaySchema, oneOf, VariantSchema } from "./catalog-schemas.ts";
+import { GatewayEnvironmentSchema, TaxBehaviorSchema } from "./order-schemas.ts";
+import { Int } from "./schema-types.ts";
+
+const Ref = t.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$", description: "A secret reference name" });
+const Secret = t.String({ minLength: 1, maxLength: 4096, description: "Stored encrypted; never returned" });
+
+const EnvironmentPatch = named(
+  "GatewayEnvironmentPatch",
+  t.Object(
+    {
+      base_url: t.Optional(t.String({ maxLength: 2048 })),
+      api_key_ref: t.Optional(Ref),
+      client_key_ref: t.Optional(t.Nullable(Ref)),
+      webhook_secret_ref: t.Optional(Ref),
+      previous_webhook_secret_ref: t.Optional(t.Nullable(Ref)),
+      api_key: t.Optional(Secret),
+      client_key: t.Optional(Secret),
+      webhook_secret: t.Optional(Secret),
+      previous_webhook_secret: t.Optional(Secret),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const GatewaySettingsPatchSchema = named(
+  "GatewaySettingsPatch",
+  t.Object(
+    {
+      environment: t.Optional(GatewayEnvironmentSchema),
+      sandbox: t.Optional(EnvironmentPatch),
+      live: t.Optional(EnvironmentPatch),
+      webhook_tolerance_seconds: t.Optional(Int({ minimum: 1, maximum: 3600 })),
+      timeout_seconds: t.Optional(Int({ minimum: 1, maximum: 120 })),
+      tax_behavior: t.Optional(TaxBehaviorSchema),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/** One environment as an admin sees it: references and whether each resolves, never a value. */
+const EnvironmentSettings = named(
+  "GatewayEnvironmentSettings",
+  t.Object({
+    base_url: t.String(),
+    api_key_ref: t.String(),
+    client_key_ref: t.Nullable(t.String()),
+    webhook_secret_ref: t.String(),
+    previous_webhook_secret_ref: t.Nullable(t.String()),
+    api_key_configured: t.Boolean(),
+    client_key_configured: t.Boolean(),
+    webhook_secret_configured: t.Boolean(),
+  }),
+);
+
+export const GatewaySettingsSchema = named(
+  "GatewaySettings",
+  t.Object({
+    gateway: GatewaySchema,
+    environment: GatewayEnvironmentSchema,
+    sandbox: EnvironmentSettings,
+    live: EnvironmentSettings,
+    webhook_tolerance_seconds: Int(),
+    timeout_seconds: Int(),
+    tax_behavior: TaxBehaviorSchema,
+  }),
+);
+
+const failureFields = {
+  ok: t.Literal(false),
+  reason: named(
+    "ConnectionFailureReason",
+    oneOf(["bad_credentials", "unreachable", "timeout", "not_configured", "unexpected_response"]),
+  ),
+  message: t.String(),
+};
+
+export const GatewayConnectionReportSchema = named(
+  "GatewayConnectionReport",
+  t.Union([
+    t.Object({ ok: t.Literal(true), environment: GatewayEnvironmentSchema, latency_ms: Int() }),
+    t.Object({ ...failureFields, environment: t.Nullable(GatewayEnvironmentSchema) }),
+  ]),
+);
+
+export const ProviderConnectionReportSchema = named(
+  "ProviderConnectionReport",
+  t.Union([t.Object({ ok: t.Literal(true), latency_ms: Int() }), t.Object(failureFields)]),
+);
+
+export const ProductSyncSchema = named(
+  "GatewayProductSync",
+  t.Object({
+    product_id: t.String(),
+    environment: GatewayEnvironmentSchema,
+    remote_product_id: t.String(),
+    product_action: oneOf(["created", "relinked", "unchanged"]),
+    variants: t.Array(
+      t.Object({
+        variant: VariantSchema,
+        action: oneOf(["created", "relinked", "updated", "unchanged", "not_for_sale"]),
+        price_id: t.Nullable(t.String()),
+        amount: t.Nullable(Int()),
+        source: t.Nullable(oneOf(["mapping", "base"])),
+      }),
+    ),
+  }),
+);

@@ -1,0 +1,147 @@
+import { t } from "elysia";
+import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
+import { GATEWAY_ENVIRONMENTS } from "../../domain/payments/gateway-event.ts";
+import { TAX_BEHAVIORS } from "../../domain/payments/payment.ts";
+import { named } from "./api-model.ts";
+import {
+  BillingIntervalSchema,
+  DeliveryModelSchema,
+  DriverSchema,
+  GatewaySchema,
+  oneOf,
+  PaymentTypeSchema,
+  VariantSchema,
+} from "./catalog-schemas.ts";
+import { FulfillmentSchema } from "./fulfillment-schemas.ts";
+import { Int } from "./schema-types.ts";
+
+const Time = t.String({ format: "date-time" });
+const Money = (description = "Minor units of the order's currency") => Int({ description });
+
+export const OrderStatusSchema = named("OrderStatus", oneOf(ORDER_STATUSES));
+export const GatewayEnvironmentSchema = named("GatewayEnvironment", oneOf(GATEWAY_ENVIRONMENTS as ["sandbox", "live"]));
+export const TaxBehaviorSchema = named("TaxBehavior", oneOf(TAX_BEHAVIORS as ["exclusive", "inclusive"]));
+
+const pricedItemFields = {
+  product_id: t.String(),
+  product_name: t.String(),
+  variant: VariantSchema,
+  payment_type: PaymentTypeSchema,
+  license_type: t.Nullable(t.String()),
+  billing_interval: t.Nullable(BillingIntervalSchema),
+  unit_price: Money(),
+  quantity: Int({ minimum: 1 }),
+  amount: Money("unit_price x quantity"),
+  trial_days: t.Nullable(Int()),
+  due_today: Money("What is charged at checkout: nothing for an item in its trial"),
+  delivery_model: DeliveryModelSchema,
+  fulfillment_driver: DriverSchema,
+  options: t.Record(t.String(), t.Union([t.String(), t.Number(), t.Boolean()])),
+};
+
+/** One line of a checkout, priced. */
+export const PricedItemSchema = named("PricedItem", t.Object(pricedItemFields));
+
+export const OrderItemSchema = named("OrderItem", t.Object({ id: t.String({ format: "uuid" }), ...pricedItemFields }));
+
+export const OrderSchema = named(
+  "Order",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    customer_id: t.String({ format: "uuid" }),
+    status: OrderStatusSchema,
+    currency: t.String(),
+    subtotal: Money(),
+    total: Money(),
+    due_today: Money(),
+    payment_gateway: GatewaySchema,
+    gateway_environment: GatewayEnvironmentSchema,
+    metadata: t.Record(t.String(), t.Unknown(), { description: "Gateway, environment and each item's choices" }),
+    checkout: t.Nullable(t.Object({ session_id: t.String(), url: t.Nullable(t.String()) })),
+    flagged_reason: t.Nullable(t.String({ description: "Why the checkout could not be opened" })),
+    created_at: Time,
+    updated_at: Time,
+  }),
+);
+
+export const PaymentSchema = named(
+  "Payment",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    order_id: t.String({ format: "uuid" }),
+    gateway: GatewaySchema,
+    payment_id: t.String({ description: "The gateway's id that refunds are made against" }),
+    kind: oneOf(["initial", "renewal"]),
+    amount: Money(),
+    tax: Money(),
+    currency: t.String(),
+    refunded_amount: Money(),
+    charged_back_amount: Money(),
+    invoice_id: t.Nullable(t.String()),
+    charge_id: t.Nullable(t.String()),
+    payment_intent_id: t.Nullable(t.String()),
+    created_at: Time,
+  }),
+);
+
+export const RefundSchema = named(
+  "Refund",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    payment_id: t.String({ format: "uuid" }),
+    gateway_refund_id: t.String(),
+    amount: Money(),
+    status: oneOf(["succeeded", "pending", "failed"]),
+    created_at: Time,
+  }),
+);
+
+export const DisputeSchema = named(
+  "Dispute",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    payment_id: t.String({ format: "uuid" }),
+    gateway: GatewaySchema,
+    gateway_dispute_id: t.String(),
+    amount: Money(),
+    currency: t.String(),
+    status: oneOf(["open", "won", "lost"]),
+    created_at: Time,
+    updated_at: Time,
+  }),
+);
+
+/** One of my orders: each item with its delivery (null until the payment is in). */
+export const OrderDetailsSchema = named(
+  "OrderDetails",
+  t.Object({
+    ...OrderSchema.properties,
+    items: t.Array(
+      named(
+        "OrderItemWithFulfillment",
+        t.Object({ ...OrderItemSchema.properties, fulfillment: t.Nullable(FulfillmentSchema) }),
+      ),
+    ),
+    payments: t.Array(PaymentSchema),
+    refunds: t.Array(RefundSchema),
+  }),
+);
+
+const adminFields = {
+  needs_attention: t.Boolean({ description: "The order's money needs a person; it is not delivered meanwhile" }),
+  attention_reason: t.Nullable(t.String()),
+  tax_behavior: TaxBehaviorSchema,
+};
+
+export const AdminOrderSchema = named("AdminOrder", t.Object({ ...OrderSchema.properties, ...adminFields }));
+
+export const AdminOrderDetailsSchema = named(
+  "AdminOrderDetails",
+  t.Object({
+    ...AdminOrderSchema.properties,
+    items: t.Array(OrderItemSchema),
+    payments: t.Array(PaymentSchema),
+    refunds: t.Array(RefundSchema),
+    disputes: t.Array(DisputeSchema),
+  }),
+);

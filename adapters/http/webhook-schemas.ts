@@ -1,0 +1,77 @@
+import { t } from "elysia";
+import { named } from "./api-model.ts";
+
+/**
+ * What each gateway posts, for the document only: a webhook is verified and stored as its raw
+ * bytes, and the job that reads it later refuses what it cannot use. Types not listed are stored
+ * and ignored.
+ */
+export const GatewayAEventSchema = named(
+  "GatewayAEvent",
+  t.Object(
+    {
+      event_id: t.String({ description: "Unique per event (`evt_...`); a repeat is stored once" }),
+      event_type: t.String({
+        description:
+          "Acted on: transaction.completed, transaction.paid, transaction.payment_failed, subscription.updated, " +
+          "subscription.canceled, adjustment.created, adjustment.updated",
+      }),
+      occurred_at: t.Optional(t.String({ format: "date-time" })),
+      notification_id: t.Optional(t.String()),
+      data: t.Object(
+        {
+          id: t.String({ description: "The transaction (`txn_`), subscription (`sub_`) or adjustment (`adj_`)" }),
+          custom_data: t.Optional(t.Nullable(t.Object({ order_id: t.Optional(t.String()) }))),
+          currency_code: t.Optional(t.String()),
+          details: t.Optional(
+            t.Object({
+              totals: t.Optional(
+                t.Object({
+                  grand_total: t.String({ description: "Minor units, as a string" }),
+                  tax: t.Optional(t.String()),
+                  subtotal: t.Optional(t.String()),
+                  discount: t.Optional(t.String()),
+                }),
+              ),
+            }),
+          ),
+        },
+        { additionalProperties: true },
+      ),
+    },
+    { additionalProperties: true },
+  ),
+);
+
+export const GatewayBEventSchema = named(
+  "GatewayBEvent",
+  t.Object(
+    {
+      id: t.String({ description: "Unique per event (`evt_...`); a repeat is stored once" }),
+      object: t.Optional(t.Literal("event")),
+      type: t.String({
+        description:
+          "Acted on: checkout.session.completed, checkout.session.async_payment_succeeded, " +
+          "checkout.session.async_payment_failed, invoice.paid, invoice.payment_failed, " +
+          "payment_intent.payment_failed, customer.subscription.updated, customer.subscription.deleted, " +
+          "charge.refunded, charge.dispute.created, charge.dispute.closed",
+      }),
+      created: t.Optional(t.Integer({ description: "Unix seconds" })),
+      livemode: t.Optional(t.Boolean()),
+      data: t.Object({
+        object: t.Record(t.String(), t.Unknown(), {
+          description: "The session, invoice, subscription, charge or dispute the event is about",
+        }),
+      }),
+    },
+    { additionalProperties: true },
+  ),
+);
+
+export const WebhookReceiptSchema = named(
+  "WebhookReceipt",
+  t.Object({
+    received: t.Literal(true),
+    duplicate: t.Boolean({ description: "True when this event id was already stored; nothing new is queued" }),
+  }),
+);

@@ -1,0 +1,54 @@
+import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { CustomerReadModel, DownloadLinks } from "./ports.ts";
+
+export class DownloadLinkInvalid extends DomainError {
+  readonly code = "DOWNLOAD_LINK_INVALID";
+  readonly category = "forbidden";
+  constructor() {
+    super("This download link is not valid; take a fresh one from your dashboard.");
+  }
+}
+
+export class DownloadLinkExpired extends DomainError {
+  readonly code = "DOWNLOAD_LINK_EXPIRED";
+  readonly category = "gone";
+  constructor() {
+    super("This download link has expired; take a fresh one from your dashboard.");
+  }
+}
+
+export class DownloadRevoked extends DomainError {
+  readonly code = "DOWNLOAD_REVOKED";
+  readonly category = "gone";
+  constructor() {
+    super("The license of this download has been revoked; its links no longer work.");
+  }
+}
+
+export class DownloadSuspended extends DomainError {
+  readonly code = "DOWNLOAD_SUSPENDED";
+  readonly category = "forbidden";
+  constructor() {
+    super("The license of this download is suspended until its subscription is paid or its dispute settled.");
+  }
+}
+
+/**
+ * Resolves a signed download link to the artifact of its entitlement's release. The link is the
+ * whole credential (a browser follows it without any session), so it is checked against the
+ * entitlement it names on every use: a revoked or suspended license stops its live links at once.
+ */
+export function makeResolveDownload(deps: { readModel: CustomerReadModel; downloads: DownloadLinks }) {
+  return async (token: string): Promise<string> => {
+    const checked = await deps.downloads.verify(token);
+    if (!checked.ok) throw checked.reason === "expired" ? new DownloadLinkExpired() : new DownloadLinkInvalid();
+    const entitlement = await deps.readModel.entitlement(checked.entitlement_id);
+    // A signed link names a row we created: one that is gone was deleted with its license.
+    if (!entitlement) throw new DownloadRevoked();
+    if (entitlement.customer_id !== checked.customer_id) throw new DownloadLinkInvalid();
+    if (entitlement.revoked_at || entitlement.license_status === "revoked") throw new DownloadRevoked();
+    if (entitlement.license_status === "suspended") throw new DownloadSuspended();
+    const base = entitlement.artifact_source.replace(/\/+$/, "");
+    return entitlement.version ? `${base}/${encodeURIComponent(entitlement.version)}` : base;
+  };
+}

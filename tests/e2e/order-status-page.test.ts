@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { type Browser, hasChromium, openBrowser, watchPage } from "../support/browser.ts";
+import { useTestDatabase } from "../support/database.ts";
+import { createProduct, http, posProductFor, useE2e } from "../support/e2e.ts";
+
+const db = useTestDatabase();
+const e2e = useE2e(db);
+
+const password = "customer password";
+let browser: Browser | undefined;
+let email = "";
+let token = "";
+let productId = "";
+
+beforeAll(async () => {
+  email = `page-${crypto.randomUUID()}@example.com`;
+  const registered = await http(e2e.url, "POST", "/api/auth/register", { body: { email, password, name: "Page" } });
+  token = registered.body.token;
+  productId = (await createProduct(e2e, posProductFor(e2e))).id;
+  if (hasChromium) browser = await openBrowser();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens a Stripe-style sandbox checkout for the point-of-sale product in `page`; returns the order id. */
+async function openCheckout(page: Page): Promise<string> {
+  const checkout = await http(e2e.url, "POST", "/api/checkout/create", {
+    token,
+    body: { items: [{ product_id: productId, variant: "monthly" }], payment_gateway: "gateway_b" },
+  });
+  expect(checkout.status).toBe(201);
+  await page.goto(checkout.body.checkout.url);
+  return checkout.body.order_id;
+}
+
+const statusOf = (page: Page) => page.locator("#items tr .status");
+
+describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
+  test("after paying, the customer lands on it, signs in and watches the item become active", async () => {
+    const page = await (browser as Browser).context.newPage();
+    const watched = watchPage(page);
+    const orderId = await openCheckout(page);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=success`);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await statusOf(page)
+      .filter({ hasText: /^active$/ })
+      .waitFor({ timeout: 15_000 });
+    await page.getByText("Up to date.").waitFor();
+    expect(await page.locator("#order-status").textContent()).toBe("paid");
+    expect(await page.getByRole("link", { name: /workspace/i }).getAttribute("href")).toContain("/workspaces/");
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.customer_token"))).toBeString();
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 40_000);
+
+  test("a cancelled checkout lands on it too, unpaid, with the way back to paying and no refreshing", async () => {
+    const page = await (browser as Browser).context.newPage();
+    const watched = watchPage(page);
+    const orderId = await openCheckout(page);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=cancelled`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Up to date.").waitFor({ timeout: 10_000 });
+    expect(await page.locator("#banner").textContent()).toContain("cancelled");
+    expect(await page.locator("#order-status").textContent()).toBe("pending payment");
+    expect(await page.getByRole("link", { name: /pay/i }).getAttribute("href")).toContain("/checkout/gateway_b/");
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 40_000);
+});
