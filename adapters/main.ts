@@ -1,4 +1,3 @@
-import { Cron } from "croner";
 import { makeGetPublicProduct, makeListPublicProducts } from "../application/catalog/browse-catalog.ts";
 import { describeDrivers } from "../application/catalog/describe-drivers.ts";
 import {
@@ -18,17 +17,13 @@ import { makeCustomerViews } from "../application/customers/customer-views.ts";
 import { makeResolveDownload } from "../application/customers/resolve-download.ts";
 import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
 import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
+import { makeFulfillmentActionJob } from "../application/fulfillment/fulfillment-action-job.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../application/fulfillment/job-kinds.ts";
-import {
-  type FulfillmentAction,
-  FulfillmentStateConflict,
-  makeManageFulfillments,
-} from "../application/fulfillment/manage-fulfillments.ts";
+import { makeManageFulfillments } from "../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentAdapters } from "../application/fulfillment/ports.ts";
 import { makeAccountStates } from "../application/identity/account-states.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../application/identity/change-access.ts";
-import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
 import { makeGetUser } from "../application/identity/get-user.ts";
 import { makeLogOutEverywhere } from "../application/identity/log-out-everywhere.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
@@ -49,11 +44,9 @@ import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../application/payments/r
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
 import { makeTestProviderConnection } from "../application/provisioning/test-provider-connection.ts";
 import type { Clock } from "../application/shared/runtime.ts";
-import { FulfillmentNotFound } from "../domain/fulfillment/fulfillment.ts";
 import { checkoutReturnUrl } from "./config/checkout-return-url.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
-import { defaultGatewaySettings, gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
-import { resolveGeneratedSecret } from "./config/generated-secret.ts";
+import { defaultGatewaySettings } from "./config/gateway-defaults.ts";
 import { createLicenseDownloadAdapter } from "./fulfillment/license-download-adapter.ts";
 import { createManualFulfillmentAdapter } from "./fulfillment/manual-fulfillment-adapter.ts";
 import { createMultitenantSaasAdapter } from "./fulfillment/multitenant-saas-adapter.ts";
@@ -62,7 +55,6 @@ import { createPaddleGateway } from "./gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "./gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "./gateways/gateway-settings-source.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
-import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
 import { loadBrowserPages } from "./http/browser-pages.ts";
 import { portInUseMessage } from "./http/port-in-use.ts";
 import { deleteDoneJobs } from "./jobs/job-cleanup.ts";
@@ -70,18 +62,18 @@ import type { JobWakeUp } from "./jobs/job-wake-up.ts";
 import { createJobWorker } from "./jobs/job-worker.ts";
 import { createPostgresJobAdmin } from "./jobs/postgres-job-admin.ts";
 import { createPostgresJobScheduler } from "./jobs/postgres-job-scheduler.ts";
-import { createLicenseSigner, loadLicenseKeyPair } from "./licensing/license-signer.ts";
+import { createLicenseSigner } from "./licensing/license-signer.ts";
 import { bufferedStdout, createAccessLogger, createLogger, type Logger } from "./logging/logger.ts";
 import { createAdvisoryMutex } from "./postgres/advisory-mutex.ts";
 import { createPostgresCustomerReadModel } from "./postgres/customer-read-model.ts";
-import { type Database, openDatabase } from "./postgres/database.ts";
+import type { Database } from "./postgres/database.ts";
 import { createPostgresFulfillmentContextLoader } from "./postgres/fulfillment-context-loader.ts";
 import { createPostgresFulfillmentRepository } from "./postgres/fulfillment-repository.ts";
 import { createPostgresGatewayProductRefs } from "./postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "./postgres/gateway-settings-repository.ts";
 import { createPostgresIdempotencyStore } from "./postgres/idempotency-store.ts";
 import { createPostgresLicenseStore } from "./postgres/license-store.ts";
-import { loadMigrations, migrate, migrationsApplied } from "./postgres/migrate.ts";
+import { loadMigrations } from "./postgres/migrate.ts";
 import {
   createLogAndInboxNotifier,
   createPostgresOutboxReader,
@@ -101,10 +93,11 @@ import { createBunPasswordHasher } from "./security/bun-password-hasher.ts";
 import { createDownloadTokens } from "./security/download-tokens.ts";
 import { createGuardedFetch } from "./security/guarded-fetch.ts";
 import { createOutboundUrlPolicy } from "./security/url-guard.ts";
-import { seedDemoCatalog } from "./seed/demo-catalog.ts";
+import { startMarketplace } from "./server.ts";
 import { createInProcessChangeSignal } from "./signals/in-process-change-signal.ts";
 import { createInProcessMutex } from "./signals/in-process-mutex.ts";
 import { withOutboundGuard } from "./upstream/gateway-outbound.ts";
+import { createReadinessProbe } from "./wiring/readiness.ts";
 
 export interface Infrastructure {
   readonly config: Config;
@@ -200,22 +193,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const handlers: Record<string, JobHandler> = {
     [PAYMENT_EVENT_JOB]: (payload) => processPaymentEvent(payload),
     [FULFILL_JOB]: makeFulfillItem({ adapters, fulfillments, contexts, uow, log: logger }),
-    [FULFILLMENT_ACTION_JOB]: async (payload) => {
-      try {
-        await manage.act(
-          String(payload.fulfillment_id),
-          payload.action as FulfillmentAction,
-          String(payload.reason ?? ""),
-        );
-      } catch (error) {
-        // The record moved on (cancelled, or no longer active): there is nothing left to do.
-        if (!(error instanceof FulfillmentStateConflict || error instanceof FulfillmentNotFound)) throw error;
-        logger.info(
-          { fulfillment_id: payload.fulfillment_id, action: payload.action, reason: error.message },
-          "action skipped",
-        );
-      }
-    },
+    [FULFILLMENT_ACTION_JOB]: makeFulfillmentActionJob({ act: manage.act, log: logger }),
     [NOTIFY_JOB]: makeDispatchNotification({ outbox, notifier: createLogAndInboxNotifier({ sql, logger }) }),
     [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log: logger }),
   };
@@ -328,22 +306,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     cancelCustomerSubscription: customerSubscriptions.cancel,
     resumeCustomerSubscription: customerSubscriptions.resume,
     licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: licenseSigner, clock }),
-    /** Answers within 2 s even when the database hangs mid-restart: a hanging probe is a failed one. */
     instanceId: config.instanceId,
-    async checkReadiness() {
-      const down = { database: false, migrations: false };
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const timeout = new Promise<typeof down>((resolve) => (timer = setTimeout(() => resolve(down), 2000)));
-      const check = migrations
-        .then((expected) => migrationsApplied(sql, expected))
-        .then((migrationsOk) => ({ database: true, migrations: migrationsOk }))
-        .catch(() => down);
-      try {
-        return await Promise.race([check, timeout]);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    checkReadiness: createReadinessProbe(sql, migrations),
     ...overrides,
   };
   return {
@@ -377,92 +341,12 @@ function readConfig(): Config {
   }
 }
 
-async function start(config: Config, logger: Logger, accessLogger: Logger) {
-  const database = await openDatabase({
-    url: config.databaseUrl,
-    dataDir: config.dataDir,
-    poolMax: config.databasePoolMax,
-  });
-  const applied = await migrate(database.sql);
-  logger.info({ applied, mode: database.mode }, "database ready");
-
-  const jwtSecret = await resolveGeneratedSecret(config.jwtSecret, config.dataDir, "jwt-secret");
-  const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
-  const env = { ...process.env, ...gatewaySecretEnvironment(process.env) };
-  const licenseKeys = await loadLicenseKeyPair({ privateKeyPem: config.licenseSigningKey, dataDir: config.dataDir });
-  const marketplace = wireMarketplace({
-    config,
-    logger,
-    accessLogger,
-    database,
-    jwtSecret,
-    secretsKey,
-    env,
-    licenseKeys,
-  });
-  if (config.admin) {
-    const admin = await makeEnsureAdmin(marketplace)(config.admin);
-    logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");
-  }
-  if (config.seedDemo) {
-    const seeded = await seedDemoCatalog(marketplace.deps, { providerBaseUrl: config.demoProviderBaseUrl });
-    if (seeded.length > 0) logger.info({ products: seeded }, "seeded the demo catalog into an empty database");
-  }
-
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    maxRequestBodySize: SERVER_BODY_LIMIT,
-    fetch: marketplace.app.fetch,
-  });
-  logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");
-  if (config.jobs.enabled) marketplace.worker.start();
-  const tick = config.tickEnabled
-    ? new Cron("* * * * *", { protect: true }, async () => {
-        try {
-          await marketplace.tick();
-        } catch (error) {
-          logger.error({ err: error }, "minute tick failed");
-        }
-      })
-    : undefined;
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down: draining in-flight requests");
-    const forced = setTimeout(() => {
-      logger.error("shutdown timed out; exiting");
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    await server.stop();
-    tick?.stop();
-    await marketplace.worker.stop({ timeoutMs: config.shutdownTimeoutMs / 2 });
-    await marketplace.close();
-    await database.close();
-    clearTimeout(forced);
-    logger.info("shutdown complete");
-    process.exit(0);
-  };
-  // The state after an uncaught exception is unknown: log it as one JSON line and end the process, so
-  // the supervisor starts a fresh one and the job leases of this one expire. (The database driver's
-  // one known throw outside a query, a write to a connection that closed, is patched at install:
-  // scripts/patch-postgres-driver.mjs.)
-  process.on("uncaughtException", (error) => {
-    logger.fatal({ err: error }, "uncaught exception");
-    process.exit(1);
-  });
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-}
-
 if (import.meta.main) {
   const config = readConfig();
   const stdout = bufferedStdout();
   const logger = createLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
   const accessLogger = createAccessLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
-  start(config, logger, accessLogger).catch((error: unknown) => {
+  startMarketplace(config, { logger, accessLogger }, wireMarketplace).catch((error: unknown) => {
     const taken = portInUseMessage(error, config.port, "PORT");
     if (taken) console.error(`marketplace: ${taken}`);
     else logger.fatal({ err: error }, "failed to start");

@@ -1,0 +1,101 @@
+import { Cron } from "croner";
+import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
+import type { Config } from "./config/config.ts";
+import { gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
+import { resolveGeneratedSecret } from "./config/generated-secret.ts";
+import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
+import { loadLicenseKeyPair } from "./licensing/license-signer.ts";
+import type { Logger } from "./logging/logger.ts";
+import type { wireMarketplace as wireMarketplaceType } from "./main.ts";
+import { openDatabase } from "./postgres/database.ts";
+import { migrate } from "./postgres/migrate.ts";
+import { seedDemoCatalog } from "./seed/demo-catalog.ts";
+
+/**
+ * Opens the database, migrates, wires the marketplace (`wire`), then serves it, runs the job worker
+ * and the minute tick, and stops all of them gracefully on SIGTERM or SIGINT.
+ */
+export async function startMarketplace(
+  config: Config,
+  loggers: { readonly logger: Logger; readonly accessLogger: Logger },
+  wire: typeof wireMarketplaceType,
+) {
+  const { logger, accessLogger } = loggers;
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolMax: config.databasePoolMax,
+  });
+  const applied = await migrate(database.sql);
+  logger.info({ applied, mode: database.mode }, "database ready");
+
+  const jwtSecret = await resolveGeneratedSecret(config.jwtSecret, config.dataDir, "jwt-secret");
+  const secretsKey = await resolveGeneratedSecret(config.secretsKey, config.dataDir, "secrets-key");
+  const env = { ...process.env, ...gatewaySecretEnvironment(process.env) };
+  const licenseKeys = await loadLicenseKeyPair({ privateKeyPem: config.licenseSigningKey, dataDir: config.dataDir });
+  const marketplace = wire({
+    config,
+    logger,
+    accessLogger,
+    database,
+    jwtSecret,
+    secretsKey,
+    env,
+    licenseKeys,
+  });
+  if (config.admin) {
+    const admin = await makeEnsureAdmin(marketplace)(config.admin);
+    logger.info({ admin_id: admin.id, email: admin.email }, "admin account ensured");
+  }
+  if (config.seedDemo) {
+    const seeded = await seedDemoCatalog(marketplace.deps, { providerBaseUrl: config.demoProviderBaseUrl });
+    if (seeded.length > 0) logger.info({ products: seeded }, "seeded the demo catalog into an empty database");
+  }
+
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    maxRequestBodySize: SERVER_BODY_LIMIT,
+    fetch: marketplace.app.fetch,
+  });
+  logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");
+  if (config.jobs.enabled) marketplace.worker.start();
+  const tick = config.tickEnabled
+    ? new Cron("* * * * *", { protect: true }, async () => {
+        try {
+          await marketplace.tick();
+        } catch (error) {
+          logger.error({ err: error }, "minute tick failed");
+        }
+      })
+    : undefined;
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: draining in-flight requests");
+    const forced = setTimeout(() => {
+      logger.error("shutdown timed out; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
+    await server.stop();
+    tick?.stop();
+    await marketplace.worker.stop({ timeoutMs: config.shutdownTimeoutMs / 2 });
+    await marketplace.close();
+    await database.close();
+    clearTimeout(forced);
+    logger.info("shutdown complete");
+    process.exit(0);
+  };
+  // The state after an uncaught exception is unknown: log it as one JSON line and end the process, so
+  // the supervisor starts a fresh one and the job leases of this one expire. (The database driver's
+  // one known throw outside a query, a write to a connection that closed, is patched at install:
+  // scripts/patch-postgres-driver.mjs.)
+  process.on("uncaughtException", (error) => {
+    logger.fatal({ err: error }, "uncaught exception");
+    process.exit(1);
+  });
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}

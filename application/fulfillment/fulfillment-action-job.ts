@@ -1,0 +1,25 @@
+import { FulfillmentNotFound, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { JobHandler } from "../jobs/ports.ts";
+import type { Log } from "../shared/runtime.ts";
+import { type FulfillmentAction, FulfillmentStateConflict } from "./manage-fulfillments.ts";
+
+/**
+ * The `fulfillment_action` job: suspends, resumes, renews or cancels one delivery. A record that
+ * moved on meanwhile (cancelled, or no longer in a state the action applies to) leaves nothing to do.
+ */
+export function makeFulfillmentActionJob(deps: {
+  readonly act: (id: string, action: FulfillmentAction, reason: string) => Promise<FulfillmentRecord>;
+  readonly log: Log;
+}): JobHandler {
+  return async (payload) => {
+    try {
+      await deps.act(String(payload.fulfillment_id), payload.action as FulfillmentAction, String(payload.reason ?? ""));
+    } catch (error) {
+      if (!(error instanceof FulfillmentStateConflict || error instanceof FulfillmentNotFound)) throw error;
+      deps.log.info(
+        { fulfillment_id: payload.fulfillment_id, action: payload.action, reason: error.message },
+        "action skipped",
+      );
+    }
+  };
+}
