@@ -4,36 +4,25 @@ import {
   buyAndPay,
   createProduct,
   eventually,
+  fulfillmentReaches,
   fulfillmentsOf,
   posProductFor,
   registerCustomer,
   useE2e,
 } from "../support/e2e.ts";
-import { SIM_TOKEN } from "../support/provider-sim.ts";
+import { tenantStatus as statusAt } from "../support/subscriptions.ts";
 
 const db = useTestDatabase();
 let offsetMs = 0;
 const e2e = useE2e(db, { clock: () => new Date(Date.now() + offsetMs) });
 
-async function tenantStatus(reference: string) {
-  const response = await fetch(`${e2e.sim.url}/api/marketplace/status/${reference}`, {
-    headers: { authorization: `Bearer ${SIM_TOKEN}` },
-  });
-  return ((await response.json()) as { status: string }).status;
-}
+const tenantStatus = (reference: string) => statusAt(e2e, reference);
 
 async function deliveredSubscription(gateway: "gateway_a" | "gateway_b") {
   const product = await createProduct(e2e, posProductFor(e2e));
   const customer = await registerCustomer(e2e);
   const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], gateway);
-  const record = await eventually(
-    async () => {
-      const [found] = await fulfillmentsOf(db, orderId);
-      return found?.status === "active" ? found : undefined;
-    },
-    3000,
-    "an active tenant",
-  );
+  const record = await fulfillmentReaches(db, orderId, "active", 3000);
   const [subscription] = await db.current.sql<
     { id: string; gateway_subscription_id: string; status: string; current_period_end: Date }[]
   >`

@@ -41,10 +41,14 @@ const subscriptionRow = async (orderId: string) =>
 
 const delivery = async (orderId: string) => (await fulfillmentsOf(db, orderId))[0];
 
-test("a gateway_b subscription's life under the simulated clock: the ledger, refunds and deliveries add up", async () => {
+/**
+ * The first part of both lifecycles: a monthly subscription bought and delivered, renewed by the
+ * clock, then a renewal that fails (past due) and is collected again. Three payments by then.
+ */
+async function throughDunning(gateway: "gateway_a" | "gateway_b") {
   const product = await createProduct(e2e, posProductFor(e2e));
   const customer = await registerCustomer(e2e);
-  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
+  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], gateway);
   await eventually(async () => (await delivery(orderId))?.status === "active", 3000, "delivery");
   const subscriptionId = (await subscriptionRow(orderId))?.gateway_subscription_id ?? "";
 
@@ -53,13 +57,17 @@ test("a gateway_b subscription's life under the simulated clock: the ledger, ref
   await eventually(async () => (await ledger(orderId)).length === 2, 5000, "the renewal in the ledger");
 
   // A failed renewal, dunning (past due), then recovery.
-  await sim("POST", `/__sim/gateway_b/subscriptions/${subscriptionId}/next_renewal`, { outcome: "fail" });
+  await sim("POST", `/__sim/${gateway}/subscriptions/${subscriptionId}/next_renewal`, { outcome: "fail" });
   await sim("POST", "/__sim/clock", { advance_seconds: 31 * DAY });
   await eventually(async () => (await subscriptionRow(orderId))?.status === "past_due", 5000, "past due");
-  const recovered = await sim("POST", `/__sim/gateway_b/subscriptions/${subscriptionId}/renew`);
-  expect(recovered.outcome).toBe("recovered");
+  expect((await sim("POST", `/__sim/${gateway}/subscriptions/${subscriptionId}/renew`)).outcome).toBe("recovered");
   await eventually(async () => (await subscriptionRow(orderId))?.status === "active", 5000, "recovered");
   await eventually(async () => (await ledger(orderId)).length === 3, 5000, "the recovered payment in the ledger");
+  return { orderId, customer, subscriptionId };
+}
+
+test("a gateway_b subscription's life under the simulated clock: the ledger, refunds and deliveries add up", async () => {
+  const { orderId, subscriptionId } = await throughDunning("gateway_b");
 
   // A refund of the first renewal, through the admin API and the sandbox.
   const admin = await adminToken(e2e);
@@ -104,19 +112,7 @@ test("a gateway_b subscription's life under the simulated clock: the ledger, ref
 }, 60_000);
 
 test("a gateway_a subscription's life: renewals, dunning, a refunded renewal, a chargeback and its reversal, cancel at period end", async () => {
-  const product = await createProduct(e2e, posProductFor(e2e));
-  const customer = await registerCustomer(e2e);
-  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
-  await eventually(async () => (await delivery(orderId))?.status === "active", 3000, "delivery");
-  const subscriptionId = (await subscriptionRow(orderId))?.gateway_subscription_id ?? "";
-
-  await sim("POST", "/__sim/clock", { advance_seconds: 32 * DAY });
-  await eventually(async () => (await ledger(orderId)).length === 2, 5000, "the renewal in the ledger");
-  await sim("POST", `/__sim/gateway_a/subscriptions/${subscriptionId}/next_renewal`, { outcome: "fail" });
-  await sim("POST", "/__sim/clock", { advance_seconds: 31 * DAY });
-  await eventually(async () => (await subscriptionRow(orderId))?.status === "past_due", 5000, "past due");
-  expect((await sim("POST", `/__sim/gateway_a/subscriptions/${subscriptionId}/renew`)).outcome).toBe("recovered");
-  await eventually(async () => (await ledger(orderId)).length === 3, 5000, "the recovered payment in the ledger");
+  const { orderId, customer } = await throughDunning("gateway_a");
 
   const admin = await adminToken(e2e);
   const renewal = (await ledger(orderId))[1];

@@ -4,6 +4,7 @@ import {
   buyAndPay,
   createProduct,
   eventually,
+  fulfillmentReaches,
   fulfillmentsOf,
   posProductFor,
   registerCustomer,
@@ -28,14 +29,7 @@ async function aTrial(gateway: "gateway_a" | "gateway_b") {
   const product = await createProduct(e2e, posProductFor(e2e, { supports_trial: true, trial_days: 14 }));
   const customer = await registerCustomer(e2e);
   const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], gateway);
-  const record = await eventually(
-    async () => {
-      const [found] = await fulfillmentsOf(db, orderId);
-      return found?.status === "active" ? found : undefined;
-    },
-    3000,
-    "a delivered trial",
-  );
+  const record = await fulfillmentReaches(db, orderId, "active", 3000);
   return { orderId, record };
 }
 
