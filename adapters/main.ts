@@ -7,7 +7,6 @@ import {
   makeListAdminProducts,
   makeUpdateProduct,
 } from "../application/catalog/manage-products.ts";
-import type { ChangeSignal } from "../application/catalog/ports.ts";
 import { makeListPricingMappings, makeSavePricingMappings } from "../application/catalog/pricing-mappings.ts";
 import { makeCalculateCheckout } from "../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../application/checkout/create-checkout.ts";
@@ -15,12 +14,11 @@ import type { CustomerDirectory } from "../application/checkout/ports.ts";
 import { makeCustomerSubscriptions } from "../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../application/customers/customer-views.ts";
 import { makeResolveDownload } from "../application/customers/resolve-download.ts";
-import { makeDispatchNotification } from "../application/fulfillment/dispatch-notification.ts";
 import { makeFulfillItem } from "../application/fulfillment/fulfill-item.ts";
 import { makeFulfillmentActionJob } from "../application/fulfillment/fulfillment-action-job.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../application/fulfillment/job-kinds.ts";
 import { makeManageFulfillments } from "../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentAdapters } from "../application/fulfillment/ports.ts";
+import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../application/fulfillment/ports.ts";
 import { makeAccountStates } from "../application/identity/account-states.ts";
 import { makeAuthenticate } from "../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../application/identity/change-access.ts";
@@ -28,10 +26,11 @@ import { makeGetUser } from "../application/identity/get-user.ts";
 import { makeLogOutEverywhere } from "../application/identity/log-out-everywhere.ts";
 import type { PasswordHasher } from "../application/identity/ports.ts";
 import { makeRegisterCustomer } from "../application/identity/register-customer.ts";
-import type { JobHandler } from "../application/jobs/ports.ts";
 import { makeLicenseService } from "../application/licensing/license-service.ts";
 import { makeMinuteTick } from "../application/maintenance/minute-tick.ts";
-import { makeAdminOrders } from "../application/orders/admin-orders.ts";
+import { makeDispatchNotification } from "../application/notifications/dispatch-notification.ts";
+import { NOTIFY_JOB } from "../application/notifications/ports.ts";
+import { makeAdminOrders } from "../application/payments/admin-orders.ts";
 import {
   END_GATEWAY_SUBSCRIPTION_JOB,
   makeAdminFulfillmentActions,
@@ -43,6 +42,8 @@ import { makeProcessPaymentEvent } from "../application/payments/process-payment
 import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../application/payments/receive-webhook.ts";
 import { makeQueryProviderManagement } from "../application/provisioning/provider-management.ts";
 import { makeTestProviderConnection } from "../application/provisioning/test-provider-connection.ts";
+import type { JobHandler } from "../application/shared/jobs.ts";
+import type { ChangeSignal } from "../application/shared/ports.ts";
 import type { Clock } from "../application/shared/runtime.ts";
 import { checkoutReturnUrl } from "./config/checkout-return-url.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";

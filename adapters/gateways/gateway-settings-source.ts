@@ -1,4 +1,3 @@
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
 import {
   GATEWAY_SETTINGS_TOPIC,
   type GatewaySettings,
@@ -10,6 +9,7 @@ import type {
   WebhookSecrets,
 } from "../../application/payments/ports.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 import { CredentialsNotFound } from "../../application/shared/upstream-errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { describeDrivers } from "../../application/catalog/describe-drivers.ts";
-import type { PageRequest, ProductFilter } from "../../application/catalog/ports.ts";
+import type { ProductFilter } from "../../application/catalog/ports.ts";
+import type { PageRequest } from "../../application/shared/ports.ts";
 import type { CheckoutOptions, PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import type { Product, ProductInput } from "../../domain/catalog/product.ts";
 import { CheckoutPreviewSchema, DriverDescriptionSchema } from "./admin-catalog-schemas.ts";

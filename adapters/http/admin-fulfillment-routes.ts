@@ -1,8 +1,7 @@
 import { Elysia, t } from "elysia";
-import type { Page, PageRequest } from "../../application/catalog/ports.ts";
-import type { FulfillmentAction } from "../../application/fulfillment/manage-fulfillments.ts";
-import type { FulfillmentFilter, OpsTask } from "../../application/fulfillment/ports.ts";
-import { DeadJobNotFound, type JobRecord, type JobState } from "../../application/jobs/ports.ts";
+import type { FulfillmentAction, FulfillmentFilter, OpsTask } from "../../application/fulfillment/ports.ts";
+import { DeadJobNotFound, type JobRecord, type JobState } from "../../application/shared/jobs.ts";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { page } from "./api-model.ts";

@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { Page, PageRequest } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
 import { page } from "./api-model.ts";

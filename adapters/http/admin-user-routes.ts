@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Page, PageRequest } from "../../application/catalog/ports.ts";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { AccessChange, Account } from "../../domain/identity/account.ts";
 import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";

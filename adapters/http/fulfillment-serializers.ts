@@ -1,6 +1,6 @@
 import type { Static } from "elysia";
 import type { OpsTask } from "../../application/fulfillment/ports.ts";
-import type { JobRecord } from "../../application/jobs/ports.ts";
+import type { JobRecord } from "../../application/shared/jobs.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { PublicListQuery, PublicProduct } from "../../application/catalog/browse-catalog.ts";
 import { CATALOG_TOPIC } from "../../application/catalog/manage-products.ts";
-import type { ChangeSignal, Page } from "../../application/catalog/ports.ts";
+import type { ChangeSignal, Page } from "../../application/shared/ports.ts";
 import { page, preSerializedJson } from "./api-model.ts";
 import { Cursor, DeliveryModelSchema, ListLimit, PublicProductSchema } from "./catalog-schemas.ts";
 import { createResponseCache } from "./response-cache.ts";

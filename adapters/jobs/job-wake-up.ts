@@ -1,4 +1,4 @@
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Queryable } from "../postgres/database.ts";
 
 /** The ChangeSignal topic job workers subscribe to. */

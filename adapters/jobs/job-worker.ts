@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
-import type { JobHandler } from "../../application/jobs/ports.ts";
+import type { JobHandler } from "../../application/shared/jobs.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../logging/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";

@@ -1,4 +1,4 @@
-import type { JobAdmin, JobRecord } from "../../application/jobs/ports.ts";
+import type { JobAdmin, JobRecord } from "../../application/shared/jobs.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { decodeCursor, encodeCursor } from "../postgres/cursor.ts";
 import type { Sql } from "../postgres/database.ts";

@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import type { JobScheduler, NewJob } from "../../application/jobs/ports.ts";
+import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
 import { type JobWakeUp, wakeJobWorkers } from "./job-wake-up.ts";
 

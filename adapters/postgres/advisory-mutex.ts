@@ -1,4 +1,4 @@
-import type { Mutex } from "../../application/catalog/ports.ts";
+import type { Mutex } from "../../application/shared/ports.ts";
 import type { Sql } from "./database.ts";
 
 /**

@@ -3,7 +3,7 @@ import type {
   Notifier,
   OutboxMessage,
   OutboxReader,
-} from "../../application/fulfillment/ports.ts";
+} from "../../application/notifications/ports.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { Sql } from "./database.ts";
 import { UUID } from "./product-repository.ts";

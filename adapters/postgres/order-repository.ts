@@ -1,5 +1,5 @@
-import type { Page } from "../../application/catalog/ports.ts";
 import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
+import type { Page } from "../../application/shared/ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { decodeCursor, newestFirstPage } from "./cursor.ts";

@@ -1,4 +1,5 @@
-import type { InboxEntry, Outbox, WebhookInbox } from "../../application/fulfillment/ports.ts";
+import type { Outbox } from "../../application/notifications/ports.ts";
+import type { InboxEntry, WebhookInbox } from "../../application/payments/inbox.ts";
 import type { Queryable } from "./database.ts";
 import { UUID } from "./product-repository.ts";
 

@@ -1,4 +1,4 @@
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../logging/logger.ts";
 import type { Sql } from "./database.ts";
 

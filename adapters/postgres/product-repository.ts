@@ -1,5 +1,6 @@
 import type postgres from "postgres";
-import type { Page, ProductRepository, ProductWithMappings } from "../../application/catalog/ports.ts";
+import type { ProductRepository, ProductWithMappings } from "../../application/catalog/ports.ts";
+import type { Page } from "../../application/shared/ports.ts";
 import { type Product, type ProductDefinition, SlugTaken } from "../../domain/catalog/product.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { Queryable, Sql } from "./database.ts";

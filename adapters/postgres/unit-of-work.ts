@@ -1,5 +1,5 @@
-import type { TransactionScope, UnitOfWork } from "../../application/fulfillment/ports.ts";
-import type { JobScheduler } from "../../application/jobs/ports.ts";
+import type { JobScheduler } from "../../application/shared/jobs.ts";
+import type { TransactionScope, UnitOfWork } from "../../application/shared/unit-of-work.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
 import { createPostgresOrderLedger } from "./order-ledger.ts";

@@ -1,5 +1,5 @@
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
 import type { SecretListing, SecretStore } from "../../application/secrets/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Sql } from "../postgres/database.ts";
 import { createSecretCipher } from "./secret-cipher.ts";
 

@@ -1,4 +1,4 @@
-import type { ChangeSignal } from "../../application/catalog/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
 
 /** One process only: the embedded database is single-instance, and PGlite does not relay NOTIFY. */
 export function createInProcessChangeSignal(): ChangeSignal {

@@ -1,4 +1,4 @@
-import type { Mutex } from "../../application/catalog/ports.ts";
+import type { Mutex } from "../../application/shared/ports.ts";
 
 /** One process only (embedded mode): a promise chain per key. */
 export function createInProcessMutex(): Mutex {

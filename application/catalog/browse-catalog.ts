@@ -1,7 +1,8 @@
 import type { DeliveryModel } from "../../domain/catalog/drivers.ts";
 import { type CheckoutOptions, checkoutOptions } from "../../domain/catalog/pricing.ts";
 import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
-import type { Page, PageRequest, PricingMappingRepository, ProductRepository } from "./ports.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
+import type { PricingMappingRepository, ProductRepository } from "./ports.ts";
 
 /** What anyone may see of a product: no fulfillment configuration, no provider or gateway internals. */
 export interface PublicProduct {

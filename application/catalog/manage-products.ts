@@ -10,7 +10,8 @@ import {
   validateProduct,
 } from "../../domain/catalog/product.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
-import type { ChangeSignal, PageRequest, PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
+import type { ChangeSignal, PageRequest } from "../shared/ports.ts";
+import type { PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
 
 export const CATALOG_TOPIC = "catalog";
 

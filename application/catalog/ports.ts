@@ -1,6 +1,7 @@
 import type { DeliveryModel } from "../../domain/catalog/drivers.ts";
 import type { PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import type { Product, ProductDefinition, ProductStatus } from "../../domain/catalog/product.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface ProductFilter {
   readonly status?: ProductStatus;
@@ -8,17 +9,6 @@ export interface ProductFilter {
   readonly tag?: string;
   /** Free text matched against name and description. */
   readonly q?: string;
-}
-
-export interface PageRequest {
-  readonly limit: number;
-  /** Opaque cursor from a previous page's `next_cursor`. */
-  readonly cursor?: string;
-}
-
-export interface Page<T> {
-  readonly items: readonly T[];
-  readonly next_cursor: string | null;
 }
 
 export interface ProductWithMappings {
@@ -48,20 +38,4 @@ export interface PricingMappingRepository {
   listByProduct(productId: string): Promise<PricingMapping[]>;
   /** Replaces the product's whole set atomically: either every row is stored or none is. */
   replaceForProduct(productId: string, mappings: readonly PricingMappingInput[]): Promise<PricingMapping[]>;
-}
-
-/**
- * Tells every instance that something changed (cache invalidation). Delivery is best effort, so an
- * adapter also calls the listeners whenever delivery may have lapsed (after a reconnect).
- */
-export interface ChangeSignal {
-  publish(topic: string): Promise<void>;
-  subscribe(topic: string, listener: () => void): () => void;
-}
-
-/** Mutual exclusion across every instance (a PostgreSQL advisory lock, or in-process when embedded). */
-export interface Mutex {
-  withLock<T>(key: string, work: () => Promise<T>): Promise<T>;
-  /** Runs `work` only if nobody holds the lock right now; `ran` says whether it did. */
-  tryWithLock(key: string, work: () => Promise<void>): Promise<{ ran: boolean }>;
 }

@@ -1,7 +1,8 @@
 import { type PricingMapping, type PricingMappingInput, validateMappings } from "../../domain/catalog/pricing.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
+import type { ChangeSignal } from "../shared/ports.ts";
 import { CATALOG_TOPIC } from "./manage-products.ts";
-import type { ChangeSignal, PricingMappingRepository, ProductRepository } from "./ports.ts";
+import type { PricingMappingRepository, ProductRepository } from "./ports.ts";
 
 export interface PricingMappingsDeps {
   readonly products: ProductRepository;

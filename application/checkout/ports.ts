@@ -4,7 +4,7 @@ import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { OrderStatus } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { Dispute, Payment, TaxBehavior } from "../../domain/payments/payment.ts";
-import type { Page, PageRequest } from "../catalog/ports.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface NewOrder {
   readonly customer_id: string;

@@ -1,8 +1,9 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
-import type { SubscriptionRecord, SubscriptionRepository, UnitOfWork } from "../fulfillment/ports.ts";
+import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
 import type { Clock } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
 
 export class SubscriptionNotFound extends DomainError {

@@ -1,8 +1,8 @@
 import { nextAction } from "../../domain/dashboard/next-action.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
-import type { PageRequest } from "../catalog/ports.ts";
 import type { OrderRepository } from "../checkout/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
+import type { PageRequest } from "../shared/ports.ts";
 import type { CustomerReadModel, DownloadLinks } from "./ports.ts";
 
 /** A customer's own orders, deliveries, licenses, subscriptions and installations. */

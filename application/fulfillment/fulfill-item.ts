@@ -1,15 +1,14 @@
 import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { type JobContext, PermanentJobFailure } from "../jobs/ports.ts";
+import { NOTIFY_JOB } from "../notifications/ports.ts";
+import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
-import { NOTIFY_JOB } from "./job-kinds.ts";
+import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type {
   ExternalRefs,
   FulfillmentAdapters,
   FulfillmentContextLoader,
   FulfillmentOutcome,
   FulfillmentRepository,
-  TransactionScope,
-  UnitOfWork,
 } from "./ports.ts";
 
 export interface FulfillItemDeps {

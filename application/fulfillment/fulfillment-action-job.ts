@@ -1,7 +1,8 @@
 import { FulfillmentNotFound, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { JobHandler } from "../jobs/ports.ts";
+import type { JobHandler } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
-import { type FulfillmentAction, FulfillmentStateConflict } from "./manage-fulfillments.ts";
+import { FulfillmentStateConflict } from "./manage-fulfillments.ts";
+import type { FulfillmentAction } from "./ports.ts";
 
 /**
  * The `fulfillment_action` job: suspends, resumes, renews or cancels one delivery. A record that

@@ -6,8 +6,8 @@ import {
 } from "../../domain/fulfillment/fulfillment.ts";
 import { DomainError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields, notify } from "./fulfill-item.ts";
-import { FULFILL_JOB } from "./job-kinds.ts";
 import type {
   ExternalState,
   FulfillmentAdapter,
@@ -16,10 +16,8 @@ import type {
   FulfillmentContextLoader,
   FulfillmentRepository,
   OpsTaskRepository,
-  UnitOfWork,
 } from "./ports.ts";
-
-export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "sync";
+import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
 
 export class FulfillmentStateConflict extends DomainError {
   readonly code = "FULFILLMENT_STATE_CONFLICT";

@@ -2,12 +2,10 @@ import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
-import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
-import type { Page, PageRequest } from "../catalog/ports.ts";
-import type { JobScheduler } from "../jobs/ports.ts";
-import type { OrderLedger, PaymentLedger } from "../payments/ledger.ts";
-import type { SubscriptionRecord, SubscriptionRepository } from "./subscription-ports.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
+import type { SubscriptionRecord } from "./subscription-ports.ts";
 
 export type { SubscriptionChange, SubscriptionRecord, SubscriptionRepository } from "./subscription-ports.ts";
 
@@ -118,53 +116,6 @@ export interface FulfillmentRepository {
   }): Promise<void>;
 }
 
-export interface InboxEntry {
-  readonly id: string;
-  readonly gateway: string;
-  readonly event_id: string;
-  /** The environment whose webhook secret signed the event (null for events stored before this was kept). */
-  readonly environment: GatewayEnvironment | null;
-  readonly payload: string;
-  readonly processed_at: Date | null;
-}
-
-export interface WebhookInbox {
-  /** False when the event was already received: nothing else should happen. */
-  insert(entry: {
-    gateway: string;
-    event_id: string;
-    environment: GatewayEnvironment;
-    event_type: string;
-    kind: string;
-    payload: string;
-  }): Promise<{ inserted: true; id: string } | { inserted: false }>;
-  find(id: string): Promise<InboxEntry | undefined>;
-  markProcessed(id: string): Promise<void>;
-}
-
-export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";
-
-export interface Outbox {
-  add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
-}
-
-/** The repositories that must change together, bound to one transaction. */
-export interface TransactionScope {
-  readonly inbox: WebhookInbox;
-  readonly orders: OrderLedger;
-  readonly payments: PaymentLedger;
-  readonly fulfillments: FulfillmentRepository;
-  readonly subscriptions: SubscriptionRepository;
-  readonly outbox: Outbox;
-  readonly jobs: JobScheduler;
-}
-
-export interface UnitOfWork {
-  run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
-}
-
-export type { GatewayEvent };
-
 /** Assembles what an adapter needs for a record (order, item, product, customer, payment, subscription). */
 export interface FulfillmentContextLoader {
   load(record: FulfillmentRecord): Promise<FulfillmentContext>;
@@ -192,31 +143,9 @@ export interface OpsTaskRepository {
   cancelFor(fulfillmentRecordId: string): Promise<void>;
 }
 
-export interface OutboxMessage {
-  readonly id: string;
-  readonly kind: NotificationKind;
-  readonly payload: Readonly<Record<string, unknown>>;
-  readonly dispatched_at: Date | null;
-}
+export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "sync";
 
-export interface OutboxReader {
-  find(id: string): Promise<OutboxMessage | undefined>;
-  markDispatched(id: string): Promise<void>;
-  /** Messages older than `olderThanSeconds` still not dispatched (for the minute tick's sweep). */
-  stale(olderThanSeconds: number, limit: number): Promise<OutboxMessage[]>;
-}
+/** Job kinds of the fulfillment flow; the worker's handler table is keyed by these. */
+export const FULFILL_JOB = "fulfill";
 
-export interface CustomerNotification {
-  readonly outbox_id: string;
-  readonly customer_id: string;
-  readonly kind: NotificationKind;
-  readonly title: string;
-  readonly body: string;
-  readonly data: Readonly<Record<string, unknown>>;
-}
-
-/** Where notifications go. The default adapter writes a log line and the customer's notification list. */
-export interface Notifier {
-  /** Idempotent per `outbox_id`. */
-  deliver(notification: CustomerNotification): Promise<void>;
-}
+export const FULFILLMENT_ACTION_JOB = "fulfillment_action";

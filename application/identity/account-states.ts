@@ -1,5 +1,5 @@
 import type { AccountState } from "../../domain/identity/account.ts";
-import type { ChangeSignal } from "../catalog/ports.ts";
+import type { ChangeSignal } from "../shared/ports.ts";
 import type { AccountStates, UserRepository } from "./ports.ts";
 
 /** Published after any change to a role, a disabled flag or a token version. */

@@ -1,6 +1,6 @@
 import { type AccessChange, type Account, checkAccessChange } from "../../domain/identity/account.ts";
 import { UserNotFound } from "../../domain/identity/user.ts";
-import type { ChangeSignal } from "../catalog/ports.ts";
+import type { ChangeSignal } from "../shared/ports.ts";
 import { ACCOUNTS_TOPIC } from "./account-states.ts";
 import type { UserRepository } from "./ports.ts";
 

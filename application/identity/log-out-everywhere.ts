@@ -1,5 +1,5 @@
 import { UserNotFound } from "../../domain/identity/user.ts";
-import type { ChangeSignal } from "../catalog/ports.ts";
+import type { ChangeSignal } from "../shared/ports.ts";
 import { ACCOUNTS_TOPIC } from "./account-states.ts";
 import type { UserRepository } from "./ports.ts";
 

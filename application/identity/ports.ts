@@ -1,6 +1,6 @@
 import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
-import type { Page, PageRequest } from "../catalog/ports.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface NewUser {
   readonly email: string;

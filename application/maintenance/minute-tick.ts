@@ -1,7 +1,10 @@
-import type { Mutex } from "../catalog/ports.ts";
-import { FULFILLMENT_ACTION_JOB, NOTIFY_JOB } from "../fulfillment/job-kinds.ts";
-import type { FulfillmentRepository, OutboxReader, SubscriptionRepository, UnitOfWork } from "../fulfillment/ports.ts";
+import type { FulfillmentRepository, SubscriptionRepository } from "../fulfillment/ports.ts";
+import { FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import type { OutboxReader } from "../notifications/ports.ts";
+import { NOTIFY_JOB } from "../notifications/ports.ts";
+import type { Mutex } from "../shared/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 
 export interface MinuteTickDeps {
   readonly mutex: Mutex;

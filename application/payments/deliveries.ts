@@ -1,8 +1,8 @@
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../fulfillment/job-kinds.ts";
-import type { FulfillmentAction } from "../fulfillment/manage-fulfillments.ts";
-import type { TransactionScope } from "../fulfillment/ports.ts";
+import type { FulfillmentAction } from "../fulfillment/ports.ts";
+import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
 
 /** The subscription records of an order's recurring items, created (or completed) from what the gateway said. */
 export async function recordSubscriptions(

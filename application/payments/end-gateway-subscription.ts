@@ -1,8 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { FulfillmentAction } from "../fulfillment/manage-fulfillments.ts";
-import type { SubscriptionRepository, TransactionScope, UnitOfWork } from "../fulfillment/ports.ts";
+import type { FulfillmentAction, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { PaymentGateway } from "./ports.ts";
 

@@ -1,7 +1,8 @@
 import { resolvePrice, VARIANTS, type Variant } from "../../domain/catalog/pricing.ts";
 import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
-import type { Mutex, PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
+import type { PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
+import type { Mutex } from "../shared/ports.ts";
 import type {
   GatewayCatalog,
   GatewayProductRefs,

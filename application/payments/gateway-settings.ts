@@ -3,9 +3,9 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
-import type { ChangeSignal } from "../catalog/ports.ts";
 import type { SecretStore } from "../secrets/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy, type UrlField } from "../shared/outbound-urls.ts";
+import type { ChangeSignal } from "../shared/ports.ts";
 import type { ConnectionReport, PaymentGateway } from "./ports.ts";
 
 export interface EnvironmentSettings {

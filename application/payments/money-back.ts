@@ -1,9 +1,9 @@
 import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, retainedAmount } from "../../domain/payments/payment.ts";
-import type { TransactionScope } from "../fulfillment/ports.ts";
-import { PermanentJobFailure } from "../jobs/ports.ts";
+import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { actOnDeliveries } from "./deliveries.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
 import type { EventContext } from "./receive-payment.ts";

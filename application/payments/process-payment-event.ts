@@ -1,8 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
-import type { TransactionScope, UnitOfWork } from "../fulfillment/ports.ts";
-import { PermanentJobFailure } from "../jobs/ports.ts";
+import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { actOnDeliveries } from "./deliveries.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";

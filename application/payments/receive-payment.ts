@@ -2,9 +2,9 @@ import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { paysExpected } from "../../domain/payments/payment.ts";
-import type { TransactionScope } from "../fulfillment/ports.ts";
-import { PermanentJobFailure } from "../jobs/ports.ts";
+import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { actOnDeliveries, deliverOrder, recordSubscriptions } from "./deliveries.ts";
 import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
 

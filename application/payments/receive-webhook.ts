@@ -1,6 +1,6 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import type { UnitOfWork } from "../fulfillment/ports.ts";
 import type { Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from "./ports.ts";
 
 export const PAYMENT_EVENT_JOB = "payment_event";

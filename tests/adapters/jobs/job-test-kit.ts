@@ -2,7 +2,7 @@ import { afterEach, beforeEach } from "bun:test";
 import { createJobWorker, type JobWorker, type JobWorkerDeps } from "../../../adapters/jobs/job-worker.ts";
 import { createLogger } from "../../../adapters/logging/logger.ts";
 import { openDatabase, type Sql } from "../../../adapters/postgres/database.ts";
-import type { JobState } from "../../../application/jobs/ports.ts";
+import type { JobState } from "../../../application/shared/jobs.ts";
 import type { TestDatabase } from "../../support/database.ts";
 
 export interface JobRow {

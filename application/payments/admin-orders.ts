@@ -2,13 +2,13 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
-import type { PageRequest } from "../catalog/ports.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
-import type { UnitOfWork } from "../fulfillment/ports.ts";
-import { deliverOrder } from "../payments/deliveries.ts";
-import { settleAfterRefund } from "../payments/money-back.ts";
-import type { PaymentGateway } from "../payments/ports.ts";
+import type { PageRequest } from "../shared/ports.ts";
 import type { Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { deliverOrder } from "./deliveries.ts";
+import { settleAfterRefund } from "./money-back.ts";
+import type { PaymentGateway } from "./ports.ts";
 
 export class NothingToRefund extends DomainError {
   readonly code = "NOTHING_TO_REFUND";

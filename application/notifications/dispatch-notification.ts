@@ -1,4 +1,4 @@
-import { PermanentJobFailure } from "../jobs/ports.ts";
+import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { CustomerNotification, Notifier, OutboxMessage, OutboxReader } from "./ports.ts";
 
 function compose(message: OutboxMessage): CustomerNotification {

@@ -1,0 +1,36 @@
+export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";
+
+export interface Outbox {
+  add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
+}
+
+export interface OutboxMessage {
+  readonly id: string;
+  readonly kind: NotificationKind;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly dispatched_at: Date | null;
+}
+
+export interface OutboxReader {
+  find(id: string): Promise<OutboxMessage | undefined>;
+  markDispatched(id: string): Promise<void>;
+  /** Messages older than `olderThanSeconds` still not dispatched (for the minute tick's sweep). */
+  stale(olderThanSeconds: number, limit: number): Promise<OutboxMessage[]>;
+}
+
+export interface CustomerNotification {
+  readonly outbox_id: string;
+  readonly customer_id: string;
+  readonly kind: NotificationKind;
+  readonly title: string;
+  readonly body: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** Where notifications go. The default adapter writes a log line and the customer's notification list. */
+export interface Notifier {
+  /** Idempotent per `outbox_id`. */
+  deliver(notification: CustomerNotification): Promise<void>;
+}
+
+export const NOTIFY_JOB = "notify";

@@ -1,0 +1,21 @@
+import type { FulfillmentRepository } from "../fulfillment/ports.ts";
+import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
+import type { Outbox } from "../notifications/ports.ts";
+import type { WebhookInbox } from "../payments/inbox.ts";
+import type { OrderLedger, PaymentLedger } from "../payments/ledger.ts";
+import type { JobScheduler } from "./jobs.ts";
+
+/** The repositories that must change together, bound to one transaction. */
+export interface TransactionScope {
+  readonly inbox: WebhookInbox;
+  readonly orders: OrderLedger;
+  readonly payments: PaymentLedger;
+  readonly fulfillments: FulfillmentRepository;
+  readonly subscriptions: SubscriptionRepository;
+  readonly outbox: Outbox;
+  readonly jobs: JobScheduler;
+}
+
+export interface UnitOfWork {
+  run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+}
