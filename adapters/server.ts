@@ -1,15 +1,24 @@
 import { Cron } from "croner";
-import { makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
+import { type EnsureAdminDeps, makeEnsureAdmin } from "../application/identity/ensure-admin.ts";
+import { SERVER_BODY_LIMIT } from "../kit/body-parser.ts";
+import type { Logger } from "../kit/logger.ts";
 import type { Config } from "./config/config.ts";
 import { gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
-import { SERVER_BODY_LIMIT } from "./http/body-parser.ts";
 import { loadLicenseKeyPair } from "./licensing/license-signer.ts";
-import type { Logger } from "./logging/logger.ts";
-import type { wireMarketplace as wireMarketplaceType } from "./main.ts";
 import { openDatabase } from "./postgres/database.ts";
 import { migrate } from "./postgres/migrate.ts";
 import { seedDemoCatalog } from "./seed/demo-catalog.ts";
+import type { Infrastructure } from "./wiring/platform.ts";
+
+/** What the server needs of the wired marketplace (see `wireMarketplace` in main.ts). */
+export interface WiredMarketplace extends EnsureAdminDeps {
+  readonly app: { fetch(request: Request): Response | Promise<Response> };
+  readonly deps: Parameters<typeof seedDemoCatalog>[0];
+  readonly worker: { start(): void; stop(options?: { timeoutMs?: number }): Promise<void> };
+  tick(): Promise<unknown>;
+  close(): Promise<void>;
+}
 
 /**
  * Opens the database, migrates, wires the marketplace (`wire`), then serves it, runs the job worker
@@ -18,7 +27,7 @@ import { seedDemoCatalog } from "./seed/demo-catalog.ts";
 export async function startMarketplace(
   config: Config,
   loggers: { readonly logger: Logger; readonly accessLogger: Logger },
-  wire: typeof wireMarketplaceType,
+  wire: (infra: Infrastructure) => WiredMarketplace,
 ) {
   const { logger, accessLogger } = loggers;
   const database = await openDatabase({

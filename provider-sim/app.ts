@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
-import { createErrorHandler } from "../adapters/http/error-handler.ts";
-import { createRequestContext } from "../adapters/http/request-context.ts";
-import type { Logger } from "../adapters/logging/logger.ts";
+import type { Logger } from "../kit/logger.ts";
+import { createProblemHandler } from "../kit/problem-handler.ts";
+import { createRequestContext } from "../kit/request-context.ts";
 import { createProviderAuth } from "./auth.ts";
 import type { SimClock } from "./clock.ts";
 import type { FaultQueue } from "./faults.ts";
@@ -38,7 +38,7 @@ export function createProviderSimApp(deps: ProviderSimDeps) {
     .use(createAdminRoutes(deps));
   // normalize: false makes `additionalProperties: false` a 422 instead of silently dropping the field.
   return new Elysia({ normalize: false })
-    .use(createErrorHandler(deps))
+    .use(createProblemHandler(deps))
     .use(createRequestContext(deps))
     .use(createRawBodyParser(BODY_LIMIT_BYTES))
     .get("/health", () => ({ status: "ok" as const, instance: deps.instanceId }), {

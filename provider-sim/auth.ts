@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { Unauthorized } from "./errors.ts";
+import { unauthorized } from "./errors.ts";
 import { isValidSignature, secretsEqual } from "./hmac-signature.ts";
 import { assertWellFormed, rawBodyOf } from "./raw-body.ts";
 
@@ -19,7 +19,7 @@ function hasValidBearer(header: string | null, token: string): boolean {
   return given !== undefined && secretsEqual(given, token);
 }
 
-function isAuthorized(request: Request, options: ProviderAuthOptions): boolean {
+async function isAuthorized(request: Request, options: ProviderAuthOptions): Promise<boolean> {
   if (hasValidBearer(request.headers.get("authorization"), options.token)) return true;
   if (options.hmacSecret === undefined) return false;
   const url = new URL(request.url);
@@ -42,8 +42,8 @@ function isAuthorized(request: Request, options: ProviderAuthOptions): boolean {
  * nothing about the body; the 401 never says which part failed.
  */
 export function createProviderAuth(options: ProviderAuthOptions) {
-  return new Elysia().onTransform({ as: "scoped" }, ({ request, body }) => {
-    if (!isAuthorized(request, options)) throw new Unauthorized();
+  return new Elysia().onTransform({ as: "scoped" }, async ({ request, body }) => {
+    if (!(await isAuthorized(request, options))) throw unauthorized();
     assertWellFormed(body);
   });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { boolean, ConfigError, type Env, integer, oneOf, text, url } from "../adapters/config/env-parsers.ts";
+import { boolean, ConfigError, type Env, integer, oneOf, text, url } from "../kit/env-parsers.ts";
 import type { GatewaySandboxSettings } from "./gateways/gateway-sandboxes.ts";
 import { DEFAULT_PLANS, type Plan, parsePlans } from "./plans.ts";
 

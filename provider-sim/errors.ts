@@ -1,59 +1,30 @@
-import { DomainError } from "../domain/shared/domain-error.ts";
+import { HttpProblem } from "../kit/problem.ts";
 
-export class Unauthorized extends DomainError {
-  readonly code = "UNAUTHORIZED";
-  readonly category = "unauthenticated";
+/**
+ * The simulator's refusals, each a problem with its status and stable code. It has no domain
+ * layer of its own, so they are plain `HttpProblem`s the kit's handler answers as they are.
+ */
+export const unauthorized = () => new HttpProblem(401, "UNAUTHORIZED", "Valid credentials are required.");
 
-  constructor() {
-    super("Valid credentials are required.");
-  }
-}
+export const tenantNotFound = (reference: string) =>
+  new HttpProblem(404, "TENANT_NOT_FOUND", `No tenant is known by "${reference}".`);
 
-export class TenantNotFound extends DomainError {
-  readonly code = "TENANT_NOT_FOUND";
-  readonly category = "not_found";
+export const onboardingConflict = () =>
+  new HttpProblem(
+    409,
+    "ONBOARDING_CONFLICT",
+    "This order item was already onboarded with a different plan, billing interval, trial, product or customer.",
+  );
 
-  constructor(reference: string) {
-    super(`No tenant is known by "${reference}".`);
-  }
-}
+export const tenantCancelled = () =>
+  new HttpProblem(409, "TENANT_CANCELLED", "The tenant is cancelled; cancellation is terminal.");
 
-export class OnboardingConflict extends DomainError {
-  readonly code = "ONBOARDING_CONFLICT";
-  readonly category = "conflict";
+export const unknownPlan = (plan: string) =>
+  new HttpProblem(422, "UNKNOWN_PLAN", `The plan "${plan}" is not offered.`, [
+    { path: "/plan", message: "is not one of the offered plans", code: "UNKNOWN_PLAN" },
+  ]);
 
-  constructor() {
-    super("This order item was already onboarded with a different plan, billing interval, trial, product or customer.");
-  }
-}
-
-export class TenantCancelled extends DomainError {
-  readonly code = "TENANT_CANCELLED";
-  readonly category = "conflict";
-
-  constructor() {
-    super("The tenant is cancelled; cancellation is terminal.");
-  }
-}
-
-export class UnknownPlan extends DomainError {
-  readonly code = "UNKNOWN_PLAN";
-  readonly category = "invalid";
-
-  constructor(plan: string) {
-    super(`The plan "${plan}" is not offered.`, [
-      { path: "/plan", message: "is not one of the offered plans", code: "UNKNOWN_PLAN" },
-    ]);
-  }
-}
-
-export class UnsupportedBillingInterval extends DomainError {
-  readonly code = "UNSUPPORTED_BILLING_INTERVAL";
-  readonly category = "invalid";
-
-  constructor(plan: string, interval: string, path: "/billing_interval" | "/plan") {
-    super(`The plan "${plan}" is not offered ${interval}.`, [
-      { path, message: `plan "${plan}" does not offer ${interval} billing`, code: "UNSUPPORTED_BILLING_INTERVAL" },
-    ]);
-  }
-}
+export const unsupportedBillingInterval = (plan: string, interval: string, path: "/billing_interval" | "/plan") =>
+  new HttpProblem(422, "UNSUPPORTED_BILLING_INTERVAL", `The plan "${plan}" is not offered ${interval}.`, [
+    { path, message: `plan "${plan}" does not offer ${interval} billing`, code: "UNSUPPORTED_BILLING_INTERVAL" },
+  ]);

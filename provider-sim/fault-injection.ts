@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { problem, problemResponse } from "../adapters/http/problem.ts";
+import { problem, problemResponse } from "../kit/problem.ts";
 import type { Fault, FaultQueue, FaultRoute } from "./faults.ts";
 
 const NOT_JSON = '{"external_reference_id": "ref_';

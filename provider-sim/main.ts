@@ -1,8 +1,8 @@
 import { Cron } from "croner";
-import { ConfigError } from "../adapters/config/env-parsers.ts";
-import { SERVER_BODY_LIMIT } from "../adapters/http/body-parser.ts";
-import { portInUseMessage } from "../adapters/http/port-in-use.ts";
-import { createLogger } from "../adapters/logging/logger.ts";
+import { SERVER_BODY_LIMIT } from "../kit/body-parser.ts";
+import { ConfigError } from "../kit/env-parsers.ts";
+import { createLogger } from "../kit/logger.ts";
+import { portInUseMessage } from "../kit/port-in-use.ts";
 import { loadProviderSimConfig, type ProviderSimConfig } from "./config.ts";
 import { wireProviderSim } from "./wiring.ts";
 

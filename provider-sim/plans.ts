@@ -1,5 +1,5 @@
 import type { components } from "../openapi/generated/provider.ts";
-import { UnknownPlan, UnsupportedBillingInterval } from "./errors.ts";
+import { unknownPlan, unsupportedBillingInterval } from "./errors.ts";
 
 export type Plan = components["schemas"]["Plan"];
 export type BillingInterval = components["schemas"]["BillingInterval"];
@@ -51,11 +51,11 @@ export function resolvePlan(
   intervalPath: "/billing_interval" | "/plan",
 ): { plan: Plan; interval: BillingInterval } {
   const plan = plans.find((candidate) => candidate.id === planId);
-  if (!plan) throw new UnknownPlan(planId);
+  if (!plan) throw unknownPlan(planId);
   const offered = plan.billing_intervals;
   const chosen = interval ?? (offered.includes("monthly") ? "monthly" : offered[0]);
   if (chosen === undefined || !offered.includes(chosen)) {
-    throw new UnsupportedBillingInterval(planId, chosen ?? "monthly", intervalPath);
+    throw unsupportedBillingInterval(planId, chosen ?? "monthly", intervalPath);
   }
   return { plan, interval: chosen };
 }

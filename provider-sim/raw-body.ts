@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { decodeUtf8, isJsonContentType, parseJsonBody, readLimitedBytes } from "../adapters/http/body-parser.ts";
+import { decodeUtf8, isJsonContentType, parseJsonBody, readLimitedBytes } from "../kit/body-parser.ts";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -17,7 +17,7 @@ function parse(bytes: Uint8Array, contentType: string): unknown {
     const text = decodeUtf8(bytes);
     return isJsonContentType(contentType) ? (parseJsonBody(text) ?? null) : text;
   } catch (problem) {
-    // HttpProblem (encoding, structure, syntax) or ValidationFailed (NUL, reserved keys): answered as they are.
+    // An HttpProblem (encoding, structure, syntax, NUL, reserved keys): answered as it is.
     return new UnreadableBody(problem);
   }
 }
@@ -31,7 +31,7 @@ export function assertWellFormed(body: unknown): void {
   if (body instanceof UnreadableBody) throw body.problem;
 }
 
-/** Keeps every body's raw bytes (capped at `limit`, read by the marketplace's reader) beside its parsed form. */
+/** Keeps every body's raw bytes (capped at `limit`, read by the kit's reader) beside its parsed form. */
 export function createRawBodyParser(limit: number) {
   return new Elysia().onParse({ as: "global" }, async ({ request, contentType }) => {
     const bytes = await readLimitedBytes(request, limit);

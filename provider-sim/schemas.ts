@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { Int, QueryInt } from "../adapters/http/schema-types.ts";
+import { Int, QueryInt } from "../kit/schema-types.ts";
 import { FAULT_MODES, FAULT_ROUTES } from "./faults.ts";
 import { BILLING_INTERVALS } from "./plans.ts";
 import { TENANT_STATUSES } from "./tenant.ts";

@@ -1,4 +1,4 @@
-import { ValidationFailed } from "../domain/shared/domain-error.ts";
+import { invalidFields } from "../kit/problem.ts";
 import type { TenantRecord } from "./tenant.ts";
 
 /** Keyset cursor: the sort key (created_at, tenant id) of the last tenant on a page, opaque to clients. */
@@ -15,7 +15,7 @@ export function decodeTenantCursor(cursor: string): { readonly createdAt: number
   } catch {
     // Falls through to the same answer as a well-formed but foreign cursor.
   }
-  throw new ValidationFailed([{ path: "/cursor", code: "INVALID_CURSOR", message: "is not a cursor this API issued" }]);
+  throw invalidFields([{ path: "/cursor", code: "INVALID_CURSOR", message: "is not a cursor this API issued" }]);
 }
 
 /** Newest first by created_at, then by tenant id, so equal timestamps still have one order. */

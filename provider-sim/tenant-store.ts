@@ -1,5 +1,5 @@
 import type { SimClock } from "./clock.ts";
-import { OnboardingConflict, TenantNotFound } from "./errors.ts";
+import { onboardingConflict, tenantNotFound } from "./errors.ts";
 import { deriveIdentifiers } from "./identifiers.ts";
 import { type Plan, resolvePlan } from "./plans.ts";
 import {
@@ -44,7 +44,7 @@ export function createTenantStore(deps: { readonly plans: readonly Plan[]; reado
 
   const find = (reference: string) => {
     const record = byReference.get(reference);
-    if (!record) throw new TenantNotFound(reference);
+    if (!record) throw tenantNotFound(reference);
     return record;
   };
   const save = (record: TenantRecord) => {
@@ -60,7 +60,7 @@ export function createTenantStore(deps: { readonly plans: readonly Plan[]; reado
       const ids = deriveIdentifiers(input.order_id, input.order_item_id);
       const existing = byReference.get(ids.reference);
       if (existing) {
-        if (!isSameOnboarding(existing, input, interval)) throw new OnboardingConflict();
+        if (!isSameOnboarding(existing, input, interval)) throw onboardingConflict();
         return { tenant: existing, created: false };
       }
       return { tenant: save(newTenant(input, ids, interval, deps.clock.now())), created: true };
@@ -68,7 +68,7 @@ export function createTenantStore(deps: { readonly plans: readonly Plan[]; reado
     byReference: find,
     byTenantId(tenantId) {
       const reference = referenceByTenant.get(tenantId);
-      if (reference === undefined) throw new TenantNotFound(tenantId);
+      if (reference === undefined) throw tenantNotFound(tenantId);
       return find(reference);
     },
     suspend: (reference) => save(suspended(find(reference), deps.clock.now())),

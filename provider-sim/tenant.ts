@@ -1,5 +1,5 @@
 import type { components } from "../openapi/generated/provider.ts";
-import { TenantCancelled } from "./errors.ts";
+import { tenantCancelled } from "./errors.ts";
 import type { TenantIdentifiers } from "./identifiers.ts";
 import type { BillingInterval } from "./plans.ts";
 
@@ -88,7 +88,7 @@ export function isSameOnboarding(record: TenantRecord, input: OnboardRequest, in
 }
 
 export function suspended(record: TenantRecord, now: Date): TenantRecord {
-  if (record.status === "cancelled") throw new TenantCancelled();
+  if (record.status === "cancelled") throw tenantCancelled();
   if (record.status === "suspended") return record;
   return { ...record, status: "suspended", updated_at: now };
 }
@@ -100,7 +100,7 @@ export function cancelled(record: TenantRecord, now: Date): TenantRecord {
 
 /** A new plan; a tenant that is not active starts a fresh paid period now. */
 export function upgraded(record: TenantRecord, plan: string, now: Date): TenantRecord {
-  if (record.status === "cancelled") throw new TenantCancelled();
+  if (record.status === "cancelled") throw tenantCancelled();
   if (record.status === "active") {
     return record.plan === plan ? record : { ...record, plan, updated_at: now };
   }

@@ -1,4 +1,4 @@
-import type { Logger } from "../adapters/logging/logger.ts";
+import type { Logger } from "../kit/logger.ts";
 import { createProviderSimApp } from "./app.ts";
 import { createSimClock } from "./clock.ts";
 import type { ProviderSimConfig } from "./config.ts";

@@ -1,4 +1,4 @@
-import { ConfigError, type Env, text } from "./env-parsers.ts";
+import { ConfigError, type Env, text } from "../../kit/env-parsers.ts";
 
 export const ORDER_ID_PLACEHOLDER = "{order_id}";
 

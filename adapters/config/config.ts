@@ -1,7 +1,7 @@
+import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
-import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "./env-parsers.ts";
 
-export { ConfigError } from "./env-parsers.ts";
+export { ConfigError } from "../../kit/env-parsers.ts";
 
 export interface GatewayDefaults {
   readonly environment: "sandbox" | "live";

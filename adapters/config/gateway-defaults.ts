@@ -1,4 +1,4 @@
-import type { GatewaySettings } from "../../application/payments/gateway-settings.ts";
+import type { GatewaySettings } from "../../application/payments/gateway-settings-ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { Config } from "./config.ts";
 

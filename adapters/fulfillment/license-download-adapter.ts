@@ -1,23 +1,12 @@
+import type { IssuedLicense, LicenseRepository } from "../../application/fulfillment/license-ports.ts";
 import type {
   FulfillmentAdapter,
   FulfillmentContext,
   FulfillmentOutcome,
 } from "../../application/fulfillment/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
+import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import type { LicenseSigner } from "../licensing/license-signer.ts";
-import type { Sql } from "../postgres/database.ts";
-import {
-  createPostgresLicenseRepository,
-  type IssuedLicense,
-  type LicenseRepository,
-} from "../postgres/license-repository.ts";
-
-/** `fulfillment_config` of a `license_download` product, once `validateProduct` accepted it. */
-interface LicenseDownloadConfig {
-  readonly license_type: string;
-  readonly artifact_source: string;
-  readonly max_activations: number;
-}
 
 /** Key claims are whole seconds; the stored expiry says the same instant as the key. */
 const unixSeconds = (date: Date) => Math.floor(date.getTime() / 1000);
@@ -42,11 +31,11 @@ const delivered = ({ license, entitlement }: IssuedLicense): FulfillmentOutcome 
  * (docs/decisions.md).
  */
 export function createLicenseDownloadAdapter(deps: {
-  sql: Sql;
+  licenses: LicenseRepository;
   signer: LicenseSigner;
   clock: Clock;
 }): FulfillmentAdapter {
-  const licenses = createPostgresLicenseRepository(deps.sql);
+  const { licenses } = deps;
   const issuedFor = async (context: FulfillmentContext) => {
     const issued = await licenses.findForRecord(context.record.id);
     if (!issued) throw new Error(`fulfillment ${context.record.id} has no license`);
@@ -60,13 +49,12 @@ export function createLicenseDownloadAdapter(deps: {
 
   return {
     driver: "license_download",
-    supports: (product) => product.fulfillment_driver === "license_download",
 
     async fulfill(context) {
       const existing = await licenses.findForRecord(context.record.id);
       if (existing) return delivered(existing);
 
-      const config = context.product.fulfillment_config as unknown as LicenseDownloadConfig;
+      const config = driverConfig(context.product, "license_download");
       const id = crypto.randomUUID();
       const licenseType = context.item.license_type ?? config.license_type;
       const maxActivations = config.max_activations * context.item.quantity;

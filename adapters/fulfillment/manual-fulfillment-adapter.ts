@@ -1,14 +1,8 @@
 import type { FulfillmentAdapter, FulfillmentContext, OpsTaskRepository } from "../../application/fulfillment/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
-import { httpUrlOrNull } from "./http-url.ts";
-
-/** `fulfillment_config` of a `manual_fulfillment` product, once `validateProduct` accepted it. */
-interface ManualFulfillmentConfig {
-  readonly queue_id: string;
-  readonly sla_hours: number;
-  readonly instructions_template: string;
-}
+import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
+import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -34,8 +28,8 @@ export function renderInstructions(template: string, context: FulfillmentContext
 
 /**
  * Delivery by a person: an operations task in the product's queue, due after its SLA. The item
- * waits in `manual_pending` until ops completes the task (spec 1: "opens an operations task and
- * marks the item as awaiting action").
+ * waits in `manual_pending` until ops completes the task: the marketplace never claims a delivery a
+ * person has not confirmed.
  */
 export function createManualFulfillmentAdapter(deps: { tasks: OpsTaskRepository; clock: Clock }): FulfillmentAdapter {
   const taskOf = async (context: FulfillmentContext) => {
@@ -47,10 +41,9 @@ export function createManualFulfillmentAdapter(deps: { tasks: OpsTaskRepository;
 
   return {
     driver: "manual_fulfillment",
-    supports: (product) => product.fulfillment_driver === "manual_fulfillment",
 
     async fulfill(context) {
-      const config = context.product.fulfillment_config as unknown as ManualFulfillmentConfig;
+      const config = driverConfig(context.product, "manual_fulfillment");
       // An open task for the record is returned as it is: a rerun neither duplicates it nor moves its due time.
       const task = await deps.tasks.open({
         fulfillment_record_id: context.record.id,

@@ -5,13 +5,12 @@ import type {
   FulfillmentRepository,
 } from "../../application/fulfillment/ports.ts";
 import type { ProviderClient, ProviderTenant } from "../../application/provisioning/ports.ts";
-import type { MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 
 /** The plan a tenant gets when the subscription mapping names no license type (docs/decisions.md). */
 export const DEFAULT_PLAN = "standard";
 
-const configOf = (context: FulfillmentContext) =>
-  context.product.fulfillment_config as unknown as MultitenantSaasConfig;
+const configOf = (context: FulfillmentContext) => driverConfig(context.product, "multitenant_saas");
 const planOf = (context: FulfillmentContext) => context.item.license_type ?? DEFAULT_PLAN;
 const stateOf = (tenant: ProviderTenant): ExternalState => ({
   external_status: tenant.status,
@@ -26,8 +25,8 @@ function referenceOf(context: FulfillmentContext): string {
 
 /**
  * The point-of-sale product: a tenant provisioned through the provider's machine-to-machine
- * contract (spec 4.3). Onboarding is idempotent on the order reference, so a rerun returns the
- * same tenant; the tenant link is written idempotently too.
+ * contract (openapi/provider.yaml). Onboarding is idempotent on the order reference, so a rerun
+ * returns the same tenant; the tenant link is written idempotently too.
  */
 export function createMultitenantSaasAdapter(deps: {
   provider: ProviderClient;
@@ -35,7 +34,6 @@ export function createMultitenantSaasAdapter(deps: {
 }): FulfillmentAdapter {
   return {
     driver: "multitenant_saas",
-    supports: (product) => product.fulfillment_driver === "multitenant_saas",
 
     async fulfill(context) {
       const config = configOf(context);

@@ -1,7 +1,7 @@
 import { UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
+import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { callUpstream, parseJsonBody } from "../upstream/upstream-http.ts";
-import { httpUrlOrNull } from "./http-url.ts";
 
 export const PROVISIONER_TIMEOUT_SECONDS = 30;
 

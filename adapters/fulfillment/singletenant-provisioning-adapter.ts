@@ -1,4 +1,3 @@
-import { FulfillmentStateConflict } from "../../application/fulfillment/manage-fulfillments.ts";
 import type {
   ExternalState,
   FulfillmentAdapter,
@@ -6,27 +5,20 @@ import type {
   FulfillmentOutcome,
   OpsTaskRepository,
 } from "../../application/fulfillment/ports.ts";
+import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
+import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
+import { FulfillmentStateConflict } from "../../domain/fulfillment/fulfillment.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
-import type { Queryable } from "../postgres/database.ts";
-import { createPostgresInstallationRepository, type Installation } from "../postgres/installation-repository.ts";
+import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
-import { httpUrlOrNull } from "./http-url.ts";
 import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN } from "./installation-domain.ts";
 import { provisionInstallation } from "./provisioner-client.ts";
-
-/** `fulfillment_config` of a `singletenant_provisioning` product, once `validateProduct` accepted it. */
-interface SingletenantConfig {
-  readonly server_profile: string;
-  readonly resource_limits_profile: string;
-  readonly domain_strategy: "subdomain" | "customer_domain";
-  readonly provisioner_url?: string;
-}
 
 const PROVISIONING_QUEUE = "provisioning";
 const PROVISIONING_SLA_MS = 24 * 3_600_000;
 
-const configOf = (context: FulfillmentContext) => context.product.fulfillment_config as unknown as SingletenantConfig;
+const configOf = (context: FulfillmentContext) => driverConfig(context.product, "singletenant_provisioning");
 const stateOf = (installation: Installation): ExternalState => ({
   external_status: installation.status,
   external_workspace_url: installation.url,
@@ -52,20 +44,20 @@ const active = (installation: Installation, url: string): FulfillmentOutcome => 
 });
 
 /**
- * A dedicated installation per item (design section 7). The domain comes from the customer
- * (`customer_domain`: the item waits in `awaiting_customer` until one is given) or is assigned
- * (`subdomain`). A configured provisioner endpoint completes the installation at once; without one,
- * ops get a provisioning task and complete it with the URL.
+ * A dedicated installation per item, so no two customers share a server. The domain comes from the
+ * customer (`customer_domain`: the item waits in `awaiting_customer` until one is given) or is
+ * assigned (`subdomain`). A configured provisioner endpoint completes the installation at once;
+ * without one, ops get a provisioning task and complete it with the URL.
  */
 export function createSingletenantProvisioningAdapter(deps: {
-  sql: Queryable;
+  installations: InstallationRepository;
   tasks: OpsTaskRepository;
   clock: Clock;
   /** The marketplace's connect-time address guard, for the provisioner endpoint. */
   outbound: OutboundFetch;
   installDomain?: string;
 }): FulfillmentAdapter {
-  const installations = createPostgresInstallationRepository(deps.sql);
+  const { installations } = deps;
   const installDomain = deps.installDomain ?? DEFAULT_INSTALL_DOMAIN;
 
   const installationOf = async (context: FulfillmentContext) => {
@@ -83,7 +75,6 @@ export function createSingletenantProvisioningAdapter(deps: {
 
   return {
     driver: "singletenant_provisioning",
-    supports: (product) => product.fulfillment_driver === "singletenant_provisioning",
 
     async fulfill(context) {
       const existing = await installations.findForRecord(context.record.id);

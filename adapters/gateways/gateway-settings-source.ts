@@ -2,7 +2,7 @@ import {
   GATEWAY_SETTINGS_TOPIC,
   type GatewaySettings,
   type GatewaySettingsRepository,
-} from "../../application/payments/gateway-settings.ts";
+} from "../../application/payments/gateway-settings-ports.ts";
 import type {
   GatewayRuntimeSettings,
   GatewaySettingsSource,

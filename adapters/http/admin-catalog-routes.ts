@@ -9,15 +9,14 @@ import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import {
   AdminProductSchema,
-  Cursor,
   DeliveryModelSchema,
-  ListLimit,
   MappingInputSchema,
   MappingSchema,
   ProductInputSchema,
   StatusSchema,
 } from "./catalog-schemas.ts";
 import { asBody, toAdminProductBody } from "./serializers.ts";
+import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 interface AdminProductView {
   readonly product: Product;
@@ -39,7 +38,6 @@ export interface AdminCatalogDeps {
   describeDrivers: typeof describeDrivers;
 }
 
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 const security = [{ bearer: [] }];
 
 export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
@@ -56,7 +54,7 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
           "/api/admin/products",
           async ({ query }) => {
             const { limit, cursor, ...filter } = query;
-            const result = await deps.listAdminProducts(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
+            const result = await deps.listAdminProducts(filter, pageRequest({ cursor, limit }));
             return {
               items: result.items.map((v) => toAdminProductBody(v.product, v.checkout_options)),
               next_cursor: result.next_cursor,

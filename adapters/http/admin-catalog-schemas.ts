@@ -1,11 +1,12 @@
 import { t } from "elysia";
 import { named } from "./api-model.ts";
 import { CheckoutOptionsSchema, DeliveryModelSchema, DriverSchema, StatusSchema } from "./catalog-schemas.ts";
+import { Uuid } from "./shared-schemas.ts";
 
 export const CheckoutPreviewSchema = named(
   "CheckoutPreview",
   t.Object({
-    product_id: t.String({ format: "uuid" }),
+    product_id: Uuid,
     status: StatusSchema,
     purchasable: t.Boolean({ description: "Published and with at least one variant for sale" }),
     checkout_options: CheckoutOptionsSchema,

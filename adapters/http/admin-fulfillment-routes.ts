@@ -6,9 +6,9 @@ import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { Cursor, ListLimit, oneOf } from "./catalog-schemas.ts";
 import { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody, toJobBody, toTaskBody } from "./fulfillment-serializers.ts";
+import { Cursor, everyOf, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminFulfillmentDeps {
   readonly auth: AuthOptions;
@@ -25,17 +25,31 @@ export interface AdminFulfillmentDeps {
   redriveJob(jobId: string): Promise<JobRecord | undefined>;
 }
 
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
-const pageRequest = (query: { cursor?: string; limit?: number }) => ({
-  limit: query.limit ?? 20,
-  ...(query.cursor ? { cursor: query.cursor } : {}),
-});
+const ActionBody = t.Optional(
+  t.Object({ reason: t.Optional(t.String({ maxLength: 500 })) }, { additionalProperties: false }),
+);
 
 export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
   return new Elysia({ name: "admin-fulfillment-routes", tags: ["admin: fulfillment"] })
     .use(createAuth(deps.auth))
     .guard({ auth: "admin", detail: { security: [{ bearer: [] }] } }, (app) => {
-      let routes = app
+      /** Sync, suspend or cancel: three routes alike but for the action. */
+      const act = (action: "sync" | "suspend" | "cancel") => ({
+        handler: async ({ params, body }: { params: { id: string }; body?: { reason?: string } | null }) =>
+          toFulfillmentBody(await deps.actOnFulfillment(params.id, action, body?.reason ?? `${action} by an admin`)),
+        options: {
+          params: IdParams,
+          body: ActionBody,
+          response: { 200: FulfillmentSchema },
+          detail: {
+            summary: `${action[0]?.toUpperCase()}${action.slice(1)} the delivered product through its adapter`,
+          },
+        },
+      });
+      const sync = act("sync");
+      const suspend = act("suspend");
+      const cancel = act("cancel");
+      return app
         .get(
           "/api/admin/fulfillments",
           async ({ query }) => {
@@ -67,25 +81,10 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
             response: { 200: FulfillmentSchema },
             detail: { summary: "Queue a failed delivery again" },
           },
-        );
-      for (const action of ["sync", "suspend", "cancel"] as const) {
-        routes = routes.post(
-          `/api/admin/fulfillments/:id/${action}`,
-          async ({ params, body }) =>
-            toFulfillmentBody(await deps.actOnFulfillment(params.id, action, body?.reason ?? `${action} by an admin`)),
-          {
-            params: IdParams,
-            body: t.Optional(
-              t.Object({ reason: t.Optional(t.String({ maxLength: 500 })) }, { additionalProperties: false }),
-            ),
-            response: { 200: FulfillmentSchema },
-            detail: {
-              summary: `${action[0]?.toUpperCase()}${action.slice(1)} the delivered product through its adapter`,
-            },
-          },
-        ) as unknown as typeof routes;
-      }
-      return routes
+        )
+        .post("/api/admin/fulfillments/:id/sync", sync.handler, sync.options)
+        .post("/api/admin/fulfillments/:id/suspend", suspend.handler, suspend.options)
+        .post("/api/admin/fulfillments/:id/cancel", cancel.handler, cancel.options)
         .get(
           "/api/admin/manual-tasks",
           async ({ query }) => {
@@ -95,7 +94,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
           },
           {
             query: t.Object({
-              status: t.Optional(oneOf(["open", "completed", "cancelled"])),
+              status: t.Optional(everyOf<OpsTask["status"]>()(["open", "completed", "cancelled"])),
               queue_id: t.Optional(t.String({ maxLength: 100 })),
               cursor: Cursor,
               limit: ListLimit,
@@ -131,7 +130,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
           },
           {
             query: t.Object({
-              state: t.Optional(oneOf(["pending", "running", "done", "dead"])),
+              state: t.Optional(everyOf<JobState>()(["pending", "running", "done", "dead"])),
               kind: t.Optional(t.String({ maxLength: 50 })),
               cursor: Cursor,
               limit: ListLimit,

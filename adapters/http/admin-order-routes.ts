@@ -3,12 +3,13 @@ import type { OrderDetails, OrderFilter } from "../../application/checkout/ports
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { Cursor, GatewaySchema, ListLimit, oneOf } from "./catalog-schemas.ts";
+import { GatewaySchema } from "./catalog-schemas.ts";
 import { AdminOrderDetailsSchema, AdminOrderSchema } from "./order-schemas.ts";
 import { toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
-import { Int } from "./schema-types.ts";
+import { Cursor, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminOrderDeps {
   readonly auth: AuthOptions;
@@ -17,8 +18,6 @@ export interface AdminOrderDeps {
   refundOrder(orderId: string, request: { payment_id?: string; amount?: number }): Promise<OrderDetails>;
   approveOrder(orderId: string): Promise<OrderDetails>;
 }
-
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 export function createAdminOrderRoutes(deps: AdminOrderDeps) {
   return new Elysia({ name: "admin-order-routes", tags: ["admin: orders"] })
@@ -31,7 +30,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
             const { cursor, limit, needs_attention, ...rest } = query;
             const filter =
               needs_attention === undefined ? rest : { ...rest, needs_attention: needs_attention === "true" };
-            const found = await deps.listAdminOrders(filter, { limit: limit ?? 20, ...(cursor ? { cursor } : {}) });
+            const found = await deps.listAdminOrders(filter, pageRequest({ cursor, limit }));
             return { items: found.items.map(toAdminOrderBody), next_cursor: found.next_cursor };
           },
           {

@@ -4,10 +4,10 @@ import type {
   ProviderConnectionInput,
   ProviderConnectionReport,
 } from "../../application/provisioning/test-provider-connection.ts";
+import { QueryInt } from "../../kit/schema-types.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { oneOf } from "./catalog-schemas.ts";
 import { ProviderConnectionReportSchema } from "./gateway-schemas.ts";
-import { QueryInt } from "./schema-types.ts";
+import { oneOf } from "./shared-schemas.ts";
 
 export interface AdminProviderDeps {
   readonly auth: AuthOptions;

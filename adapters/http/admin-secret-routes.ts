@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { SecretListing } from "../../application/secrets/ports.ts";
 import { named, noContent, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { oneOf } from "./catalog-schemas.ts";
+import { oneOf } from "./shared-schemas.ts";
 
 export interface AdminSecretDeps {
   readonly auth: AuthOptions;

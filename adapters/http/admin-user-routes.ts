@@ -4,7 +4,7 @@ import type { AccessChange, Account } from "../../domain/identity/account.ts";
 import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { RoleSchema, toUserBody, UserBody } from "./auth-routes.ts";
-import { Cursor, ListLimit } from "./catalog-schemas.ts";
+import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminUserDeps {
   readonly auth: AuthOptions;
@@ -25,10 +25,7 @@ export function createAdminUserRoutes(deps: AdminUserDeps) {
         .get(
           "/api/admin/users",
           async ({ query }) => {
-            const { items, next_cursor } = await deps.listAccounts({
-              limit: query.limit ?? 20,
-              ...(query.cursor ? { cursor: query.cursor } : {}),
-            });
+            const { items, next_cursor } = await deps.listAccounts(pageRequest(query));
             return { items: items.map(toAccountBody), next_cursor };
           },
           {
@@ -42,7 +39,7 @@ export function createAdminUserRoutes(deps: AdminUserDeps) {
           async ({ params, body, principal }) =>
             toAccountBody(await deps.changeAccess(principal.userId, params.id, body)),
           {
-            params: t.Object({ id: t.String({ maxLength: 64 }) }),
+            params: IdParams,
             body: t.Object(
               { role: t.Optional(RoleSchema), disabled: t.Optional(t.Boolean()) },
               { additionalProperties: false, minProperties: 1 },

@@ -1,6 +1,8 @@
 import { Elysia } from "elysia";
-import type { Logger } from "../logging/logger.ts";
-import { createUrlRedactor } from "../logging/url-redaction.ts";
+import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "../../kit/body-parser.ts";
+import type { Logger } from "../../kit/logger.ts";
+import { createRequestContext } from "../../kit/request-context.ts";
+import { createUrlRedactor } from "../../kit/url-redaction.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
@@ -10,7 +12,6 @@ import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-ro
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { apiDocs } from "./api-docs.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
-import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "./body-parser.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
@@ -21,7 +22,6 @@ import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
 import { createRateLimiter, type RateLimit, rateLimitGroup } from "./rate-limit.ts";
-import { createRequestContext } from "./request-context.ts";
 import { createWebhookRoutes, RAW_BODY_PREFIX, type WebhookDeps } from "./webhook-routes.ts";
 
 export interface AppDeps
@@ -115,5 +115,3 @@ export function createApp(deps: AppDeps) {
   routes.current = app.routes;
   return app;
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -1,55 +1,63 @@
 import { t } from "elysia";
 import { DELIVERY_MODELS, FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
-import { PAYMENT_GATEWAYS, PRODUCT_STATUSES } from "../../domain/catalog/product.ts";
+import {
+  BILLING_INTERVALS,
+  MAX_LICENSE_TYPE_LENGTH,
+  PAYMENT_TYPES,
+  PRICE_SOURCES,
+} from "../../domain/catalog/pricing.ts";
+import { PAYMENT_GATEWAYS, PRODUCT_LIMITS, PRODUCT_STATUSES } from "../../domain/catalog/product.ts";
+import { VARIANTS } from "../../domain/catalog/variants.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
-import { Int, QueryInt } from "./schema-types.ts";
+import { oneOf, Time, Uuid } from "./shared-schemas.ts";
 
-/**
- * A union of literals. Elysia fills an absent optional `t.UnionEnum` query parameter with the
- * enum's first value, which turned "no filter" into a filter; plain literal unions do not.
- */
-export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return t.Union(values.map((v) => t.Literal(v))) as unknown as ReturnType<typeof t.UnionEnum<T>>;
-}
+/** Kept for the route files that still import it from here; its home is shared-schemas.ts. */
 
 export const DeliveryModelSchema = named("DeliveryModel", oneOf(DELIVERY_MODELS));
 export const DriverSchema = named("FulfillmentDriver", oneOf(FULFILLMENT_DRIVERS));
 export const GatewaySchema = named("PaymentGateway", oneOf(PAYMENT_GATEWAYS));
 export const StatusSchema = named("ProductStatus", oneOf(PRODUCT_STATUSES));
-export const VariantSchema = named("Variant", oneOf(["regular", "extended", "monthly", "yearly"]));
-export const PaymentTypeSchema = named("PaymentType", oneOf(["one_time", "subscription"]));
-export const BillingIntervalSchema = named("BillingInterval", oneOf(["monthly", "yearly"]));
+export const VariantSchema = named("Variant", oneOf(VARIANTS));
+export const PaymentTypeSchema = named("PaymentType", oneOf(PAYMENT_TYPES));
+export const BillingIntervalSchema = named("BillingInterval", oneOf(BILLING_INTERVALS));
+export const PriceSourceSchema = oneOf(PRICE_SOURCES);
 const Price = t.Nullable(Int({ minimum: 0, description: "Minor units of MARKETPLACE_CURRENCY" }));
 const OptionalText = (maxLength: number) => t.Optional(t.Nullable(t.String({ maxLength })));
+/**
+ * A field the domain checks against its own list (an enum, a gateway): a string here, capped only
+ * against abuse, so that a wrong value gets the domain's INVALID_ENUM at its JSON pointer.
+ */
+const DomainChecked = (maxLength: number) => t.String({ maxLength });
 
-/** Types only; the domain checks every cross-field rule and the driver's configuration. */
+/** Types and the domain's caps only; the domain checks every cross-field rule and the driver's configuration. */
 export const ProductInputSchema = named(
   "ProductInput",
   t.Object(
     {
-      name: t.String({ maxLength: 200 }),
-      slug: t.String({ maxLength: 100 }),
-      description: t.Optional(t.String({ maxLength: 20_000 })),
+      name: t.String({ maxLength: PRODUCT_LIMITS.name }),
+      slug: t.String({ maxLength: PRODUCT_LIMITS.slug }),
+      description: t.Optional(t.String({ maxLength: PRODUCT_LIMITS.description })),
       status: t.Optional(StatusSchema),
-      tags: t.Optional(t.Array(t.String({ maxLength: 40 }), { maxItems: 20 })),
-      seo_title: OptionalText(200),
-      seo_description: OptionalText(500),
-      delivery_model: t.String({ maxLength: 50 }),
-      fulfillment_driver: t.String({ maxLength: 50 }),
-      external_provider: OptionalText(100),
-      external_product_ref: OptionalText(200),
-      default_release_version: OptionalText(50),
-      repo_path: OptionalText(500),
+      tags: t.Optional(t.Array(t.String({ maxLength: PRODUCT_LIMITS.tag }), { maxItems: PRODUCT_LIMITS.tags })),
+      seo_title: OptionalText(PRODUCT_LIMITS.seo_title),
+      seo_description: OptionalText(PRODUCT_LIMITS.seo_description),
+      delivery_model: DomainChecked(50),
+      fulfillment_driver: DomainChecked(50),
+      external_provider: OptionalText(PRODUCT_LIMITS.external_provider),
+      external_product_ref: OptionalText(PRODUCT_LIMITS.external_product_ref),
+      default_release_version: OptionalText(PRODUCT_LIMITS.default_release_version),
+      repo_path: OptionalText(PRODUCT_LIMITS.repo_path),
       fulfillment_config: t.Optional(t.Record(t.String(), t.Unknown())),
       is_recurring: t.Optional(t.Boolean()),
       supports_trial: t.Optional(t.Boolean()),
       trial_days: t.Optional(t.Nullable(Int())),
-      enabled_payment_gateways: t.Optional(t.Array(t.String({ maxLength: 20 }), { maxItems: 10 })),
-      default_payment_gateway: t.Optional(t.String({ maxLength: 20 })),
-      gwa_product_id_regular: OptionalText(100),
-      gwa_product_id_extended: OptionalText(100),
-      gwa_product_id_monthly: OptionalText(100),
-      gwa_product_id_yearly: OptionalText(100),
+      enabled_payment_gateways: t.Optional(t.Array(DomainChecked(20), { maxItems: 10 })),
+      default_payment_gateway: t.Optional(DomainChecked(20)),
+      gwa_product_id_regular: OptionalText(PRODUCT_LIMITS.gateway_product_id),
+      gwa_product_id_extended: OptionalText(PRODUCT_LIMITS.gateway_product_id),
+      gwa_product_id_monthly: OptionalText(PRODUCT_LIMITS.gateway_product_id),
+      gwa_product_id_yearly: OptionalText(PRODUCT_LIMITS.gateway_product_id),
       price_regular: t.Optional(Price),
       price_extended: t.Optional(Price),
       price_monthly: t.Optional(Price),
@@ -84,7 +92,7 @@ export const CheckoutOptionsSchema = named(
 export const AdminProductSchema = named(
   "AdminProduct",
   t.Object({
-    id: t.String({ format: "uuid" }),
+    id: Uuid,
     name: t.String(),
     slug: t.String(),
     description: t.String(),
@@ -112,8 +120,8 @@ export const AdminProductSchema = named(
     price_extended: Price,
     price_monthly: Price,
     price_yearly: Price,
-    created_at: t.String({ format: "date-time" }),
-    updated_at: t.String({ format: "date-time" }),
+    created_at: Time,
+    updated_at: Time,
     checkout_options: CheckoutOptionsSchema,
   }),
 );
@@ -121,7 +129,7 @@ export const AdminProductSchema = named(
 export const PublicProductSchema = named(
   "Product",
   t.Object({
-    id: t.String({ format: "uuid" }),
+    id: Uuid,
     name: t.String(),
     slug: t.String(),
     description: t.String(),
@@ -142,7 +150,7 @@ export const MappingInputSchema = named(
   t.Object(
     {
       payment_type: PaymentTypeSchema,
-      license_type: t.Optional(t.Nullable(t.String({ maxLength: 40 }))),
+      license_type: t.Optional(t.Nullable(t.String({ maxLength: MAX_LICENSE_TYPE_LENGTH }))),
       billing_interval: t.Optional(t.Nullable(BillingIntervalSchema)),
       price: Int({ minimum: 0 }),
       is_active: t.Boolean(),
@@ -154,8 +162,8 @@ export const MappingInputSchema = named(
 export const MappingSchema = named(
   "PricingMapping",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    product_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    product_id: Uuid,
     payment_type: PaymentTypeSchema,
     license_type: t.Nullable(t.String()),
     billing_interval: t.Nullable(BillingIntervalSchema),
@@ -163,6 +171,3 @@ export const MappingSchema = named(
     is_active: t.Boolean(),
   }),
 );
-
-export const ListLimit = t.Optional(QueryInt({ minimum: 1, maximum: 100, default: 20 }));
-export const Cursor = t.Optional(t.String({ maxLength: 512 }));

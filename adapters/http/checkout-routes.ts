@@ -1,11 +1,11 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
 import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema, VariantSchema } from "./catalog-schemas.ts";
-import { PricedItemSchema } from "./order-schemas.ts";
-import { Int } from "./schema-types.ts";
+import { PricedItemSchema, QuantitySchema } from "./order-schemas.ts";
 import { asBody } from "./serializers.ts";
 
 export interface CheckoutDeps {
@@ -27,7 +27,7 @@ const CheckoutBody = named(
           {
             product_id: t.String({ maxLength: 64 }),
             variant: VariantSchema,
-            quantity: t.Optional(Int({ minimum: 1, maximum: 100 })),
+            quantity: t.Optional(QuantitySchema),
             options: t.Optional(
               t.Record(t.String({ maxLength: 40 }), t.Union([t.String(), t.Number(), t.Boolean()]), {
                 description: "Choices the product asks for, such as the `domain` of a dedicated installation",

@@ -1,11 +1,12 @@
 import { Elysia, t } from "elysia";
+import type { StoredNotification } from "../../application/notifications/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { StoredNotification } from "../postgres/notification-store.ts";
+import { QueryInt } from "../../kit/schema-types.ts";
 import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { FulfillmentSchema, NotificationSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
-import { QueryInt } from "./schema-types.ts";
+import { IdParams } from "./shared-schemas.ts";
 
 export interface CustomerFulfillmentDeps {
   readonly auth: AuthOptions;
@@ -14,8 +15,6 @@ export interface CustomerFulfillmentDeps {
   supplyCustomerInput(id: string, customerId: string, input: { domain: string }): Promise<FulfillmentRecord>;
   listCustomerNotifications(customerId: string, limit: number): Promise<StoredNotification[]>;
 }
-
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 /** A customer's own deliveries; another customer's are 404, never 403 and never their data. */
 export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {

@@ -3,7 +3,6 @@ import type { makeCustomerViews } from "../../application/customers/customer-vie
 import type { makeLicenseService } from "../../application/licensing/license-service.ts";
 import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { Cursor, ListLimit } from "./catalog-schemas.ts";
 import {
   DashboardItemSchema,
   InstallationSchema,
@@ -18,6 +17,7 @@ import { toFulfillmentBody } from "./fulfillment-serializers.ts";
 import { OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
 import { asBody } from "./serializers.ts";
+import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface CustomerDeps {
   readonly auth: AuthOptions;
@@ -25,7 +25,6 @@ export interface CustomerDeps {
   readonly licensing: ReturnType<typeof makeLicenseService>;
 }
 
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 const Key = t.String({ minLength: 1, maxLength: 4096 });
 
 export function createCustomerRoutes(deps: CustomerDeps) {
@@ -41,10 +40,7 @@ export function createCustomerRoutes(deps: CustomerDeps) {
         .get(
           "/api/orders",
           async ({ principal, query }) => {
-            const page = await views.orders(principal.userId, {
-              limit: query.limit ?? 20,
-              ...(query.cursor ? { cursor: query.cursor } : {}),
-            });
+            const page = await views.orders(principal.userId, pageRequest(query));
             return { items: page.items.map(toOrderBody), next_cursor: page.next_cursor };
           },
           {

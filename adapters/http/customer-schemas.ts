@@ -1,17 +1,20 @@
 import { t } from "elysia";
+import type { CustomerLicense } from "../../application/customers/ports.ts";
+import type { UnusableReason } from "../../application/licensing/license-service.ts";
+import type { NextActionKind } from "../../domain/dashboard/next-action.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
-import { DriverSchema, oneOf } from "./catalog-schemas.ts";
-import { Int } from "./schema-types.ts";
+import { DriverSchema } from "./catalog-schemas.ts";
+import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
-const Time = t.String({ format: "date-time" });
-const LicenseStatus = oneOf(["active", "suspended", "revoked"]);
+const LicenseStatus = everyOf<CustomerLicense["status"]>()(["active", "suspended", "revoked"]);
 
 /** What the customer can do next about an item; the fields beyond `url` depend on `kind`. */
 export const NextActionSchema = named(
   "NextAction",
   t.Object({
-    kind: oneOf([
+    kind: everyOf<NextActionKind>()([
       "pay",
       "wait",
       "open_workspace",
@@ -36,10 +39,10 @@ export const NextActionSchema = named(
 export const DashboardItemSchema = named(
   "DashboardItem",
   t.Object({
-    order_id: t.String({ format: "uuid" }),
-    order_item_id: t.String({ format: "uuid" }),
-    fulfillment_id: t.Nullable(t.String({ format: "uuid" })),
-    product_id: t.String({ format: "uuid" }),
+    order_id: Uuid,
+    order_item_id: Uuid,
+    fulfillment_id: t.Nullable(Uuid),
+    product_id: Uuid,
     product_name: t.String(),
     delivery_model: t.String(),
     driver: DriverSchema,
@@ -55,8 +58,8 @@ export const DashboardItemSchema = named(
 export const LicenseSchema = named(
   "License",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    product_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    product_id: Uuid,
     product_name: t.String(),
     license_type: t.String(),
     license_key: t.String(),
@@ -73,9 +76,9 @@ export const LicenseSchema = named(
 export const InstallationSchema = named(
   "Installation",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    fulfillment_record_id: t.String({ format: "uuid" }),
-    product_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    fulfillment_record_id: Uuid,
+    product_id: Uuid,
     product_name: t.String(),
     domain: t.Nullable(t.String()),
     url: t.Nullable(t.String()),
@@ -105,9 +108,9 @@ export const LicenseValidationSchema = named(
     t.Object({ valid: t.Literal(false), reason: t.Literal("unknown_or_tampered") }),
     t.Object({
       valid: t.Boolean(),
-      reason: t.Nullable(oneOf(["revoked", "suspended", "expired"])),
-      license_id: t.String({ format: "uuid" }),
-      product_id: t.String({ format: "uuid" }),
+      reason: t.Nullable(everyOf<UnusableReason>()(["revoked", "suspended", "expired"])),
+      license_id: Uuid,
+      product_id: Uuid,
       product_name: t.String(),
       license_type: t.String(),
       expires_at: t.Nullable(Time),

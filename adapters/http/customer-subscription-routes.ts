@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
 import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { IdParams, Time } from "./shared-schemas.ts";
 
 export interface CustomerSubscriptionDeps {
   readonly auth: AuthOptions;
@@ -9,7 +10,7 @@ export interface CustomerSubscriptionDeps {
   resumeCustomerSubscription(customerId: string, id: string): Promise<CustomerSubscription>;
 }
 
-const Time = t.Nullable(t.String({ format: "date-time" }));
+const NullableTime = t.Nullable(Time);
 
 /** One subscription as `GET /api/subscriptions` lists it. */
 export const SubscriptionBody = named(
@@ -22,9 +23,9 @@ export const SubscriptionBody = named(
     gateway: t.String(),
     status: t.String(),
     billing_interval: t.String(),
-    trial_ends_at: Time,
-    current_period_end: Time,
-    cancelled_at: Time,
+    trial_ends_at: NullableTime,
+    current_period_end: NullableTime,
+    cancelled_at: NullableTime,
     cancel_at_period_end: t.Boolean(),
   }),
 );
@@ -35,8 +36,6 @@ export const toSubscriptionBody = (subscription: CustomerSubscription) => ({
   current_period_end: subscription.current_period_end?.toISOString() ?? null,
   cancelled_at: subscription.cancelled_at?.toISOString() ?? null,
 });
-
-const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
 
 /** A customer's own subscriptions; another customer's are 404, never 403 and never their data. */
 export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps) {

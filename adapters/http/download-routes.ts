@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { PROBLEM_CONTENT_TYPE } from "./problem.ts";
+import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
 import { ProblemSchema } from "./problem-schema.ts";
 
 /** The document maps the TypeBox schema; the plugin's types expect plain JSON Schema there. */

@@ -1,10 +1,13 @@
 import { t } from "elysia";
+import type { OpsTask } from "../../application/fulfillment/ports.ts";
+import type { NotificationKind } from "../../application/notifications/ports.ts";
+import type { JobState } from "../../application/shared/jobs.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
-import { DriverSchema, oneOf } from "./catalog-schemas.ts";
-import { Int } from "./schema-types.ts";
+import { DriverSchema } from "./catalog-schemas.ts";
+import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
-const Time = t.String({ format: "date-time" });
 const Payload = t.Record(t.String(), t.Unknown());
 
 export const FulfillmentStatusSchema = named("FulfillmentStatus", oneOf(FULFILLMENT_STATUSES));
@@ -13,10 +16,10 @@ export const FulfillmentStatusSchema = named("FulfillmentStatus", oneOf(FULFILLM
 export const FulfillmentSchema = named(
   "Fulfillment",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    order_id: t.String({ format: "uuid" }),
-    order_item_id: t.String({ format: "uuid" }),
-    product_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    order_id: Uuid,
+    order_item_id: Uuid,
+    product_id: Uuid,
     driver: DriverSchema,
     status: FulfillmentStatusSchema,
     attempts: Int({ minimum: 0 }),
@@ -34,13 +37,13 @@ export const FulfillmentSchema = named(
 export const OpsTaskSchema = named(
   "OpsTask",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    fulfillment_record_id: t.String({ format: "uuid" }),
-    kind: oneOf(["manual_fulfillment", "provisioning"]),
+    id: Uuid,
+    fulfillment_record_id: Uuid,
+    kind: everyOf<OpsTask["kind"]>()(["manual_fulfillment", "provisioning"]),
     queue_id: t.String(),
     instructions: t.String(),
     due_at: Time,
-    status: oneOf(["open", "completed", "cancelled"]),
+    status: everyOf<OpsTask["status"]>()(["open", "completed", "cancelled"]),
     result: t.Nullable(Payload),
     completed_at: t.Nullable(Time),
     created_at: Time,
@@ -53,7 +56,7 @@ export const JobSchema = named(
     id: t.String({ pattern: "^[0-9]+$", description: "A job's id is a number, written as a string" }),
     kind: t.String(),
     payload: Payload,
-    state: oneOf(["pending", "running", "done", "dead"]),
+    state: everyOf<JobState>()(["pending", "running", "done", "dead"]),
     attempts: Int({ minimum: 0 }),
     max_attempts: Int({ minimum: 1 }),
     run_at: Time,
@@ -66,9 +69,9 @@ export const JobSchema = named(
 export const NotificationSchema = named(
   "Notification",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    customer_id: t.String({ format: "uuid" }),
-    kind: oneOf(["fulfillment.ready", "fulfillment.failed"]),
+    id: Uuid,
+    customer_id: Uuid,
+    kind: everyOf<NotificationKind>()(["fulfillment.ready", "fulfillment.failed"]),
     title: t.String(),
     body: t.String(),
     data: Payload,

@@ -1,17 +1,22 @@
 import { t } from "elysia";
+import type { ProductSync, SyncAction } from "../../application/payments/gateway-product-sync.ts";
+import type { ConnectionFailureReason } from "../../application/shared/connection-check.ts";
+import { REFERENCE_PATTERN } from "../../domain/catalog/config-spec.ts";
+import { MAX_URL_LENGTH } from "../../domain/shared/http-url.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
-import { GatewaySchema, oneOf, VariantSchema } from "./catalog-schemas.ts";
+import { GatewaySchema, PriceSourceSchema, VariantSchema } from "./catalog-schemas.ts";
 import { GatewayEnvironmentSchema, TaxBehaviorSchema } from "./order-schemas.ts";
-import { Int } from "./schema-types.ts";
+import { everyOf } from "./shared-schemas.ts";
 
-const Ref = t.String({ pattern: "^[A-Za-z][A-Za-z0-9_.-]{0,63}$", description: "A secret reference name" });
+const Ref = t.String({ pattern: REFERENCE_PATTERN.source, description: "A secret reference name" });
 const Secret = t.String({ minLength: 1, maxLength: 4096, description: "Stored encrypted; never returned" });
 
 const EnvironmentPatch = named(
   "GatewayEnvironmentPatch",
   t.Object(
     {
-      base_url: t.Optional(t.String({ maxLength: 2048 })),
+      base_url: t.Optional(t.String({ maxLength: MAX_URL_LENGTH })),
       api_key_ref: t.Optional(Ref),
       client_key_ref: t.Optional(t.Nullable(Ref)),
       webhook_secret_ref: t.Optional(Ref),
@@ -72,7 +77,13 @@ const failureFields = {
   ok: t.Literal(false),
   reason: named(
     "ConnectionFailureReason",
-    oneOf(["bad_credentials", "unreachable", "timeout", "not_configured", "unexpected_response"]),
+    everyOf<ConnectionFailureReason>()([
+      "bad_credentials",
+      "unreachable",
+      "timeout",
+      "not_configured",
+      "unexpected_response",
+    ]),
   ),
   message: t.String(),
 };
@@ -96,14 +107,14 @@ export const ProductSyncSchema = named(
     product_id: t.String(),
     environment: GatewayEnvironmentSchema,
     remote_product_id: t.String(),
-    product_action: oneOf(["created", "relinked", "unchanged"]),
+    product_action: everyOf<ProductSync["product_action"]>()(["created", "relinked", "unchanged"]),
     variants: t.Array(
       t.Object({
         variant: VariantSchema,
-        action: oneOf(["created", "relinked", "updated", "unchanged", "not_for_sale"]),
+        action: everyOf<SyncAction>()(["created", "relinked", "updated", "unchanged", "not_for_sale"]),
         price_id: t.Nullable(t.String()),
         amount: t.Nullable(Int()),
-        source: t.Nullable(oneOf(["mapping", "base"])),
+        source: t.Nullable(PriceSourceSchema),
       }),
     ),
   }),

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { HttpProblem } from "./problem.ts";
+import { HttpProblem } from "../../kit/problem.ts";
 
 export interface Readiness {
   readonly database: boolean;

@@ -1,26 +1,29 @@
 import { t } from "elysia";
+import type { RefundRecord } from "../../application/checkout/ports.ts";
+import { MAX_QUANTITY } from "../../domain/checkout/checkout.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
 import { GATEWAY_ENVIRONMENTS } from "../../domain/payments/gateway-event.ts";
-import { TAX_BEHAVIORS } from "../../domain/payments/payment.ts";
+import { type DisputeStatus, type PaymentKind, TAX_BEHAVIORS } from "../../domain/payments/payment.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
 import {
   BillingIntervalSchema,
   DeliveryModelSchema,
   DriverSchema,
   GatewaySchema,
-  oneOf,
   PaymentTypeSchema,
   VariantSchema,
 } from "./catalog-schemas.ts";
 import { FulfillmentSchema } from "./fulfillment-schemas.ts";
-import { Int } from "./schema-types.ts";
+import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
-const Time = t.String({ format: "date-time" });
 const Money = (description = "Minor units of the order's currency") => Int({ description });
 
 export const OrderStatusSchema = named("OrderStatus", oneOf(ORDER_STATUSES));
-export const GatewayEnvironmentSchema = named("GatewayEnvironment", oneOf(GATEWAY_ENVIRONMENTS as ["sandbox", "live"]));
-export const TaxBehaviorSchema = named("TaxBehavior", oneOf(TAX_BEHAVIORS as ["exclusive", "inclusive"]));
+export const GatewayEnvironmentSchema = named("GatewayEnvironment", oneOf(GATEWAY_ENVIRONMENTS));
+export const TaxBehaviorSchema = named("TaxBehavior", oneOf(TAX_BEHAVIORS));
+/** How many of one item a checkout may buy: the domain's cap. */
+export const QuantitySchema = Int({ minimum: 1, maximum: MAX_QUANTITY });
 
 const pricedItemFields = {
   product_id: t.String(),
@@ -30,7 +33,7 @@ const pricedItemFields = {
   license_type: t.Nullable(t.String()),
   billing_interval: t.Nullable(BillingIntervalSchema),
   unit_price: Money(),
-  quantity: Int({ minimum: 1 }),
+  quantity: QuantitySchema,
   amount: Money("unit_price x quantity"),
   trial_days: t.Nullable(Int()),
   due_today: Money("What is charged at checkout: nothing for an item in its trial"),
@@ -42,13 +45,13 @@ const pricedItemFields = {
 /** One line of a checkout, priced. */
 export const PricedItemSchema = named("PricedItem", t.Object(pricedItemFields));
 
-export const OrderItemSchema = named("OrderItem", t.Object({ id: t.String({ format: "uuid" }), ...pricedItemFields }));
+export const OrderItemSchema = named("OrderItem", t.Object({ id: Uuid, ...pricedItemFields }));
 
 export const OrderSchema = named(
   "Order",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    customer_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    customer_id: Uuid,
     status: OrderStatusSchema,
     currency: t.String(),
     subtotal: Money(),
@@ -67,11 +70,11 @@ export const OrderSchema = named(
 export const PaymentSchema = named(
   "Payment",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    order_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    order_id: Uuid,
     gateway: GatewaySchema,
     payment_id: t.String({ description: "The gateway's id that refunds are made against" }),
-    kind: oneOf(["initial", "renewal"]),
+    kind: everyOf<PaymentKind>()(["initial", "renewal"]),
     amount: Money(),
     tax: Money(),
     currency: t.String(),
@@ -87,11 +90,11 @@ export const PaymentSchema = named(
 export const RefundSchema = named(
   "Refund",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    payment_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    payment_id: Uuid,
     gateway_refund_id: t.String(),
     amount: Money(),
-    status: oneOf(["succeeded", "pending", "failed"]),
+    status: everyOf<RefundRecord["status"]>()(["succeeded", "pending", "failed"]),
     created_at: Time,
   }),
 );
@@ -99,13 +102,13 @@ export const RefundSchema = named(
 export const DisputeSchema = named(
   "Dispute",
   t.Object({
-    id: t.String({ format: "uuid" }),
-    payment_id: t.String({ format: "uuid" }),
+    id: Uuid,
+    payment_id: Uuid,
     gateway: GatewaySchema,
     gateway_dispute_id: t.String(),
     amount: Money(),
     currency: t.String(),
-    status: oneOf(["open", "won", "lost"]),
+    status: everyOf<DisputeStatus>()(["open", "won", "lost"]),
     created_at: Time,
     updated_at: Time,
   }),

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import { problem, problemResponse } from "./problem.ts";
+import { problem, problemResponse } from "../../kit/problem.ts";
 
 /** A file served to browsers as loaded at start: its bytes never change while the process runs. */
 export interface StaticAsset {

@@ -3,8 +3,9 @@ import type { PublicListQuery, PublicProduct } from "../../application/catalog/b
 import { CATALOG_TOPIC } from "../../application/catalog/manage-products.ts";
 import type { ChangeSignal, Page } from "../../application/shared/ports.ts";
 import { page, preSerializedJson } from "./api-model.ts";
-import { Cursor, DeliveryModelSchema, ListLimit, PublicProductSchema } from "./catalog-schemas.ts";
+import { DeliveryModelSchema, PublicProductSchema } from "./catalog-schemas.ts";
 import { createResponseCache } from "./response-cache.ts";
+import { Cursor, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface PublicCatalogDeps {
   readonly changes: ChangeSignal;
@@ -27,8 +28,7 @@ export function createPublicCatalogRoutes(deps: PublicCatalogDeps) {
       "/api/products",
       async ({ query }) => {
         const normalized: PublicListQuery = {
-          limit: query.limit ?? 20,
-          ...(query.cursor ? { cursor: query.cursor } : {}),
+          ...pageRequest(query),
           ...(query.delivery_model ? { delivery_model: query.delivery_model } : {}),
           ...(query.tag ? { tag: query.tag } : {}),
           ...(query.q?.trim() ? { q: query.q.trim() } : {}),

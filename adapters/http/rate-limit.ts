@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { problem, problemResponse } from "./problem.ts";
+import { problem, problemResponse } from "../../kit/problem.ts";
 
 export interface RateLimit {
   /** Requests a client may make in a burst. */

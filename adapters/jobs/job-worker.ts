@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import type { JobHandler } from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";

@@ -20,16 +20,3 @@ export function decodeCursor(cursor: string, arity: number): (string | number)[]
   }
   throw new ValidationFailed([{ path: "/cursor", code: "INVALID_CURSOR", message: "is not a cursor this API issued" }]);
 }
-
-/**
- * The page of a keyset query that fetched `limit + 1` rows ordered newest first by
- * (`created_at` to the millisecond, `id`): the extra row only says whether a next page exists.
- */
-export function newestFirstPage<T extends { created_at: Date; id: string }>(rows: readonly T[], limit: number) {
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    items,
-    next_cursor: rows.length > limit && last ? encodeCursor([last.created_at.toISOString(), last.id]) : null,
-  };
-}

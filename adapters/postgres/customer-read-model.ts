@@ -6,8 +6,8 @@ import type {
   DashboardRow,
   Entitlement,
 } from "../../application/customers/ports.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Sql } from "./database.ts";
-import { UUID } from "./product-repository.ts";
 
 const LIMIT = 500;
 
@@ -61,7 +61,7 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
     },
 
     async subscription(customerId, id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       return (await subscriptionsOf(customerId, id))[0];
     },
 
@@ -76,7 +76,7 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
     },
 
     async entitlement(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [row] = await sql<Entitlement[]>`
         select e.id, e.customer_id, e.artifact_source, e.version, e.revoked_at, l.status as license_status
         from download_entitlements e join licenses l on l.id = e.license_id where e.id = ${id}`;

@@ -1,8 +1,8 @@
 import type { FulfillmentRepository } from "../../application/fulfillment/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { decodeCursor, newestFirstPage } from "./cursor.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
-import { UUID } from "./product-repository.ts";
+import { newestFirst } from "./keyset-page.ts";
 
 export const FULFILLMENT_COLUMNS = [
   "id",
@@ -27,13 +27,13 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
   const columns = sql(FULFILLMENT_COLUMNS);
   return {
     async find(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [record] = await sql<FulfillmentRecord[]>`select ${columns} from fulfillment_records where id = ${id}`;
       return record;
     },
 
     async list(filter, page) {
-      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const keyset = newestFirst<FulfillmentRecord>(sql, page);
       const rows = await sql<FulfillmentRecord[]>`
         select ${columns} from fulfillment_records
         where true
@@ -41,10 +41,9 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
           ${filter.driver ? sql`and driver = ${filter.driver}` : sql``}
           ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
           ${filter.order_id ? sql`and order_id = ${filter.order_id}` : sql``}
-          ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
-        order by date_trunc('milliseconds', created_at) desc, id desc
-        limit ${page.limit + 1}`;
-      return newestFirstPage(rows, page.limit);
+          ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      return keyset.cut(rows);
     },
 
     async createQueued(order, items) {

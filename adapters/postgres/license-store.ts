@@ -1,4 +1,4 @@
-import type { LicenseStore, StoredLicense } from "../../application/licensing/license-service.ts";
+import type { LicenseStore, StoredLicense } from "../../application/licensing/ports.ts";
 import type { Sql } from "./database.ts";
 
 export function createPostgresLicenseStore(sql: Sql): LicenseStore {

@@ -1,33 +1,11 @@
 import type {
   CustomerNotification,
+  NotificationInbox,
   Notifier,
-  OutboxMessage,
-  OutboxReader,
+  StoredNotification,
 } from "../../application/notifications/ports.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { Logger } from "../../kit/logger.ts";
 import type { Sql } from "./database.ts";
-import { UUID } from "./product-repository.ts";
-
-export function createPostgresOutboxReader(sql: Sql): OutboxReader {
-  return {
-    async find(id) {
-      if (!UUID.test(id)) return undefined;
-      const [row] = await sql<OutboxMessage[]>`select id, kind, payload, dispatched_at from outbox where id = ${id}`;
-      return row;
-    },
-    async markDispatched(id) {
-      await sql`update outbox set dispatched_at = now() where id = ${id} and dispatched_at is null`;
-    },
-    async stale(olderThanSeconds, limit) {
-      return [
-        ...(await sql<OutboxMessage[]>`
-          select id, kind, payload, dispatched_at from outbox
-          where dispatched_at is null and created_at < now() - make_interval(secs => ${olderThanSeconds})
-          order by created_at limit ${limit}`),
-      ];
-    },
-  };
-}
 
 /** The default Notifier: a structured log line, and the notification in the customer's list. */
 export function createLogAndInboxNotifier(deps: { sql: Sql; logger: Logger }): Notifier {
@@ -52,16 +30,15 @@ export function createLogAndInboxNotifier(deps: { sql: Sql; logger: Logger }): N
   };
 }
 
-export interface StoredNotification extends Omit<CustomerNotification, "outbox_id"> {
-  readonly id: string;
-  readonly created_at: Date;
-  readonly read_at: Date | null;
-}
-
-export async function listNotifications(sql: Sql, customerId: string, limit: number): Promise<StoredNotification[]> {
-  return [
-    ...(await sql<StoredNotification[]>`
-      select id, customer_id, kind, title, body, data, created_at, read_at from notifications
-      where customer_id = ${customerId} order by created_at desc, id desc limit ${limit}`),
-  ];
+/** The customers' notification lists the Notifier above writes. */
+export function createPostgresNotificationInbox(sql: Sql): NotificationInbox {
+  return {
+    async listForCustomer(customerId, limit) {
+      return [
+        ...(await sql<StoredNotification[]>`
+          select id, customer_id, kind, title, body, data, created_at, read_at from notifications
+          where customer_id = ${customerId} order by created_at desc, id desc limit ${limit}`),
+      ];
+    },
+  };
 }

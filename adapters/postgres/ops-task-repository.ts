@@ -1,8 +1,8 @@
 import type postgres from "postgres";
 import type { OpsTask, OpsTaskRepository } from "../../application/fulfillment/ports.ts";
-import { decodeCursor, newestFirstPage } from "./cursor.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
-import { UUID } from "./product-repository.ts";
+import { newestFirst } from "./keyset-page.ts";
 
 const COLUMNS = [
   "id",
@@ -44,31 +44,29 @@ export function createPostgresOpsTaskRepository(sql: Queryable): OpsTaskReposito
     },
 
     async find(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [task] = await sql<OpsTask[]>`select ${columns} from ops_tasks where id = ${id}`;
       return task;
     },
 
     async list(filter, page) {
-      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
-      // The key is cut to milliseconds, what a JavaScript date holds: a cursor must not fall between rows.
+      const keyset = newestFirst<OpsTask>(sql, page);
       const rows = await sql<OpsTask[]>`
         select ${columns} from ops_tasks
         where true
           ${filter.status ? sql`and status = ${filter.status}` : sql``}
           ${filter.queue_id ? sql`and queue_id = ${filter.queue_id}` : sql``}
-          ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
-        order by date_trunc('milliseconds', created_at) desc, id desc
-        limit ${page.limit + 1}`;
-      return newestFirstPage(rows, page.limit);
+          ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      return keyset.cut(rows);
     },
 
     async complete(id, by, result) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [task] = await sql<OpsTask[]>`
         update ops_tasks
         set status = 'completed', result = ${sql.json(result as postgres.JSONValue)}, completed_at = now(),
-            completed_by = ${UUID.test(by) ? by : null}
+            completed_by = ${isUuid(by) ? by : null}
         where id = ${id} and status = 'open'
         returning ${columns}`;
       return task;

@@ -1,14 +1,14 @@
-import type { OrderLedger } from "../../application/payments/ledger.ts";
+import type { OrderLedger } from "../../application/payments/ledger-ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { nextOrderStatus, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
-import { UUID } from "./product-repository.ts";
 
 export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
   return {
     async find(orderId) {
-      if (!UUID.test(orderId)) return undefined;
+      if (!isUuid(orderId)) return undefined;
       const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId} for update`;
       if (!order) return undefined;
       const items = await sql<OrderItem[]>`

@@ -1,11 +1,12 @@
 import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import { NEW_ORDER_STATUS, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
-import { decodeCursor, newestFirstPage } from "./cursor.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Sql } from "./database.ts";
+import { newestFirst } from "./keyset-page.ts";
 import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
-import { UUID } from "./product-repository.ts";
 
 export const ORDER_COLUMNS = [
   "id",
@@ -52,7 +53,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
         const [order] = await tx<Order[]>`
           insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway,
                               gateway_environment, tax_behavior, metadata)
-          values (${input.customer_id}, 'pending_payment', ${input.totals.currency}, ${input.totals.subtotal},
+          values (${input.customer_id}, ${NEW_ORDER_STATUS}, ${input.totals.currency}, ${input.totals.subtotal},
                   ${input.totals.total}, ${input.totals.due_today}, ${input.payment_gateway},
                   ${input.gateway_environment}, ${input.tax_behavior}, ${input.metadata})
           returning ${tx(ORDER_COLUMNS)}`;
@@ -89,12 +90,13 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
 
     async markCheckoutFailed(orderId, reason) {
       await sql`
-        update orders set status = 'checkout_failed', flagged_reason = ${reason.slice(0, 500)}, updated_at = now()
-        where id = ${orderId} and status = 'pending_payment'`;
+        update orders set status = ${targetOf("checkout_failed")}, flagged_reason = ${reason.slice(0, 500)},
+          updated_at = now()
+        where id = ${orderId} and status in ${sql(sourcesFor("checkout_failed"))}`;
     },
 
     async find(orderId): Promise<OrderDetails | undefined> {
-      if (!UUID.test(orderId)) return undefined;
+      if (!isUuid(orderId)) return undefined;
       const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId}`;
       if (!order) return undefined;
       const [items, payments, refunds, disputes] = await Promise.all([
@@ -114,7 +116,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
     },
 
     async list(filter, page): Promise<Page<Order>> {
-      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const keyset = newestFirst<Order>(sql, page);
       const rows = await sql<Order[]>`
         select ${sql(ORDER_COLUMNS)} from orders
         where true
@@ -122,10 +124,9 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           ${filter.status ? sql`and status = ${filter.status}` : sql``}
           ${filter.payment_gateway ? sql`and payment_gateway = ${filter.payment_gateway}` : sql``}
           ${filter.needs_attention === undefined ? sql`` : sql`and needs_attention = ${filter.needs_attention}`}
-          ${after ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
-        order by date_trunc('milliseconds', created_at) desc, id desc
-        limit ${page.limit + 1}`;
-      return newestFirstPage(rows, page.limit);
+          ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      return keyset.cut(rows);
     },
   };
 }

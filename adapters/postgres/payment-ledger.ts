@@ -1,4 +1,4 @@
-import type { PaymentLedger } from "../../application/payments/ledger.ts";
+import type { PaymentLedger } from "../../application/payments/ledger-ports.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import type { Queryable } from "./database.ts";
 

@@ -1,5 +1,5 @@
 import type { ChangeSignal } from "../../application/shared/ports.ts";
-import type { Logger } from "../logging/logger.ts";
+import type { Logger } from "../../kit/logger.ts";
 import type { Sql } from "./database.ts";
 
 const CHANNEL_PREFIX = "mkt_";

@@ -12,22 +12,12 @@ export const MAPPING_COLUMNS = [
   "is_active",
 ] as const;
 
-const INSERT_COLUMNS = [
-  "product_id",
-  "payment_type",
-  "license_type",
-  "billing_interval",
-  "price",
-  "is_active",
-  "position",
-] as const;
-
 /** Mappings of several products at once, in their saved order, keyed by product id. */
 export async function listMappingsOf(sql: Queryable, productIds: readonly string[]) {
   const byProduct = new Map<string, PricingMapping[]>();
   if (productIds.length === 0) return byProduct;
   const rows = await sql<PricingMapping[]>`
-    select ${sql(MAPPING_COLUMNS as unknown as string[])} from product_pricing_mappings
+    select ${sql([...MAPPING_COLUMNS])} from product_pricing_mappings
     where product_id in ${sql(productIds as string[])}
     order by product_id, position`;
   for (const mapping of rows) {
@@ -50,6 +40,7 @@ export function createPostgresPricingMappingRepository(sql: Sql): PricingMapping
         await tx`select id from products where id = ${productId} for update`;
         await tx`delete from product_pricing_mappings where product_id = ${productId}`;
         if (mappings.length === 0) return [] as PricingMapping[];
+        // Every column but the generated id, plus the saved order: the rows' keys are the insert's columns.
         const rows = mappings.map((m, position) => ({
           product_id: productId,
           payment_type: m.payment_type,
@@ -60,8 +51,8 @@ export function createPostgresPricingMappingRepository(sql: Sql): PricingMapping
           position,
         }));
         const inserted = await tx<PricingMapping[]>`
-          insert into product_pricing_mappings ${tx(rows, [...INSERT_COLUMNS])}
-          returning ${tx(MAPPING_COLUMNS as unknown as string[])}`;
+          insert into product_pricing_mappings ${tx(rows)}
+          returning ${tx([...MAPPING_COLUMNS])}`;
         return [...inserted];
       });
     },

@@ -2,8 +2,9 @@ import type postgres from "postgres";
 import type { ProductRepository, ProductWithMappings } from "../../application/catalog/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { type Product, type ProductDefinition, SlugTaken } from "../../domain/catalog/product.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable, Sql } from "./database.ts";
+import { byName } from "./keyset-page.ts";
 import { listMappingsOf } from "./pricing-mapping-repository.ts";
 
 const COLUMNS = [
@@ -42,19 +43,17 @@ const COLUMNS = [
 type Writable = Exclude<(typeof COLUMNS)[number], "id" | "created_at" | "updated_at">;
 const WRITABLE = COLUMNS.filter((c): c is Writable => c !== "id" && c !== "created_at" && c !== "updated_at");
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Kept for the repositories that still import it from here; its home is adapters/shared/ids.ts. */
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
 
-function row(definition: ProductDefinition, sql: Queryable): Record<Writable, postgres.ParameterOrJSON<never>> {
-  const values = { ...definition } as unknown as Record<Writable, postgres.ParameterOrJSON<never>>;
+function row(definition: ProductDefinition, sql: Queryable) {
   // jsonb goes through sql.json so postgres.js sends the object as JSON.
-  values.fulfillment_config = sql.json(definition.fulfillment_config as postgres.JSONValue);
-  return values;
+  return { ...definition, fulfillment_config: sql.json(definition.fulfillment_config as postgres.JSONValue) };
 }
 
 export function createPostgresProductRepository(sql: Sql): ProductRepository {
-  const columns = sql(COLUMNS as unknown as string[]);
+  const columns = sql([...COLUMNS]);
 
   return {
     async insert(definition) {
@@ -70,7 +69,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
     },
 
     async update(id, definition) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       try {
         const [product] = await sql<Product[]>`
           update products set ${sql(row(definition, sql), WRITABLE)}, updated_at = now()
@@ -84,7 +83,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
     },
 
     async findById(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [product] = await sql<Product[]>`select ${columns} from products where id = ${id}`;
       return product;
     },
@@ -95,7 +94,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
     },
 
     async list(filter, page): Promise<Page<ProductWithMappings>> {
-      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const keyset = byName<Product>(sql, page);
       const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
       const products = await sql<Product[]>`
         select ${columns} from products
@@ -104,24 +103,19 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
           ${filter.delivery_model ? sql`and delivery_model = ${filter.delivery_model}` : sql``}
           ${filter.tag ? sql`and tags @> array[${filter.tag}]::text[]` : sql``}
           ${pattern ? sql`and (name ilike ${pattern} or description ilike ${pattern})` : sql``}
-          ${after ? sql`and (name, id) > (${String(after[0])}, ${String(after[1])}::uuid)` : sql``}
-        order by name, id
-        limit ${page.limit + 1}`;
-      const items = products.slice(0, page.limit);
+          ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      const { items, next_cursor } = keyset.cut(products);
       const mappings = await listMappingsOf(
         sql,
         items.map((p) => p.id),
       );
-      const last = items.at(-1);
-      return {
-        items: items.map((product) => ({ product, mappings: mappings.get(product.id) ?? [] })),
-        next_cursor: products.length > page.limit && last ? encodeCursor([last.name, last.id]) : null,
-      };
+      return { items: items.map((product) => ({ product, mappings: mappings.get(product.id) ?? [] })), next_cursor };
     },
 
     async findWithMappings(ids) {
       const found = new Map<string, ProductWithMappings>();
-      const valid = ids.filter((id) => UUID.test(id));
+      const valid = ids.filter(isUuid);
       if (valid.length === 0) return found;
       const products = await sql<Product[]>`select ${columns} from products where id in ${sql(valid)}`;
       const mappings = await listMappingsOf(

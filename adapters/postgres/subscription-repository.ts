@@ -1,6 +1,6 @@
 import type { SubscriptionRecord, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
-import { UUID } from "./product-repository.ts";
 
 const COLUMNS = [
   "id",
@@ -51,7 +51,7 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
       return row;
     },
     async find(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [row] = await sql<SubscriptionRecord[]>`select ${columns} from subscriptions where id = ${id}`;
       return row;
     },

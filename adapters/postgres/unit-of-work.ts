@@ -3,9 +3,10 @@ import type { TransactionScope, UnitOfWork } from "../../application/shared/unit
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
 import { createPostgresOrderLedger } from "./order-ledger.ts";
-import { createPostgresOutbox, createPostgresWebhookInbox } from "./payment-flow-repositories.ts";
+import { createPostgresOutbox } from "./outbox.ts";
 import { createPostgresPaymentLedger } from "./payment-ledger.ts";
 import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
+import { createPostgresWebhookInbox } from "./webhook-inbox.ts";
 
 /** Every repository of the scope bound to one transaction: it all commits together, or none of it. */
 export function createPostgresUnitOfWork(sql: Sql, jobsFor: (tx: Queryable) => JobScheduler): UnitOfWork {

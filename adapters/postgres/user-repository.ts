@@ -1,8 +1,9 @@
 import type { NewUser, StoredUser, UserRepository } from "../../application/identity/ports.ts";
 import type { Account } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
-import { decodeCursor, newestFirstPage } from "./cursor.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
+import { newestFirst } from "./keyset-page.ts";
 
 interface UserRow {
   id: string;
@@ -29,8 +30,6 @@ const toAccount = (row: UserRow): Account => ({
 
 const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export function createPostgresUserRepository(sql: Queryable): UserRepository {
   return {
     async findByEmail(email) {
@@ -39,7 +38,7 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
     },
 
     async findById(id) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where id = ${id}`;
       return row ? toAccount(row) : undefined;
     },
@@ -66,18 +65,16 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
     },
 
     async list(page) {
-      const after = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+      const keyset = newestFirst<UserRow>(sql, page);
       const rows = await sql<UserRow[]>`
-        select ${sql(COLUMNS)} from users
-        ${after ? sql`where (date_trunc('milliseconds', created_at), id) < (${String(after[0])}::timestamptz, ${String(after[1])}::uuid)` : sql``}
-        order by date_trunc('milliseconds', created_at) desc, id desc
-        limit ${page.limit + 1}`;
-      const { items, next_cursor } = newestFirstPage(rows, page.limit);
+        select ${sql(COLUMNS)} from users where true ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      const { items, next_cursor } = keyset.cut(rows);
       return { items: items.map(toAccount), next_cursor };
     },
 
     async changeAccess(id, change) {
-      if (!UUID.test(id)) return undefined;
+      if (!isUuid(id)) return undefined;
       const [row] = await sql<UserRow[]>`
         update users set
           role = coalesce(${change.role ?? null}, role),
@@ -93,7 +90,7 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
     },
 
     async revokeTokens(id) {
-      if (!UUID.test(id)) return false;
+      if (!isUuid(id)) return false;
       const rows = await sql`update users set token_version = token_version + 1, updated_at = now() where id = ${id}`;
       return rows.count > 0;
     },

@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "../crypto/hmac.ts";
+import { hmacSha256Hex } from "../../kit/hmac.ts";
 
 /** `auth_mode: hmac` (openapi/provider.yaml): HMAC-SHA256 of `<timestamp>.<METHOD>.<path>.<raw body>`. */
 export async function signProviderRequest(

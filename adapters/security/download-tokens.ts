@@ -1,4 +1,4 @@
-import { constantTimeEqual, hmacSha256Hex } from "../crypto/hmac.ts";
+import { constantTimeEqual, hmacSha256Hex } from "../../kit/hmac.ts";
 
 export type DownloadTokenCheck =
   | { readonly ok: true; readonly entitlement_id: string; readonly customer_id: string }

@@ -9,7 +9,7 @@ import {
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
 } from "../../application/shared/upstream-errors.ts";
-import { findStructureViolation } from "../http/json-structure.ts";
+import { findStructureViolation } from "../../kit/json-structure.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
 
 export interface UpstreamRequest {

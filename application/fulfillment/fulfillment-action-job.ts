@@ -1,7 +1,10 @@
-import { FulfillmentNotFound, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import {
+  FulfillmentNotFound,
+  type FulfillmentRecord,
+  FulfillmentStateConflict,
+} from "../../domain/fulfillment/fulfillment.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
-import { FulfillmentStateConflict } from "./manage-fulfillments.ts";
 import type { FulfillmentAction } from "./ports.ts";
 
 /**

@@ -2,6 +2,7 @@ import {
   assertTransition,
   FulfillmentNotFound,
   type FulfillmentRecord,
+  FulfillmentStateConflict,
   isLive,
 } from "../../domain/fulfillment/fulfillment.ts";
 import { DomainError, ValidationFailed } from "../../domain/shared/domain-error.ts";
@@ -18,11 +19,6 @@ import type {
   OpsTaskRepository,
 } from "./ports.ts";
 import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
-
-export class FulfillmentStateConflict extends DomainError {
-  readonly code = "FULFILLMENT_STATE_CONFLICT";
-  readonly category = "conflict";
-}
 
 export class TaskNotFound extends DomainError {
   readonly code = "TASK_NOT_FOUND";

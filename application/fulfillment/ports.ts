@@ -2,7 +2,6 @@ import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
-import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 import type { SubscriptionRecord } from "./subscription-ports.ts";
@@ -15,7 +14,7 @@ export interface Customer {
   readonly name: string;
 }
 
-/** Everything an adapter needs to deliver one order item (spec 1: `fulfill(order, orderItem, paymentPayload)`). */
+/** Everything an adapter needs to deliver one order item: the order, the item and what paid for it, loaded once. */
 export interface FulfillmentContext {
   readonly record: FulfillmentRecord;
   readonly order: Order;
@@ -53,17 +52,17 @@ export interface ExternalState {
 }
 
 /**
- * One way of delivering (spec 1, "Fulfillment adapter"). `fulfill` must be idempotent per record:
- * a rerun after a crash returns the same delivery. Remote failures throw `UpstreamError`s.
+ * One way of delivering, behind one port so the router picks by driver and never by product.
+ * `fulfill` must be idempotent per record: a rerun after a crash returns the same delivery.
+ * Remote failures throw `UpstreamError`s.
  */
 export interface FulfillmentAdapter {
   readonly driver: FulfillmentDriver;
-  supports(product: Product): boolean;
   fulfill(context: FulfillmentContext): Promise<FulfillmentOutcome>;
   syncStatus(context: FulfillmentContext): Promise<ExternalState>;
   suspend(context: FulfillmentContext, reason: string): Promise<ExternalState>;
   cancel(context: FulfillmentContext, reason: string): Promise<ExternalState>;
-  /** Beyond spec 1's five: brings a suspended delivery back after a renewal, where that means anything. */
+  /** Optional: brings a suspended delivery back after a renewal, for drivers where suspending means anything. */
   resume?(context: FulfillmentContext): Promise<ExternalState>;
   /**
    * A renewal was paid: whatever carries its own expiry (a license) moves it to the new period

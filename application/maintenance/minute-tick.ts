@@ -22,7 +22,7 @@ export interface MinuteTickDeps {
 const BATCH = 100;
 
 /**
- * Design section 6's minute tick, run by one instance at a time: suspends lapsed subscriptions
+ * The periodic housekeeping, run by one instance at a time: suspends lapsed subscriptions
  * through their adapter, refreshes active SaaS tenants' status, re-sends notifications whose job
  * was lost, and prunes finished jobs. Every effect goes through a job, so the tick itself is short
  * and a crash mid-tick loses nothing.

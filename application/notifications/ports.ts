@@ -27,6 +27,19 @@ export interface CustomerNotification {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
+/** A notification as the customer's list keeps it. */
+export interface StoredNotification extends Omit<CustomerNotification, "outbox_id"> {
+  readonly id: string;
+  readonly created_at: Date;
+  readonly read_at: Date | null;
+}
+
+/** The customers' notification lists, as the default Notifier writes them. */
+export interface NotificationInbox {
+  /** One customer's notifications, newest first, at most `limit`. */
+  listForCustomer(customerId: string, limit: number): Promise<StoredNotification[]>;
+}
+
 /** Where notifications go. The default adapter writes a log line and the customer's notification list. */
 export interface Notifier {
   /** Idempotent per `outbox_id`. */

@@ -1,5 +1,6 @@
-import { resolvePrice, VARIANTS, type Variant } from "../../domain/catalog/pricing.ts";
+import { resolvePrice } from "../../domain/catalog/pricing.ts";
 import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
+import { VARIANTS, type Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
 import type { Mutex } from "../shared/ports.ts";
@@ -43,7 +44,7 @@ export interface ProductSync {
 }
 
 /**
- * Keeps gateway A's catalog in line with ours (spec 4.1). Ids live per environment; an id stored
+ * Keeps gateway A's catalog in line with ours. Ids live per environment; an id stored
  * for the other environment is never reused, and one the active environment does not know (404)
  * is re-linked or re-created. Everything for one product runs under a lock, so concurrent
  * requests cannot create a second remote product.
@@ -86,8 +87,8 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
 
   /**
    * The price id to try in the active environment: the one stored for it, else the id on the
-   * product record (spec 2.1 `gwa_product_id_*`) unless that id is known to be the other
-   * environment's.
+   * product record (`gwa_product_id_*`, which an admin may have set by hand) unless that id is
+   * known to be the other environment's.
    */
   function candidatePriceId(
     product: Product,
@@ -167,7 +168,11 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
       });
     },
 
-    /** `PUT /api/admin/gateway_a/products/{id}/sync`: the four variant prices by the spec 2.4 rules. */
+    /**
+     * `PUT /api/admin/gateway_a/products/{id}/sync`: each of the four variants gets the price our
+     * catalog resolves for it (a pricing mapping, else the base price; none: not for sale); a
+     * missing price is created, one with other terms updated, a matching one kept.
+     */
     async syncProduct(productId: string): Promise<ProductSync> {
       return deps.mutex.withLock(`gateway_a:product:${productId}`, async () => {
         const { product, environment, refs, otherEnvironmentIds } = await load(productId);

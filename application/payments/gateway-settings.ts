@@ -1,40 +1,18 @@
-import { isHttpUrl } from "../../domain/catalog/config-spec.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import type { SecretStore } from "../secrets/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy, type UrlField } from "../shared/outbound-urls.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
+import {
+  type EnvironmentSettings,
+  GATEWAY_SETTINGS_TOPIC,
+  type GatewaySettings,
+  type GatewaySettingsRepository,
+} from "./gateway-settings-ports.ts";
 import type { ConnectionReport, PaymentGateway } from "./ports.ts";
-
-export interface EnvironmentSettings {
-  readonly base_url: string;
-  readonly api_key_ref: string;
-  readonly client_key_ref: string | null;
-  readonly webhook_secret_ref: string;
-  /** Still accepted on incoming webhooks while a new secret rolls out. */
-  readonly previous_webhook_secret_ref: string | null;
-}
-
-export interface GatewaySettings {
-  readonly gateway: PaymentGatewayName;
-  readonly environment: GatewayEnvironment;
-  readonly sandbox: EnvironmentSettings;
-  readonly live: EnvironmentSettings;
-  readonly webhook_tolerance_seconds: number;
-  readonly timeout_seconds: number;
-  /** Stated on every price created at the gateway from now on; orders keep the one they were sold under. */
-  readonly tax_behavior: TaxBehavior;
-}
-
-export interface GatewaySettingsRepository {
-  /** The stored settings, or the defaults from the environment when nothing is stored. */
-  get(gateway: PaymentGatewayName): Promise<GatewaySettings>;
-  save(settings: GatewaySettings): Promise<void>;
-}
-
-export const GATEWAY_SETTINGS_TOPIC = "gateway_settings";
 
 type Secrets = "api_key" | "client_key" | "webhook_secret" | "previous_webhook_secret";
 export type EnvironmentPatch = Partial<EnvironmentSettings> & Partial<Record<Secrets, string>>;

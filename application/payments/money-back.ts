@@ -1,6 +1,6 @@
 import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
-import { type Payment, retainedAmount } from "../../domain/payments/payment.ts";
+import { refundStatus } from "../../domain/payments/payment.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
@@ -29,21 +29,16 @@ async function tryMove(scope: TransactionScope, orderId: string, event: OrderEve
 }
 
 /**
- * After money went back: an order none of whose payments the shop still holds is refunded (and
- * its deliveries cancelled); one with something refunded is partially refunded.
+ * After money went back, the one place an order's refund status is decided (`refundStatus`, moved
+ * through the state machine): a refunded order's deliveries are cancelled and its billing ended.
  */
 export async function settleAfterRefund(scope: TransactionScope, orderId: string, log: Log): Promise<void> {
-  const payments = await scope.payments.forOrder(orderId);
-  const retained = payments.reduce((sum, payment) => sum + retainedAmount(payment), 0);
-  const paidIn = payments.reduce((sum, payment) => sum + payment.amount, 0);
-  if (paidIn > 0 && retained === 0) {
-    if (await tryMove(scope, orderId, "refunded", log)) {
-      await actOnDeliveries(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
-      await endOrderBilling(scope, orderId, "payment refunded");
-    }
-    return;
+  const status = refundStatus(await scope.payments.forOrder(orderId));
+  if (status === null || !(await tryMove(scope, orderId, status, log))) return;
+  if (status === "refunded") {
+    await actOnDeliveries(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
+    await endOrderBilling(scope, orderId, "payment refunded");
   }
-  if (payments.some((payment) => payment.refunded_amount > 0)) await tryMove(scope, orderId, "partially_refunded", log);
 }
 
 /** Refunds and disputes, matched to the payment they concern by any of its ids. */
@@ -91,7 +86,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
       await scope.orders.flagForAttention(payment.order_id, `${about} opened`);
       await actOnDeliveries(scope, order, "suspend", "payment disputed", cause);
     } else if (event.kind === "dispute_won") {
-      const refundedBefore = await hasRefunds(scope, payment);
+      const refundedBefore = refundStatus(await scope.payments.forOrder(payment.order_id)) !== null;
       const back = refundedBefore ? "dispute_won_partially_refunded" : "dispute_won_paid";
       if (await tryMove(scope, payment.order_id, back, deps.log)) {
         await actOnDeliveries(scope, order, "resume", "dispute won", cause);
@@ -106,8 +101,4 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
   }
 
   return { refunded, disputed };
-}
-
-async function hasRefunds(scope: TransactionScope, payment: Payment): Promise<boolean> {
-  return (await scope.payments.forOrder(payment.order_id)).some((each) => each.refunded_amount > 0);
 }

@@ -1,5 +1,6 @@
-import type { BillingInterval, Variant } from "../../domain/catalog/pricing.ts";
+import type { BillingInterval } from "../../domain/catalog/pricing.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import type { Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment, GatewayEvent, PaymentPointer } from "../../domain/payments/gateway-event.ts";
 import type { PaymentReferences, TaxBehavior } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
@@ -98,8 +99,8 @@ export type ConnectionReport =
   | ({ readonly ok: false; readonly environment: GatewayEnvironment | null } & ConnectionFailure);
 
 /**
- * One payment gateway (spec 1, "Payment gateway" interface). Remote failures throw
- * `UpstreamError`s with upstream "gateway".
+ * One payment gateway, behind one port so that nothing past the webhook knows which gateway it
+ * is. Remote failures throw `UpstreamError`s with upstream "gateway".
  */
 export interface PaymentGateway {
   readonly name: PaymentGatewayName;
@@ -148,7 +149,7 @@ export interface RemotePrice {
   readonly tax_behavior: TaxBehavior | null;
 }
 
-/** Products and prices at the gateway (gateway_a sync, spec 4.1). `undefined` means 404. */
+/** Products and prices at the gateway (what gateway_a's catalog sync reads and writes). `undefined` means 404. */
 export interface GatewayCatalog {
   findProductByMarketplaceId(marketplaceProductId: string): Promise<RemoteProduct | undefined>;
   getProduct(id: string): Promise<RemoteProduct | undefined>;
@@ -199,7 +200,7 @@ export interface GatewayRef {
   readonly tax_behavior: TaxBehavior | null;
 }
 
-/** Gateway-side ids of products and prices, kept per environment (spec 4.1 rule 2). */
+/** Gateway-side ids of products and prices, kept per environment: sandbox ids never name live prices. */
 export interface GatewayProductRefs {
   list(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment): Promise<GatewayRef[]>;
   put(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment, ref: GatewayRef): Promise<void>;

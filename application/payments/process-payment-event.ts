@@ -1,9 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
+import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { actOnDeliveries } from "./deliveries.ts";
+import type { InboxEntry } from "./inbox-ports.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
@@ -20,8 +22,8 @@ const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, c
 /**
  * The payment job: turns one stored webhook into changes of the ledger, the order and its
  * deliveries, all in one transaction, and hands over to fulfillment. No product- or driver-specific
- * branching lives here (spec 1). Every step is idempotent: gateways repeat themselves and jobs
- * rerun after crashes.
+ * branching lives here: how an item is delivered is its fulfillment adapter's business. Every step
+ * is idempotent: gateways repeat themselves and jobs rerun after crashes.
  */
 export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
   const receivers = makePaymentReceivers(deps);
@@ -81,13 +83,29 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     }
   }
 
+  /**
+   * The event as it was normalized on arrival. An entry stored before the inbox kept it (migration
+   * 0012) holds only the raw body: for such old entries, and only for them, the gateway adapter
+   * normalizes the body a second time.
+   */
+  function eventOf(entry: InboxEntry, gateway: PaymentGateway): GatewayEvent {
+    if (entry.event === null) return gateway.normalizeWebhookPayload(JSON.parse(entry.payload));
+    try {
+      return decodeGatewayEvent(entry.event);
+    } catch (error) {
+      if (!(error instanceof UnreadableGatewayEvent)) throw error;
+      throw new PermanentJobFailure(`inbox entry ${entry.id}: ${error.message}`);
+    }
+  }
+
   return async function processPaymentEvent(payload: Readonly<Record<string, unknown>>): Promise<void> {
     const inboxId = String(payload.inbox_id ?? "");
     const entry = await deps.uow.run((scope) => scope.inbox.find(inboxId));
     if (!entry) throw new PermanentJobFailure(`inbox entry ${inboxId} does not exist`);
     if (entry.processed_at) return;
     const gateway = deps.gateways[entry.gateway as PaymentGatewayName];
-    const event = gateway.normalizeWebhookPayload(JSON.parse(entry.payload));
+    if (!gateway) throw new PermanentJobFailure(`inbox entry ${inboxId} names no known gateway (${entry.gateway})`);
+    const event = eventOf(entry, gateway);
     // Outside the transaction: a call to the gateway never holds a database connection.
     const payment = "payment" in event ? await gateway.resolvePayment(event.payment) : NO_PAYMENT;
     // Events overtake each other: the subscription as it is now, not as the event's body saw it.

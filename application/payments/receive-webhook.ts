@@ -1,4 +1,5 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { encodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from "./ports.ts";
@@ -17,9 +18,10 @@ function decodeVerifiedBody(bytes: Uint8Array): string {
 }
 
 /**
- * Design section 6: the signature is checked on the raw bytes before anything is parsed; then the
- * event goes into the inbox and its job is enqueued in one transaction. A repeat of an event is
- * acknowledged and changes nothing. Events no flow cares about are kept but start no job.
+ * The signature is checked on the raw bytes before anything is parsed, so nothing unsigned is ever
+ * read. The event is normalized once, here: the inbox keeps it (and the raw body, for audit) and
+ * its job is enqueued in the same transaction. A repeat of an event is acknowledged and changes
+ * nothing. Events no flow cares about are kept but start no job.
  */
 export function makeReceiveWebhook(deps: {
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
@@ -37,21 +39,23 @@ export function makeReceiveWebhook(deps: {
       throw new InvalidWebhookPayload("not JSON");
     }
     const event = adapter.normalizeWebhookPayload(payload);
+    const stored = encodeGatewayEvent(event);
     const result = await deps.uow.run(async (scope) => {
-      const stored = await scope.inbox.insert({
+      const entry = await scope.inbox.insert({
         gateway,
         event_id: event.event_id,
         environment,
         event_type: event.kind === "ignored" ? event.type : event.kind,
         kind: event.kind,
         payload: text,
+        event: stored,
       });
-      if (!stored.inserted) return { duplicate: true };
+      if (!entry.inserted) return { duplicate: true };
       if (event.kind !== "ignored") {
         await scope.jobs.enqueue({
           kind: PAYMENT_EVENT_JOB,
-          payload: { inbox_id: stored.id },
-          dedupeKey: `inbox:${stored.id}`,
+          payload: { inbox_id: entry.id },
+          dedupeKey: `inbox:${entry.id}`,
         });
       }
       return { duplicate: false };

@@ -2,7 +2,7 @@ import type { ManagementView, MultitenantSaasConfig } from "../../domain/catalog
 
 export type TenantStatus = "trialing" | "active" | "suspended" | "cancelled" | "expired";
 
-/** A tenant as the provider reports it (design section 8). */
+/** A tenant as the provider reports it: the provider's ids, the workspace and the billing state it keeps. */
 export interface ProviderTenant {
   readonly external_reference_id: string;
   readonly external_tenant_id: string;
@@ -51,4 +51,48 @@ export interface ProviderClient {
   upgrade(config: MultitenantSaasConfig, externalReferenceId: string, plan: string): Promise<ProviderTenant>;
   /** A read-only management call, its body checked against the contract's schema for `view`. */
   management(config: MultitenantSaasConfig, request: ManagementRequest): Promise<unknown>;
+}
+
+export type InstallationStatus = "awaiting_domain" | "provisioning" | "active" | "suspended" | "cancelled";
+
+/** A dedicated installation of a single-tenant product: one per fulfillment record. */
+export interface Installation {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly server_profile: string;
+  readonly resource_limits_profile: string;
+  readonly domain_strategy: "subdomain" | "customer_domain";
+  readonly domain: string | null;
+  readonly url: string | null;
+  readonly status: InstallationStatus;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+export type InstallationDraft = Pick<
+  Installation,
+  | "fulfillment_record_id"
+  | "customer_id"
+  | "product_id"
+  | "server_profile"
+  | "resource_limits_profile"
+  | "domain_strategy"
+  | "domain"
+> & { readonly status: "awaiting_domain" | "provisioning" };
+
+export interface InstallationRepository {
+  findForRecord(fulfillmentRecordId: string): Promise<Installation | undefined>;
+  /**
+   * Creates the record's installation, or updates it while it is still being set up. An installation
+   * already past set-up (active, suspended, cancelled) is left as it is and returned.
+   */
+  upsert(draft: InstallationDraft): Promise<Installation>;
+  /** Moves an installation on; `from` guards against a concurrent change. Undefined when it was not in `from`. */
+  update(
+    id: string,
+    from: readonly InstallationStatus[],
+    change: { status: InstallationStatus; url?: string },
+  ): Promise<Installation | undefined>;
 }

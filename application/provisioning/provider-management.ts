@@ -1,4 +1,4 @@
-import { type ManagementView, type MultitenantSaasConfig, managementPath } from "../../domain/catalog/drivers.ts";
+import { configOf, type ManagementView, managementPath } from "../../domain/catalog/drivers.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
@@ -27,13 +27,16 @@ export interface ProviderManagementQuery {
   readonly query?: Readonly<Record<string, string>>;
 }
 
-/** Spec 2.3: the admin's read-only window on the provider, through the product's `management` block. */
+/**
+ * The admin's read-only window on the provider, through the product's `management` block: it reads,
+ * never changes, what the provider holds.
+ */
 export function makeQueryProviderManagement(deps: { products: ProductRepository; provider: ProviderClient }) {
   return async function queryProviderManagement(request: ProviderManagementQuery): Promise<unknown> {
     const product = await deps.products.findById(request.productId);
     if (!product) throw new ProductNotFound();
-    if (product.fulfillment_driver !== "multitenant_saas") throw new NotAProviderProduct();
-    const config = product.fulfillment_config as unknown as MultitenantSaasConfig;
+    const config = configOf(product, "multitenant_saas");
+    if (!config) throw new NotAProviderProduct();
     const management = config.management;
     if (!management?.enabled || !management.base_url) throw new ProviderManagementDisabled();
     return deps.provider.management(config, {

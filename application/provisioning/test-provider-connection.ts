@@ -1,5 +1,5 @@
-import { urlFieldsOf, validateObject } from "../../domain/catalog/config-spec.ts";
-import { DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
+import { configOf, DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
@@ -48,22 +48,23 @@ export function makeTestProviderConnection(deps: {
   /** Milliseconds from any origin, for the latency. */
   now: () => number;
 }) {
-  async function configOf(input: ProviderConnectionInput): Promise<MultitenantSaasConfig> {
-    if ("product_id" in input) {
-      const product = await deps.products.findById(input.product_id);
-      if (!product) throw new ProductNotFound();
-      if (product.fulfillment_driver !== "multitenant_saas") throw notTestable(product.fulfillment_driver);
-      return product.fulfillment_config as unknown as MultitenantSaasConfig;
-    }
-    if (input.fulfillment_driver !== "multitenant_saas") throw notTestable(input.fulfillment_driver);
-    const errors = validateObject(SAAS_SPEC, input.fulfillment_config, "/fulfillment_config");
-    if (errors.length > 0) throw new ValidationFailed(errors, "The fulfillment configuration is not valid.");
-    return input.fulfillment_config as MultitenantSaasConfig;
+  async function productOf(id: string) {
+    const product = await deps.products.findById(id);
+    if (!product) throw new ProductNotFound();
+    return product;
+  }
+
+  /** The stored product's configuration, or the one being edited (not saved yet). */
+  async function saasConfigOf(input: ProviderConnectionInput): Promise<MultitenantSaasConfig> {
+    const source = "product_id" in input ? await productOf(input.product_id) : input;
+    const config = configOf(source, "multitenant_saas");
+    if (!config) throw notTestable(source.fulfillment_driver);
+    return config;
   }
 
   return async function testProviderConnection(input: ProviderConnectionInput): Promise<ProviderConnectionReport> {
-    const config = await configOf(input);
-    const fields = urlFieldsOf(SAAS_SPEC, config as unknown as Record<string, unknown>, "/fulfillment_config");
+    const config = await saasConfigOf(input);
+    const fields = urlFieldsOf(SAAS_SPEC, config, "/fulfillment_config");
     await assertOutboundUrls(deps.urls, fields);
     const started = deps.now();
     try {

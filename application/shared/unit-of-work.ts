@@ -1,8 +1,8 @@
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
 import type { Outbox } from "../notifications/ports.ts";
-import type { WebhookInbox } from "../payments/inbox.ts";
-import type { OrderLedger, PaymentLedger } from "../payments/ledger.ts";
+import type { WebhookInbox } from "../payments/inbox-ports.ts";
+import type { OrderLedger, PaymentLedger } from "../payments/ledger-ports.ts";
 import type { JobScheduler } from "./jobs.ts";
 
 /** The repositories that must change together, bound to one transaction. */

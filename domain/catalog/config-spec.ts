@@ -1,4 +1,5 @@
-import type { FieldError } from "../shared/domain-error.ts";
+import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import { isHttpUrl, MAX_URL_LENGTH } from "../shared/http-url.ts";
 
 /**
  * A small declarative description of a JSON object's fields. One description yields both the
@@ -19,7 +20,8 @@ export type FieldSpec = FieldKind & { readonly required: boolean; readonly descr
 export type ObjectSpec = Readonly<Record<string, FieldSpec>>;
 
 const PATH_PATTERN = /^\/(?:[A-Za-z0-9._~-]+|\{[a-z_]+\})(?:\/(?:[A-Za-z0-9._~-]+|\{[a-z_]+\}))*\/?$/;
-const REFERENCE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+/** The name of a stored secret: what a `*_ref` field holds instead of the secret itself. */
+export const REFERENCE_PATTERN = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 /** Key names that would carry a secret inline instead of naming one. */
 const SECRET_KEY =
   /token|secret|password|passwd|api[_-]?key|private[_-]?key|authorization|bearer|credential(?!s_ref$)/i;
@@ -30,20 +32,11 @@ export function isSecretLikeKey(key: string): boolean {
   return SECRET_KEY.test(key);
 }
 
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "";
-  } catch {
-    return false;
-  }
-}
-
 function checkField(spec: FieldSpec, value: unknown, path: string): FieldError[] {
   const fail = (code: string, message: string): FieldError[] => [{ path, code, message }];
   switch (spec.kind) {
     case "url":
-      if (typeof value !== "string" || value.length > 2048 || !isHttpUrl(value)) {
+      if (typeof value !== "string" || value.length > MAX_URL_LENGTH || !isHttpUrl(value)) {
         return fail("INVALID_URL", "must be an absolute http(s) URL without credentials");
       }
       return [];
@@ -116,6 +109,40 @@ export function validateObject(spec: ObjectSpec, value: unknown, path: string): 
     errors.push(...checkField(field, record[key], `${path}/${key}`));
   }
   return errors;
+}
+
+/** The value a field holds once `validateObject` accepted it. */
+type FieldValue<F extends FieldSpec> = F extends { readonly kind: "integer" }
+  ? number
+  : F extends { readonly kind: "boolean" }
+    ? boolean
+    : F extends { readonly kind: "enum"; readonly values: readonly (infer V)[] }
+      ? V
+      : F extends { readonly kind: "object"; readonly fields: infer S extends ObjectSpec }
+        ? ObjectOf<S>
+        : string;
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/**
+ * The object a spec describes, as a type: its required fields present, the others optional. Written
+ * for a spec declared `as const`, so the type follows every change of the spec.
+ */
+export type ObjectOf<S extends ObjectSpec> = Simplify<
+  { readonly [K in keyof S as S[K]["required"] extends true ? K : never]: FieldValue<S[K]> } & {
+    readonly [K in keyof S as S[K]["required"] extends true ? never : K]?: FieldValue<S[K]>;
+  }
+>;
+
+/** Refuses `value` with every problem `validateObject` finds; past it, `value` has the spec's type. */
+export function assertObject<S extends ObjectSpec>(
+  spec: S,
+  value: unknown,
+  path: string,
+  message: string,
+): asserts value is ObjectOf<S> {
+  const errors = validateObject(spec, value, path);
+  if (errors.length > 0) throw new ValidationFailed(errors, message);
 }
 
 /** The URL-valued fields of an already validated object, each with its JSON-pointer path. */

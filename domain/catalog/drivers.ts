@@ -1,4 +1,4 @@
-import type { ObjectSpec } from "./config-spec.ts";
+import { assertObject, type ObjectOf, type ObjectSpec } from "./config-spec.ts";
 
 export const DELIVERY_MODELS = [
   "saas_multitenant",
@@ -35,12 +35,12 @@ export function isCompatible(model: DeliveryModel, driver: FulfillmentDriver): b
   return DRIVER_MODELS[driver].includes(model);
 }
 
-const path = (description: string, required: boolean, placeholders: readonly string[] = []) =>
+const path = <R extends boolean>(description: string, required: R, placeholders: readonly string[] = []) =>
   ({ kind: "path", required, description, placeholders }) as const;
 const tenantPath = (description: string) =>
   ({ kind: "path", required: false, description, placeholders: ["tenant"], requiredPlaceholder: "tenant" }) as const;
 
-export const MANAGEMENT_SPEC: ObjectSpec = {
+export const MANAGEMENT_SPEC = {
   enabled: { kind: "boolean", required: true, description: "Enables the provider admin-control calls." },
   base_url: {
     kind: "url",
@@ -53,10 +53,14 @@ export const MANAGEMENT_SPEC: ObjectSpec = {
   tenant_status_endpoint: tenantPath("Tenant status; must contain {tenant}."),
   tenant_subscription_endpoint: tenantPath("Tenant subscription; must contain {tenant}."),
   plans_endpoint: path("Plans list.", false),
-};
+} as const satisfies ObjectSpec;
 
-/** The `fulfillment_config` each driver requires (spec 2.2 and 2.3; design section 2). */
-export const DRIVER_CONFIG_SPECS: Readonly<Record<FulfillmentDriver, ObjectSpec>> = {
+/**
+ * The `fulfillment_config` each driver requires: what the driver needs to deliver without asking
+ * anyone, and never a secret (a `credentials_ref` names a stored one). Declared `as const` so the
+ * configuration types below are derived from it.
+ */
+const CONFIG_SPECS = {
   multitenant_saas: {
     base_url: { kind: "url", required: true, description: "Provider base address." },
     onboard_endpoint: path("Path of the onboarding operation.", true),
@@ -103,33 +107,40 @@ export const DRIVER_CONFIG_SPECS: Readonly<Record<FulfillmentDriver, ObjectSpec>
       description: "Default instructions for the operations task.",
     },
   },
-};
+} as const satisfies Readonly<Record<FulfillmentDriver, ObjectSpec>>;
 
-export interface ManagementConfig {
-  readonly enabled: boolean;
-  readonly base_url?: string;
-  readonly overview_endpoint?: string;
-  readonly tenants_endpoint?: string;
-  readonly tenant_details_endpoint?: string;
-  readonly tenant_status_endpoint?: string;
-  readonly tenant_subscription_endpoint?: string;
-  readonly plans_endpoint?: string;
+/** The same specs, read as plain `ObjectSpec`s (any key may be looked up); the types come from `CONFIG_SPECS`. */
+export const DRIVER_CONFIG_SPECS: Readonly<Record<FulfillmentDriver, ObjectSpec>> = CONFIG_SPECS;
+
+/** `fulfillment_config` of a product of `driver`, once its spec accepted it. */
+export type DriverConfig<D extends FulfillmentDriver> = ObjectOf<(typeof CONFIG_SPECS)[D]>;
+export type ManagementConfig = ObjectOf<typeof MANAGEMENT_SPEC>;
+export type MultitenantSaasConfig = DriverConfig<"multitenant_saas">;
+
+/**
+ * The `fulfillment_config` of a product that uses `driver`, typed by that driver's spec; undefined
+ * when the product uses another driver. A configuration that does not meet the spec (one saved
+ * before the spec changed) is refused with the same errors as on save, at `/fulfillment_config`.
+ */
+export function configOf<D extends FulfillmentDriver>(
+  product: { readonly fulfillment_driver: string; readonly fulfillment_config: unknown },
+  driver: D,
+): DriverConfig<D> | undefined {
+  if (product.fulfillment_driver !== driver) return undefined;
+  const config = product.fulfillment_config;
+  assertObject<(typeof CONFIG_SPECS)[D]>(
+    CONFIG_SPECS[driver],
+    config,
+    "/fulfillment_config",
+    "The fulfillment configuration is not valid.",
+  );
+  return config;
 }
 
-/** `fulfillment_config` of a `multitenant_saas` product, once `validateProduct` accepted it. */
-export interface MultitenantSaasConfig {
-  readonly base_url: string;
-  readonly onboard_endpoint: string;
-  readonly status_endpoint: string;
-  readonly suspend_endpoint?: string;
-  readonly cancel_endpoint?: string;
-  readonly auth_mode: "bearer" | "hmac";
-  readonly credentials_ref: string;
-  readonly timeout_seconds: number;
-  readonly management?: ManagementConfig;
-}
-
-/** The spec 4.3 default shapes, used for any operation path the configuration leaves out. */
+/**
+ * The provider contract's default paths, used for any operation path the configuration leaves out,
+ * so a provider that follows the contract needs no path configured.
+ */
 export const DEFAULT_PROVIDER_PATHS = {
   suspend_endpoint: "/api/marketplace/suspend",
   cancel_endpoint: "/api/marketplace/cancel",
@@ -161,7 +172,7 @@ const VIEW_ENDPOINT = {
   plans: "plans_endpoint",
 } as const satisfies Record<ManagementView, keyof typeof DEFAULT_PROVIDER_PATHS>;
 
-/** The provider path of a management view: the configured template or the spec's default, `{tenant}` filled in and encoded. */
+/** The provider path of a management view: the configured template or the default path, `{tenant}` filled in and encoded. */
 export function managementPath(management: ManagementConfig, view: ManagementView, tenant = ""): string {
   const key = VIEW_ENDPOINT[view];
   const template = management[key] ?? DEFAULT_PROVIDER_PATHS[key];

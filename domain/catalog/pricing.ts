@@ -1,11 +1,20 @@
 import type { FieldError } from "../shared/domain-error.ts";
 import { ValidationFailed } from "../shared/domain-error.ts";
-import { MAX_PRICE_MINOR, type PaymentGatewayName, type ProductDefinition } from "./product.ts";
+import { isValidPrice } from "./price-range.ts";
+import type { PaymentGatewayName, ProductDefinition } from "./product.ts";
+import { VARIANTS, type Variant } from "./variants.ts";
 
-export const VARIANTS = ["regular", "extended", "monthly", "yearly"] as const;
-export type Variant = (typeof VARIANTS)[number];
-export type PaymentType = "one_time" | "subscription";
-export type BillingInterval = "monthly" | "yearly";
+export const PAYMENT_TYPES = ["one_time", "subscription"] as const;
+export type PaymentType = (typeof PAYMENT_TYPES)[number];
+/** The subscription variants: a subscription's variant is its billing interval. */
+export const BILLING_INTERVALS = ["monthly", "yearly"] as const satisfies readonly Variant[];
+export type BillingInterval = (typeof BILLING_INTERVALS)[number];
+/** Where a resolved price comes from: an active pricing mapping, or the product's base price field. */
+export const PRICE_SOURCES = ["mapping", "base"] as const;
+export type PriceSource = (typeof PRICE_SOURCES)[number];
+
+export const MAX_LICENSE_TYPE_LENGTH = 40;
+const LICENSE_TYPE = new RegExp(`^[a-z][a-z0-9_-]{0,${MAX_LICENSE_TYPE_LENGTH - 1}}$`);
 
 export interface PricingMappingInput {
   readonly payment_type: PaymentType;
@@ -27,7 +36,7 @@ export interface PricingMapping {
 
 type MappingLike = Pick<PricingMapping, "payment_type" | "license_type" | "billing_interval">;
 
-/** Spec 2.4: which variant a mapping prices, if any. */
+/** Which variant a mapping prices, if any: a one_time mapping its license type, a subscription its interval. */
 export function variantOf(mapping: MappingLike): Variant | undefined {
   if (mapping.payment_type === "one_time") {
     if (mapping.license_type === "regular") return "regular";
@@ -64,12 +73,12 @@ type BasePrices = Pick<ProductDefinition, "price_regular" | "price_extended" | "
 export interface ResolvedPrice {
   readonly variant: Variant;
   readonly price: number;
-  readonly source: "mapping" | "base";
+  readonly source: PriceSource;
   readonly mapping?: MappingLike;
 }
 
 /**
- * The one price rule used by the catalog, checkout and gateway sync (spec 2.4): an active mapping
+ * The one price rule used by the catalog, checkout and gateway sync: an active mapping
  * of the variant first; the product's base price field only when no mapping price exists;
  * inactive mappings never match. Undefined means the variant is not for sale.
  */
@@ -84,10 +93,8 @@ export function resolvePrice(
   return base === null ? undefined : { variant, price: base, source: "base" };
 }
 
-const LICENSE_TYPE = /^[a-z][a-z0-9_-]{0,39}$/;
-
 /**
- * Billing must agree with the product and its driver (spec 2.4): the payment type must be one
+ * Billing must agree with the product and its driver: the payment type must be one
  * `allowedPaymentTypes` permits; a subscription names its billing interval; a one_time mapping
  * names its license type and no interval. At most one active mapping may price each variant.
  */
@@ -124,10 +131,10 @@ export function validateMappings(
       errors.push({
         path: at("license_type"),
         code: "INVALID_LICENSE_TYPE",
-        message: "must be 1 to 40 of a-z, 0-9, _ and -",
+        message: `must be 1 to ${MAX_LICENSE_TYPE_LENGTH} of a-z, 0-9, _ and -`,
       });
     }
-    if (!Number.isInteger(m.price) || m.price < 0 || m.price > MAX_PRICE_MINOR) {
+    if (!isValidPrice(m.price)) {
       errors.push({
         path: at("price"),
         code: "INVALID_PRICE",

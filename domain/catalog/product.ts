@@ -8,6 +8,8 @@ import {
   type FulfillmentDriver,
   isCompatible,
 } from "./drivers.ts";
+import { isValidPrice } from "./price-range.ts";
+import { VARIANTS } from "./variants.ts";
 
 export const PAYMENT_GATEWAYS = ["gateway_a", "gateway_b"] as const;
 export type PaymentGatewayName = (typeof PAYMENT_GATEWAYS)[number];
@@ -15,8 +17,8 @@ export const PRODUCT_STATUSES = ["draft", "published", "archived"] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 /**
- * What an admin defines. Field names are the specification's own (snake_case), so one name means
- * one thing from the SQL column to the JSON body.
+ * What an admin defines. Field names are snake_case everywhere, so one name means one thing from
+ * the SQL column to the JSON body.
  */
 export interface ProductDefinition {
   readonly name: string;
@@ -58,11 +60,27 @@ export interface Product extends ProductDefinition {
 export type ProductInput = Pick<ProductDefinition, "name" | "slug" | "delivery_model" | "fulfillment_driver"> &
   Partial<Omit<ProductDefinition, "name" | "slug" | "delivery_model" | "fulfillment_driver">>;
 
-export const MAX_PRICE_MINOR = 1_000_000_000_00;
 export const MAX_TRIAL_DAYS = 365;
+
+/** The longest each text field may be (and how many tags a product may have); the HTTP schema states the same caps. */
+export const PRODUCT_LIMITS = {
+  name: 200,
+  slug: 100,
+  description: 20_000,
+  seo_title: 200,
+  seo_description: 500,
+  external_provider: 100,
+  external_product_ref: 200,
+  default_release_version: 50,
+  repo_path: 500,
+  tag: 40,
+  tags: 20,
+  gateway_product_id: 100,
+} as const;
+
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const TAG = /^[a-z0-9][a-z0-9-]{0,39}$/;
-const GATEWAY_PRODUCT_ID = /^[A-Za-z0-9_-]{1,100}$/;
+const TAG = new RegExp(`^[a-z0-9][a-z0-9-]{0,${PRODUCT_LIMITS.tag - 1}}$`);
+const GATEWAY_PRODUCT_ID = new RegExp(`^[A-Za-z0-9_-]{1,${PRODUCT_LIMITS.gateway_product_id}}$`);
 
 export class ProductNotFound extends DomainError {
   readonly code = "PRODUCT_NOT_FOUND";
@@ -150,27 +168,34 @@ function checkDriver(input: ProductInput, isRecurring: boolean, errors: FieldErr
 }
 
 function checkFields(input: ProductInput, errors: FieldError[]) {
-  if (input.name.trim() === "" || input.name.length > 200)
-    errors.push(err("/name", "INVALID_TEXT", "must be 1 to 200 characters"));
-  if (!SLUG.test(input.slug) || input.slug.length > 100) {
+  if (input.name.trim() === "" || input.name.length > PRODUCT_LIMITS.name)
+    errors.push(err("/name", "INVALID_TEXT", `must be 1 to ${PRODUCT_LIMITS.name} characters`));
+  if (!SLUG.test(input.slug) || input.slug.length > PRODUCT_LIMITS.slug) {
     errors.push(err("/slug", "INVALID_SLUG", "must be lowercase words of a-z and 0-9 joined by single hyphens"));
   }
   const tags = input.tags ?? [];
-  if (tags.length > 20) errors.push(err("/tags", "TOO_MANY", "must hold at most 20 tags"));
+  if (tags.length > PRODUCT_LIMITS.tags) {
+    errors.push(err("/tags", "TOO_MANY", `must hold at most ${PRODUCT_LIMITS.tags} tags`));
+  }
   tags.forEach((tag, i) => {
-    if (!TAG.test(tag)) errors.push(err(`/tags/${i}`, "INVALID_TAG", "must be 1 to 40 of a-z, 0-9 and -"));
-    else if (tags.indexOf(tag) !== i) errors.push(err(`/tags/${i}`, "DUPLICATE", "is listed twice"));
+    if (!TAG.test(tag)) {
+      errors.push(err(`/tags/${i}`, "INVALID_TAG", `must be 1 to ${PRODUCT_LIMITS.tag} of a-z, 0-9 and -`));
+    } else if (tags.indexOf(tag) !== i) errors.push(err(`/tags/${i}`, "DUPLICATE", "is listed twice"));
   });
-  for (const variant of ["regular", "extended", "monthly", "yearly"] as const) {
+  for (const variant of VARIANTS) {
     const field = `price_${variant}` as const;
     const price = input[field];
-    if (price !== undefined && price !== null && (!Number.isInteger(price) || price < 0 || price > MAX_PRICE_MINOR)) {
+    if (price !== undefined && price !== null && !isValidPrice(price)) {
       errors.push(err(`/${field}`, "INVALID_PRICE", "must be a non-negative integer amount in minor units"));
     }
     const gwa = nullable(input[`gwa_product_id_${variant}`]);
     if (gwa !== null && !GATEWAY_PRODUCT_ID.test(gwa)) {
       errors.push(
-        err(`/gwa_product_id_${variant}`, "INVALID_GATEWAY_ID", "must be 1 to 100 of A-Z, a-z, 0-9, _ and -"),
+        err(
+          `/gwa_product_id_${variant}`,
+          "INVALID_GATEWAY_ID",
+          `must be 1 to ${PRODUCT_LIMITS.gateway_product_id} of A-Z, a-z, 0-9, _ and -`,
+        ),
       );
     }
   }

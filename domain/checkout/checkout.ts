@@ -5,10 +5,10 @@ import {
   type PricingMapping,
   paymentTypeOf,
   resolvePrice,
-  type Variant,
   variantsFor,
 } from "../catalog/pricing.ts";
 import type { Product } from "../catalog/product.ts";
+import type { Variant } from "../catalog/variants.ts";
 import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
 import { checkSelectedOptions, type SelectedOptions } from "./checkout-options.ts";
 

@@ -1,7 +1,7 @@
 import type { FulfillmentDriver } from "../catalog/drivers.ts";
 import { DomainError } from "../shared/domain-error.ts";
 
-/** Spec section 3, exactly. The provider's own tenant status lives apart, in `external_status`. */
+/** The marketplace's own delivery states; the provider's tenant status lives apart, in `external_status`. */
 export const FULFILLMENT_STATUSES = [
   "queued",
   "processing",
@@ -14,7 +14,7 @@ export const FULFILLMENT_STATUSES = [
 export type FulfillmentStatus = (typeof FULFILLMENT_STATUSES)[number];
 
 /**
- * Design section 7: queued -> processing -> active | awaiting_customer | manual_pending | failed;
+ * queued -> processing -> active | awaiting_customer | manual_pending | failed;
  * a transient failure goes back to queued; retry moves failed -> queued; the customer's input
  * moves awaiting_customer -> processing; ops completing a task moves manual_pending -> active;
  * cancel ends any live state.
@@ -45,11 +45,6 @@ export function assertTransition(from: FulfillmentStatus, to: FulfillmentStatus)
   if (!canTransition(from, to)) throw new IllegalFulfillmentTransition(from, to);
 }
 
-/** Every state `to` may be reached from: the guard a conditional update uses against races. */
-export function sourcesOf(to: FulfillmentStatus): FulfillmentStatus[] {
-  return FULFILLMENT_STATUSES.filter((from) => canTransition(from, to));
-}
-
 /** Live means delivered or on its way: what suspend and cancel act on. */
 export function isLive(status: FulfillmentStatus): boolean {
   return status !== "failed" && status !== "cancelled";
@@ -73,6 +68,12 @@ export interface FulfillmentRecord {
   readonly payload_snapshot: Readonly<Record<string, unknown>>;
   readonly created_at: Date;
   readonly updated_at: Date;
+}
+
+/** The fulfillment (or what its driver delivered) is in a state that does not allow the request. */
+export class FulfillmentStateConflict extends DomainError {
+  readonly code = "FULFILLMENT_STATE_CONFLICT";
+  readonly category = "conflict";
 }
 
 export class FulfillmentNotFound extends DomainError {

@@ -13,6 +13,9 @@ export const ORDER_STATUSES = [
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/** Every order starts here, waiting for its checkout to be paid. */
+export const NEW_ORDER_STATUS: OrderStatus = "pending_payment";
+
 /** What can happen to an order; each moves it along one row of the table below, or is refused. */
 export type OrderEvent =
   /** The gateway could not open a checkout. */
@@ -70,6 +73,19 @@ export function nextOrderStatus(from: OrderStatus, event: OrderEvent): OrderStat
 
 export function canTake(from: OrderStatus, event: OrderEvent): boolean {
   return MOVES[event].from.includes(from);
+}
+
+/**
+ * The statuses `event` may happen from: the guard of an update that moves an order in one
+ * statement (`where status in ...`), so the database refuses exactly what the table refuses.
+ */
+export function sourcesFor(event: OrderEvent): readonly OrderStatus[] {
+  return MOVES[event].from;
+}
+
+/** Where `event` leads an order, from any status it may happen from. */
+export function targetOf(event: OrderEvent): OrderStatus {
+  return MOVES[event].to;
 }
 
 /** The table itself, for the docs and for tests that walk every pair. */

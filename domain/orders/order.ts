@@ -43,7 +43,7 @@ export class OrderNotFound extends DomainError {
   }
 }
 
-/** The metadata spec 2.7 asks for: deterministic and normalized, the same bytes for the same checkout. */
+/** The metadata sent with a checkout: deterministic and normalized, the same bytes for the same checkout. */
 export function orderMetadata(input: {
   payment_gateway: PaymentGatewayName;
   gateway_environment: GatewayEnvironment;

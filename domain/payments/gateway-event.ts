@@ -29,8 +29,8 @@ interface EventBase {
 }
 
 /**
- * Every gateway webhook becomes one of these neutral events (spec 6.1); nothing downstream knows
- * which gateway spoke. Amounts are integer minor units; currencies are upper-case ISO 4217.
+ * Every gateway webhook becomes one of these neutral events, so nothing downstream knows which
+ * gateway spoke. Amounts are integer minor units; currencies are upper-case ISO 4217.
  */
 export type GatewayEvent =
   | (EventBase &
@@ -85,5 +85,3 @@ export type GatewayEvent =
       readonly reason: string;
     })
   | (EventBase & { readonly kind: "ignored"; readonly type: string });
-
-export type GatewayEventKind = GatewayEvent["kind"];

@@ -70,3 +70,17 @@ export function paysExpected(
 /** What is still the shop's of a payment: neither refunded nor taken back by a lost dispute. */
 export const retainedAmount = (payment: Pick<Payment, "amount" | "refunded_amount" | "charged_back_amount">) =>
   payment.amount - payment.refunded_amount - payment.charged_back_amount;
+
+type Held = Pick<Payment, "amount" | "refunded_amount" | "charged_back_amount">;
+
+/**
+ * What the money given back makes of an order, decided here and nowhere else: `refunded` when none
+ * of what was paid in is still the shop's, `partially_refunded` once anything was refunded, null
+ * when nothing was.
+ */
+export function refundStatus(payments: readonly Held[]): "refunded" | "partially_refunded" | null {
+  const paidIn = payments.reduce((sum, payment) => sum + payment.amount, 0);
+  const retained = payments.reduce((sum, payment) => sum + retainedAmount(payment), 0);
+  if (paidIn > 0 && retained === 0) return "refunded";
+  return payments.some((payment) => payment.refunded_amount > 0) ? "partially_refunded" : null;
+}

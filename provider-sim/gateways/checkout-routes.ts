@@ -1,27 +1,7 @@
 import { Elysia, t } from "elysia";
-import { HttpProblem } from "../../adapters/http/problem.ts";
-import { type CheckoutView, renderCheckoutPage, renderReceiptPage } from "./checkout-page.ts";
-import type { DeliveryOutcome, GatewayName } from "./webhook-deliverer.ts";
-
-export type PayResult =
-  | { readonly outcome: "paid"; readonly delivery: DeliveryOutcome }
-  | { readonly outcome: "already_paid" }
-  | { readonly outcome: "not_found" };
-
-export type ResendResult =
-  | { readonly outcome: "resent"; readonly delivery: DeliveryOutcome }
-  | { readonly outcome: "not_paid" }
-  | { readonly outcome: "not_found" };
-
-/** What a sandbox offers its hosted checkout page. */
-export interface HostedCheckout {
-  readonly gateway: GatewayName;
-  view(id: string): CheckoutView | undefined;
-  /** Marks the checkout paid before it awaits anything, so two concurrent payments pay once. */
-  pay(id: string): Promise<PayResult>;
-  /** Sends the paid event again, with the same event id. */
-  resend(id: string): Promise<ResendResult>;
-}
+import { HttpProblem } from "../../kit/problem.ts";
+import { renderCheckoutPage, renderReceiptPage } from "./checkout-page.ts";
+import type { HostedCheckout } from "./hosted-checkout.ts";
 
 type Set = { status?: number | string; headers: Record<string, string | number> };
 

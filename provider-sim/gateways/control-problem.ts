@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { HttpProblem } from "../../adapters/http/problem.ts";
+import { HttpProblem } from "../../kit/problem.ts";
 import { SandboxError } from "./sandbox-error.ts";
 
 export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) });

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Logger } from "../../adapters/logging/logger.ts";
+import type { Logger } from "../../kit/logger.ts";
 import type { SimClock } from "../clock.ts";
 import { createCheckoutRoutes } from "./checkout-routes.ts";
 import { createGatewayARoutes } from "./gateway-a/routes.ts";

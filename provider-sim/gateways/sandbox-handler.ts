@@ -1,4 +1,4 @@
-import { requestIdOf } from "../../adapters/http/request-context.ts";
+import { requestIdOf } from "../../kit/request-context.ts";
 import { secretsEqual } from "../hmac-signature.ts";
 import { rawBodyOf } from "../raw-body.ts";
 import { SandboxError } from "./sandbox-error.ts";

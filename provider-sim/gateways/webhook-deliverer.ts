@@ -1,4 +1,4 @@
-import type { Logger } from "../../adapters/logging/logger.ts";
+import type { Logger } from "../../kit/logger.ts";
 
 export type GatewayName = "gateway_a" | "gateway_b";
 

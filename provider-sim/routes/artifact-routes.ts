@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { HttpProblem } from "../../adapters/http/problem.ts";
+import { HttpProblem } from "../../kit/problem.ts";
 
 /** Product and version names: what a file name may safely carry. */
 const NAME = /^[a-z0-9._-]{1,64}$/;

@@ -5,9 +5,9 @@
  */
 
 import { type AppDeps, createApp } from "../../adapters/http/app.ts";
-import { createLogger } from "../../adapters/logging/logger.ts";
 import { createInProcessChangeSignal } from "../../adapters/signals/in-process-change-signal.ts";
 import { describeDrivers } from "../../application/catalog/describe-drivers.ts";
+import { createLogger } from "../../kit/logger.ts";
 
 const unavailable = (): Promise<never> => Promise.reject(new Error("not available without a database"));
 

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { signStripeWebhook } from "../../adapters/gateways/gateway-b/stripe-signature.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
   buyAndPay,
@@ -13,6 +12,7 @@ import {
   tenantsAtSimulator,
   useE2e,
 } from "../support/e2e.ts";
+import { signStripeWebhook } from "../support/webhook-signers.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);

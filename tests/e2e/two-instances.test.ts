@@ -1,6 +1,5 @@
 import { beforeAll, expect, test } from "bun:test";
 import pino from "pino";
-import { signStripeWebhook } from "../../adapters/gateways/gateway-b/stripe-signature.ts";
 import { openDatabase } from "../../adapters/postgres/database.ts";
 import { createPostgresOrderRepository } from "../../adapters/postgres/order-repository.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
@@ -16,6 +15,7 @@ import {
   useE2e,
 } from "../support/e2e.ts";
 import { SIM_TOKEN } from "../support/provider-sim.ts";
+import { signStripeWebhook } from "../support/webhook-signers.ts";
 
 const ORDERS = 200;
 const db = useTestDatabase();

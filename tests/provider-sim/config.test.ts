@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ConfigError } from "../../adapters/config/env-parsers.ts";
+import { ConfigError } from "../../kit/env-parsers.ts";
 import { loadProviderSimConfig } from "../../provider-sim/config.ts";
 
 describe("loadProviderSimConfig", () => {

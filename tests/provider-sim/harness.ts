@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { createLogger } from "../../adapters/logging/logger.ts";
+import { createLogger } from "../../kit/logger.ts";
 import type { components } from "../../openapi/generated/provider.ts";
 import { loadProviderSimConfig } from "../../provider-sim/config.ts";
 import { wireProviderSim } from "../../provider-sim/wiring.ts";

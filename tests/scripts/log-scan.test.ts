@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger } from "../../adapters/logging/logger.ts";
+import { createLogger } from "../../kit/logger.ts";
 import { scanLogDirectory, scanLogText } from "../../scripts/lib/log-scan.ts";
 
 const SECRET = "very-secret-value-0123456789";

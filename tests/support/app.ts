@@ -2,10 +2,10 @@ import { loadConfig } from "../../adapters/config/config.ts";
 import { gatewaySecretEnvironment } from "../../adapters/config/gateway-defaults.ts";
 import type { AppDeps } from "../../adapters/http/app.ts";
 import { loadLicenseKeyPair } from "../../adapters/licensing/license-signer.ts";
-import { createLogger, type Logger } from "../../adapters/logging/logger.ts";
 import { wireMarketplace } from "../../adapters/main.ts";
 import type { Sql } from "../../adapters/postgres/database.ts";
 import { createBunPasswordHasher } from "../../adapters/security/bun-password-hasher.ts";
+import { createLogger, type Logger } from "../../kit/logger.ts";
 import { TEST_JWT_SECRET, TEST_SECRETS_KEY } from "./credentials.ts";
 import { hasRealPostgres } from "./database.ts";
 

@@ -1,6 +1,6 @@
 import { beforeAll, expect } from "bun:test";
-import { SERVER_BODY_LIMIT } from "../../adapters/http/body-parser.ts";
-import { createLogger } from "../../adapters/logging/logger.ts";
+import { SERVER_BODY_LIMIT } from "../../kit/body-parser.ts";
+import { createLogger } from "../../kit/logger.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
 import { tokenFor } from "./auth.ts";

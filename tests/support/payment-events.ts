@@ -1,10 +1,9 @@
-import { signPaddleWebhook } from "../../adapters/gateways/gateway-a/paddle-signature.ts";
-import { signStripeWebhook } from "../../adapters/gateways/gateway-b/stripe-signature.ts";
 import type { createTestMarketplace } from "./app.ts";
 import type { TestDatabaseHandle } from "./database.ts";
 import { eventually } from "./e2e.ts";
 import { GATEWAY_TEST_ENV } from "./gateway-env.ts";
 import { call } from "./http.ts";
+import { signPaddleWebhook, signStripeWebhook } from "./webhook-signers.ts";
 
 type Marketplace = ReturnType<typeof createTestMarketplace>;
 

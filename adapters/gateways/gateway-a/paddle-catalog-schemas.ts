@@ -1,7 +1,8 @@
 import type { RemotePrice, RemoteProduct } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { type BillingInterval, VARIANTS, type Variant } from "../../../domain/catalog/pricing.ts";
-import { isRecord, minorUnits } from "./json-guards.ts";
+import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
+import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
+import { isRecord, minorUnits } from "./paddle-fields.ts";
 import type { PaddleEnvelope } from "./paddle-http.ts";
 
 const bad = (reason: string): never => {

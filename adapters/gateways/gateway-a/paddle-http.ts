@@ -2,7 +2,7 @@ import type { GatewayRuntimeSettings } from "../../../application/payments/ports
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
-import { isRecord } from "./json-guards.ts";
+import { isRecord } from "./paddle-fields.ts";
 
 export interface PaddleCall {
   readonly method: "GET" | "POST" | "PATCH";

@@ -1,6 +1,6 @@
 import type { RefundResult, RemoteSubscription } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { isRecord, nullableString } from "./json-guards.ts";
+import { isRecord, nullableString } from "./paddle-fields.ts";
 
 const bad = (reason: string): never => {
   throw new UpstreamBadResponse("gateway", reason);

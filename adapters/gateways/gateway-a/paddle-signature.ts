@@ -1,5 +1,5 @@
 import { InvalidWebhookSignature } from "../../../application/payments/ports.ts";
-import { constantTimeEqual, hmacSha256Hex } from "../../crypto/hmac.ts";
+import { constantTimeEqual, hmacSha256Hex } from "../../../kit/hmac.ts";
 
 interface ParsedSignature {
   readonly ts: number;
@@ -54,10 +54,4 @@ export async function verifyPaddleSignature(
     if (matches.includes(true)) return;
   }
   throw new InvalidWebhookSignature("no signature matches");
-}
-
-/** The header Paddle would send for `rawBody` at `nowMs`, for the sandbox and tests. */
-export async function signPaddleWebhook(rawBody: string | Uint8Array, secret: string, nowMs: number): Promise<string> {
-  const ts = Math.floor(nowMs / 1000);
-  return `ts=${ts};h1=${await hmacSha256Hex(secret, `${ts}:`, rawBody)}`;
 }

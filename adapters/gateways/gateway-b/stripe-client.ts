@@ -2,12 +2,12 @@ import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../.
 import { signingEnvironment } from "../webhook-environments.ts";
 import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
+import { testStripeConnection } from "./stripe-connection.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
 import { resolveStripePayment } from "./stripe-payments.ts";
 import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
-import { testStripeConnection } from "./test-stripe-connection.ts";
 
 const headerNamed = (headers: Readonly<Record<string, string | undefined>>, name: string) =>
   Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];

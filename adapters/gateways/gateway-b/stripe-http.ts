@@ -1,8 +1,8 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
-import { isRecord } from "./field-reader.ts";
 import { encodeForm, type FormFields } from "./form-encoding.ts";
+import { isRecord } from "./stripe-fields.ts";
 
 export interface StripeCall {
   readonly method: "GET" | "POST" | "DELETE";

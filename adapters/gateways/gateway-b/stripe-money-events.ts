@@ -1,6 +1,6 @@
 import type { GatewayEvent, PaymentPointer } from "../../../domain/payments/gateway-event.ts";
-import type { Fields } from "./field-reader.ts";
 import { metadataOrderId, readEvent as read, type StripeEnvelope } from "./stripe-event-reader.ts";
+import type { Fields } from "./stripe-fields.ts";
 
 /** A charge names its payment intent, and on older API versions its invoice. */
 function chargePointer(charge: Fields): PaymentPointer {

@@ -1,7 +1,7 @@
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import type { PaymentPointer } from "../../../domain/payments/gateway-event.ts";
-import { createFieldReader, type Fields, isRecord } from "./field-reader.ts";
+import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
 import type { StripeCall } from "./stripe-http.ts";
 
 const read = createFieldReader((reason) => {

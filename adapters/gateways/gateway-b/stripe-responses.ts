@@ -5,9 +5,10 @@ import type {
   RemoteSubscription,
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { type BillingInterval, VARIANTS, type Variant } from "../../../domain/catalog/pricing.ts";
+import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
+import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
 import { TAX_BEHAVIORS } from "../../../domain/payments/payment.ts";
-import { createFieldReader, type Fields, isRecord } from "./field-reader.ts";
+import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
 
 const read = createFieldReader((reason) => {
   throw new UpstreamBadResponse("gateway", reason);

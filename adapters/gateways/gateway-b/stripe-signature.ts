@@ -1,5 +1,5 @@
 import { InvalidWebhookSignature } from "../../../application/payments/ports.ts";
-import { constantTimeEqual, hmacSha256Hex } from "../../crypto/hmac.ts";
+import { constantTimeEqual, hmacSha256Hex } from "../../../kit/hmac.ts";
 
 interface ParsedHeader {
   readonly timestamp: number;
@@ -51,10 +51,4 @@ export async function verifyStripeSignature(
     if (signatures.some((signature) => constantTimeEqual(signature, expected))) return;
   }
   throw new InvalidWebhookSignature("no v1 signature matches");
-}
-
-/** The header Stripe would send for `rawBody` at `nowMs`: for the sandbox and tests. */
-export async function signStripeWebhook(rawBody: string | Uint8Array, secret: string, nowMs: number): Promise<string> {
-  const timestamp = Math.floor(nowMs / 1000);
-  return `t=${timestamp},v1=${await hmacSha256Hex(secret, `${timestamp}.`, rawBody)}`;
 }

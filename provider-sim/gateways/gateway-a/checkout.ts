@@ -1,6 +1,5 @@
 import { type CheckoutPageLine, type CheckoutView, formatMoney } from "../checkout-page.ts";
-import type { HostedCheckout } from "../checkout-routes.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import type { CheckoutSource } from "../hosted-checkout.ts";
 import type { GatewayABilling } from "./billing.ts";
 import type { Cycle, PaddlePrice } from "./model.ts";
 import type { EventFactory } from "./period-end-events.ts";
@@ -39,32 +38,16 @@ function viewOf(transaction: PaddleTransaction): CheckoutView {
 }
 
 /** The hosted page of a checkout transaction; paying awaits `transaction.completed`. */
-export function createGatewayACheckout(deps: {
-  readonly billing: GatewayABilling;
-  readonly deliverer: WebhookDeliverer;
-  readonly event: EventFactory;
-}): { readonly checkout: HostedCheckout; clear(): void } {
-  const { billing, deliverer, event } = deps;
-  const paidEvents = new Map<string, OutgoingWebhook>();
-  const checkout: HostedCheckout = {
+export function gatewayACheckout(billing: GatewayABilling, event: EventFactory): CheckoutSource {
+  return {
     gateway: "gateway_a",
     view(id) {
       const transaction = billing.findTransaction(id);
       return transaction && transaction.origin !== "subscription_recurring" ? viewOf(transaction) : undefined;
     },
-    async pay(id) {
-      if (!checkout.view(id)) return { outcome: "not_found" };
+    complete(id) {
       const completed = billing.complete(id);
-      if (!completed) return { outcome: "already_paid" };
-      const paid = event("transaction.completed", completed.transaction);
-      paidEvents.set(id, paid);
-      return { outcome: "paid", delivery: await deliverer.deliver(paid) };
-    },
-    async resend(id) {
-      if (!checkout.view(id)) return { outcome: "not_found" };
-      const paid = paidEvents.get(id);
-      return paid ? { outcome: "resent", delivery: await deliverer.deliver(paid) } : { outcome: "not_paid" };
+      return completed && { paid: event("transaction.completed", completed.transaction) };
     },
   };
-  return { checkout, clear: () => paidEvents.clear() };
 }

@@ -1,10 +1,10 @@
-import { hmacSha256Hex } from "../../../adapters/crypto/hmac.ts";
+import { hmacSha256Hex } from "../../../kit/hmac.ts";
 import { newGatewayId } from "../ids.ts";
 import type { OutgoingWebhook } from "../webhook-deliverer.ts";
 
 /** `Paddle-Signature: ts=<unix>;h1=<hex HMAC-SHA256 of "<ts>:<raw body>">`. */
-export async function paddleSignature(secret: string, body: string, unixSeconds: number): Promise<string> {
-  return `ts=${unixSeconds};h1=${await hmacSha256Hex(secret, `${unixSeconds}:${body}`)}`;
+export async function paddleSignature(secret: string, body: string | Uint8Array, unixSeconds: number): Promise<string> {
+  return `ts=${unixSeconds};h1=${await hmacSha256Hex(secret, `${unixSeconds}:`, body)}`;
 }
 
 /** A Paddle notification `{event_id, event_type, occurred_at, notification_id, data}`, signed with `secret`. */

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { requestIdOf } from "../../../adapters/http/request-context.ts";
+import { requestIdOf } from "../../../kit/request-context.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
 import { PaddleError } from "./errors.ts";
 import { oneOf, text } from "./fields.ts";

@@ -1,8 +1,9 @@
 import type { SimClock } from "../../clock.ts";
+import { createHostedCheckout } from "../hosted-checkout.ts";
 import type { WebhookDeliverer } from "../webhook-deliverer.ts";
 import { createGatewayABilling } from "./billing.ts";
 import { createGatewayACatalog } from "./catalog.ts";
-import { createGatewayACheckout } from "./checkout.ts";
+import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
 import { paddleEvent } from "./events.ts";
 import type { EventFactory } from "./period-end-events.ts";
@@ -31,7 +32,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     tax: () => tax,
   });
   const event: EventFactory = (type, data) => paddleEvent(deps.webhookSecret, type, data, deps.clock.now());
-  const hosted = createGatewayACheckout({ billing, deliverer: deps.deliverer, event });
+  const hosted = createHostedCheckout(gatewayACheckout(billing, event), deps.deliverer);
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
 
   return {

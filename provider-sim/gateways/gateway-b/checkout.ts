@@ -1,6 +1,5 @@
 import { type CheckoutView, formatMoney } from "../checkout-page.ts";
-import type { HostedCheckout } from "../checkout-routes.ts";
-import type { OutgoingWebhook, WebhookDeliverer } from "../webhook-deliverer.ts";
+import type { CheckoutSource } from "../hosted-checkout.ts";
 import type { GatewayBBilling, SessionRecord } from "./billing.ts";
 import type { EventFactory } from "./period-end-events.ts";
 
@@ -34,40 +33,27 @@ function viewOf({ session, input }: SessionRecord): CheckoutView {
  * then reports, in the background, what Stripe reports around it: the new subscription and its
  * first invoice paid (`billing_reason: "subscription_create"`) with the invoice payment naming the intent.
  */
-export function createGatewayBCheckout(deps: {
-  readonly billing: GatewayBBilling;
-  readonly deliverer: WebhookDeliverer;
-  readonly event: EventFactory;
-}): { readonly checkout: HostedCheckout; clear(): void } {
-  const { billing, deliverer, event } = deps;
-  const paidEvents = new Map<string, OutgoingWebhook>();
-  const checkout: HostedCheckout = {
+export function gatewayBCheckout(billing: GatewayBBilling, event: EventFactory): CheckoutSource {
+  return {
     gateway: "gateway_b",
     view(id) {
       const record = billing.findSession(id);
       return record && viewOf(record);
     },
-    async pay(id) {
-      if (!billing.findSession(id)) return { outcome: "not_found" };
+    complete(id) {
       const completed = billing.complete(id);
-      if (!completed) return { outcome: "already_paid" };
-      const paid = event("checkout.session.completed", completed.session);
-      paidEvents.set(id, paid);
-      const delivery = await deliverer.deliver(paid);
-      if ("subscription" in completed) {
-        deliverer.deliverInOrder([
-          event("customer.subscription.created", completed.subscription),
-          event("invoice.paid", completed.invoice),
-          ...(completed.invoicePayment ? [event("invoice_payment.paid", completed.invoicePayment)] : []),
-        ]);
-      }
-      return { outcome: "paid", delivery };
-    },
-    async resend(id) {
-      if (!billing.findSession(id)) return { outcome: "not_found" };
-      const paid = paidEvents.get(id);
-      return paid ? { outcome: "resent", delivery: await deliverer.deliver(paid) } : { outcome: "not_paid" };
+      if (!completed) return undefined;
+      return {
+        paid: event("checkout.session.completed", completed.session),
+        following: () =>
+          "subscription" in completed
+            ? [
+                event("customer.subscription.created", completed.subscription),
+                event("invoice.paid", completed.invoice),
+                ...(completed.invoicePayment ? [event("invoice_payment.paid", completed.invoicePayment)] : []),
+              ]
+            : [],
+      };
     },
   };
-  return { checkout, clear: () => paidEvents.clear() };
 }

@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from "../../../adapters/crypto/hmac.ts";
+import { hmacSha256Hex } from "../../../kit/hmac.ts";
 import { newGatewayId } from "../ids.ts";
 import type { OutgoingWebhook } from "../webhook-deliverer.ts";
 
@@ -9,8 +9,8 @@ import type { OutgoingWebhook } from "../webhook-deliverer.ts";
 export const STRIPE_API_VERSION = "2026-10-28.endive";
 
 /** `Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole `whsec_...` secret. */
-export async function stripeSignature(secret: string, body: string, unixSeconds: number): Promise<string> {
-  return `t=${unixSeconds},v1=${await hmacSha256Hex(secret, `${unixSeconds}.${body}`)}`;
+export async function stripeSignature(secret: string, body: string | Uint8Array, unixSeconds: number): Promise<string> {
+  return `t=${unixSeconds},v1=${await hmacSha256Hex(secret, `${unixSeconds}.`, body)}`;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { SimClock } from "../../clock.ts";
 import type { FormObject } from "../form-body.ts";
+import { createHostedCheckout } from "../hosted-checkout.ts";
 import type { WebhookDeliverer } from "../webhook-deliverer.ts";
 import { createGatewayBBilling } from "./billing.ts";
 import { createGatewayBCatalog } from "./catalog.ts";
-import { createGatewayBCheckout } from "./checkout.ts";
+import { gatewayBCheckout } from "./checkout.ts";
 import { createGatewayBControls } from "./controls.ts";
 import { createDisputeBook } from "./disputes.ts";
 import { stripeEvent } from "./events.ts";
@@ -34,7 +35,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
   const event: EventFactory = (type, object, previous) =>
     stripeEvent(deps.webhookSecret, type, object, now(), previous);
-  const hosted = createGatewayBCheckout({ billing, deliverer: deps.deliverer, event });
+  const hosted = createHostedCheckout(gatewayBCheckout(billing, event), deps.deliverer);
   const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
 
   return {

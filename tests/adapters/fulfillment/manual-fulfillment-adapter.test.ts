@@ -36,12 +36,6 @@ async function fulfilled(context: FulfillmentContext) {
 }
 
 describe("manual fulfillment adapter", () => {
-  test("supports manual_fulfillment products only", async () => {
-    const context = await aContext();
-    expect(adapter().supports(context.product)).toBeTrue();
-    expect(adapter().supports({ ...context.product, fulfillment_driver: "license_download" })).toBeFalse();
-  });
-
   test("fulfill opens one task in the configured queue, due after the SLA, with rendered instructions", async () => {
     const context = await aContext({ sla_hours: 6 });
     const { outcome } = await fulfilled(context);

@@ -15,7 +15,7 @@ const installations = () => createPostgresInstallationRepository(db.current.sql)
 const tasks = () => createPostgresOpsTaskRepository(db.current.sql);
 const adapter = (installDomain?: string) =>
   createSingletenantProvisioningAdapter({
-    sql: db.current.sql,
+    installations: installations(),
     tasks: tasks(),
     clock: () => now,
     outbound: connectToAnyAddress,

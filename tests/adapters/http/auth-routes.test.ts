@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { createAuth } from "../../../adapters/http/auth-plugin.ts";
 import { createErrorHandler } from "../../../adapters/http/error-handler.ts";
-import { createLogger } from "../../../adapters/logging/logger.ts";
+import { createLogger } from "../../../kit/logger.ts";
 import { createTestApp, TEST_ISSUER, TEST_JWT_SECRET } from "../../support/app.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { call, expectProblemShape } from "../../support/http.ts";

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { SERVER_BODY_LIMIT } from "../../../adapters/http/body-parser.ts";
+import { SERVER_BODY_LIMIT } from "../../../kit/body-parser.ts";
 import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";
 import { useTestDatabase } from "../../support/database.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { findStructureViolation, JSON_LIMITS } from "../../../adapters/http/json-structure.ts";
+import { findStructureViolation, JSON_LIMITS } from "../../../kit/json-structure.ts";
 
 const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
 const array = (members: number) => `[${Array.from({ length: members }, () => "0").join(",")}]`;

@@ -104,6 +104,20 @@ describe("public catalog", () => {
     expect(wildcard.body.items).toEqual([]);
   });
 
+  test("without limit a list holds 20 items at most, the rest on the next page", async () => {
+    const tag = `default-${crypto.randomUUID().slice(0, 6)}`;
+    for (let i = 0; i < 21; i++) await create(aLicenseProduct({ tags: [tag] }));
+
+    const first = await call(app(), "GET", `/api/products?tag=${tag}`);
+    expect(first.body.items).toHaveLength(20);
+    expect(first.body.next_cursor).toEqual(expect.any(String));
+    const rest = await call(app(), "GET", `/api/products?tag=${tag}&cursor=${first.body.next_cursor}`);
+    expect(rest.body.items).toHaveLength(1);
+    expect(rest.body.next_cursor).toBeNull();
+    const admin20 = await call(app(), "GET", `/api/admin/products?tag=${tag}`, { token: admin });
+    expect(admin20.body.items).toHaveLength(20);
+  });
+
   test("bad query values are 422 problems", async () => {
     expectProblemShape(await call(app(), "GET", "/api/products?cursor=garbage"), 422, "VALIDATION_FAILED");
     expectProblemShape(await call(app(), "GET", "/api/products?limit=1000"), 422, "VALIDATION_FAILED");

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
-import { createAccessLogger } from "../../../adapters/logging/logger.ts";
 import { createDownloadTokens } from "../../../adapters/security/download-tokens.ts";
+import { createAccessLogger } from "../../../kit/logger.ts";
 import { scanLogText } from "../../../scripts/lib/log-scan.ts";
 import { createTestMarketplace, TEST_JWT_SECRET } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { TSchema } from "@sinclair/typebox";
-import { coercesStrings } from "../../../adapters/http/schema-types.ts";
+import { coercesStrings } from "../../../kit/schema-types.ts";
 import { createTestSim } from "../../provider-sim/harness.ts";
 import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach } from "bun:test";
 import { createJobWorker, type JobWorker, type JobWorkerDeps } from "../../../adapters/jobs/job-worker.ts";
-import { createLogger } from "../../../adapters/logging/logger.ts";
 import { openDatabase, type Sql } from "../../../adapters/postgres/database.ts";
 import type { JobState } from "../../../application/shared/jobs.ts";
+import { createLogger } from "../../../kit/logger.ts";
 import type { TestDatabase } from "../../support/database.ts";
 
 export interface JobRow {

@@ -1,8 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  createPostgresInstallationRepository,
-  type InstallationDraft,
-} from "../../../adapters/postgres/installation-repository.ts";
+import { createPostgresInstallationRepository } from "../../../adapters/postgres/installation-repository.ts";
+import type { InstallationDraft } from "../../../application/provisioning/ports.ts";
 import { aFulfillmentContext, aSingletenantProduct } from "../../support/builders/fulfillment.ts";
 import { useTestDatabase } from "../../support/database.ts";
 

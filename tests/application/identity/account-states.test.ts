@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { ACCOUNTS_TOPIC, makeAccountStates } from "../../../application/identity/account-states.ts";
 import type { Account } from "../../../domain/identity/account.ts";
+import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 
 const anAccount = (id: string, overrides: Partial<Account> = {}): Account => ({
   id,
@@ -20,7 +20,7 @@ function setup(options: { maxEntries?: number; held?: boolean } = {}) {
   const queries: string[] = [];
   const held: (() => void)[] = [];
   let now = 1_000;
-  const changes = createInProcessChangeSignal();
+  const changes = createInMemoryChangeSignal();
   const states = makeAccountStates({
     users: {
       async findById(id) {

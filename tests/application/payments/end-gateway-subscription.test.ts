@@ -1,166 +1,180 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import type { FulfillmentContext, SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
-import { createTestMarketplace } from "../../support/app.ts";
-import { tokenFor } from "../../support/auth.ts";
-import { aFulfillmentContext } from "../../support/builders/fulfillment.ts";
-import { aLicenseProduct } from "../../support/builders/products.ts";
-import { useTestDatabase } from "../../support/database.ts";
-import { eventually } from "../../support/e2e.ts";
-import { GATEWAY_TEST_ENV, localhostOnly } from "../../support/gateway-env.ts";
-import { call } from "../../support/http.ts";
-import { deliverEvent, stripeEvent } from "../../support/payment-events.ts";
+import { describe, expect, test } from "bun:test";
+import type { FulfillmentAction } from "../../../application/fulfillment/ports.ts";
+import {
+  END_GATEWAY_SUBSCRIPTION_JOB,
+  endOrderBilling,
+  makeAdminFulfillmentActions,
+  makeEndGatewaySubscription,
+} from "../../../application/payments/end-gateway-subscription.ts";
+import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
+import { createMovableClock } from "../../support/fakes/movable-clock.ts";
+import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
 
-const db = useTestDatabase();
-const STRIPE = GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL;
-/** Every DELETE the Stripe stand-in got, and how it answers per subscription (default: cancelled). */
-const deletes: string[] = [];
-const refusals = new Map<string, { status: number; thenStatus: string }>();
-const subscriptionBody = (id: string, status: string) => ({ id, object: "subscription", status });
-const server = setupServer(
-  http.delete(`${STRIPE}/v1/subscriptions/:id`, ({ params }) => {
-    const id = String(params.id);
-    deletes.push(id);
-    const refusal = refusals.get(id);
-    if (!refusal) return HttpResponse.json(subscriptionBody(id, "canceled"));
-    const error = { type: "invalid_request_error", message: "No such subscription or already canceled" };
-    return HttpResponse.json({ error }, { status: refusal.status });
-  }),
-  http.get(`${STRIPE}/v1/subscriptions/:id`, ({ params }) =>
-    HttpResponse.json(subscriptionBody(String(params.id), refusals.get(String(params.id))?.thenStatus ?? "active")),
-  ),
-);
-let marketplace: ReturnType<typeof createTestMarketplace>;
-let admin = "";
-
-beforeAll(async () => {
-  server.listen({ onUnhandledRequest: localhostOnly });
-  const env = { ...GATEWAY_TEST_ENV, JOB_MAX_ATTEMPTS: "1" };
-  marketplace = createTestMarketplace(db.current.sql, {}, { env });
-  marketplace.worker.start();
-  admin = await tokenFor("admin");
-});
-afterAll(async () => {
-  await marketplace.worker.stop({ timeoutMs: 2000 });
-  server.close();
-  await marketplace.close();
-});
-
-/** A delivered monthly license at gateway_b. */
-async function aDeliveredSubscription() {
-  const context = await aFulfillmentContext(db.current.sql, {
-    product: aLicenseProduct({ is_recurring: true, price_monthly: 900 }),
-  });
-  await db.current.sql`update fulfillment_records set status = 'active' where id = ${context.record.id}`;
-  return { context, subscription: context.subscription as SubscriptionRecord };
+/** An order of `count` items, each delivered and billed by the one gateway subscription `sub_1`. */
+function aBilledOrder(uow: ReturnType<typeof createInMemoryUnitOfWork>, count = 1) {
+  const { order, items } = uow.orders.add(
+    { status: "paid" },
+    Array.from({ length: count }, () => ({ billing_interval: "monthly" as const })),
+  );
+  return items.map((item) => ({
+    record: uow.fulfillments.add({ order_id: order.id, order_item_id: item.id, status: "active" }),
+    subscription: uow.subscriptions.add({
+      order_id: order.id,
+      order_item_id: item.id,
+      gateway: "gateway_b",
+      gateway_subscription_id: "sub_1",
+    }),
+  }));
 }
 
-/** A second delivered item of the same order, billed by the same gateway subscription. */
-async function aSecondItem(context: FulfillmentContext) {
-  const sql = db.current.sql;
-  const [item] = await sql<{ id: string }[]>`
-    insert into order_items (order_id, position, product_id, product_name, variant, payment_type, license_type,
-                             billing_interval, unit_price, quantity, amount, trial_days, due_today, delivery_model,
-                             fulfillment_driver, options)
-    select order_id, 1, product_id, product_name, variant, payment_type, license_type, billing_interval, unit_price,
-           quantity, amount, trial_days, due_today, delivery_model, fulfillment_driver, options
-    from order_items where id = ${context.item.id}
-    returning id`;
-  const [record] = await sql<{ id: string }[]>`
-    insert into fulfillment_records (order_id, order_item_id, product_id, customer_id, driver, status, attempts)
-    values (${context.order.id}, ${item?.id ?? ""}, ${context.product.id}, ${context.customer.id}, 'license_download',
-            'active', 1)
-    returning id`;
-  await sql`
-    insert into subscriptions (order_id, order_item_id, customer_id, product_id, gateway, gateway_subscription_id,
-                               status, billing_interval, current_period_end)
-    select order_id, ${item?.id ?? ""}, customer_id, product_id, gateway, gateway_subscription_id, status,
-           billing_interval, current_period_end
-    from subscriptions where order_item_id = ${context.item.id}`;
-  return record?.id ?? "";
+function adminSetUp() {
+  const uow = createInMemoryUnitOfWork();
+  const log = createRecordingLog();
+  /** The fulfillment use case's act: moves the record as asked. */
+  const act = async (id: string, action: FulfillmentAction): Promise<FulfillmentRecord> => {
+    const status = action === "cancel" ? "cancelled" : uow.fulfillments.get(id).status;
+    return (
+      (await uow.fulfillments.transition(id, [uow.fulfillments.get(id).status], { status })) ?? uow.fulfillments.get(id)
+    );
+  };
+  return { uow, log, adminAct: makeAdminFulfillmentActions({ act, uow, log }) };
 }
 
-const adminCancel = (fulfillmentId: string) =>
-  call(marketplace.app, "POST", `/api/admin/fulfillments/${fulfillmentId}/cancel`, { token: admin, body: {} });
-
-const subscriptionStatus = async (id: string) =>
-  (await db.current.sql<{ status: string }[]>`select status from subscriptions where id = ${id}`)[0]?.status;
-
-const endJobs = async (subscriptionId: string) => [
-  ...(await db.current.sql<{ state: string; last_error: string | null }[]>`
-    select state, last_error from jobs
-    where kind = 'end_gateway_subscription' and payload ->> 'subscription_id' = ${subscriptionId}`),
-];
-
-describe("an admin cancelling a delivery ends the subscription at its gateway", () => {
-  test("once: the delivery is cancelled, then the gateway subscription, and a repeat asks nothing more", async () => {
-    const { context, subscription } = await aDeliveredSubscription();
-    const cancelled = await adminCancel(context.record.id);
-    expect(cancelled.body).toMatchObject({ status: "cancelled" });
-    await eventually(async () => (await subscriptionStatus(subscription.id)) === "cancelled", 5000, "cancelled");
-    expect(deletes.filter((id) => id === subscription.gateway_subscription_id)).toHaveLength(1);
-    expect((await adminCancel(context.record.id)).status).toBe(200);
-    await Bun.sleep(200);
-    expect(deletes.filter((id) => id === subscription.gateway_subscription_id)).toHaveLength(1);
-    expect(await endJobs(subscription.id)).toEqual([{ state: "done", last_error: null }]);
+describe("an admin acting on a delivery", () => {
+  test("cancelling it ends its gateway subscription by a job", async () => {
+    const { uow, adminAct } = adminSetUp();
+    const [billed] = aBilledOrder(uow);
+    if (!billed) throw new Error("no delivery");
+    await adminAct(billed.record.id, "cancel", "customer asked");
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
+      {
+        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        payload: { subscription_id: billed.subscription.id, reason: "customer asked" },
+        dedupeKey: `end-subscription:${billed.subscription.id}`,
+      },
+    ]);
   });
 
-  test.each([
-    ["no longer known to the gateway (404)", { status: 404, thenStatus: "canceled" }],
-    ["refused as already canceled", { status: 400, thenStatus: "canceled" }],
-  ])("a subscription %s is fine", async (_, refusal) => {
-    const { context, subscription } = await aDeliveredSubscription();
-    refusals.set(subscription.gateway_subscription_id ?? "", refusal);
-    await adminCancel(context.record.id);
-    await eventually(async () => (await subscriptionStatus(subscription.id)) === "cancelled", 5000, "cancelled");
-    expect(await endJobs(subscription.id)).toEqual([{ state: "done", last_error: null }]);
+  test("anything but cancelling leaves the billing alone", async () => {
+    const { uow, adminAct } = adminSetUp();
+    const [billed] = aBilledOrder(uow);
+    await adminAct(billed?.record.id ?? "", "suspend", "abuse");
+    expect(uow.jobs.all()).toEqual([]);
   });
 
-  test("a refusal of a subscription still running is a failed job, and the subscription stays", async () => {
-    const { context, subscription } = await aDeliveredSubscription();
-    refusals.set(subscription.gateway_subscription_id ?? "", { status: 400, thenStatus: "active" });
-    await adminCancel(context.record.id);
-    const [job] = await eventually(async () => {
-      const jobs = await endJobs(subscription.id);
-      return jobs[0]?.state === "dead" ? jobs : undefined;
-    });
-    expect(job?.last_error).toContain("HTTP 400");
-    expect(await subscriptionStatus(subscription.id)).toBe("active");
-  });
-
-  test("a subscription that bills another live delivery stays until that one is cancelled too", async () => {
-    const { context, subscription } = await aDeliveredSubscription();
-    const second = await aSecondItem(context);
-    await adminCancel(context.record.id);
-    await Bun.sleep(200);
-    expect(deletes).not.toContain(subscription.gateway_subscription_id);
-    await adminCancel(second);
-    await eventually(
-      async () => deletes.includes(subscription.gateway_subscription_id ?? ""),
-      5000,
-      "the gateway asked",
+  test("a subscription billing another live delivery stays until the last of them is cancelled", async () => {
+    const { uow, log, adminAct } = adminSetUp();
+    const [first, second] = aBilledOrder(uow, 2);
+    await adminAct(first?.record.id ?? "", "cancel", "one seat less");
+    expect(uow.jobs.all()).toEqual([]);
+    expect(log.messages()).toContain(
+      "the gateway subscription still bills other deliveries; it stays until they are cancelled",
     );
+    await adminAct(second?.record.id ?? "", "cancel", "the last seat");
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
   });
 
-  test("a cancellation the gateway announced cancels the delivery without asking the gateway again", async () => {
-    const { context, subscription } = await aDeliveredSubscription();
-    const gatewayId = subscription.gateway_subscription_id ?? "";
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_b",
-      stripeEvent("customer.subscription.deleted", {
-        ...subscriptionBody(gatewayId, "canceled"),
-        metadata: { order_id: context.order.id },
-      }),
-    );
-    await eventually(async () => {
-      const [record] = await db.current.sql`select status from fulfillment_records where id = ${context.record.id}`;
-      return record?.status === "cancelled";
+  test("a subscription already cancelled, or never at a gateway, queues nothing", async () => {
+    const { uow, adminAct } = adminSetUp();
+    const [cancelled] = aBilledOrder(uow);
+    await uow.subscriptions.update(cancelled?.subscription.id ?? "", { status: "cancelled" });
+    await adminAct(cancelled?.record.id ?? "", "cancel", "again");
+    const [local] = aBilledOrder(uow);
+    uow.subscriptions.add({ ...local?.subscription, gateway_subscription_id: null });
+    await adminAct(local?.record.id ?? "", "cancel", "local only");
+    expect(uow.jobs.all()).toEqual([]);
+  });
+});
+
+describe("ending an order's billing", () => {
+  test("queues the ending of every live gateway subscription of the order, once", async () => {
+    const uow = createInMemoryUnitOfWork();
+    const [billed] = aBilledOrder(uow);
+    await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
+    await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
+      { payload: { subscription_id: billed?.subscription.id, reason: "payment refunded" } },
+    ]);
+  });
+});
+
+describe("the job that ends a subscription at its gateway", () => {
+  function setUp() {
+    const uow = createInMemoryUnitOfWork();
+    const gateway = createWebhookSendingPaymentGateway("gateway_b");
+    gateway.addSubscription("sub_1");
+    const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
+    const end = makeEndGatewaySubscription({
+      subscriptions: uow.subscriptions,
+      gateways: { gateway_a: createWebhookSendingPaymentGateway("gateway_a"), gateway_b: gateway },
+      clock,
+      log: createRecordingLog(),
     });
-    expect(await subscriptionStatus(subscription.id)).toBe("cancelled");
-    expect(deletes).not.toContain(gatewayId);
-    expect(await endJobs(subscription.id)).toEqual([]);
+    const [billed] = aBilledOrder(uow);
+    if (!billed) throw new Error("no subscription");
+    const run = () => end({ subscription_id: billed.subscription.id, reason: "refunded" });
+    return { uow, gateway, run, subscription: billed.subscription };
+  }
+
+  test("cancels it at the gateway and records it cancelled; a rerun calls the gateway no more", async () => {
+    const { uow, gateway, run, subscription } = setUp();
+    await run();
+    await run();
+    expect(gateway.callsOf("cancelSubscription")).toEqual([["sub_1"]]);
+    expect(gateway.subscriptions.get("sub_1")?.status).toBe("canceled");
+    expect(uow.subscriptions.get(subscription.id)).toMatchObject({
+      status: "cancelled",
+      cancelled_at: new Date("2026-01-15T09:30:00.000Z"),
+    });
+  });
+
+  test("a gateway that no longer knows the subscription bills nothing either: recorded cancelled", async () => {
+    const { uow, gateway, run, subscription } = setUp();
+    gateway.fail(
+      "cancelSubscription",
+      new UpstreamRejected("gateway", 404, "resource_missing", "no such subscription"),
+    );
+    await run();
+    expect(uow.subscriptions.get(subscription.id).status).toBe("cancelled");
+  });
+
+  test("a refusal of what already ended at the gateway is recorded cancelled", async () => {
+    const { uow, gateway, run, subscription } = setUp();
+    gateway.addSubscription("sub_1", { status: "canceled" });
+    gateway.fail("cancelSubscription", new UpstreamRejected("gateway", 400, "invalid_request", "already canceled"));
+    await run();
+    expect(uow.subscriptions.get(subscription.id).status).toBe("cancelled");
+  });
+
+  test("a refusal while it still bills fails the job and records nothing", async () => {
+    const { uow, gateway, run, subscription } = setUp();
+    gateway.fail("cancelSubscription", new UpstreamRejected("gateway", 400, "invalid_request", "locked"));
+    await expect(run()).rejects.toBeInstanceOf(UpstreamRejected);
+    expect(uow.subscriptions.get(subscription.id).status).toBe("active");
+  });
+
+  test("an unreachable gateway is retried: nothing recorded meanwhile", async () => {
+    const { uow, gateway, run, subscription } = setUp();
+    gateway.fail("cancelSubscription", new UpstreamUnreachable("gateway", "connection refused"));
+    await expect(run()).rejects.toBeInstanceOf(UpstreamUnreachable);
+    expect(uow.subscriptions.get(subscription.id).status).toBe("active");
+    gateway.recover("cancelSubscription");
+    await run();
+    expect(uow.subscriptions.get(subscription.id).status).toBe("cancelled");
+  });
+
+  test("a subscription that does not exist is left alone", async () => {
+    const { gateway } = setUp();
+    const end = makeEndGatewaySubscription({
+      subscriptions: createInMemoryUnitOfWork().subscriptions,
+      gateways: { gateway_a: gateway, gateway_b: gateway },
+      clock: () => new Date(),
+      log: createRecordingLog(),
+    });
+    await end({ subscription_id: crypto.randomUUID(), reason: "x" });
+    expect(gateway.calls).toEqual([]);
   });
 });

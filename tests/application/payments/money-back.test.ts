@@ -1,276 +1,192 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { HttpResponse, http } from "msw";
-import { setupServer } from "msw/node";
-import { createTestMarketplace } from "../../support/app.ts";
-import { tokenFor } from "../../support/auth.ts";
-import { aLicenseProduct } from "../../support/builders/products.ts";
-import { useTestDatabase } from "../../support/database.ts";
-import { eventually } from "../../support/e2e.ts";
-import { GATEWAY_TEST_ENV, localhostOnly } from "../../support/gateway-env.ts";
-import { checkoutHandlers, type RecordedCall } from "../../support/gateway-mocks.ts";
-import { call } from "../../support/http.ts";
-import { deliverEvent, orderState, paddleEvent, stripeEvent, uniqueId } from "../../support/payment-events.ts";
+import { describe, expect, test } from "bun:test";
+import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { END_GATEWAY_SUBSCRIPTION_JOB } from "../../../application/payments/end-gateway-subscription.ts";
+import { makeMoneyBack, settleAfterRefund } from "../../../application/payments/money-back.ts";
+import type { EventContext } from "../../../application/payments/receive-payment.ts";
+import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import type { OrderStatus } from "../../../domain/orders/order-status.ts";
+import type { Payment } from "../../../domain/payments/payment.ts";
+import { aDisputeEvent, aRefundedEvent } from "../../support/builders/gateway-events.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
+import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 
-const db = useTestDatabase();
-const calls: RecordedCall[] = [];
-/** Stripe's invoices as the test sets them up: `payments` lists the payment intent that paid each. */
-const invoices = new Map<string, string>();
-const server = setupServer(
-  ...checkoutHandlers(calls),
-  http.get(`${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL}/v1/invoices/:id`, ({ params, request }) => {
-    const intent = invoices.get(String(params.id));
-    if (!intent) return HttpResponse.json({ error: { type: "invalid_request_error" } }, { status: 404 });
-    const expanded = new URL(request.url).searchParams.getAll("expand[]").includes("payments");
-    return HttpResponse.json({
-      id: params.id,
-      object: "invoice",
-      ...(expanded
-        ? {
-            payments: {
-              object: "list",
-              data: [{ status: "paid", payment: { type: "payment_intent", payment_intent: intent } }],
-            },
-          }
-        : {}),
-    });
-  }),
-);
-let marketplace: ReturnType<typeof createTestMarketplace>;
-let customer = "";
-const products: Record<string, string> = {};
-
-beforeAll(async () => {
-  server.listen({ onUnhandledRequest: localhostOnly });
-  marketplace = createTestMarketplace(db.current.sql, {}, { env: { ...GATEWAY_TEST_ENV } });
-  marketplace.worker.start();
-  const admin = await tokenFor("admin");
-  customer = await tokenFor("customer");
-  for (const [name, product] of [
-    ["license", aLicenseProduct()],
-    ["subscription", aLicenseProduct({ is_recurring: true, price_monthly: 990, supports_trial: false })],
-  ] as const) {
-    products[name] = (
-      await call(marketplace.app, "POST", "/api/admin/products", { token: admin, body: product })
-    ).body.id;
-  }
-});
-afterAll(async () => {
-  await marketplace.worker.stop({ timeoutMs: 2000 });
-  server.close();
-  await marketplace.close();
+const contextOf = (payment: Pick<Payment, "payment_id">): EventContext => ({
+  environment: "sandbox",
+  payment: { payment_id: payment.payment_id, payment_intent_id: null, charge_id: null, invoice_id: null },
 });
 
-async function anOrder(product: string, variant: string, gateway = "gateway_b") {
-  const checkout = await call(marketplace.app, "POST", "/api/checkout/create", {
-    token: customer,
-    body: { items: [{ product_id: product, variant }], payment_gateway: gateway },
-  });
-  expect(checkout.status).toBe(201);
-  return checkout.body.order_id as string;
+function setUp(status: OrderStatus = "paid") {
+  const uow = createInMemoryUnitOfWork();
+  const log = createRecordingLog();
+  const moneyBack = makeMoneyBack({ log });
+  const { order, items } = uow.orders.add({ status });
+  const record = uow.fulfillments.add({ order_id: order.id, order_item_id: items[0]?.id, status: "active" });
+  const payment = uow.payments.add({ order_id: order.id, payment_id: "pi_1", amount: 4900 });
+  const refund = (event: Parameters<typeof moneyBack.refunded>[0]) =>
+    uow.run((scope) => moneyBack.refunded(event, contextOf(event.payment as Payment), scope));
+  const dispute = (event: Parameters<typeof moneyBack.disputed>[0]) =>
+    uow.run((scope) => moneyBack.disputed(event, contextOf(event.payment as Payment), scope));
+  const actions = () =>
+    uow.jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => (job.payload as { action: string }).action);
+  return { uow, log, order, items, record, payment, refund, dispute, actions };
 }
 
-/** A subscription's first Checkout Session, as Stripe sends it: no payment intent, an invoice. */
-async function aPaidSubscription() {
-  const orderId = await anOrder(products.subscription ?? "", "monthly");
-  const invoice = uniqueId("in");
-  const intent = uniqueId("pi");
-  const subscription = uniqueId("sub");
-  invoices.set(invoice, intent);
-  await deliverEvent(
-    marketplace,
-    db,
-    "gateway_b",
-    stripeEvent("checkout.session.completed", {
-      id: uniqueId("cs_test"),
-      object: "checkout.session",
-      mode: "subscription",
-      payment_status: "paid",
-      client_reference_id: orderId,
-      amount_subtotal: 990,
-      amount_total: 990,
-      currency: "usd",
-      payment_intent: null,
-      invoice,
-      subscription,
-    }),
-  );
-  return { orderId, invoice, intent, subscription };
-}
-
-const charge = (intent: string, refunded: number) =>
-  stripeEvent("charge.refunded", {
-    id: uniqueId("ch"),
-    object: "charge",
-    payment_intent: intent,
-    amount: 990,
-    amount_refunded: refunded,
-    currency: "usd",
-    refunded: refunded === 990,
-    metadata: {},
-  });
-
-describe("a Stripe subscription's payments, found again by later events", () => {
-  test("the first payment is booked under the payment intent behind the session's invoice", async () => {
-    const { orderId, invoice, intent } = await aPaidSubscription();
-    const [payment] = await db.current.sql`
-      select payment_id, invoice_id, payment_intent_id, kind from payments where order_id = ${orderId}`;
-    expect(payment).toEqual({ payment_id: intent, invoice_id: invoice, payment_intent_id: intent, kind: "initial" });
-    await deliverEvent(marketplace, db, "gateway_b", charge(intent, 400));
-    expect(await orderState(db, orderId)).toMatchObject({
-      status: "partially_refunded",
-      payments: [expect.objectContaining({ refunded_amount: 400 })],
+describe("a refund", () => {
+  test("of everything refunds the order, cancels its deliveries and ends its billing", async () => {
+    const { uow, order, items, payment, refund, actions } = setUp();
+    const subscription = uow.subscriptions.add({
+      order_id: order.id,
+      order_item_id: items[0]?.id,
+      gateway_subscription_id: "sub_1",
     });
-  });
-
-  test("a renewal is booked as kind renewal, and a refund of it applies to it alone", async () => {
-    const { orderId, subscription } = await aPaidSubscription();
-    const invoice = uniqueId("in");
-    const intent = uniqueId("pi");
-    invoices.set(invoice, intent);
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_b",
-      stripeEvent("invoice.paid", {
-        id: invoice,
-        object: "invoice",
-        billing_reason: "subscription_cycle",
-        parent: { subscription_details: { subscription, metadata: { order_id: orderId } } },
-        amount_paid: 990,
-        total_excluding_tax: 990,
-        total_taxes: [],
-        currency: "usd",
-        lines: { data: [{ period: { start: 1780000000, end: 1782600000 } }] },
-      }),
-    );
-    await deliverEvent(marketplace, db, "gateway_b", charge(intent, 990));
-    const state = await orderState(db, orderId);
-    expect(state.payments).toEqual([
-      expect.objectContaining({ kind: "initial", refunded_amount: 0 }),
-      expect.objectContaining({ kind: "renewal", payment_id: intent, refunded_amount: 990 }),
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" } }));
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(4900);
+    expect(uow.orders.get(order.id).status).toBe("refunded");
+    expect(actions()).toEqual(["cancel"]);
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
+      { payload: { subscription_id: subscription.id, reason: "payment refunded" } },
     ]);
-    expect(state.status).toBe("partially_refunded");
   });
 
-  test("a refund naming no known payment puts its order before a person instead of dying", async () => {
-    const orderId = await anOrder(products.license ?? "", "regular");
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_b",
-      stripeEvent("charge.refunded", {
-        id: uniqueId("ch"),
-        payment_intent: uniqueId("pi"),
-        amount_refunded: 100,
-        currency: "usd",
-        metadata: { order_id: orderId },
-      }),
+  test("of part of the payment partly refunds the order and leaves its deliveries alone", async () => {
+    const { uow, order, refund, actions } = setUp();
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 1000 }));
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+    expect(actions()).toEqual([]);
+  });
+
+  test("told twice is counted once", async () => {
+    const { uow, order, payment, refund, actions } = setUp();
+    const event = aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 1000, refund_id: "re_1" });
+    await refund(event);
+    await refund({ ...event, event_id: "evt_again" });
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(1000);
+    expect(uow.payments.refunds()).toHaveLength(1);
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+    expect(actions()).toEqual([]);
+  });
+
+  test("a running total raises the refunded amount to it instead of adding up", async () => {
+    const { uow, order, payment, refund } = setUp();
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 1000, cumulative: true, refund_id: null }));
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 4900, cumulative: true, refund_id: null }));
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(4900);
+    expect(uow.orders.get(order.id).status).toBe("refunded");
+  });
+
+  test("of a second payment leaves the order partly refunded while the first is kept", async () => {
+    const { uow, order, refund } = setUp();
+    uow.payments.add({ order_id: order.id, payment_id: "pi_2", amount: 900 });
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_2" }, amount: 900 }));
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+  });
+
+  test("the refund status is decided once: a repeated full refund cancels nothing twice", async () => {
+    const { uow, order, refund, actions } = setUp();
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, refund_id: "re_1" }));
+    await uow.run((scope) => settleAfterRefund(scope, order.id, createRecordingLog()));
+    expect(uow.orders.get(order.id).status).toBe("refunded");
+    expect(actions()).toEqual(["cancel"]);
+  });
+
+  test("that the state machine refuses still counts in the ledger and leaves the status", async () => {
+    const { uow, order, payment, refund, log, actions } = setUp("charged_back");
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 1000 }));
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(1000);
+    expect(uow.orders.get(order.id).status).toBe("charged_back");
+    expect(log.messages()).toContain("order status left as it is");
+    expect(actions()).toEqual([]);
+  });
+
+  test("matching no payment puts the named order before a person", async () => {
+    const { uow, order, refund } = setUp();
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_unknown" }, order_id: order.id }));
+    expect(uow.orders.get(order.id)).toMatchObject({ status: "paid", needs_attention: true });
+    expect(uow.orders.get(order.id).attention_reason).toContain("matches no payment in the ledger");
+  });
+
+  test("matching no payment and naming no known order fails the job for good", async () => {
+    const { refund } = setUp();
+    await expect(refund(aRefundedEvent({ payment: { payment_id: "pi_unknown" } }))).rejects.toBeInstanceOf(
+      PermanentJobFailure,
     );
-    const state = await orderState(db, orderId);
-    expect(state.needs_attention).toBe(true);
-    expect(state.attention_reason).toContain("matches no payment in the ledger");
+  });
+
+  test("finds its payment by any id the gateway knows it by, and links the ids it learned", async () => {
+    const { uow, order, payment } = setUp();
+    uow.payments.add({ ...payment, payment_id: "ch_1", charge_id: "ch_1" });
+    const learned = { payment_id: "pi_7", payment_intent_id: "pi_7", charge_id: "ch_1", invoice_id: null };
+    await uow.run((scope) =>
+      makeMoneyBack({ log: createRecordingLog() }).refunded(
+        aRefundedEvent({ payment: { payment_id: null, charge_id: "ch_1" } }),
+        { environment: "sandbox", payment: learned },
+        scope,
+      ),
+    );
+    expect(uow.payments.get(payment.id)).toMatchObject({ refunded_amount: 4900, payment_intent_id: "pi_7" });
+    expect(uow.orders.get(order.id).status).toBe("refunded");
   });
 });
 
-describe("disputes", () => {
-  const dispute = (id: string, intent: string, type: string, status: string) =>
-    stripeEvent(type, {
-      id,
-      object: "dispute",
-      charge: uniqueId("ch"),
-      payment_intent: intent,
-      amount: 4900,
-      currency: "usd",
-      status,
-    });
+describe("a dispute", () => {
+  const opened = aDisputeEvent("dispute_opened", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" });
 
-  async function aDeliveredLicense() {
-    const orderId = await anOrder(products.license ?? "", "regular");
-    const intent = uniqueId("pi");
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_b",
-      stripeEvent("checkout.session.completed", {
-        id: uniqueId("cs_test"),
-        mode: "payment",
-        payment_status: "paid",
-        client_reference_id: orderId,
-        amount_total: 4900,
-        currency: "usd",
-        payment_intent: intent,
-      }),
-    );
-    const record = await eventually(async () => {
-      const [row] = await db.current.sql<
-        { status: string }[]
-      >`select status from fulfillment_records where order_id = ${orderId}`;
-      return row?.status === "active" ? row : undefined;
-    });
-    expect(record.status).toBe("active");
-    return { orderId, intent };
-  }
-
-  const deliveryStatus = async (orderId: string) =>
-    eventually(async () => {
-      const [row] = await db.current.sql<{ status: string; external_status: string | null }[]>`
-        select status, external_status from fulfillment_records where order_id = ${orderId}`;
-      return row;
-    });
-
-  test("opened: disputed, needs attention, delivery suspended; won: paid again and resumed", async () => {
-    const { orderId, intent } = await aDeliveredLicense();
-    const id = uniqueId("dp");
-    await deliverEvent(marketplace, db, "gateway_b", dispute(id, intent, "charge.dispute.created", "needs_response"));
-    const opened = await orderState(db, orderId);
-    expect(opened).toMatchObject({ status: "disputed", needs_attention: true });
-    expect(opened.attention_reason).toContain(`dispute ${id}`);
-    await eventually(async () => (await deliveryStatus(orderId)).external_status === "suspended");
-
-    await deliverEvent(marketplace, db, "gateway_b", dispute(id, intent, "charge.dispute.closed", "won"));
-    expect((await orderState(db, orderId)).status).toBe("paid");
-    await eventually(async () => (await deliveryStatus(orderId)).external_status !== "suspended");
+  test("opened marks the order disputed, puts it before a person and suspends its deliveries", async () => {
+    const { uow, order, dispute, actions } = setUp();
+    await dispute(opened);
+    expect(uow.orders.get(order.id)).toMatchObject({ status: "disputed", needs_attention: true });
+    expect(actions()).toEqual(["suspend"]);
   });
 
-  test("lost: charged back in the ledger and the delivery cancelled", async () => {
-    const { orderId, intent } = await aDeliveredLicense();
-    const id = uniqueId("dp");
-    await deliverEvent(marketplace, db, "gateway_b", dispute(id, intent, "charge.dispute.created", "needs_response"));
-    await deliverEvent(marketplace, db, "gateway_b", dispute(id, intent, "charge.dispute.closed", "lost"));
-    expect((await orderState(db, orderId)).status).toBe("charged_back");
-    const [payment] = await db.current
-      .sql`select charged_back_amount::int as lost from payments where order_id = ${orderId}`;
-    expect(payment).toEqual({ lost: 4900 });
-    await eventually(async () => (await deliveryStatus(orderId)).status === "cancelled");
+  test("opened twice changes nothing the second time", async () => {
+    const { uow, order, dispute, actions } = setUp();
+    await dispute(opened);
+    const reason = uow.orders.get(order.id).attention_reason;
+    await dispute({ ...opened, event_id: "evt_again" });
+    expect(uow.orders.get(order.id).attention_reason).toBe(reason);
+    expect(actions()).toEqual(["suspend"]);
   });
 
-  test("gateway_a: an approved chargeback adjustment disputes the order", async () => {
-    const orderId = await anOrder(products.license ?? "", "regular", "gateway_a");
-    const txn = uniqueId("txn");
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_a",
-      paddleEvent("transaction.completed", {
-        id: txn,
-        origin: "web",
-        custom_data: { order_id: orderId },
-        currency_code: "USD",
-        details: { totals: { subtotal: "4900", discount: "0", tax: "0", total: "4900", grand_total: "4900" } },
-      }),
-    );
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_a",
-      paddleEvent("adjustment.created", {
-        id: uniqueId("adj"),
-        action: "chargeback",
-        status: "approved",
-        transaction_id: txn,
-        totals: { total: "4900", currency_code: "USD" },
-      }),
-    );
-    expect(await orderState(db, orderId)).toMatchObject({ status: "disputed", needs_attention: true });
+  test("won gives the order back as paid and resumes its deliveries", async () => {
+    const { uow, order, dispute, actions } = setUp();
+    await dispute(opened);
+    await dispute(aDisputeEvent("dispute_won", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" }));
+    expect(uow.orders.get(order.id).status).toBe("paid");
+    expect(actions()).toEqual(["suspend", "resume"]);
+  });
+
+  test("won after a partial refund gives the order back as partly refunded", async () => {
+    const { uow, order, refund, dispute } = setUp();
+    await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, amount: 1000 }));
+    await dispute(opened);
+    await dispute(aDisputeEvent("dispute_won", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" }));
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+  });
+
+  test("lost charges the order back, takes the money off the payment, cancels and ends billing", async () => {
+    const { uow, order, items, payment, dispute, actions } = setUp();
+    uow.subscriptions.add({ order_id: order.id, order_item_id: items[0]?.id, gateway_subscription_id: "sub_1" });
+    await dispute(opened);
+    await dispute(aDisputeEvent("dispute_lost", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" }));
+    expect(uow.orders.get(order.id).status).toBe("charged_back");
+    expect(uow.payments.get(payment.id).charged_back_amount).toBe(4900);
+    expect(actions()).toEqual(["suspend", "cancel"]);
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
+  });
+
+  test("settled is final: a later outcome changes nothing", async () => {
+    const { uow, order, dispute, actions } = setUp();
+    await dispute(opened);
+    await dispute(aDisputeEvent("dispute_lost", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" }));
+    await dispute(aDisputeEvent("dispute_won", { payment: { payment_id: "pi_1" }, dispute_id: "dp_1" }));
+    expect(uow.orders.get(order.id).status).toBe("charged_back");
+    expect(actions()).toEqual(["suspend", "cancel"]);
+  });
+
+  test("matching no payment and naming no known order fails the job for good", async () => {
+    const { dispute } = setUp();
+    await expect(
+      dispute(aDisputeEvent("dispute_opened", { payment: { payment_id: "pi_unknown" }, dispute_id: "dp_9" })),
+    ).rejects.toBeInstanceOf(PermanentJobFailure);
   });
 });

@@ -1,11 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-  isHttpUrl,
-  isSecretLikeKey,
-  type ObjectSpec,
-  objectSchema,
-  validateObject,
-} from "../../../domain/catalog/config-spec.ts";
+import { isSecretLikeKey, type ObjectSpec, objectSchema, validateObject } from "../../../domain/catalog/config-spec.ts";
 
 const SPEC: ObjectSpec = {
   queue: { kind: "text", maxLength: 20, required: true, description: "Queue." },
@@ -84,14 +78,4 @@ test.each<[string, boolean]>([
   ["webhook_secret", true],
 ])("isSecretLikeKey(%p) is %p", (key, secret) => {
   expect(isSecretLikeKey(key)).toBe(secret);
-});
-
-test.each<[string, boolean]>([
-  ["https://provider.example/api", true],
-  ["http://localhost:8080", true],
-  ["ftp://provider.example", false],
-  ["https://user@provider.example", false],
-  ["/relative", false],
-])("isHttpUrl(%p) is %p", (url, ok) => {
-  expect(isHttpUrl(url)).toBe(ok);
 });

@@ -6,12 +6,12 @@ import {
   type PricingMapping,
   type PricingMappingInput,
   resolvePrice,
-  type Variant,
   validateMappings,
   variantOf,
   variantsFor,
 } from "../../../domain/catalog/pricing.ts";
 import type { ProductDefinition } from "../../../domain/catalog/product.ts";
+import type { Variant } from "../../../domain/catalog/variants.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 
 function aProduct(overrides: Partial<ProductDefinition> = {}): ProductDefinition {

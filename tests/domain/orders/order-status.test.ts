@@ -6,6 +6,8 @@ import {
   ORDER_STATUSES,
   type OrderEvent,
   OrderTransitionRefused,
+  sourcesFor,
+  targetOf,
 } from "../../../domain/orders/order-status.ts";
 
 const EVENTS = Object.keys(ORDER_MOVES) as OrderEvent[];
@@ -52,5 +54,20 @@ describe("the order state machine", () => {
     expect(leaving("cancelled")).toEqual([]);
     expect(leaving("charged_back")).toEqual([]);
     expect(leaving("refunded")).toEqual(["dispute_opened"]);
+  });
+});
+
+describe("the table as SQL guards read it", () => {
+  test("sourcesFor lists exactly the statuses an event may happen from", () => {
+    for (const event of EVENTS) {
+      expect([...sourcesFor(event)].sort()).toEqual(ORDER_STATUSES.filter((from) => canTake(from, event)).sort());
+    }
+    expect(sourcesFor("checkout_failed")).toEqual(["pending_payment"]);
+  });
+
+  test("targetOf is where the event leads from any of its sources", () => {
+    for (const event of EVENTS) {
+      for (const from of sourcesFor(event)) expect(nextOrderStatus(from, event)).toBe(targetOf(event));
+    }
   });
 });

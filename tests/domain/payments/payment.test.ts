@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { paysExpected, retainedAmount } from "../../../domain/payments/payment.ts";
+import { paysExpected, refundStatus, retainedAmount } from "../../../domain/payments/payment.ts";
 
 describe("paysExpected", () => {
   const charged = { amount: 4740, tax: 840, pre_tax: 3900, currency: "EUR" };
@@ -21,4 +21,27 @@ describe("paysExpected", () => {
 
 test("what the shop retains is the amount less refunds and lost disputes", () => {
   expect(retainedAmount({ amount: 5000, refunded_amount: 1000, charged_back_amount: 500 })).toBe(3500);
+});
+
+describe("refundStatus", () => {
+  const payment = (amount: number, refunded_amount = 0, charged_back_amount = 0) => ({
+    amount,
+    refunded_amount,
+    charged_back_amount,
+  });
+
+  test("nothing refunded decides nothing", () => {
+    expect(refundStatus([payment(4900)])).toBeNull();
+    expect(refundStatus([])).toBeNull();
+  });
+
+  test("something refunded with something kept is a partial refund", () => {
+    expect(refundStatus([payment(4900, 1000)])).toBe("partially_refunded");
+    expect(refundStatus([payment(4900, 4900), payment(900)])).toBe("partially_refunded");
+  });
+
+  test("nothing of what was paid kept is a refund, however it went back", () => {
+    expect(refundStatus([payment(4900, 4900)])).toBe("refunded");
+    expect(refundStatus([payment(4900, 900, 4000), payment(100, 100)])).toBe("refunded");
+  });
 });

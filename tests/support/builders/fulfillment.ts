@@ -2,8 +2,8 @@ import type { Sql } from "../../../adapters/postgres/database.ts";
 import { createPostgresOrderRepository } from "../../../adapters/postgres/order-repository.ts";
 import { createPostgresProductRepository } from "../../../adapters/postgres/product-repository.ts";
 import type { FulfillmentContext, SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
-import type { Variant } from "../../../domain/catalog/pricing.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
+import type { Variant } from "../../../domain/catalog/variants.ts";
 import type { SelectedOptions } from "../../../domain/checkout/checkout-options.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
-import { signPaddleWebhook, verifyPaddleSignature } from "../../../../adapters/gateways/gateway-a/paddle-signature.ts";
+import { verifyPaddleSignature } from "../../../../adapters/gateways/gateway-a/paddle-signature.ts";
 import { InvalidWebhookSignature } from "../../../../application/payments/ports.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { signPaddleWebhook } from "../../../support/webhook-signers.ts";
 import { failure } from "./paddle-fixtures.ts";
 
 const SECRET = "pdl_ntfset_test_secret_0123456789";

@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
-import { signStripeWebhook } from "../../../../adapters/gateways/gateway-b/stripe-signature.ts";
 import {
   type CheckoutLine,
   type CheckoutSessionRequest,
@@ -8,6 +7,7 @@ import {
 } from "../../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../../application/shared/upstream-errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { signStripeWebhook } from "../../../support/webhook-signers.ts";
 import { failure, mockStripeApi } from "./stripe-api-mock.ts";
 import { aStripeSubscription } from "./stripe-objects.ts";
 

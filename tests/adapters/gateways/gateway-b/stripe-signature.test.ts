@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import Stripe from "stripe";
-import { signStripeWebhook, verifyStripeSignature } from "../../../../adapters/gateways/gateway-b/stripe-signature.ts";
+import { verifyStripeSignature } from "../../../../adapters/gateways/gateway-b/stripe-signature.ts";
 import { InvalidWebhookSignature } from "../../../../application/payments/ports.ts";
+import { signStripeWebhook } from "../../../support/webhook-signers.ts";
 
 const SECRET = "whsec_test_current_0123456789";
 const OLD_SECRET = "whsec_test_previous_9876543210";

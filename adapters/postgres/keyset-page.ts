@@ -1,0 +1,50 @@
+import type postgres from "postgres";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
+import { decodeCursor, encodeCursor } from "./cursor.ts";
+import type { Queryable } from "./database.ts";
+
+/**
+ * A page request as SQL for a keyset query: put `after` among the `where` conditions (it starts
+ * with `and`) and `orderAndLimit` at the end, then `cut` the rows into the page.
+ */
+export interface KeysetPage<T> {
+  /** Only rows past the cursor's key; nothing on the first page. */
+  readonly after: postgres.Fragment;
+  /** Orders by the key and fetches one row more than the page: that row only says a next page exists. */
+  readonly orderAndLimit: postgres.Fragment;
+  cut(rows: readonly T[]): Page<T>;
+}
+
+function cut<T>(rows: readonly T[], limit: number, keyOf: (row: T) => string[]): Page<T> {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next_cursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
+}
+
+/**
+ * Newest first by (`created_at` to the millisecond, `id`). The key is cut to milliseconds, what a
+ * JavaScript date holds, so a cursor never falls between two rows of the same instant.
+ */
+export function newestFirst<T extends { created_at: Date; id: string }>(
+  sql: Queryable,
+  page: PageRequest,
+): KeysetPage<T> {
+  const key = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+  return {
+    after: key
+      ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(key[0])}::timestamptz, ${String(key[1])}::uuid)`
+      : sql``,
+    orderAndLimit: sql`order by date_trunc('milliseconds', created_at) desc, id desc limit ${page.limit + 1}`,
+    cut: (rows) => cut(rows, page.limit, (row) => [row.created_at.toISOString(), row.id]),
+  };
+}
+
+/** Alphabetical by (`name`, `id`): the catalog's order. */
+export function byName<T extends { name: string; id: string }>(sql: Queryable, page: PageRequest): KeysetPage<T> {
+  const key = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+  return {
+    after: key ? sql`and (name, id) > (${String(key[0])}, ${String(key[1])}::uuid)` : sql``,
+    orderAndLimit: sql`order by name, id limit ${page.limit + 1}`,
+    cut: (rows) => cut(rows, page.limit, (row) => [row.name, row.id]),
+  };
+}

@@ -1,0 +1,23 @@
+import type { InboxEntry, WebhookInbox } from "../../application/payments/inbox-ports.ts";
+import { isUuid } from "../shared/ids.ts";
+import type { Queryable } from "./database.ts";
+
+export function createPostgresWebhookInbox(sql: Queryable): WebhookInbox {
+  return {
+    async insert({ event, ...entry }) {
+      const [row] = await sql<{ id: string }[]>`
+        insert into webhook_inbox ${sql({ ...entry, event: sql.json(event as never) })}
+        on conflict (gateway, event_id) do nothing returning id`;
+      return row ? { inserted: true, id: row.id } : { inserted: false };
+    },
+    async find(id) {
+      if (!isUuid(id)) return undefined;
+      const [row] = await sql<InboxEntry[]>`
+        select id, gateway, event_id, environment, payload, event, processed_at from webhook_inbox where id = ${id}`;
+      return row;
+    },
+    async markProcessed(id) {
+      await sql`update webhook_inbox set processed_at = now() where id = ${id}`;
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
+import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
+import type { UserRepository } from "../../application/identity/ports.ts";
+import { checkoutReturnUrl } from "../config/checkout-return-url.ts";
+import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
+import type { CatalogFeature } from "./catalog.ts";
+import type { PaymentsFeature } from "./payments.ts";
+import type { Platform } from "./platform.ts";
+
+/** Prices a cart, and opens an order with the chosen gateway's hosted checkout. */
+export function wireCheckout(
+  { config, sql }: Platform,
+  {
+    catalog,
+    payments,
+    users,
+  }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
+) {
+  const returnTo = config.checkoutReturnUrl;
+  return {
+    routes: {
+      calculateCheckout: makeCalculateCheckout(catalog),
+      createCheckout: makeCreateCheckout({
+        ...catalog,
+        orders: payments.orders,
+        idempotency: createPostgresIdempotencyStore(sql),
+        customers: { find: (id) => users.findById(id) },
+        gateways: payments.gateways,
+        settings: payments.settings,
+        refs: payments.refs,
+        urls: {
+          success: (orderId) => checkoutReturnUrl(returnTo, orderId, "success"),
+          cancel: (orderId) => checkoutReturnUrl(returnTo, orderId, "cancelled"),
+        },
+      }),
+    },
+  };
+}

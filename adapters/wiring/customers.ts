@@ -1,0 +1,38 @@
+import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
+import { makeCustomerViews } from "../../application/customers/customer-views.ts";
+import { makeResolveDownload } from "../../application/customers/resolve-download.ts";
+import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
+import type { FulfillmentFeature } from "./fulfillment.ts";
+import type { LicensingFeature } from "./licensing.ts";
+import type { PaymentsFeature } from "./payments.ts";
+import type { Platform } from "./platform.ts";
+
+/** A customer's own account: orders, deliveries and their next actions, downloads, subscriptions. */
+export function wireCustomers(
+  { sql, uow, clock }: Platform,
+  features: { payments: PaymentsFeature; fulfillment: FulfillmentFeature; licensing: LicensingFeature },
+) {
+  const { payments, fulfillment, licensing } = features;
+  const readModel = createPostgresCustomerReadModel(sql);
+  const { downloads } = licensing;
+  const subscriptions = makeCustomerSubscriptions({
+    readModel,
+    subscriptions: payments.subscriptions,
+    gateways: payments.gateways,
+    uow,
+    clock,
+  });
+  return {
+    routes: {
+      customerViews: makeCustomerViews({
+        readModel,
+        orders: payments.orders,
+        fulfillments: fulfillment.fulfillments,
+        downloads,
+      }),
+      resolveDownload: makeResolveDownload({ readModel, downloads }),
+      cancelCustomerSubscription: subscriptions.cancel,
+      resumeCustomerSubscription: subscriptions.resume,
+    },
+  };
+}

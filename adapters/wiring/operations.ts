@@ -1,0 +1,60 @@
+import type { FulfillmentRepository, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
+import { makeMinuteTick } from "../../application/maintenance/minute-tick.ts";
+import type { OutboxReader } from "../../application/notifications/ports.ts";
+import type { JobHandler } from "../../application/shared/jobs.ts";
+import { deleteDoneJobs } from "../jobs/job-cleanup.ts";
+import { createJobWorker } from "../jobs/job-worker.ts";
+import { createPostgresJobAdmin } from "../jobs/postgres-job-admin.ts";
+import { loadMigrations } from "../postgres/migrate.ts";
+import type { Platform } from "./platform.ts";
+import { createReadinessProbe } from "./readiness.ts";
+
+/** The job worker and its dead letters, the minute tick, secrets, and readiness. */
+export function wireOperations(
+  platform: Platform,
+  work: {
+    readonly jobs: Readonly<Record<string, JobHandler>>;
+    readonly subscriptions: SubscriptionRepository;
+    readonly fulfillments: FulfillmentRepository;
+    readonly outbox: OutboxReader;
+  },
+) {
+  const { infra, config, logger, sql, changes, wake, mutex, uow, clock, secrets } = platform;
+  const { jobs } = config;
+  const worker = createJobWorker({
+    sql,
+    handlers: work.jobs,
+    wake: changes,
+    logger,
+    concurrency: jobs.concurrency,
+    leaseMs: jobs.leaseMs,
+    maxAttempts: jobs.maxAttempts,
+    backoff: { baseMs: jobs.backoffBaseMs, maxMs: jobs.backoffMaxMs },
+    pollIntervalMs: jobs.pollIntervalMs,
+    ...(infra.random ? { random: infra.random } : {}),
+  });
+  const jobAdmin = createPostgresJobAdmin({ sql, wake, maxAttempts: jobs.maxAttempts });
+  const tick = makeMinuteTick({
+    mutex,
+    uow,
+    subscriptions: work.subscriptions,
+    fulfillments: work.fulfillments,
+    outbox: work.outbox,
+    clock,
+    log: logger,
+    graceHours: config.subscriptionGraceHours,
+    cleanupJobs: () => deleteDoneJobs(sql, { olderThanDays: 7 }),
+  });
+  return {
+    worker,
+    tick,
+    routes: {
+      listJobs: jobAdmin.list,
+      redriveJob: jobAdmin.redrive,
+      putSecret: secrets.put,
+      listSecrets: secrets.list,
+      instanceId: config.instanceId,
+      checkReadiness: createReadinessProbe(sql, loadMigrations()),
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import { makeAdminOrders } from "../../application/payments/admin-orders.ts";
+import {
+  END_GATEWAY_SUBSCRIPTION_JOB,
+  makeEndGatewaySubscription,
+} from "../../application/payments/end-gateway-subscription.ts";
+import { makeGatewayProductSync } from "../../application/payments/gateway-product-sync.ts";
+import { makeGatewaySettingsAdmin } from "../../application/payments/gateway-settings.ts";
+import { makeProcessPaymentEvent } from "../../application/payments/process-payment-event.ts";
+import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../application/payments/receive-webhook.ts";
+import { defaultGatewaySettings } from "../config/gateway-defaults.ts";
+import { createPaddleGateway } from "../gateways/gateway-a/paddle-client.ts";
+import { createStripeGateway } from "../gateways/gateway-b/stripe-client.ts";
+import { createGatewaySettingsSource } from "../gateways/gateway-settings-source.ts";
+import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-refs.ts";
+import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
+import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
+import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
+import { withOutboundGuard } from "../upstream/gateway-outbound.ts";
+import type { CatalogFeature } from "./catalog.ts";
+import type { Platform } from "./platform.ts";
+
+/** Both gateways, their settings, webhooks in and the payment job, orders, refunds and subscriptions. */
+export function wirePayments(platform: Platform, { catalog }: { readonly catalog: CatalogFeature["catalog"] }) {
+  const { config, logger: log, sql, changes, secrets, urls, outbound, mutex, uow, clock } = platform;
+  const repository = createPostgresGatewaySettingsRepository(sql, defaultGatewaySettings(config));
+  const settings = createGatewaySettingsSource({ repository, secrets, changes });
+  const guarded = withOutboundGuard(settings, outbound);
+  const paddle = createPaddleGateway({ settings: guarded });
+  const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: guarded }) };
+  const orders = createPostgresOrderRepository(sql);
+  const refs = createPostgresGatewayProductRefs(sql);
+  const subscriptions = createPostgresSubscriptionRepository(sql);
+  const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls });
+  const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
+  const adminOrders = makeAdminOrders({ orders, gateways, uow, log });
+  return {
+    gateways,
+    settings,
+    orders,
+    refs,
+    subscriptions,
+    routes: {
+      describeGatewaySettings: admin.describe,
+      updateGatewaySettings: admin.update,
+      testGatewayConnection: admin.testConnection,
+      createGatewayAProduct: sync.createRemoteProduct,
+      syncGatewayAProduct: sync.syncProduct,
+      listAdminOrders: adminOrders.list,
+      getAdminOrder: adminOrders.get,
+      refundOrder: adminOrders.refund,
+      approveOrder: adminOrders.approve,
+      receiveWebhook: makeReceiveWebhook({ gateways, uow, log }),
+    },
+    jobs: {
+      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({ gateways, uow, clock, log }),
+      [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log }),
+    },
+  };
+}
+
+export type PaymentsFeature = ReturnType<typeof wirePayments>;

@@ -1,0 +1,66 @@
+import type { PasswordHasher } from "../../application/identity/ports.ts";
+import type { ChangeSignal } from "../../application/shared/ports.ts";
+import type { Clock } from "../../application/shared/runtime.ts";
+import type { Logger } from "../../kit/logger.ts";
+import type { Config } from "../config/config.ts";
+import type { JobWakeUp } from "../jobs/job-wake-up.ts";
+import { createPostgresJobScheduler } from "../jobs/postgres-job-scheduler.ts";
+import { createAdvisoryMutex } from "../postgres/advisory-mutex.ts";
+import type { Database } from "../postgres/database.ts";
+import { createPostgresChangeSignal } from "../postgres/pg-change-signal.ts";
+import { createPostgresUnitOfWork } from "../postgres/unit-of-work.ts";
+import { createSecretStore } from "../secrets/secret-store.ts";
+import { createGuardedFetch } from "../security/guarded-fetch.ts";
+import { createOutboundUrlPolicy } from "../security/url-guard.ts";
+import { createInProcessChangeSignal } from "../signals/in-process-change-signal.ts";
+import { createInProcessMutex } from "../signals/in-process-mutex.ts";
+
+/** What the process hands to the wiring: configuration, the open database, keys and test seams. */
+export interface Infrastructure {
+  readonly config: Config;
+  readonly logger: Logger;
+  /** Request lines, without redaction (their shape holds no secret); defaults to `logger`. */
+  readonly accessLogger?: Logger;
+  readonly database: Pick<Database, "sql" | "mode">;
+  readonly jwtSecret: string;
+  readonly secretsKey: string;
+  /** Where `SECRET_<REF>` variables are read from. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly hasher?: PasswordHasher;
+  /** Injectable time for the minute tick and subscription dates (tests move it). */
+  readonly clock?: Clock;
+  /** The Ed25519 key pair licenses are signed with. */
+  readonly licenseKeys: CryptoKeyPair;
+  /** The job worker's jitter source (tests pin it to check backoff spacing). */
+  readonly random?: () => number;
+}
+
+/**
+ * What every feature shares: the database, time, the change signal and lock (PostgreSQL-backed on a
+ * server, in-process when embedded), the outbound guard, secrets and the unit of work.
+ */
+export function wirePlatform(infra: Infrastructure) {
+  const { config, logger } = infra;
+  const { sql } = infra.database;
+  const server = infra.database.mode === "server";
+  const changes: ChangeSignal & { close?(): Promise<void> } = server
+    ? createPostgresChangeSignal({ sql, logger })
+    : createInProcessChangeSignal();
+  const wake: JobWakeUp = server ? "notify" : changes;
+  return {
+    infra,
+    config,
+    logger,
+    sql,
+    changes,
+    wake,
+    clock: infra.clock ?? (() => new Date()),
+    mutex: server ? createAdvisoryMutex(sql) : createInProcessMutex(),
+    urls: createOutboundUrlPolicy({ allowPrivate: config.allowPrivateProviderUrls }),
+    outbound: createGuardedFetch({ allowPrivate: config.allowPrivateProviderUrls }),
+    secrets: createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes }),
+    uow: createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake })),
+  };
+}
+
+export type Platform = ReturnType<typeof wirePlatform>;

@@ -1,0 +1,59 @@
+/**
+ * What the license driver stores: a signed key and the download entitlement that goes with it,
+ * both kept per fulfillment record so a rerun finds what an earlier run issued.
+ */
+
+export interface License {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly license_type: string;
+  readonly license_key: string;
+  readonly max_activations: number;
+  /** Null: perpetual. */
+  readonly expires_at: Date | null;
+  /** Suspended follows a lapsed or disputed subscription and comes back; revoked is final. */
+  readonly status: "active" | "suspended" | "revoked";
+  readonly created_at: Date;
+}
+
+/** The right to download the product's release artifacts, tied to a license. */
+export interface DownloadEntitlement {
+  readonly id: string;
+  readonly fulfillment_record_id: string;
+  readonly license_id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly artifact_source: string;
+  readonly version: string | null;
+  readonly revoked_at: Date | null;
+  readonly created_at: Date;
+}
+
+export interface IssuedLicense {
+  readonly license: License;
+  readonly entitlement: DownloadEntitlement;
+}
+
+export interface LicenseRepository {
+  findForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+  /**
+   * Stores a license and its download entitlement together. When the record already has them
+   * (a concurrent or earlier run), those are returned and the new key is dropped.
+   */
+  issue(input: {
+    license: Omit<License, "status" | "created_at">;
+    entitlement: Pick<DownloadEntitlement, "artifact_source" | "version">;
+  }): Promise<IssuedLicense>;
+  /** Revokes the record's license and entitlement; undefined when it has none. */
+  revokeForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+  /**
+   * Moves the record's license from `from` to `to` (a license in any other status stays as it is)
+   * and, when `expiresAt` is given, extends its expiry to it; never shortens it.
+   */
+  changeForRecord(
+    fulfillmentRecordId: string,
+    change: { from: License["status"]; to: License["status"]; expiresAt?: Date },
+  ): Promise<IssuedLicense | undefined>;
+}

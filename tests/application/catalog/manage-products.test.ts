@@ -1,0 +1,202 @@
+import { describe, expect, test } from "bun:test";
+import {
+  CATALOG_TOPIC,
+  makeArchiveProduct,
+  makeCreateProduct,
+  makeGetAdminProduct,
+  makeListAdminProducts,
+  makeUpdateProduct,
+} from "../../../application/catalog/manage-products.ts";
+import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
+import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
+import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
+import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
+
+function setup(refusedHosts: readonly string[] = []) {
+  const mappings = createInMemoryPricingMappingRepository();
+  const products = createInMemoryProductRepository(mappings);
+  const changes = createInMemoryChangeSignal();
+  const urls = createStaticOutboundUrlPolicy(refusedHosts);
+  const deps = { products, mappings, changes, urls, currency: "USD" };
+  return {
+    products,
+    mappings,
+    changes,
+    urls,
+    create: makeCreateProduct(deps),
+    update: makeUpdateProduct(deps),
+    archive: makeArchiveProduct(deps),
+    get: makeGetAdminProduct(deps),
+    list: makeListAdminProducts(deps),
+  };
+}
+
+const fieldCodes = (error: unknown) =>
+  ((error as { errors?: { path: string; code?: string }[] }).errors ?? []).map((e) => `${e.path} ${e.code}`);
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; errors?: { path: string; code?: string }[] };
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("createProduct", () => {
+  test("stores the normalized product and tells every instance the catalog changed", async () => {
+    const { create, products, changes } = setup();
+    const product = await create(aLicenseProduct({ slug: "ledger", name: "  Ledger  ", status: undefined }));
+    expect(product).toMatchObject({ slug: "ledger", name: "Ledger", status: "draft", description: "" });
+    expect(await products.findById(product.id)).toEqual(product);
+    expect(changes.published).toEqual([CATALOG_TOPIC]);
+  });
+
+  test("refuses an invalid product with every offending field, storing and signalling nothing", async () => {
+    const { create, products, changes } = setup();
+    const error = await failure(
+      create(aLicenseProduct({ slug: "Not A Slug", price_regular: -1, fulfillment_config: {} })),
+    );
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(fieldCodes(error)).toEqual(
+      expect.arrayContaining([
+        "/slug INVALID_SLUG",
+        "/price_regular INVALID_PRICE",
+        "/fulfillment_config/license_type REQUIRED",
+      ]),
+    );
+    expect(await products.count()).toBe(0);
+    expect(changes.published).toEqual([]);
+  });
+
+  test("refuses a configuration that points at a host the marketplace must not call", async () => {
+    const { create, products, changes, urls } = setup(["169.254.169.254"]);
+    const input = aPointOfSaleProduct();
+    const management = { ...(input.fulfillment_config?.management as object), base_url: "http://169.254.169.254/" };
+    const error = await failure(create({ ...input, fulfillment_config: { ...input.fulfillment_config, management } }));
+    expect(error.code).toBe("URL_NOT_ALLOWED");
+    expect(fieldCodes(error)).toEqual(["/fulfillment_config/management/base_url URL_NOT_ALLOWED"]);
+    expect(urls.asked.sort()).toEqual(["http://169.254.169.254/", "https://provider.example.com"]);
+    expect(await products.count()).toBe(0);
+    expect(changes.published).toEqual([]);
+  });
+
+  test("a slug another product uses is SLUG_TAKEN, and the first product stays as it was", async () => {
+    const { create, products, changes } = setup();
+    const first = await create(aLicenseProduct({ slug: "ledger", name: "First" }));
+    const error = await failure(create(aLicenseProduct({ slug: "ledger", name: "Second" })));
+    expect(error.code).toBe("SLUG_TAKEN");
+    expect(products.all()).toEqual([first]);
+    expect(changes.published).toEqual([CATALOG_TOPIC]);
+  });
+});
+
+describe("updateProduct", () => {
+  test("replaces the whole definition: fields left out go back to their defaults", async () => {
+    const { create, update, products, changes } = setup();
+    const created = await create(aLicenseProduct({ slug: "ledger", tags: ["books"], description: "Old" }));
+    const updated = await update(
+      created.id,
+      aLicenseProduct({ slug: "ledger-2", name: "Ledger 2", tags: undefined, description: undefined }),
+    );
+    expect(updated).toMatchObject({ id: created.id, slug: "ledger-2", name: "Ledger 2", tags: [], description: "" });
+    expect(updated.created_at).toEqual(created.created_at);
+    expect(await products.findById(created.id)).toEqual(updated);
+    expect(changes.published).toEqual([CATALOG_TOPIC, CATALOG_TOPIC]);
+  });
+
+  test("an unknown product is PRODUCT_NOT_FOUND, and nothing is signalled", async () => {
+    const { update, changes } = setup();
+    const error = await failure(update(crypto.randomUUID(), aLicenseProduct()));
+    expect(error.code).toBe("PRODUCT_NOT_FOUND");
+    expect(changes.published).toEqual([]);
+  });
+
+  test("taking another product's slug is SLUG_TAKEN and leaves the product unchanged", async () => {
+    const { create, update, products } = setup();
+    await create(aLicenseProduct({ slug: "taken" }));
+    const mine = await create(aLicenseProduct({ slug: "mine" }));
+    expect((await failure(update(mine.id, aLicenseProduct({ slug: "taken" })))).code).toBe("SLUG_TAKEN");
+    expect((await products.findById(mine.id))?.slug).toBe("mine");
+  });
+
+  test("validates the new definition before anything is written", async () => {
+    const { create, update, products } = setup();
+    const mine = await create(aLicenseProduct({ slug: "mine" }));
+    const error = await failure(update(mine.id, aLicenseProduct({ slug: "mine", supports_trial: true })));
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(fieldCodes(error)).toContain("/supports_trial TRIAL_REQUIRES_RECURRING");
+    expect(await products.findById(mine.id)).toEqual(mine);
+  });
+
+  test("refuses an artifact source on a refused host", async () => {
+    const { create, update } = setup(["10.0.0.5"]);
+    const mine = await create(aLicenseProduct({ slug: "mine" }));
+    const config = { license_type: "commercial", artifact_source: "http://10.0.0.5/app", max_activations: 3 };
+    const error = await failure(update(mine.id, aLicenseProduct({ slug: "mine", fulfillment_config: config })));
+    expect(fieldCodes(error)).toEqual(["/fulfillment_config/artifact_source URL_NOT_ALLOWED"]);
+  });
+});
+
+describe("archiveProduct", () => {
+  test("archives the product, keeping the rest of its definition, and signals the change", async () => {
+    const { create, archive, products, changes } = setup();
+    const created = await create(aLicenseProduct({ slug: "ledger", status: "published", price_regular: 1200 }));
+    const archived = await archive(created.id);
+    const { status: _, updated_at: __, ...before } = created;
+    expect(archived).toMatchObject({ ...before, status: "archived" });
+    expect((await products.findById(created.id))?.status).toBe("archived");
+    expect(changes.published).toEqual([CATALOG_TOPIC, CATALOG_TOPIC]);
+  });
+
+  test("an unknown product is PRODUCT_NOT_FOUND", async () => {
+    const { archive, changes } = setup();
+    expect((await failure(archive(crypto.randomUUID()))).code).toBe("PRODUCT_NOT_FOUND");
+    expect(changes.published).toEqual([]);
+  });
+});
+
+describe("getAdminProduct", () => {
+  test("returns the whole record with what a customer would be offered", async () => {
+    const { create, get, mappings } = setup();
+    const created = await create(aLicenseProduct({ price_regular: 4900, price_extended: null }));
+    await mappings.replaceForProduct(created.id, [
+      { payment_type: "one_time", license_type: "extended", price: 19900, is_active: true },
+    ]);
+    const found = await get(created.id);
+    expect(found.product).toEqual(created);
+    expect(found.product.fulfillment_config).toMatchObject({ artifact_source: "https://downloads.example.com/app" });
+    expect(found.checkout_options.variants.map((v) => [v.variant, v.price, v.currency])).toEqual([
+      ["regular", 4900, "USD"],
+      ["extended", 19900, "USD"],
+    ]);
+  });
+
+  test("an unknown product is PRODUCT_NOT_FOUND", async () => {
+    expect((await failure(setup().get(crypto.randomUUID()))).code).toBe("PRODUCT_NOT_FOUND");
+  });
+});
+
+describe("listAdminProducts", () => {
+  test("lists products of every status, filtered and paged, each with its checkout options", async () => {
+    const { create, list } = setup();
+    await create(aLicenseProduct({ name: "Alpha", status: "draft" }));
+    await create(aLicenseProduct({ name: "Bravo", status: "published" }));
+    await create(aLicenseProduct({ name: "Charlie", status: "archived" }));
+    const first = await list({}, { limit: 2 });
+    expect(first.items.map((i) => i.product.name)).toEqual(["Alpha", "Bravo"]);
+    const rest = await list({}, { limit: 2, cursor: first.next_cursor ?? "" });
+    expect(rest.items.map((i) => i.product.name)).toEqual(["Charlie"]);
+    expect(rest.next_cursor).toBeNull();
+    const drafts = await list({ status: "draft" }, { limit: 10 });
+    expect(drafts.items.map((i) => i.product.name)).toEqual(["Alpha"]);
+    expect(drafts.items[0]?.checkout_options.variants.map((v) => v.variant)).toEqual(["regular", "extended"]);
+  });
+
+  test("a cursor the API did not issue is refused as INVALID_CURSOR", async () => {
+    const error = await failure(setup().list({}, { limit: 2, cursor: "not-a-cursor" }));
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(fieldCodes(error)).toEqual(["/cursor INVALID_CURSOR"]);
+  });
+});

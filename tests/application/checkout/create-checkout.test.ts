@@ -1,0 +1,332 @@
+import { describe, expect, test } from "bun:test";
+import type { CheckoutRequest } from "../../../application/checkout/calculate-checkout.ts";
+import { makeCreateCheckout } from "../../../application/checkout/create-checkout.ts";
+import { UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
+import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
+import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { createInMemoryCustomerDirectory } from "../../support/fakes/in-memory-customer-directory.ts";
+import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
+import { createInMemoryIdempotencyStore } from "../../support/fakes/in-memory-idempotency-store.ts";
+import { createInMemoryOrderRepository } from "../../support/fakes/in-memory-order-repository.ts";
+import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
+import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
+import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
+import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
+
+const ada = { id: "cus-ada", email: "ada@example.com", name: "Ada" };
+const bob = { id: "cus-bob", email: "bob@example.com", name: "Bob" };
+
+function setup(options: { clientKey?: string } = {}) {
+  const mappings = createInMemoryPricingMappingRepository();
+  const products = createInMemoryProductRepository(mappings);
+  const orders = createInMemoryOrderRepository();
+  const idempotency = createInMemoryIdempotencyStore();
+  const customers = createInMemoryCustomerDirectory([ada, bob]);
+  const gateways = {
+    gateway_a: createInMemoryPaymentGateway("gateway_a"),
+    gateway_b: createInMemoryPaymentGateway("gateway_b", options),
+  };
+  const settings = createStaticGatewaySettings({ gateway_b: { environment: "live", tax_behavior: "inclusive" } });
+  const refs = createInMemoryGatewayProductRefs();
+  const urls = {
+    success: (orderId: string) => `https://shop.test/orders/${orderId}?paid=1`,
+    cancel: (orderId: string) => `https://shop.test/orders/${orderId}?cancelled=1`,
+  };
+  const createCheckout = makeCreateCheckout({
+    products,
+    mappings,
+    currency: "EUR",
+    orders,
+    idempotency,
+    customers,
+    gateways,
+    settings,
+    refs,
+    urls,
+  });
+  return {
+    createCheckout,
+    orders,
+    idempotency,
+    customers,
+    refs,
+    gatewayB: gateways.gateway_b,
+    gatewayA: gateways.gateway_a,
+    async aProduct(input: ProductInput = aLicenseProduct({ default_payment_gateway: "gateway_b" })) {
+      const product = await products.insert(validateProduct(input));
+      if (!product) throw new Error("slug taken");
+      return product;
+    },
+  };
+}
+
+async function failure(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; message: string; errors?: { path: string; code?: string }[] };
+  }
+  throw new Error("expected the call to fail");
+}
+
+const aRequest = (productId: string): CheckoutRequest => ({
+  items: [{ product_id: productId, variant: "regular", quantity: 2 }],
+});
+
+describe("createCheckout", () => {
+  test("stores a pending order with its items and sends the customer to the gateway's checkout", async () => {
+    const { createCheckout, orders, aProduct } = setup();
+    const product = await aProduct();
+    const { status, body, replayed } = await createCheckout(ada.id, aRequest(product.id));
+
+    expect({ status, replayed }).toEqual({ status: 201, replayed: false });
+    const details = await orders.find(body.order_id);
+    expect(details?.order).toMatchObject({
+      customer_id: ada.id,
+      status: "pending_payment",
+      total: 9800,
+      due_today: 9800,
+      currency: "EUR",
+      payment_gateway: "gateway_b",
+      gateway_environment: "live",
+      tax_behavior: "inclusive",
+      checkout_session_id: body.checkout.session_id,
+      checkout_url: body.checkout.url,
+    });
+    expect(details?.items.map((i) => [i.product_id, i.variant, i.quantity, i.amount])).toEqual([
+      [product.id, "regular", 2, 9800],
+    ]);
+    expect(body).toEqual({
+      order_id: body.order_id,
+      total: 9800,
+      due_today: 9800,
+      currency: "EUR",
+      payment_gateway: "gateway_b",
+      checkout: { url: "https://checkout.gateway_b.test/cs_gateway_b_1", session_id: "cs_gateway_b_1" },
+    });
+  });
+
+  test("asks the chosen gateway once for a session with the order's lines, customer and return addresses", async () => {
+    const { createCheckout, orders, gatewayA, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const { body } = await createCheckout(ada.id, aRequest(product.id));
+    const item = (await orders.find(body.order_id))?.items[0];
+
+    expect(gatewayA.calls).toEqual([]);
+    expect(gatewayB.sessions).toEqual([
+      {
+        order_id: body.order_id,
+        currency: "EUR",
+        customer: ada,
+        success_url: `https://shop.test/orders/${body.order_id}?paid=1`,
+        cancel_url: `https://shop.test/orders/${body.order_id}?cancelled=1`,
+        tax_behavior: "inclusive",
+        lines: [
+          {
+            order_item_id: item?.id ?? "",
+            product_id: product.id,
+            name: product.name,
+            variant: "regular",
+            billing_interval: null,
+            unit_amount: 4900,
+            quantity: 2,
+            trial_days: null,
+            gateway_price_id: null,
+          },
+        ],
+      },
+    ]);
+  });
+
+  test("records deterministic metadata: the gateway, its environment and each item's delivery, sorted keys", async () => {
+    const { createCheckout, orders, aProduct } = setup();
+    const product = await aProduct();
+    const { body } = await createCheckout(ada.id, {
+      items: [{ product_id: product.id, variant: "regular", options: { zeta: "z", alpha: "a" } }],
+    });
+    expect((await orders.find(body.order_id))?.order.metadata).toBe(
+      JSON.stringify({
+        gateway_environment: "live",
+        items: [
+          {
+            delivery_model: "self_hosted_license",
+            fulfillment_driver: "license_download",
+            options: { alpha: "a", zeta: "z" },
+            product_id: product.id,
+            quantity: 1,
+            variant: "regular",
+          },
+        ],
+        payment_gateway: "gateway_b",
+      }),
+    );
+  });
+
+  test("names a synced gateway price only when its amount, currency and tax treatment are current", async () => {
+    const { createCheckout, refs, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const ref = { amount: 4900, currency: "EUR", tax_behavior: "inclusive" as const };
+    await refs.put(product.id, "gateway_b", "live", { slot: "regular", remote_id: "price_current", ...ref });
+    await refs.put(product.id, "gateway_b", "live", { slot: "extended", remote_id: "price_stale", ...ref });
+    await refs.put(product.id, "gateway_b", "sandbox", { slot: "regular", remote_id: "price_sandbox", ...ref });
+    await createCheckout(ada.id, {
+      items: [
+        { product_id: product.id, variant: "regular" },
+        { product_id: product.id, variant: "extended" },
+      ],
+    });
+    expect(gatewayB.sessions[0]?.lines.map((line) => [line.variant, line.gateway_price_id])).toEqual([
+      ["regular", "price_current"],
+      ["extended", null],
+    ]);
+  });
+
+  test("passes the gateway's client key on only when the session has one", async () => {
+    const withKey = setup({ clientKey: "pk_test_client" });
+    const { body } = await withKey.createCheckout(ada.id, aRequest((await withKey.aProduct()).id));
+    expect(body.checkout.client_key).toBe("pk_test_client");
+    const withoutKey = setup();
+    const plain = await withoutKey.createCheckout(ada.id, aRequest((await withoutKey.aProduct()).id));
+    expect(plain.body.checkout).not.toHaveProperty("client_key");
+  });
+
+  test("a trial subscription opens its checkout with nothing due today", async () => {
+    const { createCheckout, gatewayB, aProduct } = setup();
+    const saas = await aProduct(aPointOfSaleProduct({ price_monthly: 3100 }));
+    const { body } = await createCheckout(ada.id, { items: [{ product_id: saas.id, variant: "monthly" }] });
+    expect(body).toMatchObject({ total: 3100, due_today: 0 });
+    expect(gatewayB.sessions[0]?.lines[0]).toMatchObject({ billing_interval: "monthly", trial_days: 14 });
+  });
+
+  test("an unknown customer is CUSTOMER_NOT_FOUND: no order, no gateway call", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    expect((await failure(createCheckout("cus-nobody", aRequest(product.id)))).code).toBe("CUSTOMER_NOT_FOUND");
+    expect(orders.all()).toEqual([]);
+    expect(gatewayB.calls).toEqual([]);
+  });
+
+  test("an invalid checkout is VALIDATION_FAILED: no order, no gateway call", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const error = await failure(createCheckout(ada.id, { items: [{ product_id: product.id, variant: "monthly" }] }));
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(error.errors?.map((e) => e.code)).toEqual(["VARIANT_NOT_OFFERED"]);
+    expect(orders.all()).toEqual([]);
+    expect(gatewayB.calls).toEqual([]);
+  });
+
+  test("a gateway failure surfaces with its code and leaves the order checkout_failed with the reason", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 503));
+    const error = await failure(createCheckout(ada.id, aRequest(product.id)));
+    expect(error.code).toBe("GATEWAY_SERVER_ERROR");
+    const [order] = orders.all();
+    expect(order).toMatchObject({
+      status: "checkout_failed",
+      flagged_reason: error.message,
+      checkout_session_id: null,
+      checkout_url: null,
+    });
+  });
+});
+
+describe("createCheckout with an Idempotency-Key", () => {
+  test("a repeat returns the same checkout, replayed, and the gateway is asked only once", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const first = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    const again = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    expect(first.replayed).toBe(false);
+    expect(again).toEqual({ status: 201, body: first.body, replayed: true });
+    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
+    expect(orders.all()).toHaveLength(1);
+  });
+
+  test("the same request with its keys in another order is the same request", async () => {
+    const { createCheckout, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    await createCheckout(ada.id, { items: [{ product_id: product.id, variant: "regular", quantity: 1 }] }, "key-1");
+    const again = await createCheckout(
+      ada.id,
+      { items: [{ quantity: 1, variant: "regular", product_id: product.id }] },
+      "key-1",
+    );
+    expect(again.replayed).toBe(true);
+    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
+  });
+
+  test("the key with a different body is IDEMPOTENCY_KEY_REUSED, and nothing more is created", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    await createCheckout(ada.id, aRequest(product.id), "key-1");
+    const error = await failure(
+      createCheckout(ada.id, { items: [{ product_id: product.id, variant: "extended" }] }, "key-1"),
+    );
+    expect(error.code).toBe("IDEMPOTENCY_KEY_REUSED");
+    expect(orders.all()).toHaveLength(1);
+    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
+  });
+
+  test("a repeat while the first is still running is IDEMPOTENT_REQUEST_IN_PROGRESS", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const hold = gatewayB.hold("createCheckoutSession");
+    const first = createCheckout(ada.id, aRequest(product.id), "key-1");
+    await hold.started;
+    expect((await failure(createCheckout(ada.id, aRequest(product.id), "key-1"))).code).toBe(
+      "IDEMPOTENT_REQUEST_IN_PROGRESS",
+    );
+    hold.release();
+    expect((await first).replayed).toBe(false);
+    expect((await createCheckout(ada.id, aRequest(product.id), "key-1")).replayed).toBe(true);
+    expect(orders.all()).toHaveLength(1);
+  });
+
+  test("a failed attempt frees the key: the retry opens a new checkout", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 502));
+    expect((await failure(createCheckout(ada.id, aRequest(product.id), "key-1"))).code).toBe("GATEWAY_SERVER_ERROR");
+    gatewayB.recover("createCheckoutSession");
+    const retry = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    expect(retry.replayed).toBe(false);
+    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
+    expect(orders.all().map((o) => o.status)).toEqual(["pending_payment", "checkout_failed"]);
+    expect((await createCheckout(ada.id, aRequest(product.id), "key-1")).body).toEqual(retry.body);
+  });
+
+  test("a refusal before any order (unknown customer) frees the key as well", async () => {
+    const { createCheckout, customers, aProduct } = setup();
+    const product = await aProduct();
+    const carol = { id: "cus-carol", email: "carol@example.com", name: "Carol" };
+    expect((await failure(createCheckout(carol.id, aRequest(product.id), "key-1"))).code).toBe("CUSTOMER_NOT_FOUND");
+    customers.add(carol);
+    expect((await createCheckout(carol.id, aRequest(product.id), "key-1")).replayed).toBe(false);
+  });
+
+  test("keys belong to one customer: another customer's same key is a checkout of their own", async () => {
+    const { createCheckout, orders, aProduct } = setup();
+    const product = await aProduct();
+    const adas = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    const bobs = await createCheckout(bob.id, aRequest(product.id), "key-1");
+    expect(bobs.replayed).toBe(false);
+    expect(bobs.body.order_id).not.toBe(adas.body.order_id);
+    expect(
+      orders
+        .all()
+        .map((o) => o.customer_id)
+        .sort(),
+    ).toEqual([ada.id, bob.id]);
+  });
+
+  test("without a key every call is a new checkout", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    await createCheckout(ada.id, aRequest(product.id));
+    await createCheckout(ada.id, aRequest(product.id));
+    expect(orders.all()).toHaveLength(2);
+    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, test } from "bun:test";
+import { makeRegisterCustomer } from "../../../application/identity/register-customer.ts";
+import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
+import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
+
+function setup() {
+  const users = createInMemoryUserRepository();
+  const hasher = createPlainPasswordHasher();
+  return { users, hasher, register: makeRegisterCustomer({ users, hasher }) };
+}
+
+const ada = { email: "ada@example.com", password: "correct horse", name: "Ada" };
+
+describe("registerCustomer", () => {
+  test("stores an enabled customer with the normalized email and a hashed password", async () => {
+    const { register, users } = setup();
+    const account = await register({ email: "  Ada@Example.COM ", password: "correct horse", name: "  Ada " });
+    expect(account).toMatchObject({
+      email: "ada@example.com",
+      name: "Ada",
+      role: "customer",
+      disabled: false,
+      tokenVersion: 0,
+    });
+    expect(users.all).toHaveLength(1);
+    expect(users.all[0]).toMatchObject({ id: account.id, passwordHash: "plain:correct horse" });
+  });
+
+  test("returns the account without its password hash", async () => {
+    expect(await setup().register(ada)).not.toHaveProperty("passwordHash");
+  });
+
+  test("a taken email, in any case, is EMAIL_ALREADY_REGISTERED and the first account stays as it was", async () => {
+    const { register, users } = setup();
+    const first = await register(ada);
+    await expect(register({ ...ada, email: " ADA@example.com", password: "another password" })).rejects.toMatchObject({
+      code: "EMAIL_ALREADY_REGISTERED",
+    });
+    expect(users.all).toHaveLength(1);
+    expect(users.all[0]).toMatchObject({ id: first.id, passwordHash: "plain:correct horse" });
+  });
+
+  test("refuses every invalid field at once, before hashing or storing anything", async () => {
+    const { register, users, hasher } = setup();
+    await expect(register({ email: "not-an-email", password: "short", name: " " })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: [
+        { path: "/email", code: "INVALID_EMAIL" },
+        { path: "/password", code: "INVALID_PASSWORD_LENGTH" },
+        { path: "/name", code: "INVALID_NAME" },
+      ],
+    });
+    expect(hasher.hashed).toEqual([]);
+    expect(users.all).toEqual([]);
+  });
+});

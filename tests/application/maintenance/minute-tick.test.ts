@@ -1,0 +1,169 @@
+import { describe, expect, test } from "bun:test";
+import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { makeMinuteTick } from "../../../application/maintenance/minute-tick.ts";
+import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
+import { createInMemoryMutex } from "../../support/fakes/in-memory-mutex.ts";
+import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
+import { createMovableClock } from "../../support/fakes/movable-clock.ts";
+import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+
+const GRACE_HOURS = 72;
+const PERIOD_END = new Date("2026-01-15T00:00:00.000Z");
+
+function setup() {
+  const time = createMovableClock(PERIOD_END);
+  const uow = createInMemoryUnitOfWork();
+  // The tick only reads the outbox; this one ages its messages on the test's clock.
+  const outbox = createInMemoryOutbox(time.clock);
+  const { fulfillments, subscriptions, jobs } = uow;
+  const mutex = createInMemoryMutex();
+  const log = createRecordingLog();
+  let cleanups = 0;
+  const tick = makeMinuteTick({
+    fulfillments,
+    subscriptions,
+    outbox,
+    mutex,
+    uow,
+    clock: time.clock,
+    log,
+    graceHours: GRACE_HOURS,
+    cleanupJobs: async () => {
+      cleanups++;
+      return 2;
+    },
+  });
+  const actions = () =>
+    jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => [job.payload.action, job.payload.fulfillment_id]);
+  return { fulfillments, subscriptions, outbox, jobs, time, mutex, log, tick, actions, cleanups: () => cleanups };
+}
+
+/** A subscription whose period ended at PERIOD_END and the active delivery of its item. */
+function aLapsingSubscription(t: ReturnType<typeof setup>) {
+  const subscription = t.subscriptions.add({ current_period_end: PERIOD_END });
+  const record = t.fulfillments.add({
+    driver: "license_download",
+    status: "active",
+    order_id: subscription.order_id,
+    order_item_id: subscription.order_item_id,
+  });
+  return { subscription, record };
+}
+
+describe("the minute tick", () => {
+  test("within the grace period a lapsed subscription is left alone", async () => {
+    const t = setup();
+    const { subscription } = aLapsingSubscription(t);
+    t.time.advance(t.time.hours(GRACE_HOURS) - 1);
+
+    await t.tick();
+
+    expect(t.subscriptions.get(subscription.id).status).toBe("active");
+    expect(t.actions()).toEqual([]);
+  });
+
+  test("after the grace period the subscription is suspended and its active delivery gets a suspend job", async () => {
+    const t = setup();
+    const { subscription, record } = aLapsingSubscription(t);
+    const sibling = t.fulfillments.add({
+      driver: "license_download",
+      status: "active",
+      order_id: subscription.order_id,
+    });
+    const failed = t.fulfillments.add({
+      driver: "license_download",
+      status: "failed",
+      order_id: subscription.order_id,
+      order_item_id: subscription.order_item_id,
+    });
+    t.time.advance(t.time.hours(GRACE_HOURS) + 60_000);
+
+    await t.tick();
+
+    expect(t.subscriptions.get(subscription.id).status).toBe("suspended");
+    expect(t.actions()).toEqual([["suspend", record.id]]);
+    expect(t.actions().map(([, id]) => id)).not.toContain(sibling.id);
+    expect(t.actions().map(([, id]) => id)).not.toContain(failed.id);
+  });
+
+  test("a suspended subscription is not suspended again on the next tick", async () => {
+    const t = setup();
+    aLapsingSubscription(t);
+    t.time.advance(t.time.hours(GRACE_HOURS + 1));
+    await t.tick();
+    t.time.advance(60_000);
+
+    await t.tick();
+
+    expect(t.actions()).toHaveLength(1);
+    expect(t.log.lines.at(-1)?.fields).toMatchObject({ suspended: 0 });
+  });
+
+  test("active SaaS tenants are refreshed; other drivers and other states are not", async () => {
+    const t = setup();
+    const tenant = t.fulfillments.add({ driver: "multitenant_saas", status: "active" });
+    t.fulfillments.add({ driver: "multitenant_saas", status: "manual_pending" });
+    t.fulfillments.add({ driver: "license_download", status: "active" });
+
+    await t.tick();
+
+    expect(t.actions()).toEqual([["sync", tenant.id]]);
+  });
+
+  test("a notification still undelivered after a minute is sent again, once however many ticks see it", async () => {
+    const t = setup();
+    const stale = await t.outbox.add("fulfillment.ready", { fulfillment_id: "f-1" });
+    const delivered = await t.outbox.add("fulfillment.ready", { fulfillment_id: "f-2" });
+    await t.outbox.markDispatched(delivered);
+    t.time.advance(61_000);
+    const fresh = await t.outbox.add("fulfillment.failed", { fulfillment_id: "f-3" });
+
+    await t.tick();
+    t.time.advance(1_000);
+    await t.tick();
+
+    expect(t.jobs.ofKind(NOTIFY_JOB).map((job) => job.payload.outbox_id)).toEqual([stale]);
+    expect(t.jobs.ofKind(NOTIFY_JOB).map((job) => job.payload.outbox_id)).not.toContain(fresh);
+  });
+
+  test("prunes finished jobs and reports what it did", async () => {
+    const t = setup();
+    aLapsingSubscription(t);
+    t.time.advance(t.time.hours(GRACE_HOURS + 1));
+
+    expect(await t.tick()).toEqual({ ran: true });
+
+    expect(t.cleanups()).toBe(1);
+    expect(t.log.lines).toEqual([
+      expect.objectContaining({
+        message: "minute tick",
+        fields: { suspended: 1, synced: 0, resent: 0, pruned: 2, now: t.time.now().toISOString() },
+      }),
+    ]);
+  });
+
+  test("while another instance holds the tick, this one does nothing", async () => {
+    const t = setup();
+    aLapsingSubscription(t);
+    t.time.advance(t.time.hours(GRACE_HOURS + 1));
+    const release = t.mutex.hold("minute-tick");
+
+    expect(await t.tick()).toEqual({ ran: false });
+    expect(t.jobs.all()).toEqual([]);
+    expect(t.cleanups()).toBe(0);
+
+    release();
+    expect(await t.tick()).toEqual({ ran: true });
+    expect(t.actions()).toHaveLength(1);
+  });
+
+  test("two ticks at once: one runs, the other skips", async () => {
+    const t = setup();
+
+    const results = await Promise.all([t.tick(), t.tick()]);
+
+    expect(results.map((r) => r.ran).sort()).toEqual([false, true]);
+    expect(t.cleanups()).toBe(1);
+  });
+});

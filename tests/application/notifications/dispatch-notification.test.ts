@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
+import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
+import { createRecordingNotifier } from "../../support/fakes/recording-notifier.ts";
+
+const DELIVERY = {
+  customer_id: "c-1",
+  fulfillment_id: "f-1",
+  order_id: "o-1",
+  order_item_id: "i-1",
+  driver: "license_download",
+};
+
+function setUp() {
+  const outbox = createInMemoryOutbox();
+  const notifier = createRecordingNotifier();
+  return { outbox, notifier, dispatch: makeDispatchNotification({ outbox, notifier }) };
+}
+
+describe("dispatching a notification", () => {
+  test("a ready delivery tells its customer and the message is marked dispatched", async () => {
+    const { outbox, notifier, dispatch } = setUp();
+    const id = await outbox.add("fulfillment.ready", { ...DELIVERY, internal: "not for the customer" });
+    await dispatch({ outbox_id: id });
+    expect(notifier.delivered).toEqual([
+      {
+        outbox_id: id,
+        customer_id: "c-1",
+        kind: "fulfillment.ready",
+        title: "Your purchase is ready",
+        body: "Delivery finished. Open your dashboard for the next step.",
+        data: { fulfillment_id: "f-1", order_id: "o-1", order_item_id: "i-1", driver: "license_download" },
+      },
+    ]);
+    expect((await outbox.find(id))?.dispatched_at).toBeInstanceOf(Date);
+  });
+
+  test("a failed delivery says so and points at the retry", async () => {
+    const { outbox, notifier, dispatch } = setUp();
+    await dispatch({ outbox_id: await outbox.add("fulfillment.failed", DELIVERY) });
+    expect(notifier.delivered[0]).toMatchObject({
+      kind: "fulfillment.failed",
+      title: "We could not deliver your purchase",
+      body: expect.stringContaining("retry it from your dashboard"),
+    });
+  });
+
+  test("a message already dispatched is not sent again", async () => {
+    const { outbox, notifier, dispatch } = setUp();
+    const id = await outbox.add("fulfillment.ready", DELIVERY);
+    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id });
+    expect(notifier.delivered).toHaveLength(1);
+  });
+
+  test("a notifier failure leaves the message undispatched, so the job's retry sends it", async () => {
+    const { outbox, notifier, dispatch } = setUp();
+    const id = await outbox.add("fulfillment.ready", DELIVERY);
+    notifier.fail(new Error("mail server down"));
+    await expect(dispatch({ outbox_id: id })).rejects.toThrow("mail server down");
+    expect((await outbox.find(id))?.dispatched_at).toBeNull();
+    notifier.recover();
+    await dispatch({ outbox_id: id });
+    expect(notifier.delivered).toHaveLength(1);
+  });
+
+  test("a message that does not exist fails the job for good", async () => {
+    const { notifier, dispatch } = setUp();
+    await expect(dispatch({ outbox_id: crypto.randomUUID() })).rejects.toBeInstanceOf(PermanentJobFailure);
+    await expect(dispatch({})).rejects.toBeInstanceOf(PermanentJobFailure);
+    expect(notifier.delivered).toEqual([]);
+  });
+});

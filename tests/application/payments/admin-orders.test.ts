@@ -1,0 +1,165 @@
+import { describe, expect, test } from "bun:test";
+import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import {
+  makeAdminOrders,
+  NothingToApprove,
+  NothingToRefund,
+  PaymentNotOfOrder,
+  RefundExceedsPayment,
+  RefundFailed,
+} from "../../../application/payments/admin-orders.ts";
+import { makeMoneyBack } from "../../../application/payments/money-back.ts";
+import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import type { Order } from "../../../domain/orders/order.ts";
+import { OrderNotFound } from "../../../domain/orders/order.ts";
+import { aRefundedEvent } from "../../support/builders/gateway-events.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
+import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
+
+function setUp(overrides: Partial<Order> = { status: "paid" }) {
+  const uow = createInMemoryUnitOfWork();
+  const gateways = {
+    gateway_a: createWebhookSendingPaymentGateway("gateway_a"),
+    gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
+  };
+  const log = createRecordingLog();
+  const admin = makeAdminOrders({ orders: uow.orders.orderRepository(uow.payments), gateways, uow, log });
+  const { order } = uow.orders.add(overrides);
+  const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });
+  return { uow, gateways, log, admin, order, payment };
+}
+
+describe("an admin refund", () => {
+  test("of the whole payment goes through its gateway and refunds the order at once", async () => {
+    const { uow, gateways, admin, order, payment } = setUp();
+    const details = await admin.refund(order.id, {});
+    expect(gateways.gateway_b.refunds).toEqual([{ payment_id: "pi_1", amount: null }]);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(4900);
+    expect(details.order.status).toBe("refunded");
+    expect(details.refunds).toMatchObject([{ gateway_refund_id: "re_gateway_b_1", amount: 4900 }]);
+  });
+
+  test("of part of a payment asks the gateway for that amount and partly refunds the order", async () => {
+    const { gateways, admin, order } = setUp();
+    const details = await admin.refund(order.id, { amount: 1500 });
+    expect(gateways.gateway_b.refunds).toEqual([{ payment_id: "pi_1", amount: 1500 }]);
+    expect(details.order.status).toBe("partially_refunded");
+    expect(details.payments[0]?.refunded_amount).toBe(1500);
+  });
+
+  test("takes the latest payment with something left unless told which", async () => {
+    const { uow, gateways, admin, order } = setUp();
+    uow.payments.add({ order_id: order.id, payment_id: "pi_2", amount: 900, refunded_amount: 900 });
+    await admin.refund(order.id, { amount: 100 });
+    expect(gateways.gateway_b.refunds).toEqual([{ payment_id: "pi_1", amount: 100 }]);
+    const second = uow.payments.add({ order_id: order.id, payment_id: "pi_3", amount: 700 });
+    await admin.refund(order.id, { payment_id: "pi_3" });
+    expect(gateways.gateway_b.refunds.at(-1)).toEqual({ payment_id: "pi_3", amount: null });
+    expect(uow.payments.get(second.id).refunded_amount).toBe(700);
+  });
+
+  test("is applied once even when the gateway's event about it arrives afterwards", async () => {
+    const { uow, admin, order, payment } = setUp();
+    await admin.refund(order.id, { amount: 1500 });
+    const [made] = uow.payments.refunds();
+    const event = aRefundedEvent({ payment: { payment_id: "pi_1" }, refund_id: made?.gateway_refund_id, amount: 1500 });
+    const context = {
+      environment: "sandbox" as const,
+      payment: { payment_id: "pi_1", payment_intent_id: null, charge_id: null, invoice_id: null },
+    };
+    await uow.run((scope) => makeMoneyBack({ log: createRecordingLog() }).refunded(event, context, scope));
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(1500);
+    expect(uow.payments.refunds()).toHaveLength(1);
+  });
+
+  test.each([
+    ["more than is left", { amount: 4901 }],
+    ["nothing", { amount: 0 }],
+    ["a fraction of a cent", { amount: 10.5 }],
+  ])("of %s is refused before the gateway is asked", async (_, request) => {
+    const { gateways, admin, order } = setUp();
+    await expect(admin.refund(order.id, request)).rejects.toBeInstanceOf(RefundExceedsPayment);
+    expect(gateways.gateway_b.refunds).toEqual([]);
+  });
+
+  test("of an order with nothing left to refund is refused", async () => {
+    const { uow, gateways, admin, order, payment } = setUp();
+    uow.payments.add({ ...payment, refunded_amount: 4900 });
+    await expect(admin.refund(order.id, {})).rejects.toBeInstanceOf(NothingToRefund);
+    await expect(admin.refund(order.id, { payment_id: "pi_1" })).rejects.toBeInstanceOf(NothingToRefund);
+    expect(gateways.gateway_b.refunds).toEqual([]);
+  });
+
+  test("naming a payment of another order is refused", async () => {
+    const { admin, order } = setUp();
+    await expect(admin.refund(order.id, { payment_id: "pi_elsewhere" })).rejects.toBeInstanceOf(PaymentNotOfOrder);
+  });
+
+  test("of an order that does not exist is refused", async () => {
+    const { admin } = setUp();
+    await expect(admin.refund(crypto.randomUUID(), {})).rejects.toBeInstanceOf(OrderNotFound);
+  });
+
+  test("the gateway refused changes nothing here", async () => {
+    const { uow, gateways, admin, order, payment } = setUp();
+    gateways.gateway_b.refund = async () => ({ refund_id: "re_x", status: "failed" });
+    await expect(admin.refund(order.id, {})).rejects.toBeInstanceOf(RefundFailed);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
+    expect(uow.orders.get(order.id).status).toBe("paid");
+  });
+
+  test("the gateway unreachable changes nothing here either", async () => {
+    const { uow, gateways, admin, order, payment } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamUnreachable("gateway", "connection refused"));
+    await expect(admin.refund(order.id, {})).rejects.toBeInstanceOf(UpstreamUnreachable);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
+    expect(uow.jobs.all()).toEqual([]);
+  });
+
+  test("of everything cancels the order's deliveries", async () => {
+    const { uow, admin, order } = setUp();
+    uow.fulfillments.add({ order_id: order.id, status: "active" });
+    await admin.refund(order.id, {});
+    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toMatchObject([{ payload: { action: "cancel" } }]);
+  });
+});
+
+describe("an admin approval", () => {
+  test("delivers a flagged order, once however often it is approved", async () => {
+    const { uow, admin, order } = setUp({ status: "flagged", needs_attention: true, attention_reason: "amount" });
+    const approved = await admin.approve(order.id);
+    expect(approved.order).toMatchObject({ status: "paid", needs_attention: false, attention_reason: null });
+    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    await expect(admin.approve(order.id)).rejects.toBeInstanceOf(NothingToApprove);
+    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+  });
+
+  test("of a paid order waiting for attention clears the flag and delivers what is not delivered yet", async () => {
+    const { uow, admin, order } = setUp({ status: "paid", needs_attention: true, attention_reason: "check" });
+    await admin.approve(order.id);
+    expect(uow.orders.get(order.id).needs_attention).toBe(false);
+    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+  });
+
+  test("of an order needing nothing is refused and changes nothing", async () => {
+    const { uow, admin, order } = setUp({ status: "paid" });
+    await expect(admin.approve(order.id)).rejects.toBeInstanceOf(NothingToApprove);
+    expect(uow.jobs.all()).toEqual([]);
+  });
+
+  test("of an order that does not exist is refused", async () => {
+    const { admin } = setUp();
+    await expect(admin.approve(crypto.randomUUID())).rejects.toBeInstanceOf(OrderNotFound);
+  });
+});
+
+describe("the admin's order views", () => {
+  test("show an order with its payments, and list orders by filter", async () => {
+    const { uow, admin, order } = setUp({ status: "paid", needs_attention: true });
+    uow.orders.add({ status: "pending_payment" });
+    expect((await admin.get(order.id)).payments).toMatchObject([{ payment_id: "pi_1" }]);
+    expect((await admin.list({ needs_attention: true }, { limit: 10 })).items.map((o) => o.id)).toEqual([order.id]);
+    await expect(admin.get(crypto.randomUUID())).rejects.toBeInstanceOf(OrderNotFound);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, test } from "bun:test";
+import { makeGatewaySettingsAdmin } from "../../../application/payments/gateway-settings.ts";
+import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
+import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
+import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";
+import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
+import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
+import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
+
+function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" }) {
+  const repository = createInMemoryGatewaySettingsRepository();
+  const store = createInMemorySecretStore(secrets);
+  const changes = createInMemoryChangeSignal();
+  const urls = createStaticOutboundUrlPolicy(["10.0.0.1"]);
+  const gateways = {
+    gateway_a: createWebhookSendingPaymentGateway("gateway_a"),
+    gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
+  };
+  const admin = makeGatewaySettingsAdmin({ repository, secrets: store, changes, gateways, urls });
+  return { repository, store, changes, urls, gateways, admin };
+}
+
+const fieldErrors = async (promise: Promise<unknown>) => {
+  const error = await promise.catch((caught: unknown) => caught);
+  expect(error).toBeInstanceOf(ValidationFailed);
+  return (error as ValidationFailed).errors?.map((e) => `${e.path} ${e.code}`);
+};
+
+describe("describing a gateway's settings", () => {
+  test("shows each secret's reference and whether it resolves, never its value", async () => {
+    const { admin } = setUp();
+    const described = await admin.describe("gateway_b");
+    expect(described.sandbox).toMatchObject({
+      api_key_ref: "gateway_b_sandbox_api_key",
+      api_key_configured: true,
+      webhook_secret_configured: false,
+      client_key_configured: false,
+    });
+    expect(JSON.stringify(described)).not.toContain("sk_test_1");
+  });
+});
+
+describe("updating a gateway's settings", () => {
+  test("merges the change, stores the secrets under their references and tells every instance", async () => {
+    const { admin, repository, store, changes } = setUp();
+    const described = await admin.update("gateway_b", {
+      environment: "live",
+      timeout_seconds: 20,
+      tax_behavior: "inclusive",
+      live: { base_url: "https://api.gateway.example", webhook_secret: "whsec_live" },
+    });
+    expect(await repository.get("gateway_b")).toMatchObject({
+      environment: "live",
+      timeout_seconds: 20,
+      tax_behavior: "inclusive",
+      webhook_tolerance_seconds: 300,
+      live: { base_url: "https://api.gateway.example", webhook_secret_ref: "gateway_b_live_webhook_secret" },
+      sandbox: { base_url: "https://sandbox.gateway_b.example" },
+    });
+    expect(await store.resolve("gateway_b_live_webhook_secret")).toBe("whsec_live");
+    expect(described.live.webhook_secret_configured).toBe(true);
+    expect(JSON.stringify(await repository.get("gateway_b"))).not.toContain("whsec_live");
+    expect(changes.published).toEqual([GATEWAY_SETTINGS_TOPIC]);
+  });
+
+  test("refuses what is not valid, listing every field, and saves nothing", async () => {
+    const { admin, repository, store, changes } = setUp();
+    const errors = await fieldErrors(
+      admin.update("gateway_b", {
+        sandbox: { base_url: "ftp://files.example", api_key_ref: "1 not a ref", client_key: "pk_x" },
+        live: { webhook_secret: "whsec_x" },
+      }),
+    );
+    expect(errors).toEqual([
+      "/sandbox/base_url INVALID_URL",
+      "/sandbox/api_key_ref INVALID_REFERENCE",
+      "/sandbox/client_key NO_REFERENCE",
+    ]);
+    expect(repository.saves()).toBe(0);
+    expect(await store.resolve("gateway_b_live_webhook_secret")).toBeUndefined();
+    expect(changes.published).toEqual([]);
+  });
+
+  test("refuses an address the marketplace does not call, checking only the addresses changed", async () => {
+    const { admin, repository, urls } = setUp();
+    const error = await admin
+      .update("gateway_b", { live: { base_url: "https://10.0.0.1/api" } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UrlNotAllowed);
+    expect((error as UrlNotAllowed).errors).toMatchObject([{ path: "/live/base_url", code: "URL_NOT_ALLOWED" }]);
+    expect(repository.saves()).toBe(0);
+    await admin.update("gateway_b", { timeout_seconds: 5 });
+    expect(urls.asked).toEqual(["https://10.0.0.1/api"]);
+  });
+});
+
+describe("testing a gateway's connection", () => {
+  test("checks the active environment's address, then asks the gateway", async () => {
+    const { admin, gateways, urls } = setUp();
+    expect(await admin.testConnection("gateway_b")).toMatchObject({ ok: true });
+    expect(urls.asked).toEqual(["https://sandbox.gateway_b.example"]);
+    expect(gateways.gateway_b.callsOf("testConnection")).toHaveLength(1);
+  });
+
+  test("never connects to an address the marketplace does not call", async () => {
+    const { admin, repository, gateways } = setUp();
+    const settings = await repository.get("gateway_b");
+    await repository.save({ ...settings, sandbox: { ...settings.sandbox, base_url: "https://10.0.0.1" } });
+    await expect(admin.testConnection("gateway_b")).rejects.toBeInstanceOf(UrlNotAllowed);
+    expect(gateways.gateway_b.callsOf("testConnection")).toEqual([]);
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, test } from "bun:test";
+import {
+  CONNECTION_PROBE_REFERENCE,
+  makeTestProviderConnection,
+} from "../../../application/provisioning/test-provider-connection.ts";
+import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import {
+  CredentialsNotFound,
+  UpstreamRejected,
+  UpstreamTimeout,
+  UpstreamUnreachable,
+  UpstreamUrlNotAllowed,
+} from "../../../application/shared/upstream-errors.ts";
+import { ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
+import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
+import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
+import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
+
+function setup(refusedHosts: readonly string[] = []) {
+  const products = createInMemoryProductRepository();
+  const provider = createFakeProviderClient();
+  const urls = createStaticOutboundUrlPolicy(refusedHosts);
+  /** Each reading of the clock is 25 ms after the previous one. */
+  let now = 1_000;
+  const test = makeTestProviderConnection({ products, provider, urls, now: () => (now += 25) });
+  const stored = async (input = aPointOfSaleProduct()) => {
+    const product = await products.insert(validateProduct(input));
+    if (!product) throw new Error("product insert failed");
+    return { product_id: product.id };
+  };
+  const draft = (config: unknown = aPointOfSaleProduct().fulfillment_config) => ({
+    fulfillment_driver: "multitenant_saas",
+    fulfillment_config: config,
+  });
+  return { provider, urls, test, stored, draft };
+}
+
+const tenantNotFound = () => new UpstreamRejected("provider", 404, "TENANT_NOT_FOUND", "no such tenant");
+
+describe("testing a provider connection", () => {
+  test("the provider's TENANT_NOT_FOUND for the probe reference proves the connection, with its latency", async () => {
+    const t = setup();
+    t.provider.failWith(tenantNotFound());
+
+    expect(await t.test(await t.stored())).toEqual({ ok: true, latency_ms: 25 });
+    expect(t.provider.calls.map((call) => [call.method, call.argument])).toEqual([
+      ["status", CONNECTION_PROBE_REFERENCE],
+    ]);
+  });
+
+  test("a draft configuration is tested as given, before it is saved", async () => {
+    const t = setup();
+    expect(await t.test(t.draft())).toEqual({ ok: true, latency_ms: 25 });
+    expect(t.provider.calls[0]?.config.base_url).toBe("https://provider.example.com");
+  });
+
+  test.each([
+    ["a 401", () => new UpstreamRejected("provider", 401, "UNAUTHORIZED", undefined), "bad_credentials", "HTTP 401"],
+    ["no answer", () => new UpstreamUnreachable("provider", "refused"), "unreachable", "could not be reached"],
+    ["a timeout", () => new UpstreamTimeout("provider", 45), "timeout", "timeout_seconds"],
+    ["no secret", () => new CredentialsNotFound("provider", "pos_token"), "not_configured", "credentials_ref"],
+    [
+      "another 404",
+      () => new UpstreamRejected("provider", 404, "NOT_FOUND", undefined),
+      "unexpected_response",
+      "contract",
+    ],
+  ])("%s is reported as %s in the action's own words", async (_name, failure, reason, words) => {
+    const t = setup();
+    t.provider.failWith(failure());
+
+    const report = await t.test(await t.stored());
+
+    expect(report).toMatchObject({ ok: false, reason });
+    expect(report.ok ? "" : report.message).toContain(words);
+  });
+
+  test("an address the marketplace does not call is refused before anything is sent", async () => {
+    const t = setup(["provider.example.com"]);
+
+    const refused = await t.test(t.draft()).catch((error) => error);
+
+    expect(refused).toBeInstanceOf(UrlNotAllowed);
+    expect(refused.errors.map((e: { path: string }) => e.path)).toEqual([
+      "/fulfillment_config/base_url",
+      "/fulfillment_config/management/base_url",
+    ]);
+    expect(t.provider.calls).toEqual([]);
+  });
+
+  test("an address refused as the call connects is the admin's to fix, not a report", async () => {
+    const t = setup();
+    t.provider.failWith(new UpstreamUrlNotAllowed("provider", "10.0.0.8 is private", false));
+    await expect(t.test(await t.stored())).rejects.toBeInstanceOf(UpstreamUrlNotAllowed);
+  });
+
+  test("an invalid draft or a product of another driver is not testable and calls nobody", async () => {
+    const t = setup();
+    await expect(t.test(t.draft({ base_url: "https://provider.example.com" }))).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
+    await expect(t.test({ fulfillment_driver: "license_download", fulfillment_config: {} })).rejects.toMatchObject({
+      errors: [expect.objectContaining({ path: "/fulfillment_driver", code: "NOT_TESTABLE" })],
+    });
+    await expect(t.test(await t.stored(aLicenseProduct()))).rejects.toMatchObject({
+      errors: [expect.objectContaining({ code: "NOT_TESTABLE" })],
+    });
+    expect(t.provider.calls).toEqual([]);
+  });
+
+  test("an unknown product is not found", async () => {
+    const t = setup();
+    await expect(t.test({ product_id: crypto.randomUUID() })).rejects.toBeInstanceOf(ProductNotFound);
+  });
+});

@@ -1,0 +1,40 @@
+import type { LicenseStore, StoredLicense } from "../../../application/licensing/ports.ts";
+
+type License = Omit<StoredLicense, "activations">;
+
+/**
+ * Licenses by key with the machines each is activated on, as the real store keeps them: a known
+ * machine is not counted twice, and a new one past `max_activations` is refused.
+ */
+export function createInMemoryLicenseStore() {
+  const byKey = new Map<string, License>();
+  const machines = new Map<string, Set<string>>();
+  const machinesOf = (licenseId: string) => machines.get(licenseId) ?? new Set<string>();
+
+  const store: LicenseStore = {
+    async findByKey(key) {
+      const license = byKey.get(key);
+      return license && { ...license, activations: machinesOf(license.id).size };
+    },
+    async activate(licenseId, fingerprint) {
+      const license = [...byKey.values()].find((l) => l.id === licenseId);
+      const known = machinesOf(licenseId);
+      if (known.has(fingerprint)) return { activated: false, activations: known.size };
+      if (!license || known.size >= license.max_activations) return "limit";
+      machines.set(licenseId, new Set([...known, fingerprint]));
+      return { activated: true, activations: known.size + 1 };
+    },
+  };
+
+  return {
+    ...store,
+    add(key: string, license: License) {
+      byKey.set(key, license);
+    },
+    change(licenseId: string, patch: Partial<Pick<License, "status" | "expires_at" | "max_activations">>) {
+      for (const [key, license] of byKey) if (license.id === licenseId) byKey.set(key, { ...license, ...patch });
+    },
+    /** The machines a license is activated on. */
+    machines: (licenseId: string) => [...machinesOf(licenseId)],
+  };
+}

@@ -1,0 +1,152 @@
+import type { RefundRecord } from "../../../application/checkout/ports.ts";
+import type { PaymentLedger } from "../../../application/payments/ledger-ports.ts";
+import type { Dispute, Payment } from "../../../domain/payments/payment.ts";
+
+/**
+ * Payments, refunds and disputes in memory with the real ledger's rules: one payment per
+ * `(gateway, payment_id)`, a single refund counted once per refund id, a running total only ever
+ * raised, never more refunded or charged back than was paid, a settled dispute final. `add` seeds
+ * a payment; `snapshot` lets a fake unit of work roll back.
+ */
+export function createInMemoryPaymentLedger() {
+  let payments = new Map<string, Payment>();
+  let refunds: RefundRecord[] = [];
+  let disputes = new Map<string, Dispute>();
+
+  function add(overrides: Partial<Payment> & Pick<Payment, "order_id">): Payment {
+    const payment: Payment = {
+      id: crypto.randomUUID(),
+      gateway: "gateway_b",
+      payment_id: `pi_${crypto.randomUUID().slice(0, 8)}`,
+      kind: "initial",
+      amount: 4900,
+      tax: 0,
+      currency: "EUR",
+      refunded_amount: 0,
+      charged_back_amount: 0,
+      invoice_id: null,
+      charge_id: null,
+      payment_intent_id: null,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, payments.size)),
+      ...overrides,
+    };
+    payments.set(payment.id, payment);
+    return payment;
+  }
+
+  const get = (id: string): Payment => {
+    const payment = payments.get(id);
+    if (!payment) throw new Error(`no payment ${id}`);
+    return payment;
+  };
+  const change = (id: string, patch: Partial<Payment>) => {
+    payments.set(id, { ...get(id), ...patch });
+    return get(id);
+  };
+
+  const ledger: PaymentLedger = {
+    async record(payment) {
+      const taken = [...payments.values()].some(
+        (p) => p.gateway === payment.gateway && p.payment_id === payment.payment_id,
+      );
+      return taken ? undefined : add(payment);
+    },
+    async find(gateway, pointer) {
+      const ids = [pointer.payment_id, pointer.payment_intent_id].filter((id) => !!id);
+      return [...payments.values()]
+        .filter((p) => p.gateway === gateway)
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+        .find(
+          (p) =>
+            ids.includes(p.payment_id) ||
+            (p.payment_intent_id !== null && ids.includes(p.payment_intent_id)) ||
+            (pointer.charge_id != null && p.charge_id === pointer.charge_id) ||
+            (pointer.invoice_id != null && p.invoice_id === pointer.invoice_id),
+        );
+    },
+    forOrder: async (orderId) =>
+      [...payments.values()]
+        .filter((p) => p.order_id === orderId)
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime()),
+    async link(paymentId, references) {
+      const payment = get(paymentId);
+      change(paymentId, {
+        invoice_id: payment.invoice_id ?? references.invoice_id ?? null,
+        charge_id: payment.charge_id ?? references.charge_id ?? null,
+        payment_intent_id: payment.payment_intent_id ?? references.payment_intent_id ?? null,
+      });
+    },
+    async applyRefund(paymentId, refund) {
+      const payment = get(paymentId);
+      const ceiling = payment.amount - payment.charged_back_amount;
+      if (refund.cumulative) {
+        return change(paymentId, {
+          refunded_amount: Math.min(ceiling, Math.max(payment.refunded_amount, refund.amount)),
+        });
+      }
+      const refundId = refund.refund_id ?? `event:${crypto.randomUUID()}`;
+      if (refunds.some((r) => r.payment_id === paymentId && r.gateway_refund_id === refundId)) return payment;
+      refunds = [
+        ...refunds,
+        {
+          id: crypto.randomUUID(),
+          payment_id: paymentId,
+          gateway_refund_id: refundId,
+          amount: refund.amount,
+          status: "succeeded",
+          created_at: new Date(),
+        },
+      ];
+      return change(paymentId, { refunded_amount: Math.min(ceiling, payment.refunded_amount + refund.amount) });
+    },
+    async settleDispute(payment, dispute) {
+      const before = [...disputes.values()].find(
+        (d) => d.gateway === payment.gateway && d.gateway_dispute_id === dispute.gateway_dispute_id,
+      );
+      if (before && (before.status === dispute.status || before.status !== "open")) {
+        return { dispute: before, changed: false, payment: get(payment.id) };
+      }
+      const now = new Date();
+      const settled: Dispute = before
+        ? { ...before, status: dispute.status, updated_at: now }
+        : {
+            id: crypto.randomUUID(),
+            payment_id: payment.id,
+            gateway: payment.gateway,
+            ...dispute,
+            created_at: now,
+            updated_at: now,
+          };
+      disputes.set(settled.id, settled);
+      if (dispute.status === "lost") {
+        const current = get(payment.id);
+        change(payment.id, {
+          charged_back_amount: Math.min(
+            current.amount - current.refunded_amount,
+            current.charged_back_amount + dispute.amount,
+          ),
+        });
+      }
+      return { dispute: settled, changed: true, payment: get(payment.id) };
+    },
+  };
+
+  return {
+    ...ledger,
+    add,
+    get,
+    /** Every refund counted, in order. */
+    refunds: () => [...refunds],
+    disputes: () => [...disputes.values()],
+    snapshot() {
+      const saved = { payments: new Map(payments), refunds: [...refunds], disputes: new Map(disputes) };
+      return () => {
+        payments = saved.payments;
+        refunds = saved.refunds;
+        disputes = saved.disputes;
+      };
+    },
+  };
+}
+
+export type InMemoryPaymentLedger = ReturnType<typeof createInMemoryPaymentLedger>;
