@@ -31,3 +31,11 @@ export function checkoutReturnUrl(template: string, orderId: string, outcome: "s
   url.search = url.search ? `${url.search}&checkout=${outcome}` : `?checkout=${outcome}`;
   return url.href;
 }
+
+/** Where the gateway returns the customer after paying or giving up, per order. */
+export function checkoutReturnUrls(template: string) {
+  return {
+    success: (orderId: string) => checkoutReturnUrl(template, orderId, "success"),
+    cancel: (orderId: string) => checkoutReturnUrl(template, orderId, "cancelled"),
+  };
+}

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { AccountStates } from "../../application/identity/ports.ts";
 import { AccountDisabled, checkSession } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { fixedError } from "../../domain/shared/domain-error.ts";
 
 export interface Principal {
   readonly userId: string;
@@ -18,23 +18,17 @@ export interface AuthOptions {
   readonly accounts: AccountStates;
 }
 
-export class AuthenticationRequired extends DomainError {
-  readonly code = "AUTHENTICATION_REQUIRED";
-  readonly category = "unauthenticated";
+export class AuthenticationRequired extends fixedError(
+  "AUTHENTICATION_REQUIRED",
+  "unauthenticated",
+  "A valid bearer token is required.",
+) {}
 
-  constructor() {
-    super("A valid bearer token is required.");
-  }
-}
-
-export class RoleForbidden extends DomainError {
-  readonly code = "FORBIDDEN_ROLE";
-  readonly category = "forbidden";
-
-  constructor() {
-    super("This action is not allowed for your role.");
-  }
-}
+export class RoleForbidden extends fixedError(
+  "FORBIDDEN_ROLE",
+  "forbidden",
+  "This action is not allowed for your role.",
+) {}
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 const ROLES: readonly string[] = ["customer", "admin"] satisfies Role[];

@@ -39,3 +39,13 @@ export function createDownloadTokens(deps: { secret: string; ttlSeconds: number;
     },
   };
 }
+
+/** Signed download links under `baseUrl`: what the customer is given, and what the download route checks. */
+export function createDownloadLinks(deps: { secret: string; ttlSeconds: number; baseUrl: string }) {
+  const tokens = createDownloadTokens(deps);
+  return {
+    link: async (entitlementId: string, customerId: string) =>
+      `${deps.baseUrl}/api/downloads/${await tokens.issue(entitlementId, customerId)}`,
+    verify: tokens.verify,
+  };
+}

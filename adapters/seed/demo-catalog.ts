@@ -44,12 +44,6 @@ function demoProducts(providerBaseUrl: string): [ProductInput, PricingMappingInp
           management: {
             enabled: true,
             base_url: providerBaseUrl,
-            overview_endpoint: "/api/marketplace/admin/overview",
-            tenants_endpoint: "/api/marketplace/admin/tenants",
-            tenant_details_endpoint: "/api/marketplace/admin/tenants/{tenant}",
-            tenant_status_endpoint: "/api/marketplace/admin/tenants/{tenant}/status",
-            tenant_subscription_endpoint: "/api/marketplace/admin/tenants/{tenant}/subscription",
-            plans_endpoint: "/api/marketplace/admin/plans",
           },
         },
       },

@@ -1,7 +1,7 @@
 import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
-import { checkoutReturnUrl } from "../config/checkout-return-url.ts";
+import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import type { CatalogFeature } from "./catalog.ts";
 import type { PaymentsFeature } from "./payments.ts";
@@ -16,7 +16,6 @@ export function wireCheckout(
     users,
   }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
 ) {
-  const returnTo = config.checkoutReturnUrl;
   return {
     routes: {
       calculateCheckout: makeCalculateCheckout(catalog),
@@ -24,14 +23,11 @@ export function wireCheckout(
         ...catalog,
         orders: payments.orders,
         idempotency: createPostgresIdempotencyStore(sql),
-        customers: { find: (id) => users.findById(id) },
+        customers: { find: users.findById },
         gateways: payments.gateways,
         settings: payments.settings,
         refs: payments.refs,
-        urls: {
-          success: (orderId) => checkoutReturnUrl(returnTo, orderId, "success"),
-          cancel: (orderId) => checkoutReturnUrl(returnTo, orderId, "cancelled"),
-        },
+        urls: checkoutReturnUrls(config.checkoutReturnUrl),
       }),
     },
   };

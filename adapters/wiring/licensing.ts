@@ -3,19 +3,18 @@ import { createLicenseDownloadAdapter } from "../fulfillment/license-download-ad
 import { createLicenseSigner } from "../licensing/license-signer.ts";
 import { createPostgresLicenseRepository } from "../postgres/license-repository.ts";
 import { createPostgresLicenseStore } from "../postgres/license-store.ts";
-import { createDownloadTokens } from "../security/download-tokens.ts";
+import { createDownloadLinks } from "../security/download-tokens.ts";
 import type { Platform } from "./platform.ts";
 
 /** Signed licenses, activations, the license driver and signed download links. */
 export function wireLicensing({ infra, config, sql, clock }: Platform) {
   const signer = createLicenseSigner(infra.licenseKeys);
-  const tokens = createDownloadTokens({ secret: infra.jwtSecret, ttlSeconds: config.downloadLinkTtlSeconds });
   return {
-    downloads: {
-      link: async (entitlementId: string, customerId: string) =>
-        `${config.publicBaseUrl}/api/downloads/${await tokens.issue(entitlementId, customerId)}`,
-      verify: tokens.verify,
-    },
+    downloads: createDownloadLinks({
+      secret: infra.jwtSecret,
+      ttlSeconds: config.downloadLinkTtlSeconds,
+      baseUrl: config.publicBaseUrl,
+    }),
     routes: {
       licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: signer, clock }),
     },

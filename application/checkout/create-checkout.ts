@@ -1,34 +1,28 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
 import type { CheckoutUrls, CustomerDirectory, IdempotencyStore, OrderRepository } from "./ports.ts";
 
-export class IdempotencyKeyReused extends DomainError {
-  readonly code = "IDEMPOTENCY_KEY_REUSED";
-  readonly category = "invalid";
-  constructor() {
-    super("This Idempotency-Key was used with a different request body.");
-  }
-}
+export class IdempotencyKeyReused extends fixedError(
+  "IDEMPOTENCY_KEY_REUSED",
+  "invalid",
+  "This Idempotency-Key was used with a different request body.",
+) {}
 
-export class IdempotentRequestInProgress extends DomainError {
-  readonly code = "IDEMPOTENT_REQUEST_IN_PROGRESS";
-  readonly category = "conflict";
-  constructor() {
-    super("A request with this Idempotency-Key is still being processed; retry shortly.");
-  }
-}
+export class IdempotentRequestInProgress extends fixedError(
+  "IDEMPOTENT_REQUEST_IN_PROGRESS",
+  "conflict",
+  "A request with this Idempotency-Key is still being processed; retry shortly.",
+) {}
 
-export class CustomerNotFound extends DomainError {
-  readonly code = "CUSTOMER_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The customer account does not exist.");
-  }
-}
+export class CustomerNotFound extends fixedError(
+  "CUSTOMER_NOT_FOUND",
+  "not_found",
+  "The customer account does not exist.",
+) {}
 
 export interface CheckoutResponse {
   readonly order_id: string;

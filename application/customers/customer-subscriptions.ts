@@ -1,18 +1,16 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
 import type { Clock } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
 
-export class SubscriptionNotFound extends DomainError {
-  readonly code = "SUBSCRIPTION_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The subscription does not exist.");
-  }
-}
+export class SubscriptionNotFound extends fixedError(
+  "SUBSCRIPTION_NOT_FOUND",
+  "not_found",
+  "The subscription does not exist.",
+) {}
 
 /** Why a subscription cannot be cancelled or resumed now. */
 export type SubscriptionRefusal = "cancelled" | "period_ended" | "unconfirmed";
@@ -23,12 +21,9 @@ const REFUSALS: Readonly<Record<SubscriptionRefusal, string>> = {
   unconfirmed: "The payment gateway has not confirmed this subscription yet; try again in a moment.",
 };
 
-export class SubscriptionChangeRefused extends DomainError {
-  readonly code: string;
-  readonly category = "conflict";
+export class SubscriptionChangeRefused extends ReasonedRefusal<SubscriptionRefusal> {
   constructor(reason: SubscriptionRefusal) {
-    super(REFUSALS[reason]);
-    this.code = `SUBSCRIPTION_${reason.toUpperCase()}`;
+    super("SUBSCRIPTION", REFUSALS, reason);
   }
 }
 

@@ -5,7 +5,7 @@ import {
   FulfillmentStateConflict,
   isLive,
 } from "../../domain/fulfillment/fulfillment.ts";
-import { DomainError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { fixedError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields, notify } from "./fulfill-item.ts";
@@ -20,13 +20,11 @@ import type {
 } from "./ports.ts";
 import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
 
-export class TaskNotFound extends DomainError {
-  readonly code = "TASK_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The task does not exist or is no longer open.");
-  }
-}
+export class TaskNotFound extends fixedError(
+  "TASK_NOT_FOUND",
+  "not_found",
+  "The task does not exist or is no longer open.",
+) {}
 
 /** What the adapter is asked to do for an action on an active delivery. */
 function perform(

@@ -1,14 +1,8 @@
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { Clock } from "../shared/runtime.ts";
 import type { LicenseStore, LicenseVerifier, StoredLicense } from "./ports.ts";
 
-export class LicenseNotFound extends DomainError {
-  readonly code = "LICENSE_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("No valid license has this key.");
-  }
-}
+export class LicenseNotFound extends fixedError("LICENSE_NOT_FOUND", "not_found", "No valid license has this key.") {}
 
 /** Why a genuine key does not work now; `validate` answers the same words as `reason`. */
 export type UnusableReason = "revoked" | "suspended" | "expired";
@@ -19,12 +13,9 @@ const UNUSABLE: Readonly<Record<UnusableReason, string>> = {
   expired: "This license has expired.",
 };
 
-export class LicenseUnusable extends DomainError {
-  readonly code: string;
-  readonly category = "conflict";
+export class LicenseUnusable extends ReasonedRefusal<UnusableReason> {
   constructor(reason: UnusableReason) {
-    super(UNUSABLE[reason]);
-    this.code = `LICENSE_${reason.toUpperCase()}`;
+    super("LICENSE", UNUSABLE, reason);
   }
 }
 

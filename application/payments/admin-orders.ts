@@ -1,7 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
 import type { Log } from "../shared/runtime.ts";
@@ -10,13 +10,11 @@ import { deliverOrder } from "./deliveries.ts";
 import { settleAfterRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
 
-export class NothingToRefund extends DomainError {
-  readonly code = "NOTHING_TO_REFUND";
-  readonly category = "conflict";
-  constructor() {
-    super("The order has no payment left to refund.");
-  }
-}
+export class NothingToRefund extends fixedError(
+  "NOTHING_TO_REFUND",
+  "conflict",
+  "The order has no payment left to refund.",
+) {}
 
 export class RefundExceedsPayment extends DomainError {
   readonly code = "REFUND_EXCEEDS_PAYMENT";
@@ -28,31 +26,24 @@ export class RefundExceedsPayment extends DomainError {
   }
 }
 
-export class PaymentNotOfOrder extends DomainError {
-  readonly code = "PAYMENT_NOT_FOUND";
-  readonly category = "invalid";
-  constructor() {
-    super("The order has no payment with this id.", [
-      { path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" },
-    ]);
-  }
-}
+export class PaymentNotOfOrder extends fixedError(
+  "PAYMENT_NOT_FOUND",
+  "invalid",
+  "The order has no payment with this id.",
+  [{ path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" }],
+) {}
 
-export class RefundFailed extends DomainError {
-  readonly code = "REFUND_FAILED";
-  readonly category = "upstream_failed";
-  constructor() {
-    super("The payment gateway refused the refund; nothing was refunded.");
-  }
-}
+export class RefundFailed extends fixedError(
+  "REFUND_FAILED",
+  "upstream_failed",
+  "The payment gateway refused the refund; nothing was refunded.",
+) {}
 
-export class NothingToApprove extends DomainError {
-  readonly code = "NOTHING_TO_APPROVE";
-  readonly category = "conflict";
-  constructor() {
-    super("The order neither needs attention nor waits for approval.");
-  }
-}
+export class NothingToApprove extends fixedError(
+  "NOTHING_TO_APPROVE",
+  "conflict",
+  "The order neither needs attention nor waits for approval.",
+) {}
 
 export function makeAdminOrders(deps: {
   orders: OrderRepository;

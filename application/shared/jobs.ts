@@ -1,4 +1,4 @@
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
 
 export interface NewJob {
   /** Which handler runs it, e.g. `payment_event`, `fulfill`. */
@@ -68,10 +68,4 @@ export class PermanentJobFailure extends DomainError {
   readonly transient = false;
 }
 
-export class DeadJobNotFound extends DomainError {
-  readonly code = "JOB_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("No dead job has this id.");
-  }
-}
+export class DeadJobNotFound extends fixedError("JOB_NOT_FOUND", "not_found", "No dead job has this id.") {}

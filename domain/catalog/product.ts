@@ -1,4 +1,4 @@
-import { DomainError, type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import { DomainError, type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
 import { validateObject } from "./config-spec.ts";
 import {
   DELIVERY_MODELS,
@@ -82,13 +82,7 @@ const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const TAG = new RegExp(`^[a-z0-9][a-z0-9-]{0,${PRODUCT_LIMITS.tag - 1}}$`);
 const GATEWAY_PRODUCT_ID = new RegExp(`^[A-Za-z0-9_-]{1,${PRODUCT_LIMITS.gateway_product_id}}$`);
 
-export class ProductNotFound extends DomainError {
-  readonly code = "PRODUCT_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The product does not exist.");
-  }
-}
+export class ProductNotFound extends fixedError("PRODUCT_NOT_FOUND", "not_found", "The product does not exist.") {}
 
 export class SlugTaken extends DomainError {
   readonly code = "SLUG_TAKEN";

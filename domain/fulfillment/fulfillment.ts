@@ -1,5 +1,5 @@
 import type { FulfillmentDriver } from "../catalog/drivers.ts";
-import { DomainError } from "../shared/domain-error.ts";
+import { DomainError, fixedError } from "../shared/domain-error.ts";
 
 /** The marketplace's own delivery states; the provider's tenant status lives apart, in `external_status`. */
 export const FULFILLMENT_STATUSES = [
@@ -76,10 +76,8 @@ export class FulfillmentStateConflict extends DomainError {
   readonly category = "conflict";
 }
 
-export class FulfillmentNotFound extends DomainError {
-  readonly code = "FULFILLMENT_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The fulfillment does not exist.");
-  }
-}
+export class FulfillmentNotFound extends fixedError(
+  "FULFILLMENT_NOT_FOUND",
+  "not_found",
+  "The fulfillment does not exist.",
+) {}

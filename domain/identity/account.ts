@@ -1,4 +1,4 @@
-import { DomainError } from "../shared/domain-error.ts";
+import { fixedError } from "../shared/domain-error.ts";
 import type { Role, User } from "./user.ts";
 
 /** What decides, on every request, what a token may still do: the database holds it, not the token. */
@@ -39,20 +39,14 @@ export function checkAccessChange(actorId: string, targetId: string, change: Acc
   if (actorId === targetId && losesAccess) throw new AdminSelfLockout();
 }
 
-export class AccountDisabled extends DomainError {
-  readonly code = "ACCOUNT_DISABLED";
-  readonly category = "unauthenticated";
+export class AccountDisabled extends fixedError(
+  "ACCOUNT_DISABLED",
+  "unauthenticated",
+  "This account is disabled; ask an administrator to enable it.",
+) {}
 
-  constructor() {
-    super("This account is disabled; ask an administrator to enable it.");
-  }
-}
-
-export class AdminSelfLockout extends DomainError {
-  readonly code = "ADMIN_SELF_LOCKOUT";
-  readonly category = "conflict";
-
-  constructor() {
-    super("An admin cannot demote or disable their own account; another admin has to.");
-  }
-}
+export class AdminSelfLockout extends fixedError(
+  "ADMIN_SELF_LOCKOUT",
+  "conflict",
+  "An admin cannot demote or disable their own account; another admin has to.",
+) {}

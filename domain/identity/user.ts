@@ -1,4 +1,4 @@
-import { DomainError, type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import { type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
 
 export type Role = "customer" | "admin";
 
@@ -47,30 +47,17 @@ export function validateRegistration(input: Registration): Registration {
   return { email, password: input.password, name };
 }
 
-export class EmailAlreadyRegistered extends DomainError {
-  readonly code = "EMAIL_ALREADY_REGISTERED";
-  readonly category = "conflict";
-
-  constructor() {
-    super("An account with this email already exists.");
-  }
-}
+export class EmailAlreadyRegistered extends fixedError(
+  "EMAIL_ALREADY_REGISTERED",
+  "conflict",
+  "An account with this email already exists.",
+) {}
 
 /** Deliberately silent on whether the email exists, so it cannot be used to probe accounts. */
-export class InvalidCredentials extends DomainError {
-  readonly code = "INVALID_CREDENTIALS";
-  readonly category = "unauthenticated";
+export class InvalidCredentials extends fixedError(
+  "INVALID_CREDENTIALS",
+  "unauthenticated",
+  "Email or password is wrong.",
+) {}
 
-  constructor() {
-    super("Email or password is wrong.");
-  }
-}
-
-export class UserNotFound extends DomainError {
-  readonly code = "USER_NOT_FOUND";
-  readonly category = "not_found";
-
-  constructor() {
-    super("The user does not exist.");
-  }
-}
+export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}

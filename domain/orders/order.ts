@@ -2,7 +2,7 @@ import type { PaymentGatewayName } from "../catalog/product.ts";
 import type { PricedItem } from "../checkout/checkout.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
 import type { TaxBehavior } from "../payments/payment.ts";
-import { DomainError } from "../shared/domain-error.ts";
+import { fixedError } from "../shared/domain-error.ts";
 import type { OrderStatus } from "./order-status.ts";
 
 export interface OrderItem extends PricedItem {
@@ -35,13 +35,7 @@ export interface Order {
   readonly updated_at: Date;
 }
 
-export class OrderNotFound extends DomainError {
-  readonly code = "ORDER_NOT_FOUND";
-  readonly category = "not_found";
-  constructor() {
-    super("The order does not exist.");
-  }
-}
+export class OrderNotFound extends fixedError("ORDER_NOT_FOUND", "not_found", "The order does not exist.") {}
 
 /** The metadata sent with a checkout: deterministic and normalized, the same bytes for the same checkout. */
 export function orderMetadata(input: {

@@ -38,6 +38,35 @@ export abstract class DomainError extends Error {
   }
 }
 
+/**
+ * A failure that always says the same thing, declared in one line:
+ * `class OrderNotFound extends fixedError("ORDER_NOT_FOUND", "not_found", "The order does not exist.") {}`.
+ */
+export function fixedError(code: string, category: ErrorCategory, message: string, errors?: readonly FieldError[]) {
+  return class extends DomainError {
+    readonly code = code;
+    readonly category = category;
+
+    constructor() {
+      super(message, errors);
+    }
+  };
+}
+
+/**
+ * A refusal with several possible reasons: its code names the reason (`<PREFIX>_<REASON>`), its
+ * message is the reason's words, so clients branch on the code and people read the message.
+ */
+export abstract class ReasonedRefusal<Reason extends string> extends DomainError {
+  readonly code: string;
+  readonly category = "conflict";
+
+  constructor(prefix: string, words: Readonly<Record<Reason, string>>, reason: Reason) {
+    super(words[reason]);
+    this.code = `${prefix}_${reason.toUpperCase()}`;
+  }
+}
+
 /** A request that breaks a business rule on one or more fields. */
 export class ValidationFailed extends DomainError {
   readonly code = "VALIDATION_FAILED";

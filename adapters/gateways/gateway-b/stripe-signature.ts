@@ -1,32 +1,24 @@
 import { InvalidWebhookSignature } from "../../../application/payments/ports.ts";
-import { constantTimeEqual, hmacSha256Hex } from "../../../kit/hmac.ts";
-
-interface ParsedHeader {
-  readonly timestamp: number;
-  readonly signatures: readonly string[];
-}
+import * as signature from "../signature-header.ts";
 
 /** `t=<unix>,v1=<hex>[,v1=<hex>...]`; other schemes (`v0`) are read past and never count. */
-function parseHeader(header: string | undefined): ParsedHeader {
+function parseHeader(header: string | undefined): { readonly timestamp: number; readonly signatures: string[] } {
   if (header === undefined || header.trim() === "")
     throw new InvalidWebhookSignature("the Stripe-Signature header is missing");
-  let timestamp: number | undefined;
-  const signatures: string[] = [];
-  for (const part of header.split(",")) {
-    const separator = part.indexOf("=");
-    if (separator < 1) throw new InvalidWebhookSignature("the Stripe-Signature header is malformed");
-    const key = part.slice(0, separator).trim();
-    const value = part.slice(separator + 1).trim();
-    if (key === "t") {
-      if (!/^\d{1,12}$/.test(value)) throw new InvalidWebhookSignature("the Stripe-Signature timestamp is malformed");
-      timestamp = Number(value);
-    } else if (key === "v1") {
-      signatures.push(value);
-    }
-  }
+  const values = signature.readSignatureHeader(
+    header,
+    ",",
+    () => new InvalidWebhookSignature("the Stripe-Signature header is malformed"),
+  );
+  const timestamps = values.get("t") ?? [];
+  const timestamp = timestamps.at(-1);
+  const signatures = values.get("v1") ?? [];
   if (timestamp === undefined) throw new InvalidWebhookSignature("the Stripe-Signature header has no timestamp");
+  if (!timestamps.every((value) => signature.UNIX_SECONDS.test(value))) {
+    throw new InvalidWebhookSignature("the Stripe-Signature timestamp is malformed");
+  }
   if (signatures.length === 0) throw new InvalidWebhookSignature("the Stripe-Signature header has no v1 signature");
-  return { timestamp, signatures };
+  return { timestamp: Number(timestamp), signatures };
 }
 
 /**
@@ -34,21 +26,13 @@ function parseHeader(header: string | undefined): ParsedHeader {
  * and `t` is within `toleranceSeconds` of now, in either direction. Reasons never echo a secret
  * or an expected signature.
  */
-export async function verifyStripeSignature(
-  rawBody: Uint8Array,
-  header: string | undefined,
-  secrets: readonly string[],
-  toleranceSeconds: number,
-  nowMs: number,
-): Promise<void> {
+export const verifyStripeSignature: signature.SignatureCheck = async (body, header, secrets, tolerance, now) => {
   const { timestamp, signatures } = parseHeader(header);
   if (secrets.length === 0) throw new InvalidWebhookSignature("no webhook secret is configured");
-  if (Math.abs(nowMs / 1000 - timestamp) > toleranceSeconds) {
+  if (!signature.withinTolerance(timestamp, tolerance, now)) {
     throw new InvalidWebhookSignature("the timestamp is outside the tolerance");
   }
-  for (const secret of secrets) {
-    const expected = await hmacSha256Hex(secret, `${timestamp}.`, rawBody);
-    if (signatures.some((signature) => constantTimeEqual(signature, expected))) return;
+  if (!(await signature.anySignatureMatches(secrets, `${timestamp}.`, body, signatures))) {
+    throw new InvalidWebhookSignature("no v1 signature matches");
   }
-  throw new InvalidWebhookSignature("no v1 signature matches");
-}
+};
