@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the figures of design section 10, measured side by side in one run on a
+ * `npm run bench`: the performance figures (README, Performance), measured side by side in one run on a
  * throwaway PostgreSQL, with load from separate processes on loopback. Writes bench/results.json.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";

@@ -32,7 +32,7 @@ export function defaultGatewaySettings(config: Config) {
 }
 
 /**
- * `GATEWAY_A_SANDBOX_API_KEY` (design section 5) becomes the value of the reference
+ * `GATEWAY_A_SANDBOX_API_KEY` (one variable per gateway, environment and secret) becomes the value of the reference
  * `gateway_a_sandbox_api_key` by way of `SECRET_GATEWAY_A_SANDBOX_API_KEY`, the secret store's
  * environment convention. Only these named variables are mapped, never the whole environment.
  */

@@ -71,7 +71,7 @@ export function createAdminGatewayRoutes(deps: AdminGatewayDeps) {
             params: t.Object({ id: t.String({ maxLength: 64 }) }),
             response: { 200: ProductSyncSchema },
             detail: {
-              summary: "Set the four gateway-A variant prices by the spec 2.4 rules in the active environment",
+              summary: "Set the four gateway-A variant prices from the product's pricing in the active environment",
             },
           },
         );

@@ -37,7 +37,7 @@ const TenantsQuery = t.Object({
 /** The provider's answer as its management API gives it (see openapi/provider.yaml), passed through. */
 const ProviderView = { 200: t.Unknown({ description: "The provider's JSON answer, unchanged" }) };
 
-/** Proxies the provider's management views (spec 2.3) for one product, authenticated like provisioning. */
+/** Proxies the provider's management views for one product (the product's `management` block), authenticated like provisioning. */
 export function createAdminProviderRoutes(deps: AdminProviderDeps) {
   const base = "/api/admin/products/:id/provider";
   const detail = (summary: string) => ({ summary, security: [{ bearer: [] }] });

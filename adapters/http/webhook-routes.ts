@@ -17,7 +17,7 @@ const SIGNATURES = {
   gateway_b: "Stripe-Signature: t=<unix>,v1=<hex HMAC-SHA256 of `<t>.<raw body>`>",
 } as const;
 
-/** One path per gateway, each to its own verifier (spec 4.1 rule 3); answers fast, the job does the work. */
+/** One path per gateway, each to its own verifier (a secret of one gateway never verifies the other's events); answers fast, the job does the work. */
 export function createWebhookRoutes(deps: WebhookDeps) {
   let app = new Elysia({ name: "webhook-routes", tags: ["webhooks"] });
   for (const gateway of ["gateway_a", "gateway_b"] as const) {

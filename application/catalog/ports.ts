@@ -27,7 +27,7 @@ export interface ProductRepository {
   findWithMappings(ids: readonly string[]): Promise<Map<string, ProductWithMappings>>;
   list(filter: ProductFilter, page: PageRequest): Promise<Page<ProductWithMappings>>;
   count(): Promise<number>;
-  /** Mirrors the active environment's gateway-A price ids into `gwa_product_id_*` (spec 2.1). */
+  /** Mirrors the active environment's gateway-A price ids into `gwa_product_id_*` so the checkout can name them. */
   setGatewayAIds(
     id: string,
     ids: Readonly<Record<"regular" | "extended" | "monthly" | "yearly", string | null>>,

@@ -41,7 +41,7 @@ export interface ItemFacts {
 
 const SUSPENDED = new Set(["suspended", "expired", "past_due"]);
 
-/** Spec section 1, step 6: for every item, where it stands and what the customer can do next. */
+/** For every item the customer bought: where its delivery stands and what they can do next. */
 export function nextAction(item: ItemFacts): NextAction {
   if (item.fulfillment_id === null || item.status === null) {
     if (item.order_status === "pending_payment" || item.order_status === "checkout_failed") {

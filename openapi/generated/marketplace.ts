@@ -595,7 +595,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Set the four gateway-A variant prices by the spec 2.4 rules in the active environment */
+        /** Set the four gateway-A variant prices from the product's pricing in the active environment */
         put: operations["putApiAdminGateway_aProductsByIdSync"];
         post?: never;
         delete?: never;

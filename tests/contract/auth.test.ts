@@ -24,7 +24,7 @@ function expectSignedAccepted(response: ContractResponse, status: number): void 
   expect(response.status).toBe(status);
 }
 
-describe("provider authentication (spec 5, YAML securitySchemes)", () => {
+describe("provider authentication (openapi/provider.yaml securitySchemes)", () => {
   test("contract rule 1: a request without credentials or with a wrong bearer token gets 401 problem+json", async () => {
     const request = target.onboardRequest();
     const wrong = { bearer: `wrong-${crypto.randomUUID()}` };

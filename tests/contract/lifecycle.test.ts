@@ -141,7 +141,7 @@ describe("suspend, cancel, upgrade (YAML suspend, cancel, upgrade)", () => {
     expect((await statusOf(trialing.external_reference_id)).status).toBe("active");
   });
 
-  test("contract rule 19: every lifecycle response carries the same identifiers and workspace URL (spec 4.3 rule 3)", async () => {
+  test("contract rule 19: every lifecycle response carries the same identifiers and workspace URL", async () => {
     const { request, tenant } = await target.onboard();
     const reference = { external_reference_id: tenant.external_reference_id };
     const responses = [

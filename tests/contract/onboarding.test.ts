@@ -13,7 +13,7 @@ const target = await useContractTarget();
 const ONBOARD = "/api/marketplace/onboard";
 const DAY_MS = 86_400_000;
 
-describe("onboarding (spec 4.3 rules 2-3, YAML onboard)", () => {
+describe("onboarding (openapi/provider.yaml onboard)", () => {
   test("contract rule 3: onboarding creates a tenant: 201 with external identifiers, workspace URL and status", async () => {
     const request = target.onboardRequest();
     const response = await target.call<Tenant>("POST", ONBOARD, { body: request });

@@ -16,7 +16,7 @@ async function orUndefinedOn404<T>(lookup: Promise<T>): Promise<T | undefined> {
   }
 }
 
-/** Products and prices in the active environment's Paddle catalog (gateway_a sync, spec 4.1). */
+/** Products and prices in the active environment's Paddle catalog (what the gateway_a product sync creates and updates). */
 export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): GatewayCatalog {
   const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
 

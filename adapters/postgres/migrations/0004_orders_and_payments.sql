@@ -88,7 +88,7 @@ create table gateway_settings (
 );
 
 -- Gateway-side ids of a product and its variant prices, per environment, so switching between
--- sandbox and live never mixes them (spec 4.1 rule 2).
+-- sandbox and live never mixes them: an order is paid only in the environment it was opened in.
 create table gateway_product_refs (
   product_id uuid not null references products (id),
   gateway text not null,

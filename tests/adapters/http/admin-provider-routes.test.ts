@@ -29,7 +29,7 @@ beforeAll(async () => {
   admin = await tokenFor("admin");
   const created = await call(app(), "POST", "/api/admin/products", {
     token: admin,
-    // Only base_url is configured: every endpoint falls back to the spec's default shapes.
+    // Only base_url is configured: every endpoint falls back to the provider contract's default paths.
     body: posProduct({ enabled: true, base_url: sim.url }),
   });
   productId = created.body.id;

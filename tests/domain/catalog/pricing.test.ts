@@ -80,7 +80,7 @@ function errorsOf(attempt: () => unknown): { path: string; code: string | undefi
   throw new Error("expected a ValidationFailed");
 }
 
-describe("resolvePrice (spec 2.4)", () => {
+describe("resolvePrice", () => {
   test.each<[string, Variant]>([
     ["Regular", "regular"],
     ["Extended", "extended"],

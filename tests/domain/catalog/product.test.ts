@@ -291,7 +291,7 @@ describe("normalization", () => {
     expect(validateProduct(aLicenseProduct({ gwa_product_id_regular: "" })).gwa_product_id_regular).toBeNull();
   });
 
-  test("preserves every fulfillment field exactly (spec 4.1 rule 4)", () => {
+  test("preserves every fulfillment field exactly", () => {
     const fulfillment = {
       delivery_model: "saas_multitenant",
       fulfillment_driver: "multitenant_saas",

@@ -3,7 +3,7 @@ import type { ProductInput } from "../../../domain/catalog/product.ts";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 
-/** The point-of-sale product with every spec 4.1 rule-4 field set, management block included. */
+/** The point-of-sale product with every fulfillment field set, management block included. */
 export function aPointOfSaleProduct(overrides: Partial<ProductInput> = {}): ProductInput {
   return {
     name: `Point of Sale ${unique()}`,

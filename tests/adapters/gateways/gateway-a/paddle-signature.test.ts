@@ -13,7 +13,7 @@ const NOW_MS = Date.parse("2026-03-01T12:00:00Z");
 const NOW_S = NOW_MS / 1000;
 const BODY = '{"event_id":"evt_01","event_type":"transaction.completed","data":{"id":"txn_01"}}';
 
-/** Design §5, computed independently of the adapter: HMAC-SHA256 of `<ts>:<raw body>`, lowercase hex. */
+/** Paddle's documented scheme, computed independently of the adapter: HMAC-SHA256 of `<ts>:<raw body>`, lowercase hex. */
 const h1 = (secret: string, ts: number, body = BODY) =>
   createHmac("sha256", secret).update(`${ts}:${body}`).digest("hex");
 
@@ -30,7 +30,7 @@ async function rejection(promise: Promise<unknown>): Promise<InvalidWebhookSigna
 }
 
 describe("verifyPaddleSignature accepts", () => {
-  test("a signature made as design §5 describes", async () => {
+  test("a signature made as Paddle documents it", async () => {
     await verify(`ts=${NOW_S};h1=${h1(SECRET, NOW_S)}`);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createUrlRedactor } from "../../../kit/url-redaction.ts";
+import { createUrlRedactor } from "../../kit/url-redaction.ts";
 
 const routes = ["/api/downloads/:token", "/api/orders/:id", "/api/admin/secrets/:ref", "/a/:id/sign/:signature/x"];
 const redact = createUrlRedactor(() => routes);
