@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
 import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import { MAX_CHECKOUT_ITEMS } from "../../domain/checkout/checkout.ts";
 import { Int } from "../../kit/schema-types.ts";
 import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
@@ -36,7 +37,7 @@ const CheckoutBody = named(
           },
           { additionalProperties: false },
         ),
-        { minItems: 1, maxItems: 20 },
+        { minItems: 1, maxItems: MAX_CHECKOUT_ITEMS },
       ),
       payment_gateway: t.Optional(GatewaySchema),
     },

@@ -46,6 +46,8 @@ export interface CheckoutTotals {
 }
 
 export const MAX_QUANTITY = 100;
+/** Lines of one checkout: at least one, at most this many. */
+export const MAX_CHECKOUT_ITEMS = 20;
 
 /** Only a license can be bought several times over (as seats); a workspace or a service is one thing. */
 const allowsQuantity = (driver: FulfillmentDriver) => driver === "license_download";
@@ -61,6 +63,13 @@ export function calculateCheckout(
 ): CheckoutTotals {
   const errors: FieldError[] = [];
   const priced: PricedItem[] = [];
+  if (items.length === 0 || items.length > MAX_CHECKOUT_ITEMS) {
+    errors.push({
+      path: "/items",
+      code: "ITEM_COUNT_OUT_OF_RANGE",
+      message: `must hold 1 to ${MAX_CHECKOUT_ITEMS} items`,
+    });
+  }
   items.forEach((item, i) => {
     const at = (field: string) => `/items/${i}/${field}`;
     const entry = catalog.get(item.product_id);

@@ -89,6 +89,12 @@ describe("calculateCheckout", () => {
     expect(priced.payment_gateway).toBe("gateway_a");
   });
 
+  test("an empty cart is refused, not priced at zero", async () => {
+    const error = await failure(setup().calculate({ items: [] }));
+    expect(error.code).toBe("VALIDATION_FAILED");
+    expect(fieldCodes(error)).toEqual(["/items ITEM_COUNT_OUT_OF_RANGE"]);
+  });
+
   test("items that share no gateway are NO_COMMON_GATEWAY", async () => {
     const { calculate, aProduct } = setup();
     const onlyA = await aProduct(aLicenseProduct({ enabled_payment_gateways: ["gateway_a"] }));

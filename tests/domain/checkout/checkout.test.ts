@@ -43,6 +43,13 @@ const errorsOf = (items: CheckoutItemInput[]) => {
 };
 
 describe("calculateCheckout", () => {
+  test("a checkout holds 1 to 20 items", () => {
+    expect(errorsOf([])).toEqual([["/items", "ITEM_COUNT_OUT_OF_RANGE"]]);
+    const many = Array.from({ length: 21 }, () => ({ product_id: "lic", variant: "regular" as const }));
+    expect(errorsOf(many)).toEqual([["/items", "ITEM_COUNT_OUT_OF_RANGE"]]);
+    expect(calculateCheckout(many.slice(1), catalog, "USD").items).toHaveLength(20);
+  });
+
   test("prices each item with the shared rule and sums totals", () => {
     const totals = calculateCheckout(
       [
