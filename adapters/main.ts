@@ -1,4 +1,4 @@
-import { bufferedStdout, createAccessLogger, createLogger } from "../kit/logger.ts";
+import { createAccessLogger, createLogger, createLogSink } from "../kit/logger.ts";
 import { portInUseMessage } from "../kit/port-in-use.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
@@ -98,13 +98,15 @@ function readConfig(): Config {
 
 if (import.meta.main) {
   const config = readConfig();
-  const stdout = bufferedStdout();
+  const stdout = createLogSink();
   const logger = createLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
   const accessLogger = createAccessLogger({ level: config.logLevel, name: "marketplace", destination: stdout });
-  startMarketplace(config, { logger, accessLogger }, wireMarketplace).catch((error: unknown) => {
-    const taken = portInUseMessage(error, config.port, "PORT");
-    if (taken) console.error(`marketplace: ${taken}`);
-    else logger.fatal({ err: error }, "failed to start");
-    process.exit(1);
-  });
+  startMarketplace(config, { logger, accessLogger, flush: () => stdout.flushSync() }, wireMarketplace).catch(
+    (error: unknown) => {
+      const taken = portInUseMessage(error, config.port, "PORT");
+      if (taken) console.error(`marketplace: ${taken}`);
+      else logger.fatal({ err: error }, "failed to start");
+      process.exit(1);
+    },
+  );
 }

@@ -26,7 +26,12 @@ export interface WiredMarketplace extends EnsureAdminDeps {
  */
 export async function startMarketplace(
   config: Config,
-  loggers: { readonly logger: Logger; readonly accessLogger: Logger },
+  loggers: {
+    readonly logger: Logger;
+    readonly accessLogger: Logger;
+    /** Writes every log line still held in memory; called before the process exits. */
+    readonly flush?: () => void;
+  },
   wire: (infra: Infrastructure) => WiredMarketplace,
 ) {
   const { logger, accessLogger } = loggers;
@@ -86,6 +91,7 @@ export async function startMarketplace(
     logger.info({ signal }, "shutting down: draining in-flight requests");
     const forced = setTimeout(() => {
       logger.error("shutdown timed out; exiting");
+      loggers.flush?.();
       process.exit(1);
     }, config.shutdownTimeoutMs);
     await server.stop();
@@ -95,6 +101,7 @@ export async function startMarketplace(
     await database.close();
     clearTimeout(forced);
     logger.info("shutdown complete");
+    loggers.flush?.();
     process.exit(0);
   };
   // The state after an uncaught exception is unknown: log it as one JSON line and end the process, so
@@ -103,6 +110,7 @@ export async function startMarketplace(
   // scripts/patch-postgres-driver.mjs.)
   process.on("uncaughtException", (error) => {
     logger.fatal({ err: error }, "uncaught exception");
+    loggers.flush?.();
     process.exit(1);
   });
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -71,7 +71,18 @@ export async function startSimulator(): Promise<Service> {
   return { url, proc, stop: () => stop(proc) };
 }
 
-/** A production-configured marketplace process: access log on (to /dev/null), real auth and signatures. */
+/** An Ed25519 signing key as PKCS#8 PEM, as production requires one to be configured. */
+async function licenseSigningKeyPem(): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const der = Buffer.from(await crypto.subtle.exportKey("pkcs8", pair.privateKey)).toString("base64");
+  return `-----BEGIN PRIVATE KEY-----\n${der.match(/.{1,64}/g)?.join("\n")}\n-----END PRIVATE KEY-----\n`;
+}
+const LICENSE_SIGNING_KEY = await licenseSigningKeyPem();
+
+/**
+ * A marketplace process in production configuration (real auth and signatures, secrets from the
+ * environment, the demo catalog seeded on purpose); its log lines go to `logPath`, or are dropped.
+ */
 export async function startMarketplace(
   databaseUrl: string,
   simUrl: string,
@@ -82,7 +93,9 @@ export async function startMarketplace(
   const proc = spawn(
     "adapters/main.ts",
     {
-      NODE_ENV: "development",
+      NODE_ENV: "production",
+      SEED_DEMO_CATALOG: "true",
+      LICENSE_SIGNING_KEY,
       PORT: String(port),
       HOST: "127.0.0.1",
       ALLOW_PRIVATE_PROVIDER_URLS: "true",

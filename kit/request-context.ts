@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Logger } from "./logger.ts";
+import { type AccessEntry, accessLineWriter, type Logger } from "./logger.ts";
 import { HttpProblem } from "./problem.ts";
 import { createUrlRedactor } from "./url-redaction.ts";
 
@@ -11,9 +11,44 @@ interface RequestMeta {
 const metas = new WeakMap<Request, RequestMeta>();
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The id of a request: the caller's `X-Request-Id` when it is sane, else a fresh UUID. */
+/**
+ * Fresh ids shaped as UUIDs: a random prefix drawn once per process and a twelve-digit counter
+ * (decimal digits are hex digits too). Unique within the process by the counter and across
+ * processes by the prefix, for a string concatenation instead of a random draw per request. A
+ * request id correlates lines; it is not a secret (a caller may choose its own).
+ */
+const ID_PREFIX = crypto.randomUUID().slice(0, 24);
+const FIRST_ID = 100_000_000_000;
+const LAST_ID = 999_999_999_999;
+let nextId = FIRST_ID;
+
+/** The caller's `X-Request-Id` when it is sane, else a fresh id. */
+export function requestIdFor(incoming: string | null): string {
+  if (incoming !== null && SAFE_REQUEST_ID.test(incoming)) return incoming;
+  const id = ID_PREFIX + nextId;
+  nextId = nextId === LAST_ID ? FIRST_ID : nextId + 1;
+  return id;
+}
+
+/** The id of a request: the caller's `X-Request-Id` when it is sane, else a fresh one. */
 export function requestIdOf(request: Request): string {
   return metas.get(request)?.id ?? "unknown";
+}
+
+export type { AccessEntry };
+
+/** Milliseconds since `startedAt` (a `performance.now()`), to two decimals. */
+export const durationSince = (startedAt: number) => Math.round((performance.now() - startedAt) * 100) / 100;
+
+/** Writes access-log lines: one shape for every path that answers a request. */
+export function createAccessLog(access: Logger): (entry: AccessEntry) => void {
+  return accessLineWriter(access);
+}
+
+/** The target of an absolute request URL: its path and query, without building a URL object. */
+export function targetOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start < 0 ? "/" : url.slice(start);
 }
 
 /**
@@ -25,12 +60,11 @@ export function createRequestContext(deps: {
   accessLogger?: Logger;
   redactTarget?: (target: string) => string;
 }) {
-  const access = deps.accessLogger ?? deps.logger;
+  const logAccess = createAccessLog(deps.accessLogger ?? deps.logger);
   const redactTarget = deps.redactTarget ?? createUrlRedactor(() => []);
   return new Elysia({ name: "request-context" })
     .onRequest(({ request, set }) => {
-      const incoming = request.headers.get("x-request-id");
-      const id = incoming && SAFE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      const id = requestIdFor(request.headers.get("x-request-id"));
       metas.set(request, { id, startedAt: performance.now() });
       set.headers["x-request-id"] = id;
       // PostgreSQL text cannot hold U+0000: a NUL in a path or query never reaches a query.
@@ -38,19 +72,20 @@ export function createRequestContext(deps: {
         throw new HttpProblem(400, "NUL_CHARACTER", "The URL must not contain the NUL character (%00).");
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
       const meta = metas.get(request);
-      const url = request.url;
-      const target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-      access.info(
-        {
-          req_id: meta?.id,
-          method: request.method,
-          path: redactTarget(target),
-          status: typeof set.status === "number" ? set.status : 200,
-          duration_ms: meta ? Math.round((performance.now() - meta.startedAt) * 100) / 100 : undefined,
-        },
-        "request",
-      );
+      logAccess({
+        req_id: meta?.id,
+        method: request.method,
+        path: redactTarget(targetOf(request.url)),
+        // A handler that returns a Response (a 304, say) sets its status there; Elysia keeps it unless it is 200.
+        status:
+          responseValue instanceof Response && responseValue.status !== 200
+            ? responseValue.status
+            : typeof set.status === "number"
+              ? set.status
+              : 200,
+        duration_ms: meta ? durationSince(meta.startedAt) : undefined,
+      });
     });
 }

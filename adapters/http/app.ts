@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
-import { createRequestContext } from "../../kit/request-context.ts";
+import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
@@ -12,6 +12,7 @@ import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-ro
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { apiDocs } from "./api-docs.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
+import { createCatalogFastPath } from "./catalog-fast-path.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
 import { type CustomerFulfillmentDeps, createCustomerFulfillmentRoutes } from "./customer-fulfillment-routes.ts";
 import { type CustomerDeps, createCustomerRoutes } from "./customer-routes.ts";
@@ -20,7 +21,11 @@ import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
-import { createPublicCatalogRoutes, type PublicCatalogDeps } from "./public-catalog-routes.ts";
+import {
+  createPublicCatalogAnswers,
+  createPublicCatalogRoutes,
+  type PublicCatalogDeps,
+} from "./public-catalog-routes.ts";
 import { createRateLimiter, type RateLimit, rateLimitGroup } from "./rate-limit.ts";
 import { createWebhookRoutes, RAW_BODY_PREFIX, type WebhookDeps } from "./webhook-routes.ts";
 
@@ -53,9 +58,14 @@ export interface AppDeps
 
 type ScalarOptions = NonNullable<Parameters<typeof apiDocs>[0]["scalar"]>;
 
-/** The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. */
+/**
+ * The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. Its
+ * `fetch` (and so `handle`) answers cached public catalog reads before Elysia's pipeline (see
+ * catalog-fast-path.ts) and hands every other request to Elysia.
+ */
 export function createApp(deps: AppDeps) {
   const routes: { current?: readonly { path: string }[] } = {};
+  const catalog = createPublicCatalogAnswers(deps);
   const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
   const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
@@ -99,7 +109,7 @@ export function createApp(deps: AppDeps) {
     .use(createPageRoutes(deps))
     .use(createDownloadRoutes(deps))
     .use(createAuthRoutes(deps))
-    .use(createPublicCatalogRoutes(deps))
+    .use(createPublicCatalogRoutes(deps, catalog))
     .use(createAdminCatalogRoutes(deps))
     .use(createAdminProviderRoutes(deps))
     .use(createAdminSecretRoutes(deps))
@@ -113,5 +123,18 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps));
   routes.current = app.routes;
+  // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
+  // takes its place, so Bun.serve and `handle` (tests) both go through it.
+  const elysiaFetch = app.fetch;
+  const fetch = createCatalogFastPath({
+    answers: catalog,
+    logAccess: createAccessLog(deps.accessLogger ?? deps.logger),
+    rateLimitGroupOf: (path) => {
+      const group = rateLimitGroup(path);
+      return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;
+    },
+    next: elysiaFetch,
+  });
+  Object.defineProperty(app, "fetch", { value: fetch, configurable: true, writable: true });
   return app;
 }

@@ -4,7 +4,7 @@ import { CATALOG_TOPIC } from "../../application/catalog/manage-products.ts";
 import type { ChangeSignal, Page } from "../../application/shared/ports.ts";
 import { page, preSerializedJson } from "./api-model.ts";
 import { DeliveryModelSchema, PublicProductSchema } from "./catalog-schemas.ts";
-import { createResponseCache } from "./response-cache.ts";
+import { answerResponse, createResponseCache, type PreparedAnswer } from "./response-cache.ts";
 import { Cursor, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface PublicCatalogDeps {
@@ -13,29 +13,69 @@ export interface PublicCatalogDeps {
   getPublicProduct(slug: string): Promise<PublicProduct>;
 }
 
-const json = (body: string) => new Response(body, { headers: { "content-type": "application/json;charset=utf-8" } });
+/** The list route's query once Elysia has validated it and filled in its defaults. */
+interface ListQuery {
+  readonly delivery_model?: PublicListQuery["delivery_model"];
+  readonly tag?: string;
+  readonly q?: string;
+  readonly cursor?: string;
+  readonly limit: number;
+}
+
+const listKey = (query: ListQuery) => {
+  const normalized: PublicListQuery = {
+    ...pageRequest(query),
+    ...(query.delivery_model ? { delivery_model: query.delivery_model } : {}),
+    ...(query.tag ? { tag: query.tag } : {}),
+    ...(query.q?.trim() ? { q: query.q.trim() } : {}),
+  };
+  return { normalized, key: `list:${JSON.stringify(normalized)}` };
+};
+
+/**
+ * The read-heavy public catalog as serialized answers (bytes and entity tag), which every catalog
+ * write invalidates on every instance. The routes compute what is missing; the fast path in front
+ * of Elysia (catalog-fast-path.ts) only reads what is there.
+ */
+export function createPublicCatalogAnswers(deps: PublicCatalogDeps) {
+  const cache = createResponseCache();
+  deps.changes.subscribe(CATALOG_TOPIC, () => cache.invalidate());
+  // The list without a query string: what Elysia makes of an empty query (the default limit).
+  const firstPageKey = listKey({ limit: (ListLimit as { default?: number }).default ?? 20 }).key;
+  return {
+    list(query: ListQuery): Promise<PreparedAnswer> {
+      const { normalized, key } = listKey(query);
+      return cache.get(key, () => deps.listPublicProducts(normalized));
+    },
+    product(slug: string): Promise<PreparedAnswer> {
+      return cache.get(`slug:${slug}`, () => deps.getPublicProduct(slug));
+    },
+    /** The cached answer to `GET /api/products` without a query string, if any. */
+    cachedFirstPage(): PreparedAnswer | undefined {
+      return cache.peek(firstPageKey);
+    },
+    /** The cached answer to `GET /api/products/{slug}`, if any. */
+    cachedProduct(slug: string): PreparedAnswer | undefined {
+      return cache.peek(`slug:${slug}`);
+    },
+  };
+}
+
+export type PublicCatalogAnswers = ReturnType<typeof createPublicCatalogAnswers>;
 
 /**
  * The read-heavy public catalog, served from serialized responses that every catalog write
- * invalidates on every instance.
+ * invalidates on every instance. Each answer carries a strong `ETag` and `Cache-Control: no-cache`;
+ * `If-None-Match` with the current tag is a 304.
  */
-export function createPublicCatalogRoutes(deps: PublicCatalogDeps) {
-  const cache = createResponseCache();
-  deps.changes.subscribe(CATALOG_TOPIC, () => cache.invalidate());
-
+export function createPublicCatalogRoutes(
+  deps: PublicCatalogDeps,
+  answers: PublicCatalogAnswers = createPublicCatalogAnswers(deps),
+) {
   return new Elysia({ name: "public-catalog-routes", tags: ["catalog"] })
     .get(
       "/api/products",
-      async ({ query }) => {
-        const normalized: PublicListQuery = {
-          ...pageRequest(query),
-          ...(query.delivery_model ? { delivery_model: query.delivery_model } : {}),
-          ...(query.tag ? { tag: query.tag } : {}),
-          ...(query.q?.trim() ? { q: query.q.trim() } : {}),
-        };
-        const key = `list:${JSON.stringify(normalized)}`;
-        return json(await cache.get(key, () => deps.listPublicProducts(normalized)));
-      },
+      async ({ query, request }) => answerResponse(await answers.list(query), request.headers.get("if-none-match")),
       {
         query: t.Object({
           delivery_model: t.Optional(DeliveryModelSchema),
@@ -52,7 +92,8 @@ export function createPublicCatalogRoutes(deps: PublicCatalogDeps) {
     )
     .get(
       "/api/products/:slug",
-      async ({ params }) => json(await cache.get(`slug:${params.slug}`, () => deps.getPublicProduct(params.slug))),
+      async ({ params, request }) =>
+        answerResponse(await answers.product(params.slug), request.headers.get("if-none-match")),
       {
         params: t.Object({ slug: t.String({ maxLength: 100 }) }),
         detail: {

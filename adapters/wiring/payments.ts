@@ -15,13 +15,14 @@ import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-re
 import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
 import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
 import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
+import { createPostgresWebhookIntake } from "../postgres/webhook-intake.ts";
 import { withOutboundGuard } from "../upstream/gateway-outbound.ts";
 import type { CatalogFeature } from "./catalog.ts";
 import type { Platform } from "./platform.ts";
 
 /** Both gateways, their settings, webhooks in and the payment job, orders, refunds and subscriptions. */
 export function wirePayments(platform: Platform, { catalog }: { readonly catalog: CatalogFeature["catalog"] }) {
-  const { config, logger: log, sql, changes, secrets, urls, outbound, mutex, uow, clock } = platform;
+  const { config, logger: log, sql, changes, wake, secrets, urls, outbound, mutex, uow, clock } = platform;
   const repository = createPostgresGatewaySettingsRepository(sql, defaultGatewaySettings(config));
   const settings = createGatewaySettingsSource({ repository, secrets, changes });
   const guarded = withOutboundGuard(settings, outbound);
@@ -33,6 +34,8 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
   const adminOrders = makeAdminOrders({ orders, gateways, uow, log });
+  // Webhooks are stored by group commit: concurrent arrivals share one transaction.
+  const intake = createPostgresWebhookIntake({ sql, wake });
   return {
     gateways,
     settings,
@@ -49,7 +52,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       getAdminOrder: adminOrders.get,
       refundOrder: adminOrders.refund,
       approveOrder: adminOrders.approve,
-      receiveWebhook: makeReceiveWebhook({ gateways, uow, log }),
+      receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },
     jobs: {
       [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({ gateways, uow, clock, log }),

@@ -1,5 +1,6 @@
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { StoredGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import type { NewJob } from "../shared/jobs.ts";
 
 export interface InboxEntry {
   readonly id: string;
@@ -19,15 +20,32 @@ export interface InboxEntry {
 
 export interface WebhookInbox {
   /** False when the event was already received: nothing else should happen. */
-  insert(entry: {
-    gateway: string;
-    event_id: string;
-    environment: GatewayEnvironment;
-    event_type: string;
-    kind: string;
-    payload: string;
-    event: StoredGatewayEvent;
-  }): Promise<{ inserted: true; id: string } | { inserted: false }>;
+  insert(entry: NewInboxEntry): Promise<{ inserted: true; id: string } | { inserted: false }>;
   find(id: string): Promise<InboxEntry | undefined>;
   markProcessed(id: string): Promise<void>;
+}
+
+/** A verified, normalized event as the inbox stores it. */
+export interface NewInboxEntry {
+  readonly gateway: string;
+  readonly event_id: string;
+  readonly environment: GatewayEnvironment;
+  readonly event_type: string;
+  readonly kind: string;
+  /** The body exactly as received. */
+  readonly payload: string;
+  readonly event: StoredGatewayEvent;
+}
+
+/**
+ * Where verified webhooks are stored. `accept` resolves once the entry is committed (and, for a
+ * new entry with a `jobFor`, the job it returns for the entry's id, in the same transaction), so an
+ * acknowledgement never precedes durability. An event already stored, or accepted twice at once,
+ * is a duplicate for every caller but one and enqueues nothing. Concurrent calls may share one
+ * transaction; a failure of one entry never fails another's. A rejection means nothing of the entry
+ * was stored, unless the connection was lost during the commit, when neither side can know: the
+ * gateway's retry then finds it stored (a duplicate) or stores it.
+ */
+export interface WebhookIntake {
+  accept(entry: NewInboxEntry, jobFor: ((inboxId: string) => NewJob) | null): Promise<{ duplicate: boolean }>;
 }

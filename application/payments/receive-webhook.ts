@@ -1,10 +1,17 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { encodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import type { Log } from "../shared/runtime.ts";
-import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import type { WebhookIntake } from "./inbox-ports.ts";
 import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from "./ports.ts";
 
 export const PAYMENT_EVENT_JOB = "payment_event";
+
+/** The job that processes a stored event, once per inbox entry. */
+const paymentEventJob = (inboxId: string) => ({
+  kind: PAYMENT_EVENT_JOB,
+  payload: { inbox_id: inboxId },
+  dedupeKey: `inbox:${inboxId}`,
+});
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -20,12 +27,12 @@ function decodeVerifiedBody(bytes: Uint8Array): string {
 /**
  * The signature is checked on the raw bytes before anything is parsed, so nothing unsigned is ever
  * read. The event is normalized once, here: the inbox keeps it (and the raw body, for audit) and
- * its job is enqueued in the same transaction. A repeat of an event is acknowledged and changes
- * nothing. Events no flow cares about are kept but start no job.
+ * its job is enqueued in the same transaction; the answer waits for that commit. A repeat of an
+ * event is acknowledged and changes nothing. Events no flow cares about are kept but start no job.
  */
 export function makeReceiveWebhook(deps: {
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
-  uow: UnitOfWork;
+  intake: WebhookIntake;
   log: Log;
 }) {
   return async function receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest) {
@@ -40,8 +47,8 @@ export function makeReceiveWebhook(deps: {
     }
     const event = adapter.normalizeWebhookPayload(payload);
     const stored = encodeGatewayEvent(event);
-    const result = await deps.uow.run(async (scope) => {
-      const entry = await scope.inbox.insert({
+    const result = await deps.intake.accept(
+      {
         gateway,
         event_id: event.event_id,
         environment,
@@ -49,17 +56,9 @@ export function makeReceiveWebhook(deps: {
         kind: event.kind,
         payload: text,
         event: stored,
-      });
-      if (!entry.inserted) return { duplicate: true };
-      if (event.kind !== "ignored") {
-        await scope.jobs.enqueue({
-          kind: PAYMENT_EVENT_JOB,
-          payload: { inbox_id: entry.id },
-          dedupeKey: `inbox:${entry.id}`,
-        });
-      }
-      return { duplicate: false };
-    });
+      },
+      event.kind === "ignored" ? null : paymentEventJob,
+    );
     deps.log.info(
       {
         gateway,

@@ -1,0 +1,49 @@
+import { type AccessEntry, durationSince, requestIdFor } from "../../kit/request-context.ts";
+import type { PublicCatalogAnswers } from "./public-catalog-routes.ts";
+import { answerResponse, type PreparedAnswer } from "./response-cache.ts";
+
+type Fetch = (request: Request, server?: unknown) => Response | Promise<Response>;
+
+const LIST = "/api/products";
+/** Slugs the fast path serves: nothing to decode, no NUL, within the route's 100 characters. */
+const PLAIN_SLUG = /^[A-Za-z0-9_~.-]{1,100}$/;
+
+/**
+ * The public catalog's cached answers served in front of Elysia: `GET`/`HEAD /api/products` (no
+ * query string) and `/api/products/{slug}` when the answer is already in the cache. Anything else
+ * (another method or path, any query string, a slug with an escape, a path a rate limit covers, a
+ * cache miss) goes to `next`, the full Elysia app, which computes the answer and fills the cache.
+ * A fast answer carries what the Elysia route sends (the same body, content type, ETag,
+ * Cache-Control and 304 handling, from the same `answerResponse`), the request id the request
+ * context would give, and the same access-log line. Only the per-request work that a cached answer
+ * does not need is skipped: routing, hooks, query parsing and validation, the header merge.
+ */
+export function createCatalogFastPath(options: {
+  readonly answers: PublicCatalogAnswers;
+  readonly logAccess: (entry: AccessEntry) => void;
+  /** The rate-limit group of a path, as the limiter sees it; a limited path takes the full pipeline. */
+  readonly rateLimitGroupOf: (path: string) => string | undefined;
+  readonly next: Fetch;
+}): Fetch {
+  const { answers, logAccess, rateLimitGroupOf, next } = options;
+  return (request, server) => {
+    const startedAt = performance.now();
+    const method = request.method;
+    if (method !== "GET" && method !== "HEAD") return next(request, server);
+    const url = request.url;
+    const start = url.indexOf("/", url.indexOf("//") + 2);
+    if (start < 0 || !url.startsWith(LIST, start)) return next(request, server);
+    const path = url.slice(start);
+    let answer: PreparedAnswer | undefined;
+    if (path.length === LIST.length) answer = answers.cachedFirstPage();
+    else if (path.charCodeAt(LIST.length) === 47 /* "/" */) {
+      const slug = path.slice(LIST.length + 1);
+      if (PLAIN_SLUG.test(slug)) answer = answers.cachedProduct(slug);
+    }
+    if (answer === undefined || rateLimitGroupOf(path) !== undefined) return next(request, server);
+    const id = requestIdFor(request.headers.get("x-request-id"));
+    const response = answerResponse(answer, request.headers.get("if-none-match"), id);
+    logAccess({ req_id: id, method, path, status: response.status, duration_ms: durationSince(startedAt) });
+    return response;
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The public catalog against the runtime's floor: wrk drives `GET /api/products` and
+ * `GET /api/products/{slug}` on the marketplace and, alternately in the same run, raw `Bun.serve`
+ * processes (bench/raw-server.ts) answering the same bytes with the same headers. A third raw
+ * server answering 204 shows what wrk itself can drive on this machine (`generator_ceiling_rps`):
+ * when the marketplace comes close to it, the ratios measure the generator, not the server.
+ *
+ * wrk runs with one thread so that, on a two-core machine, the generator takes one core and the
+ * server the other. Installs nothing: `wrk` must be on PATH.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export interface CatalogMeasurement {
+  readonly generator: string;
+  /** Median of the per-round ratios marketplace / raw for `GET /api/products`. */
+  readonly catalog_ratio: number;
+  /** The same for `GET /api/products/{slug}`. */
+  readonly product_ratio: number;
+  readonly marketplace_rps: number;
+  readonly product_rps: number;
+  readonly raw_bun_rps: number;
+  readonly raw_product_rps: number;
+  readonly generator_ceiling_rps: number;
+  /** Lowest and highest per-round `catalog_ratio`. */
+  readonly spread: { readonly min: number; readonly max: number };
+}
+
+const CONNECTIONS = 50;
+/** Headers that differ per response by nature; the raw server's Bun adds its own. */
+const PER_RESPONSE = new Set(["date", "content-length"]);
+
+/** Prints wrk's own counts as one JSON line, so nothing is read off its human-readable report. */
+const SUMMARY_SCRIPT = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK_SUMMARY {"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout))
+end
+`;
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+async function captured(command: string[]): Promise<string> {
+  const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}: ${err || out}`);
+  return out + err;
+}
+
+/** Requests per second of one wrk run; throws on any socket error or any answer that is not 2xx/3xx. */
+async function wrk(url: string, seconds: number, script: string): Promise<number> {
+  const out = await captured(["wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, url]);
+  const line = /WRK_SUMMARY (\{.*\})/.exec(out)?.[1];
+  if (!line) throw new Error(`wrk printed no summary for ${url}:\n${out}`);
+  const summary = JSON.parse(line) as Record<"requests" | "duration_us" | "status", number> &
+    Record<"connect" | "read" | "write" | "timeout", number>;
+  const nonOk = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const socket = summary.connect + summary.read + summary.write + summary.timeout;
+  if (nonOk > 0 || summary.status > 0 || socket > 0) {
+    throw new Error(`${url}: ${nonOk} non-2xx/3xx answers, ${summary.status} 4xx/5xx, ${socket} socket errors`);
+  }
+  if (summary.requests === 0) throw new Error(`${url}: wrk completed no request`);
+  return summary.requests / (summary.duration_us / 1e6);
+}
+
+/** `wrk -v` prints its version first and exits 1 (it prints the usage too). */
+async function wrkVersion(): Promise<string> {
+  const proc = Bun.spawn(["wrk", "-v"], { stdout: "pipe", stderr: "pipe" });
+  const [out] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  return /^wrk \S+/.exec(out)?.[0] ?? "wrk";
+}
+
+/** One raw server: resolves once it listens (it prints its port). */
+async function startRaw(args: string[]): Promise<{ url: string; proc: Subprocess }> {
+  const entry = new URL("./raw-server.ts", import.meta.url).pathname;
+  const proc = Bun.spawn([process.execPath, entry, ...args], { stdout: "pipe", stderr: "inherit" });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  const deadline = Date.now() + 30_000;
+  while (!text.includes("\n")) {
+    const chunk = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => null)]);
+    if (chunk === null || chunk.done) {
+      proc.kill();
+      throw new Error(`bench/raw-server.ts ${args.join(" ")} did not start`);
+    }
+    text += new TextDecoder().decode(chunk.value);
+  }
+  reader.releaseLock();
+  return { url: `http://127.0.0.1:${Number(text.trim())}`, proc };
+}
+
+/** An answer of the marketplace as the raw server will replay it: the body and the headers that are not per response. */
+async function capture(url: string) {
+  const response = await fetch(url);
+  const body = new Uint8Array(await response.arrayBuffer());
+  if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !PER_RESPONSE.has(name)));
+  return { body, headers };
+}
+
+export async function measureCatalog(options: {
+  marketplaceUrl: string;
+  seconds: number;
+  reps: number;
+  say: (line: string) => void;
+}): Promise<CatalogMeasurement> {
+  const { marketplaceUrl, seconds, reps, say } = options;
+  const listUrl = `${marketplaceUrl}/api/products`;
+  const first = (await (await fetch(listUrl)).json()) as { items?: { slug: string }[] };
+  const slug = first.items?.[0]?.slug;
+  if (!slug) throw new Error(`${listUrl} lists no product to measure`);
+  const productUrl = `${marketplaceUrl}/api/products/${encodeURIComponent(slug)}`;
+  // The first request of each fills the cache; the captured answers are the cached ones.
+  await fetch(productUrl).then((response) => response.arrayBuffer());
+  const list = await capture(listUrl);
+  const product = await capture(productUrl);
+
+  const dir = await mkdtemp(join(tmpdir(), "bench-catalog-"));
+  const raws: Subprocess[] = [];
+  try {
+    const script = join(dir, "summary.lua");
+    await writeFile(script, SUMMARY_SCRIPT);
+    const rawOf = async (name: string, answer: { body: Uint8Array; headers: Record<string, string> }) => {
+      await writeFile(join(dir, `${name}.body`), answer.body);
+      await writeFile(join(dir, `${name}.headers.json`), JSON.stringify(answer.headers));
+      const raw = await startRaw([join(dir, `${name}.body`), "0", join(dir, `${name}.headers.json`)]);
+      raws.push(raw.proc);
+      return raw.url;
+    };
+    const rawList = `${await rawOf("list", list)}/api/products`;
+    const rawProduct = `${await rawOf("product", product)}/api/products/${encodeURIComponent(slug)}`;
+    const empty = await startRaw(["--empty", "0"]);
+    raws.push(empty.proc);
+
+    const generator = `${await wrkVersion()}: 1 thread, ${CONNECTIONS} connections, ${seconds} s per run, ${reps} rounds`;
+    say(`catalog: ${generator}; ${list.body.length} B list, ${product.body.length} B product (${slug})`);
+
+    const warm = Math.min(1, seconds);
+    for (const url of [listUrl, rawList, productUrl, rawProduct, empty.url]) await wrk(url, warm, script);
+
+    const rounds = { app: [] as number[], raw: [] as number[], appProduct: [] as number[], rawProduct: [] as number[] };
+    const ceiling: number[] = [];
+    const ratios: number[] = [];
+    const productRatios: number[] = [];
+    for (let rep = 0; rep < reps; rep++) {
+      const app = await wrk(listUrl, seconds, script);
+      const raw = await wrk(rawList, seconds, script);
+      const appProduct = await wrk(productUrl, seconds, script);
+      const rawProductRps = await wrk(rawProduct, seconds, script);
+      const floor = await wrk(empty.url, seconds, script);
+      rounds.app.push(app);
+      rounds.raw.push(raw);
+      rounds.appProduct.push(appProduct);
+      rounds.rawProduct.push(rawProductRps);
+      ceiling.push(floor);
+      ratios.push(app / raw);
+      productRatios.push(appProduct / rawProductRps);
+      say(
+        `catalog round ${rep + 1}: list ${Math.round(app)} vs ${Math.round(raw)} req/s (${round(app / raw)}), ` +
+          `product ${Math.round(appProduct)} vs ${Math.round(rawProductRps)} req/s (${round(appProduct / rawProductRps)}), ` +
+          `generator ceiling ${Math.round(floor)} req/s`,
+      );
+    }
+    const result: CatalogMeasurement = {
+      generator,
+      catalog_ratio: round(median(ratios)),
+      product_ratio: round(median(productRatios)),
+      marketplace_rps: round(median(rounds.app), 0),
+      product_rps: round(median(rounds.appProduct), 0),
+      raw_bun_rps: round(median(rounds.raw), 0),
+      raw_product_rps: round(median(rounds.rawProduct), 0),
+      generator_ceiling_rps: round(median(ceiling), 0),
+      spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
+    };
+    say(
+      `catalog: list ratio ${result.catalog_ratio} (${result.spread.min}..${result.spread.max}), product ratio ` +
+        `${result.product_ratio} (${round(Math.min(...productRatios))}..${round(Math.max(...productRatios))})`,
+    );
+    return result;
+  } finally {
+    for (const proc of raws) proc.kill();
+    await Promise.all(raws.map((proc) => proc.exited));
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,122 @@
+import type postgres from "postgres";
+import { awaitActive, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
+import { rssMb, type Service } from "./services.ts";
+
+export interface DeliveryFigures {
+  readonly orders: number;
+  readonly rate_per_sec: number;
+  readonly p50_ms: number;
+  readonly p90_ms: number;
+  readonly p99_ms: number;
+  readonly max_ms: number;
+  /** Tenants the provider created beyond one per order. */
+  readonly duplicates: number;
+  /** Orders not active by the deadline. */
+  readonly lost: number;
+  readonly peak_rss_mb: number;
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** Paid → active per order: from the webhook's arrival in the inbox to its delivery turning active. */
+async function latencies(sql: postgres.Sql, ids: readonly string[]) {
+  const [row] = await sql<{ p50: number; p90: number; p99: number; max: number }[]>`
+    select percentile_cont(0.5) within group (order by ms) as p50, percentile_cont(0.9) within group (order by ms) as p90,
+           percentile_cont(0.99) within group (order by ms) as p99, max(ms) as max
+    from (
+      select extract(epoch from f.updated_at - w.received_at) * 1000 as ms
+      from fulfillment_records f join webhook_inbox w on w.event_id = 'evt_bench_' || f.order_id
+      where f.order_id in ${sql(ids as string[])} and f.status = 'active'
+    ) t`;
+  return { p50: round(row?.p50 ?? 0), p90: round(row?.p90 ?? 0), p99: round(row?.p99 ?? 0), max: round(row?.max ?? 0) };
+}
+
+async function countActive(sql: postgres.Sql, ids: readonly string[]): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from fulfillment_records where order_id in ${sql(ids as string[])} and status = 'active'`;
+  return row?.n ?? 0;
+}
+
+/**
+ * Offers `rate` paid orders a second for `seconds` (each a signed gateway_b webhook, sent on its
+ * schedule whatever the answers before it), waits until all are active or `drainMs` passed, and
+ * reports latency percentiles, lost and duplicated deliveries and the instance's peak RSS.
+ */
+export async function offerPaidOrders(options: {
+  readonly sql: postgres.Sql;
+  readonly marketplace: Service;
+  readonly sim: Service;
+  readonly customerId: string;
+  readonly productId: string;
+  readonly rate: number;
+  readonly seconds: number;
+  readonly drainMs?: number;
+}): Promise<DeliveryFigures> {
+  const { sql, marketplace, sim, rate } = options;
+  const ids = await insertOrders(
+    sql,
+    options.customerId,
+    options.productId,
+    Math.max(1, Math.round(rate * options.seconds)),
+  );
+  const tenantsBefore = await tenantsAtSimulator(sim.url);
+  let peak = await rssMb(marketplace.proc.pid);
+  const sampler = setInterval(() => void rssMb(marketplace.proc.pid).then((mb) => (peak = Math.max(peak, mb))), 50);
+  const started = performance.now();
+  const sends: Promise<void>[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 0) await Bun.sleep(wait);
+    sends.push(send(marketplace.url, ids[i] ?? ""));
+  }
+  await Promise.all(sends);
+  let lost = 0;
+  try {
+    await awaitActive(sql, ids, options.drainMs ?? 60_000);
+  } catch {
+    lost = ids.length - (await countActive(sql, ids));
+  }
+  clearInterval(sampler);
+  const { p50, p90, p99, max } = await latencies(sql, ids);
+  const duplicates = (await tenantsAtSimulator(sim.url)) - tenantsBefore - (ids.length - lost);
+  return {
+    orders: ids.length,
+    rate_per_sec: rate,
+    p50_ms: p50,
+    p90_ms: p90,
+    p99_ms: p99,
+    max_ms: max,
+    duplicates,
+    lost,
+    peak_rss_mb: round(peak),
+  };
+}
+
+/**
+ * Throughput with `orders` sent at once (50 in flight) across `instances`: orders made active per
+ * second, from the first webhook received to the last delivery.
+ */
+export async function burstThroughput(options: {
+  readonly sql: postgres.Sql;
+  readonly instances: readonly Service[];
+  readonly customerId: string;
+  readonly productId: string;
+  readonly orders: number;
+}): Promise<number> {
+  const { sql, instances } = options;
+  const ids = await insertOrders(sql, options.customerId, options.productId, options.orders);
+  let next = 0;
+  const lane = async () => {
+    while (next < ids.length) {
+      const i = next++;
+      await send(instances[i % instances.length]?.url ?? "", ids[i] ?? "");
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, lane));
+  await awaitActive(sql, ids, 180_000);
+  const [row] = await sql<{ span: number }[]>`
+    select extract(epoch from max(f.updated_at) - min(w.received_at)) as span
+    from fulfillment_records f join webhook_inbox w on w.event_id = 'evt_bench_' || f.order_id
+    where f.order_id in ${sql(ids as string[])}`;
+  return round(ids.length / (row?.span || 1));
+}

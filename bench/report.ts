@@ -1,0 +1,108 @@
+import type { measureCatalog } from "./catalog.ts";
+import type { DeliveryFigures } from "./delivery.ts";
+import type { measureWebhooks } from "./webhooks.ts";
+
+export interface Results {
+  readonly measured_at: string;
+  readonly machine: { readonly cpus: number; readonly bun: string };
+  /** The HTTP load generator. */
+  readonly generator: string;
+  readonly settings: Readonly<Record<string, number | boolean>>;
+  readonly catalog: Awaited<ReturnType<typeof measureCatalog>>;
+  readonly webhooks: Awaited<ReturnType<typeof measureWebhooks>>;
+  readonly e2e: DeliveryFigures;
+  readonly latency_by_load: readonly { rate: number; p50: number; p90: number; p99: number; lost: number }[];
+  readonly scale: {
+    readonly orders: number;
+    readonly provider_latency_ms: number;
+    readonly one_instance_orders_per_sec: number;
+    readonly two_instances_orders_per_sec: number;
+    readonly speedup: number;
+  };
+}
+
+/** Each figure's target: `min` or `max` bounds the value. */
+export const TARGETS = {
+  catalog_ratio: { min: 0.85 },
+  product_ratio: { min: 0.85 },
+  generator_headroom: { min: 1.5 },
+  webhook_ratio: { min: 1.3 },
+  e2e_p50_ms: { max: 5 },
+  e2e_p99_ms: { max: 25 },
+  duplicates: { max: 0 },
+  lost: { max: 0 },
+  peak_rss_mb: { max: 120 },
+  speedup: { min: 1.8 },
+} as const;
+
+type Bound = { readonly min: number } | { readonly max: number };
+const met = (value: number, bound: Bound) => ("min" in bound ? value >= bound.min : value <= bound.max);
+const targetText = (bound: Bound, unit = "") => ("min" in bound ? `>= ${bound.min}${unit}` : `<= ${bound.max}${unit}`);
+const thousands = (value: number) => Math.round(value).toLocaleString("en-US");
+
+/** The figures as a Markdown table, each with its target and whether this run met it. */
+export function performanceTable(results: Results): string {
+  const { catalog, webhooks, e2e, scale } = results;
+  const best = Math.max(catalog.marketplace_rps, catalog.product_rps);
+  const headroom = Math.round((catalog.generator_ceiling_rps / best) * 100) / 100;
+  const rows: [string, string, number, Bound, string?][] = [
+    [
+      "`catalog_ratio`: `GET /api/products` over a raw `Bun.serve` of the same bytes",
+      `${catalog.catalog_ratio} (${thousands(catalog.marketplace_rps)} vs ${thousands(catalog.raw_bun_rps)} req/s)`,
+      catalog.catalog_ratio,
+      TARGETS.catalog_ratio,
+    ],
+    [
+      "`GET /api/products/{slug}` over a raw `Bun.serve` of the same bytes",
+      `${catalog.product_ratio} (${thousands(catalog.product_rps)} vs ${thousands(catalog.raw_product_rps)} req/s)`,
+      catalog.product_ratio,
+      TARGETS.product_ratio,
+    ],
+    [
+      `generator (${results.generator}) ceiling over the marketplace's best`,
+      `${headroom} (${thousands(catalog.generator_ceiling_rps)} req/s)`,
+      headroom,
+      TARGETS.generator_headroom,
+    ],
+    [
+      "`webhook_ratio`: signed webhooks accepted/s over `pgbench` running the naive transaction (32 clients)",
+      `${webhooks.webhook_ratio} (${thousands(webhooks.accepted_per_sec)} vs ${thousands(webhooks.pgbench_tps)}/s)`,
+      webhooks.webhook_ratio,
+      TARGETS.webhook_ratio,
+    ],
+    [`paid → active p50 at ${e2e.rate_per_sec} orders/s`, `${e2e.p50_ms} ms`, e2e.p50_ms, TARGETS.e2e_p50_ms, " ms"],
+    [`paid → active p99 at ${e2e.rate_per_sec} orders/s`, `${e2e.p99_ms} ms`, e2e.p99_ms, TARGETS.e2e_p99_ms, " ms"],
+    ["duplicated deliveries", String(e2e.duplicates), e2e.duplicates, TARGETS.duplicates],
+    ["lost deliveries", String(e2e.lost), e2e.lost, TARGETS.lost],
+    ["marketplace peak RSS", `${e2e.peak_rss_mb} MB`, e2e.peak_rss_mb, TARGETS.peak_rss_mb, " MB"],
+    [
+      `two instances over one (provider answering in ${scale.provider_latency_ms} ms)`,
+      `${scale.speedup} (${scale.one_instance_orders_per_sec} → ${scale.two_instances_orders_per_sec} orders/s)`,
+      scale.speedup,
+      TARGETS.speedup,
+    ],
+  ];
+  const lines = [
+    `Measured ${results.measured_at.slice(0, 10)} on ${results.machine.cpus} cores, Bun ${results.machine.bun}, load by ${results.generator} and pgbench:`,
+    "",
+    "| figure | this run | target | met |",
+    "| --- | --- | --- | --- |",
+    ...rows.map(
+      ([name, value, number, bound, unit]) =>
+        `| ${name} | ${value} | ${targetText(bound, unit)} | ${met(number, bound) ? "yes" : "no"} |`,
+    ),
+  ];
+  return lines.join("\n");
+}
+
+const START = "<!-- bench:start -->";
+const END = "<!-- bench:end -->";
+
+/** Replaces the README's table between its bench markers with this run's. */
+export async function writeReadmeTable(path: string, table: string): Promise<void> {
+  const text = await Bun.file(path).text();
+  const start = text.indexOf(START);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${path} has no ${START} ... ${END} block`);
+  await Bun.write(path, `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`);
+}

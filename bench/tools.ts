@@ -1,0 +1,43 @@
+/**
+ * The native tools the bench drives: `wrk` for HTTP load and `pgbench` for the naive baseline.
+ * `wrk` comes from Debian and is installed when missing, as `.ci/run` installs PostgreSQL.
+ */
+import { existsSync, readdirSync } from "node:fs";
+
+const onPath = (name: string) => Bun.which(name) !== null;
+
+async function apt(...args: string[]): Promise<boolean> {
+  const proc = Bun.spawn(["apt-get", ...args], {
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  return (await proc.exited) === 0;
+}
+
+export async function ensureWrk(say: (line: string) => void): Promise<string> {
+  if (onPath("wrk")) return "wrk";
+  say("wrk is missing: installing it from Debian");
+  if (!(await apt("install", "-y", "--no-install-recommends", "wrk"))) {
+    await apt("update");
+    if (!(await apt("install", "-y", "--no-install-recommends", "wrk"))) {
+      throw new Error(
+        "wrk is not installed and apt-get could not install it (run as root, or install the wrk package)",
+      );
+    }
+  }
+  return "wrk";
+}
+
+/** `pgbench` of the PostgreSQL the bench runs on. */
+export function pgbenchPath(): string {
+  const fromPath = Bun.which("pgbench");
+  if (fromPath) return fromPath;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const candidate = `${root}/${version}/bin/pgbench`;
+    if (existsSync(candidate)) return candidate;
+  }
+  throw new Error("pgbench not found: install the PostgreSQL client tools");
+}

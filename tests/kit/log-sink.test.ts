@@ -1,0 +1,145 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { accessLineWriter, createAccessLogger, createLogger, createLogSink } from "../../kit/logger.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "log-sink-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const FIXTURE = join(import.meta.dir, "fixtures", "log-and-exit.ts");
+
+const lineCount = (text: string) => text.split("\n").filter((line) => line.includes('"msg":"request"')).length;
+const ids = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.includes('"msg":"request"'))
+    .map((line) => (JSON.parse(line) as { req_id: string }).req_id);
+
+describe("createLogSink", () => {
+  test("holds lines until a batch is full or the interval passes, then writes them in order", async () => {
+    const path = join(dir, "batches.log");
+    const fd = openSync(path, "w");
+    const sink = createLogSink({ fd, batchChars: 100, intervalMs: 20 });
+    sink.write("a".repeat(60));
+    expect(readFileSync(path, "utf8")).toBe("");
+    sink.write("b".repeat(60));
+    expect(readFileSync(path, "utf8")).toBe("a".repeat(60) + "b".repeat(60));
+    sink.write("c\n");
+    await Bun.sleep(60);
+    expect(readFileSync(path, "utf8")).toBe(`${"a".repeat(60)}${"b".repeat(60)}c\n`);
+    sink.flushSync();
+    closeSync(fd);
+  });
+
+  test("flushSync writes everything held", () => {
+    const path = join(dir, "sync.log");
+    const fd = openSync(path, "w");
+    const sink = createLogSink({ fd, intervalMs: 60_000 });
+    for (let i = 0; i < 1000; i++) sink.write(`line ${i} é\n`);
+    sink.flushSync();
+    const lines = readFileSync(path, "utf8").split("\n");
+    expect(lines).toHaveLength(1001);
+    expect(lines[999]).toBe("line 999 é");
+    closeSync(fd);
+  });
+
+  test("a pipe whose reader stalls never blocks the writer; every line arrives once it reads again", async () => {
+    const fifo = join(dir, "stalled.fifo");
+    const go = join(dir, "go");
+    const out = join(dir, "stalled.out");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    // The reader opens the pipe at once but reads nothing until `go` exists.
+    const reader = Bun.spawn([
+      "sh",
+      "-c",
+      `exec 3<"${fifo}"; while [ ! -e "${go}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
+    ]);
+    const fd = openSync(fifo, "w");
+    const sink = createLogSink({ fd, batchChars: 16 * 1024, intervalMs: 10 });
+    const line = `${"x".repeat(200)}\n`;
+    // 1 MB, far more than a pipe holds: a blocking write would wait for the reader, which waits for `go`.
+    for (let i = 0; i < 5000; i++) sink.write(line);
+    sink.flush();
+    writeFileSync(go, "");
+    sink.close();
+    closeSync(fd);
+    expect(await reader.exited).toBe(0);
+    expect(readFileSync(out, "utf8")).toBe(line.repeat(5000));
+  });
+
+  test("a closed sink drops later lines", () => {
+    const path = join(dir, "closed.log");
+    const fd = openSync(path, "w");
+    const sink = createLogSink({ fd });
+    sink.write("kept\n");
+    sink.close();
+    sink.write("dropped\n");
+    sink.flushSync();
+    expect(readFileSync(path, "utf8")).toBe("kept\n");
+    closeSync(fd);
+  });
+
+  test.each(["pipe", "file"] as const)(
+    "process.exit right after logging loses nothing (standard output is a %s)",
+    async (kind) => {
+      const count = 20_000;
+      const path = join(dir, `exit-${kind}.log`);
+      const proc = Bun.spawn([process.execPath, FIXTURE, String(count)], {
+        stdout: kind === "pipe" ? "pipe" : Bun.file(path),
+        stderr: "pipe",
+      });
+      const text = kind === "pipe" ? await new Response(proc.stdout as ReadableStream).text() : "";
+      expect(await proc.exited).toBe(0);
+      const written = kind === "pipe" ? text : readFileSync(path, "utf8");
+      expect(lineCount(written)).toBe(count);
+      expect(ids(written)).toEqual(Array.from({ length: count }, (_, i) => `line-${i}`));
+    },
+  );
+
+  test("an uncaught exception loses nothing either", async () => {
+    const proc = Bun.spawn([process.execPath, FIXTURE, "5000", "throw"], { stdout: "pipe", stderr: "pipe" });
+    const text = await new Response(proc.stdout).text();
+    expect(await proc.exited).not.toBe(0);
+    expect(lineCount(text)).toBe(5000);
+  });
+});
+
+describe("the access log", () => {
+  const entries = [
+    { req_id: "abc-123", method: "GET", path: "/api/products?q=a", status: 200, duration_ms: 0.42 },
+    { req_id: "abc-124", method: "HEAD", path: '/x?q="é\\\u0001', status: 304, duration_ms: 12 },
+    { req_id: undefined, method: "POST", path: "/api/auth/login", status: 429, duration_ms: undefined },
+  ];
+  const withoutTime = (line: string) => line.replace(/"time":"[^"]+"/, '"time":"T"');
+
+  test.each([["marketplace"], [undefined]])("writes each line as pino writes it (name %p)", (name) => {
+    const lines: string[] = [];
+    const logger = createAccessLogger({ level: "info", name, destination: { write: (line) => void lines.push(line) } });
+    const direct = accessLineWriter(logger);
+    for (const entry of entries) {
+      direct(entry);
+      logger.info(entry, "request");
+    }
+    expect(lines).toHaveLength(entries.length * 2);
+    for (let i = 0; i < lines.length; i += 2) {
+      expect(withoutTime(lines[i] ?? "")).toBe(withoutTime(lines[i + 1] ?? ""));
+      const parsed = JSON.parse(lines[i] ?? "{}") as Record<string, unknown>;
+      expect(Date.parse(parsed.time as string)).toBeGreaterThan(Date.now() - 60_000);
+    }
+  });
+
+  test("a level above info writes no access line", () => {
+    const lines: string[] = [];
+    const logger = createAccessLogger({ level: "warn", destination: { write: (line) => void lines.push(line) } });
+    accessLineWriter(logger)(entries[0] as (typeof entries)[0]);
+    expect(lines).toEqual([]);
+  });
+
+  test("any other logger writes access lines through pino", () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "info", destination: { write: (line) => void lines.push(line) } });
+    accessLineWriter(logger)(entries[0] as (typeof entries)[0]);
+    expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({ ...entries[0], msg: "request", level: "info" });
+  });
+});
