@@ -1,23 +1,51 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BrowserPages, FAVICON_ASSET, ORDER_PAGE_ASSET, type StaticAsset } from "./page-routes.ts";
 
 const PAGES_DIR = join(import.meta.dir, "pages");
 
+const tagOf = (hash: ReturnType<typeof createHash>) => `"${hash.digest("base64url").slice(0, 27)}"`;
+
 function asset(bytes: Uint8Array, contentType: string, cacheControl: string): StaticAsset {
   const body = new Uint8Array(bytes);
-  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  return { body, contentType, etag, cacheControl };
+  const etag = tagOf(createHash("sha256").update(body));
+  return { body: () => body, contentType, etag, cacheControl };
 }
 
-/** The docs UI as installed from npm: its self-contained browser build, which loads nothing else. */
+/** A file's entity tag, hashed through a small buffer: the file itself is not held. */
+function fileTag(path: string): string {
+  const hash = createHash("sha256");
+  const chunk = new Uint8Array(64 * 1024);
+  const fd = openSync(path, "r");
+  try {
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
+  } finally {
+    closeSync(fd);
+  }
+  return tagOf(hash);
+}
+
+/**
+ * The docs UI as installed from npm: its self-contained browser build (4 MB), which loads nothing
+ * else. Only its tag is computed at start; the bytes are read on the first request for them.
+ */
 function docsScript(): StaticAsset {
   const entry = fileURLToPath(import.meta.resolve("@scalar/api-reference"));
-  const body = readFileSync(join(dirname(entry), "browser", "standalone.js"));
+  const path = join(dirname(entry), "browser", "standalone.js");
+  let bytes: Uint8Array<ArrayBuffer> | undefined;
+  const body = () => {
+    bytes ??= new Uint8Array(readFileSync(path));
+    return bytes;
+  };
   // Its name carries its hash, so a browser keeps it until an upgrade renames it.
-  return asset(body, "text/javascript; charset=utf-8", "public, max-age=31536000, immutable");
+  return {
+    body,
+    contentType: "text/javascript; charset=utf-8",
+    etag: fileTag(path),
+    cacheControl: "public, max-age=31536000, immutable",
+  };
 }
 
 let assets: { files: Record<string, StaticAsset>; docsScriptPath: string } | undefined;

@@ -1,9 +1,10 @@
 import { Elysia, t } from "elysia";
 import { problem, problemResponse } from "../../kit/problem.ts";
 
-/** A file served to browsers as loaded at start: its bytes never change while the process runs. */
+/** A file served to browsers: its bytes never change while the process runs. */
 export interface StaticAsset {
-  readonly body: Uint8Array<ArrayBuffer>;
+  /** The bytes, read when first asked for (a large file nobody requests never takes memory). */
+  readonly body: () => Uint8Array<ArrayBuffer>;
   readonly contentType: string;
   readonly etag: string;
   readonly cacheControl: string;
@@ -40,7 +41,7 @@ function serveAsset(asset: StaticAsset | undefined, request: Request) {
   if (!asset) return problemResponse(problem(404, "ROUTE_NOT_FOUND", "No resource lives at this path."));
   const headers = { ...PAGE_HEADERS, etag: asset.etag, "cache-control": asset.cacheControl };
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
-  return new Response(asset.body, { headers: { ...headers, "content-type": asset.contentType } });
+  return new Response(asset.body(), { headers: { ...headers, "content-type": asset.contentType } });
 }
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
-import { type JobWakeUp, wakeJobWorkers } from "./job-wake-up.ts";
+import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
 
 /**
  * Enqueues through whatever `sql` it is given: pass the transaction (`sql.begin(tx => ...)`) whose
@@ -22,15 +22,21 @@ export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWake
   const { sql, wake } = deps;
   return {
     async enqueue(job: NewJob) {
+      // Server mode wakes the workers from the insert's own statement: no round trip of its own.
+      const channel = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
       const inserted = await sql`
-        insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
-        values (
-          ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, coalesce(${job.runAt ?? null}::timestamptz, now()),
-          ${job.dedupeKey ?? null}, ${job.maxAttempts ?? null}
+        with inserted as (
+          insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
+          values (
+            ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, coalesce(${job.runAt ?? null}::timestamptz, now()),
+            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? null}
+          )
+          on conflict (dedupe_key) where state in ('pending', 'running') do nothing
+          returning id
         )
-        on conflict (dedupe_key) where state in ('pending', 'running') do nothing
-        returning id`;
-      if (inserted.length > 0) await wakeJobWorkers(sql, wake, job.kind);
+        select id, case when ${channel}::text is not null then pg_notify(${channel}::text, ${job.kind}) end
+        from inserted`;
+      if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
     },
   };
 }

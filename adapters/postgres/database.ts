@@ -1,5 +1,4 @@
 import postgres from "postgres";
-import { startEmbeddedPostgres } from "./embedded-postgres.ts";
 
 export type Sql = postgres.Sql;
 /** Repository functions accept either, so they run inside or outside a transaction. */
@@ -53,6 +52,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const sql = connect(options.url, options.poolMax);
     return { sql, mode: "server", close: (timeout = 5) => sql.end({ timeout }) };
   }
+  // Loaded only here: a server deployment never holds PGlite's code in memory.
+  const { startEmbeddedPostgres } = await import("./embedded-postgres.ts");
   const embedded = await startEmbeddedPostgres(options.dataDir);
   // PGlite runs one backend; a single connection keeps transactions from interleaving.
   const sql = connect(embedded.url, 1);

@@ -1,34 +1,52 @@
 import type { FulfillmentContext, FulfillmentContextLoader } from "../../application/fulfillment/ports.ts";
+import type { SubscriptionRecord } from "../../application/fulfillment/subscription-ports.ts";
 import type { Product } from "../../domain/catalog/product.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
 import type { Sql } from "./database.ts";
-import { createPostgresOrderLedger } from "./order-ledger.ts";
+import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
 import { PAYMENT_COLUMNS } from "./payment-ledger.ts";
-import { createPostgresProductRepository } from "./product-repository.ts";
-import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
+import { PRODUCT_COLUMNS } from "./product-repository.ts";
+import { SUBSCRIPTION_COLUMNS } from "./subscription-repository.ts";
 
+/**
+ * Everything an adapter needs about one delivery, read in one read-only transaction whose queries
+ * travel together (postgres.js pipelines the queries of a transaction that are issued at once): one
+ * round trip for the reads instead of one each, and a consistent snapshot of them. Nothing is
+ * locked: the delivery's own record is the only row this job changes.
+ */
 export function createPostgresFulfillmentContextLoader(sql: Sql): FulfillmentContextLoader {
-  const products = createPostgresProductRepository(sql);
-  const subscriptions = createPostgresSubscriptionRepository(sql);
   return {
     async load(record): Promise<FulfillmentContext> {
-      const found = await sql.begin((tx) => createPostgresOrderLedger(tx).find(record.order_id));
-      const item = found?.items.find((i) => i.id === record.order_item_id);
-      const product: Product | undefined = await products.findById(record.product_id);
-      const [customer] = await sql<{ id: string; email: string; name: string }[]>`
-        select id, email, name from users where id = ${record.customer_id}`;
-      if (!found || !item || !product || !customer) throw new Error(`fulfillment ${record.id} refers to missing rows`);
-      const [payment] = await sql<Payment[]>`
-        select ${sql(PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`;
+      const [orders, items, products, customers, payments, subscriptions] = await sql.begin("read only", (tx) =>
+        Promise.all([
+          tx<Order[]>`select ${tx(ORDER_COLUMNS)} from orders where id = ${record.order_id}`,
+          tx<OrderItem[]>`select ${tx(ITEM_COLUMNS)} from order_items where id = ${record.order_item_id}`,
+          tx<Product[]>`select ${tx(PRODUCT_COLUMNS)} from products where id = ${record.product_id}`,
+          tx<{ id: string; email: string; name: string }[]>`
+            select id, email, name from users where id = ${record.customer_id}`,
+          tx<Payment[]>`
+            select ${tx(PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`,
+          tx<SubscriptionRecord[]>`
+            select ${tx(SUBSCRIPTION_COLUMNS)} from subscriptions where order_item_id = ${record.order_item_id}`,
+        ]),
+      );
+      const [order] = orders;
+      const [item] = items;
+      const [product] = products;
+      const [customer] = customers;
+      if (!order || !item || item.order_id !== order.id || !product || !customer) {
+        throw new Error(`fulfillment ${record.id} refers to missing rows`);
+      }
       const input = record.payload_snapshot.customer_input;
       return {
         record,
-        order: found.order,
+        order,
         item,
         product,
         customer,
-        payment: payment ?? null,
-        subscription: (await subscriptions.findForItem(item.id)) ?? null,
+        payment: payments[0] ?? null,
+        subscription: subscriptions[0] ?? null,
         customerInput: input && typeof input === "object" ? (input as Record<string, string>) : null,
       };
     },

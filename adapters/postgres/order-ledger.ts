@@ -9,10 +9,12 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
   return {
     async find(orderId) {
       if (!isUuid(orderId)) return undefined;
-      const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId} for update`;
+      // Sent together: inside the caller's transaction postgres.js pipelines them on its connection.
+      const [[order], items] = await Promise.all([
+        sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId} for update`,
+        sql<OrderItem[]>`select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
+      ]);
       if (!order) return undefined;
-      const items = await sql<OrderItem[]>`
-        select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`;
       return { order, items: [...items] };
     },
 

@@ -7,7 +7,7 @@ import type { Queryable, Sql } from "./database.ts";
 import { byName } from "./keyset-page.ts";
 import { listMappingsOf } from "./pricing-mapping-repository.ts";
 
-const COLUMNS = [
+export const PRODUCT_COLUMNS = [
   "id",
   "name",
   "slug",
@@ -40,8 +40,8 @@ const COLUMNS = [
   "updated_at",
 ] as const;
 
-type Writable = Exclude<(typeof COLUMNS)[number], "id" | "created_at" | "updated_at">;
-const WRITABLE = COLUMNS.filter((c): c is Writable => c !== "id" && c !== "created_at" && c !== "updated_at");
+type Writable = Exclude<(typeof PRODUCT_COLUMNS)[number], "id" | "created_at" | "updated_at">;
+const WRITABLE = PRODUCT_COLUMNS.filter((c): c is Writable => c !== "id" && c !== "created_at" && c !== "updated_at");
 
 /** Kept for the repositories that still import it from here; its home is adapters/shared/ids.ts. */
 
@@ -53,7 +53,7 @@ function row(definition: ProductDefinition, sql: Queryable) {
 }
 
 export function createPostgresProductRepository(sql: Sql): ProductRepository {
-  const columns = sql([...COLUMNS]);
+  const columns = sql([...PRODUCT_COLUMNS]);
 
   return {
     async insert(definition) {

@@ -2,7 +2,7 @@ import type { SubscriptionRecord, SubscriptionRepository } from "../../applicati
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 
-const COLUMNS = [
+export const SUBSCRIPTION_COLUMNS = [
   "id",
   "order_id",
   "order_item_id",
@@ -26,7 +26,7 @@ const addInterval = (from: Date, interval: "monthly" | "yearly") => {
 };
 
 export function createPostgresSubscriptionRepository(sql: Queryable): SubscriptionRepository {
-  const columns = sql(COLUMNS);
+  const columns = sql(SUBSCRIPTION_COLUMNS);
   return {
     async upsertForItem({ order, item, facts, now }) {
       const interval = item.billing_interval ?? "monthly";

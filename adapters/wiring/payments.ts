@@ -15,6 +15,7 @@ import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-re
 import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
 import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
 import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
+import { createPostgresWebhookInbox } from "../postgres/webhook-inbox.ts";
 import { createPostgresWebhookIntake } from "../postgres/webhook-intake.ts";
 import { withOutboundGuard } from "../upstream/gateway-outbound.ts";
 import type { CatalogFeature } from "./catalog.ts";
@@ -55,7 +56,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },
     jobs: {
-      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({ gateways, uow, clock, log }),
+      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({ inbox: createPostgresWebhookInbox(sql), gateways, uow, clock, log }),
       [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log }),
     },
   };

@@ -5,12 +5,14 @@ import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { actOnDeliveries } from "./deliveries.ts";
-import type { InboxEntry } from "./inbox-ports.ts";
+import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
 
 export interface ProcessPaymentEventDeps {
+  /** Reads the stored event before the transaction (which reads it again) without one of its own. */
+  readonly inbox: Pick<WebhookInbox, "find">;
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
   readonly uow: UnitOfWork;
   readonly clock: Clock;
@@ -100,7 +102,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
 
   return async function processPaymentEvent(payload: Readonly<Record<string, unknown>>): Promise<void> {
     const inboxId = String(payload.inbox_id ?? "");
-    const entry = await deps.uow.run((scope) => scope.inbox.find(inboxId));
+    const entry = await deps.inbox.find(inboxId);
     if (!entry) throw new PermanentJobFailure(`inbox entry ${inboxId} does not exist`);
     if (entry.processed_at) return;
     const gateway = deps.gateways[entry.gateway as PaymentGatewayName];

@@ -19,7 +19,7 @@ function setUp() {
   };
   const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
   const log = createRecordingLog();
-  const process = makeProcessPaymentEvent({ gateways, uow, clock, log });
+  const process = makeProcessPaymentEvent({ inbox: uow.inbox, gateways, uow, clock, log });
   /** The event as the webhook left it in the inbox: raw body and normalized event. */
   const stored = (event: GatewayEvent, environment: GatewayEnvironment = "sandbox") =>
     uow.inbox.add({
