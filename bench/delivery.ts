@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { awaitActive, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
+import { awaitActive, awaitQueueDrained, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
 import { rssMb, type Service } from "./services.ts";
 
 export interface DeliveryFigures {
@@ -76,6 +76,7 @@ export async function offerPaidOrders(options: {
   } catch {
     lost = ids.length - (await countActive(sql, ids));
   }
+  await awaitQueueDrained(sql);
   clearInterval(sampler);
   const { p50, p90, p99, max } = await latencies(sql, ids);
   const duplicates = (await tenantsAtSimulator(sim.url)) - tenantsBefore - (ids.length - lost);
@@ -94,7 +95,8 @@ export async function offerPaidOrders(options: {
 
 /**
  * Throughput with `orders` sent at once (50 in flight) across `instances`: orders made active per
- * second, from the first webhook received to the last delivery.
+ * second, from the first webhook received to the last delivery. Returns once the queue is empty
+ * (the deliveries' notifications sent too), so the next figure starts from the same state.
  */
 export async function burstThroughput(options: {
   readonly sql: postgres.Sql;
@@ -114,6 +116,7 @@ export async function burstThroughput(options: {
   };
   await Promise.all(Array.from({ length: 50 }, lane));
   await awaitActive(sql, ids, 180_000);
+  await awaitQueueDrained(sql);
   const [row] = await sql<{ span: number }[]>`
     select extract(epoch from max(f.updated_at) - min(w.received_at)) as span
     from fulfillment_records f join webhook_inbox w on w.event_id = 'evt_bench_' || f.order_id

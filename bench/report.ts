@@ -15,6 +15,8 @@ export interface Results {
   readonly scale: {
     readonly orders: number;
     readonly provider_latency_ms: number;
+    /** JOB_CONCURRENCY of each instance. */
+    readonly job_concurrency: number;
     readonly one_instance_orders_per_sec: number;
     readonly two_instances_orders_per_sec: number;
     readonly speedup: number;
@@ -76,7 +78,7 @@ export function performanceTable(results: Results): string {
     ["lost deliveries", String(e2e.lost), e2e.lost, TARGETS.lost],
     ["marketplace peak RSS", `${e2e.peak_rss_mb} MB`, e2e.peak_rss_mb, TARGETS.peak_rss_mb, " MB"],
     [
-      `two instances over one (provider answering in ${scale.provider_latency_ms} ms)`,
+      `two instances over one (provider answering in ${scale.provider_latency_ms} ms, ${scale.job_concurrency} job slots each)`,
       `${scale.speedup} (${scale.one_instance_orders_per_sec} → ${scale.two_instances_orders_per_sec} orders/s)`,
       scale.speedup,
       TARGETS.speedup,

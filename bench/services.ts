@@ -29,7 +29,11 @@ async function waitFor(url: string, proc: Subprocess, what: string) {
 
 /** `logPath` keeps the process's log lines (stdout) in a file; by default they are dropped. */
 function spawn(entry: string, env: Record<string, string>, logPath?: string) {
-  return Bun.spawn(["bun", entry], {
+  // BENCH_CPU_PROF=<dir>: each process writes a CPU profile (.cpuprofile and markdown) there on exit.
+  const profile = process.env.BENCH_CPU_PROF;
+  const flags = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profile}`] : [];
+  const extraFlags = process.env.ZZ_FLAGS ? process.env.ZZ_FLAGS.split(" ") : [];
+  return Bun.spawn(["bun", ...flags, ...extraFlags, entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",
     stdout: logPath ? Bun.file(logPath) : "ignore",
@@ -44,7 +48,21 @@ async function stop(proc: Subprocess) {
   if (exited === null) proc.kill("SIGKILL");
 }
 
-export async function startDatabase(): Promise<{ cluster: PostgresCluster; url: string }> {
+export interface BenchDatabase {
+  readonly cluster: PostgresCluster;
+  /** Over TCP, for the bench's own connections. */
+  readonly url: string;
+  /**
+   * How a marketplace reaches it: through the server's Unix socket (libpq's PGHOST, PGPORT and
+   * PGUSER, which postgres.js reads when the URL names no host), as a process on the database's own
+   * machine would. Loopback TCP costs each statement a third more CPU on both sides.
+   */
+  readonly marketplaceEnv: Readonly<Record<string, string>>;
+  /** The same socket as a libpq connection string, for pgbench: both sides reach the server alike. */
+  readonly socketUrl: string;
+}
+
+export async function startDatabase(): Promise<BenchDatabase> {
   const cluster = await startPostgresCluster();
   const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
   await admin`create database bench`;
@@ -53,7 +71,14 @@ export async function startDatabase(): Promise<{ cluster: PostgresCluster; url: 
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   await migrate(sql);
   await sql.end();
-  return { cluster, url };
+  const marketplaceEnv = {
+    DATABASE_URL: "postgres:///bench",
+    PGHOST: cluster.dataDir,
+    PGPORT: String(cluster.port),
+    PGUSER: "postgres",
+  };
+  const socketUrl = `postgresql:///bench?host=${encodeURIComponent(cluster.dataDir)}&port=${cluster.port}&user=postgres`;
+  return { cluster, url, marketplaceEnv, socketUrl };
 }
 
 export async function startSimulator(): Promise<Service> {
@@ -84,7 +109,7 @@ const LICENSE_SIGNING_KEY = await licenseSigningKeyPem();
  * environment, the demo catalog seeded on purpose); its log lines go to `logPath`, or are dropped.
  */
 export async function startMarketplace(
-  databaseUrl: string,
+  database: BenchDatabase,
   simUrl: string,
   extra: Record<string, string> = {},
   options: { readonly logPath?: string } = {},
@@ -99,7 +124,7 @@ export async function startMarketplace(
       PORT: String(port),
       HOST: "127.0.0.1",
       ALLOW_PRIVATE_PROVIDER_URLS: "true",
-      DATABASE_URL: databaseUrl,
+      ...database.marketplaceEnv,
       DATABASE_POOL_MAX: "20",
       LOG_LEVEL: "info",
       JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",

@@ -24,7 +24,7 @@ const errors: string[] = [];
 try {
   const sim = await startSimulator();
   services.push(sim);
-  const marketplace = await startMarketplace(database.url, sim.url);
+  const marketplace = await startMarketplace(database, sim.url);
   services.push(marketplace);
   const sql = postgres(database.url, { max: 2, onnotice: () => {} });
   const registered = await fetch(`${marketplace.url}/api/auth/register`, {

@@ -22,6 +22,8 @@ import postgres from "postgres";
 export interface WebhookMeasureOptions {
   readonly marketplaceUrl: string;
   readonly databaseUrl: string;
+  /** How pgbench connects: as the marketplace does (its socket), so the comparison is like for like. */
+  readonly pgbenchUrl: string;
   readonly webhookSecret: string;
   readonly seconds: number;
   readonly reps: number;
@@ -233,7 +235,7 @@ async function settle(sql: postgres.Sql) {
 }
 
 export async function measureWebhooks(options: WebhookMeasureOptions): Promise<WebhookMeasurement> {
-  const { marketplaceUrl, databaseUrl, webhookSecret, seconds, reps, say } = options;
+  const { marketplaceUrl, databaseUrl, pgbenchUrl, webhookSecret, seconds, reps, say } = options;
   const wrk = findBinary("wrk");
   const pgbench = findBinary("pgbench", "/usr/lib/postgresql");
   const dir = await mkdtemp(join(tmpdir(), "bench-webhooks-"));
@@ -250,7 +252,7 @@ export async function measureWebhooks(options: WebhookMeasureOptions): Promise<W
     const warmUp = Math.min(5, seconds);
     const warm = await acceptedPerSecond(context, warmUp, "warm");
     context.perSecond.value = Math.max(MIN_EVENTS_PER_SECOND, Math.ceil(warm.rate * 3));
-    await pgbenchTps(pgbench, databaseUrl, warmUp);
+    await pgbenchTps(pgbench, pgbenchUrl, warmUp);
     const accepted: number[] = [];
     const tps: number[] = [];
     const ratios: number[] = [];
@@ -258,7 +260,7 @@ export async function measureWebhooks(options: WebhookMeasureOptions): Promise<W
       await settle(sql);
       const { rate, result } = await acceptedPerSecond(context, seconds, String(rep));
       await settle(sql);
-      const naive = await pgbenchTps(pgbench, databaseUrl, seconds);
+      const naive = await pgbenchTps(pgbench, pgbenchUrl, seconds);
       accepted.push(rate);
       tps.push(naive);
       ratios.push(rate / naive);

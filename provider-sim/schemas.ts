@@ -58,7 +58,8 @@ export const FaultRequestSchema = t.Object(
   {
     route: literals(FAULT_ROUTES),
     mode: literals(FAULT_MODES),
-    count: Int({ minimum: 1, maximum: 1000 }),
+    // Up to a load test's worth of calls (a latency fault over every onboarding of a benchmark, say).
+    count: Int({ minimum: 1, maximum: 100_000 }),
     status: t.Optional(Int({ minimum: 400, maximum: 599 })),
     delay_ms: t.Optional(Int({ minimum: 0, maximum: 60_000 })),
     retry_after_s: t.Optional(Int({ minimum: 0, maximum: 86_400 })),

@@ -79,6 +79,8 @@ const CONNECTION_CODES = new Set([
   "ETIMEDOUT",
   "ENOTFOUND",
   "EAI_AGAIN",
+  // Through a Unix socket: the server removes its socket file while it is down.
+  "ENOENT",
 ]);
 
 /**

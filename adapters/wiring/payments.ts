@@ -56,7 +56,13 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },
     jobs: {
-      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({ inbox: createPostgresWebhookInbox(sql), gateways, uow, clock, log }),
+      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({
+        inbox: createPostgresWebhookInbox(sql),
+        gateways,
+        uow,
+        clock,
+        log,
+      }),
       [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log }),
     },
   };

@@ -28,7 +28,7 @@ beforeAll(async () => {
   cluster = database.cluster;
   sim = await startSimulator();
   marketplace = await startMarketplace(
-    database.url,
+    database,
     sim.url,
     { JOB_POLL_INTERVAL_MS: "200", JOB_BACKOFF_BASE_MS: "200", JOB_BACKOFF_MAX_MS: "2000" },
     { logPath: LOG_PATH },

@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import postgres from "postgres";
 import { awaitActive, insertOrders, send, tenantsAtSimulator } from "../../bench/paid-orders.ts";
-import { type Service, startDatabase, startMarketplace, startSimulator } from "../../bench/services.ts";
+import {
+  type BenchDatabase,
+  type Service,
+  startDatabase,
+  startMarketplace,
+  startSimulator,
+} from "../../bench/services.ts";
 import type { PostgresCluster } from "../../scripts/lib/postgres-cluster.ts";
 import { forgeJwt, nowSeconds } from "../support/jwt.ts";
 
@@ -16,15 +22,14 @@ const LEASE_SECONDS = 120;
 const JOB_SETTINGS = { JOB_LEASE_SECONDS: String(LEASE_SECONDS), JOB_POLL_INTERVAL_MS: "200", JOB_CONCURRENCY: "4" };
 
 let cluster: PostgresCluster;
-let databaseUrl = "";
+let database: BenchDatabase;
 let sql: postgres.Sql;
 let sim: Service;
 const instances: Service[] = [];
 
 beforeAll(async () => {
-  const database = await startDatabase();
+  database = await startDatabase();
   cluster = database.cluster;
-  databaseUrl = database.url;
   sim = await startSimulator();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
 }, 120_000);
@@ -70,7 +75,7 @@ function browse(url: string, stop: { done: boolean }) {
 }
 
 test("SIGTERM under load answers every accepted request, releases claimed jobs at once, and another instance delivers each order once", async () => {
-  const first = await startMarketplace(databaseUrl, sim.url, { ...JOB_SETTINGS, SHUTDOWN_TIMEOUT_MS: "6000" });
+  const first = await startMarketplace(database, sim.url, { ...JOB_SETTINGS, SHUTDOWN_TIMEOUT_MS: "6000" });
   instances.push(first);
   const registered = await fetch(`${first.url}/api/auth/register`, {
     method: "POST",
@@ -134,7 +139,7 @@ test("SIGTERM under load answers every accepted request, releases claimed jobs a
   const [held] = await sql<{ n: number }[]>`select count(*)::int as n from jobs where locked_by is not null`;
   expect(held?.n).toBe(0);
 
-  const second = await startMarketplace(databaseUrl, sim.url, JOB_SETTINGS);
+  const second = await startMarketplace(database, sim.url, JOB_SETTINGS);
   instances.push(second);
   // Well inside the 120 s lease: only a released job can be taken this soon.
   await awaitActive(sql, ids, 45_000);

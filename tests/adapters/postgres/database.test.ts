@@ -14,12 +14,19 @@ describe("reconnectDelaySeconds", () => {
 });
 
 describe("isDatabaseUnavailable", () => {
-  test.each(["CONNECTION_CLOSED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "08006", "57P01", "57P03", "53300"])(
-    "%s is an outage",
-    (code) => {
-      expect(isDatabaseUnavailable(Object.assign(new Error("down"), { code }))).toBeTrue();
-    },
-  );
+  test.each([
+    "CONNECTION_CLOSED",
+    "CONNECT_TIMEOUT",
+    "ECONNREFUSED",
+    "ECONNRESET",
+    "ENOENT",
+    "08006",
+    "57P01",
+    "57P03",
+    "53300",
+  ])("%s is an outage", (code) => {
+    expect(isDatabaseUnavailable(Object.assign(new Error("down"), { code }))).toBeTrue();
+  });
 
   test.each(["23505", "42P01", "22P02", "no code"])("%s is not", (code) => {
     const error = Object.assign(new Error("query"), code === "no code" ? {} : { code });
