@@ -1,4 +1,5 @@
-import { createAccessLogger, createLogger, createLogSink } from "../kit/logger.ts";
+import { createLogSink } from "../kit/log-sink.ts";
+import { createAccessLogger, createLogger } from "../kit/logger.ts";
 import { portInUseMessage } from "../kit/port-in-use.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { type AppDeps, createApp } from "./http/app.ts";

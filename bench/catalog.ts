@@ -1,12 +1,16 @@
 /**
  * The public catalog against the runtime's floor: wrk drives `GET /api/products` and
  * `GET /api/products/{slug}` on the marketplace and, alternately in the same run, raw `Bun.serve`
- * processes (bench/raw-server.ts) answering the same bytes with the same headers. A third raw
- * server answering 204 shows what wrk itself can drive on this machine (`generator_ceiling_rps`):
- * when the marketplace comes close to it, the ratios measure the generator, not the server.
+ * processes (bench/raw-server.ts) answering the same bytes with the same headers.
  *
- * wrk runs with one thread so that, on a two-core machine, the generator takes one core and the
- * server the other. Installs nothing: `wrk` must be on PATH.
+ * On a two-core machine the server under test is pinned to one core and wrk (one thread) to the
+ * other. wrk pipelines its requests (`PIPELINE` per connection write): unpipelined, wrk spends a
+ * whole core to drive a raw Bun.serve, so the floor would be the generator's. Pipelined, every
+ * server here saturates its core while wrk uses part of its own: the share of its core wrk used
+ * (`generator_cpu_share`) is the proof that the generator is not the limit, and the rate it would
+ * reach on its whole core against the cheapest server, a raw Bun.serve answering 204, is
+ * `generator_ceiling_rps` (requests per second divided by that share). Installs nothing: `wrk` and
+ * `taskset` must be on PATH.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -23,17 +27,34 @@ export interface CatalogMeasurement {
   readonly product_rps: number;
   readonly raw_bun_rps: number;
   readonly raw_product_rps: number;
+  /** What wrk would drive on its whole core: the 204 server's rate over wrk's share of its core. */
   readonly generator_ceiling_rps: number;
+  /** The share of its core wrk used while it drove the marketplace's list. */
+  readonly generator_cpu_share: number;
   /** Lowest and highest per-round `catalog_ratio`. */
   readonly spread: { readonly min: number; readonly max: number };
 }
 
 const CONNECTIONS = 50;
+/** Requests written at once per connection. */
+const PIPELINE = 16;
+/** The cores of a two-core machine: the server under test on one, the load generator on the other. */
+export const SERVER_CPU = 1;
+const GENERATOR_CPU = 0;
 /** Headers that differ per response by nature; the raw server's Bun adds its own. */
 const PER_RESPONSE = new Set(["date", "content-length"]);
 
-/** Prints wrk's own counts as one JSON line, so nothing is read off its human-readable report. */
+/**
+ * Pipelines `PIPELINE` requests per write (wrk counts each answer), and prints wrk's own counts as
+ * one JSON line, so nothing is read off its human-readable report.
+ */
 const SUMMARY_SCRIPT = `
+init = function(args)
+  local batch = {}
+  for i = 1, ${PIPELINE} do batch[i] = wrk.format(nil) end
+  pipelined = table.concat(batch)
+end
+request = function() return pipelined end
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('WRK_SUMMARY {"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\\n',
@@ -44,22 +65,24 @@ end
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-async function captured(command: string[]): Promise<string> {
-  const proc = Bun.spawn(command, { stdout: "pipe", stderr: "pipe" });
+interface WrkRun {
+  readonly rps: number;
+  /** wrk's CPU time over the run's duration: the share of its core it used. */
+  readonly cpuShare: number;
+}
+
+/** One wrk run on its core; throws on any socket error or any answer that is not 2xx/3xx. */
+async function wrk(url: string, seconds: number, script: string): Promise<WrkRun> {
+  const command = ["taskset", "-c", String(GENERATOR_CPU), "wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`];
+  const proc = Bun.spawn([...command, "-s", script, url], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
     proc.exited,
   ]);
-  if (code !== 0) throw new Error(`${command.join(" ")} exited ${code}: ${err || out}`);
-  return out + err;
-}
-
-/** Requests per second of one wrk run; throws on any socket error or any answer that is not 2xx/3xx. */
-async function wrk(url: string, seconds: number, script: string): Promise<number> {
-  const out = await captured(["wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, url]);
+  if (code !== 0) throw new Error(`wrk ${url} exited ${code}: ${err || out}`);
   const line = /WRK_SUMMARY (\{.*\})/.exec(out)?.[1];
-  if (!line) throw new Error(`wrk printed no summary for ${url}:\n${out}`);
+  if (!line) throw new Error(`wrk printed no summary for ${url}:\n${out}${err}`);
   const summary = JSON.parse(line) as Record<"requests" | "duration_us" | "status", number> &
     Record<"connect" | "read" | "write" | "timeout", number>;
   const nonOk = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
@@ -68,7 +91,8 @@ async function wrk(url: string, seconds: number, script: string): Promise<number
     throw new Error(`${url}: ${nonOk} non-2xx/3xx answers, ${summary.status} 4xx/5xx, ${socket} socket errors`);
   }
   if (summary.requests === 0) throw new Error(`${url}: wrk completed no request`);
-  return summary.requests / (summary.duration_us / 1e6);
+  const cpu = proc.resourceUsage()?.cpuTime.total ?? 0n;
+  return { rps: summary.requests / (summary.duration_us / 1e6), cpuShare: Number(cpu) / summary.duration_us };
 }
 
 /** `wrk -v` prints its version first and exits 1 (it prints the usage too). */
@@ -81,7 +105,8 @@ async function wrkVersion(): Promise<string> {
 /** One raw server: resolves once it listens (it prints its port). */
 async function startRaw(args: string[]): Promise<{ url: string; proc: Subprocess }> {
   const entry = new URL("./raw-server.ts", import.meta.url).pathname;
-  const proc = Bun.spawn([process.execPath, entry, ...args], { stdout: "pipe", stderr: "inherit" });
+  const pinned = ["taskset", "-c", String(SERVER_CPU), process.execPath, entry, ...args];
+  const proc = Bun.spawn(pinned, { stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 30_000;
@@ -140,7 +165,9 @@ export async function measureCatalog(options: {
     const empty = await startRaw(["--empty", "0"]);
     raws.push(empty.proc);
 
-    const generator = `${await wrkVersion()}: 1 thread, ${CONNECTIONS} connections, ${seconds} s per run, ${reps} rounds`;
+    const generator =
+      `${await wrkVersion()}: 1 thread on core ${GENERATOR_CPU}, ${CONNECTIONS} connections, ${PIPELINE} requests ` +
+      `pipelined, servers on core ${SERVER_CPU}, ${seconds} s per run, ${reps} rounds`;
     say(`catalog: ${generator}; ${list.body.length} B list, ${product.body.length} B product (${slug})`);
 
     const warm = Math.min(1, seconds);
@@ -148,25 +175,28 @@ export async function measureCatalog(options: {
 
     const rounds = { app: [] as number[], raw: [] as number[], appProduct: [] as number[], rawProduct: [] as number[] };
     const ceiling: number[] = [];
+    const shares: number[] = [];
     const ratios: number[] = [];
     const productRatios: number[] = [];
     for (let rep = 0; rep < reps; rep++) {
       const app = await wrk(listUrl, seconds, script);
-      const raw = await wrk(rawList, seconds, script);
-      const appProduct = await wrk(productUrl, seconds, script);
-      const rawProductRps = await wrk(rawProduct, seconds, script);
+      const raw = (await wrk(rawList, seconds, script)).rps;
+      const appProduct = (await wrk(productUrl, seconds, script)).rps;
+      const rawProductRps = (await wrk(rawProduct, seconds, script)).rps;
       const floor = await wrk(empty.url, seconds, script);
-      rounds.app.push(app);
+      rounds.app.push(app.rps);
       rounds.raw.push(raw);
       rounds.appProduct.push(appProduct);
       rounds.rawProduct.push(rawProductRps);
-      ceiling.push(floor);
-      ratios.push(app / raw);
+      ceiling.push(floor.rps / floor.cpuShare);
+      shares.push(app.cpuShare);
+      ratios.push(app.rps / raw);
       productRatios.push(appProduct / rawProductRps);
       say(
-        `catalog round ${rep + 1}: list ${Math.round(app)} vs ${Math.round(raw)} req/s (${round(app / raw)}), ` +
-          `product ${Math.round(appProduct)} vs ${Math.round(rawProductRps)} req/s (${round(appProduct / rawProductRps)}), ` +
-          `generator ceiling ${Math.round(floor)} req/s`,
+        `catalog round ${rep + 1}: list ${Math.round(app.rps)} vs ${Math.round(raw)} req/s (${round(app.rps / raw)}), ` +
+          `product ${Math.round(appProduct)} vs ${Math.round(rawProductRps)} req/s (${round(appProduct / rawProductRps)}); ` +
+          `wrk used ${Math.round(app.cpuShare * 100)}% of its core on the list, ${Math.round(floor.cpuShare * 100)}% ` +
+          `for ${Math.round(floor.rps)} req/s of 204s: ceiling ${Math.round(floor.rps / floor.cpuShare)} req/s`,
       );
     }
     const result: CatalogMeasurement = {
@@ -178,6 +208,7 @@ export async function measureCatalog(options: {
       raw_bun_rps: round(median(rounds.raw), 0),
       raw_product_rps: round(median(rounds.rawProduct), 0),
       generator_ceiling_rps: round(median(ceiling), 0),
+      generator_cpu_share: round(median(shares)),
       spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
     };
     say(

@@ -27,13 +27,16 @@ async function waitFor(url: string, proc: Subprocess, what: string) {
   }
 }
 
-/** `logPath` keeps the process's log lines (stdout) in a file; by default they are dropped. */
-function spawn(entry: string, env: Record<string, string>, logPath?: string) {
+/**
+ * `logPath` keeps the process's log lines (stdout) in a file; by default they are dropped. `cpu`
+ * pins the process to one core (taskset), as the HTTP figures do with server and load generator.
+ */
+function spawn(entry: string, env: Record<string, string>, logPath?: string, cpu?: number) {
   // BENCH_CPU_PROF=<dir>: each process writes a CPU profile (.cpuprofile and markdown) there on exit.
   const profile = process.env.BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profile}`] : [];
-  const extraFlags = process.env.ZZ_FLAGS ? process.env.ZZ_FLAGS.split(" ") : [];
-  return Bun.spawn(["bun", ...flags, ...extraFlags, entry], {
+  const pin = cpu === undefined ? [] : ["taskset", "-c", String(cpu)];
+  return Bun.spawn([...pin, "bun", ...flags, entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",
     stdout: logPath ? Bun.file(logPath) : "ignore",
@@ -112,7 +115,7 @@ export async function startMarketplace(
   database: BenchDatabase,
   simUrl: string,
   extra: Record<string, string> = {},
-  options: { readonly logPath?: string } = {},
+  options: { readonly logPath?: string; readonly cpu?: number } = {},
 ): Promise<Service> {
   const port = await freePort();
   const proc = spawn(
@@ -142,6 +145,7 @@ export async function startMarketplace(
       ...extra,
     },
     options.logPath,
+    options.cpu,
   );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/ready`, proc, "marketplace");

@@ -3,7 +3,8 @@ import { spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { accessLineWriter, createAccessLogger, createLogger, createLogSink } from "../../kit/logger.ts";
+import { createLogSink } from "../../kit/log-sink.ts";
+import { accessLineWriter, createAccessLogger, createLogger } from "../../kit/logger.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "log-sink-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ describe("createLogSink", () => {
   test("holds lines until a batch is full or the interval passes, then writes them in order", async () => {
     const path = join(dir, "batches.log");
     const fd = openSync(path, "w");
-    const sink = createLogSink({ fd, batchChars: 100, intervalMs: 20 });
+    const sink = createLogSink({ fd, batchBytes: 100, intervalMs: 20 });
     sink.write("a".repeat(60));
     expect(readFileSync(path, "utf8")).toBe("");
     sink.write("b".repeat(60));
@@ -56,7 +57,7 @@ describe("createLogSink", () => {
       `exec 3<"${fifo}"; while [ ! -e "${go}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
     ]);
     const fd = openSync(fifo, "w");
-    const sink = createLogSink({ fd, batchChars: 16 * 1024, intervalMs: 10 });
+    const sink = createLogSink({ fd, batchBytes: 16 * 1024, intervalMs: 10 });
     const line = `${"x".repeat(200)}\n`;
     // 1 MB, far more than a pipe holds: a blocking write would wait for the reader, which waits for `go`.
     for (let i = 0; i < 5000; i++) sink.write(line);
@@ -128,6 +129,35 @@ describe("the access log", () => {
       expect(Date.parse(parsed.time as string)).toBeGreaterThan(Date.now() - 60_000);
     }
   });
+
+  test.each([["marketplace"], [undefined]])(
+    "into a log sink, formats each line in place as pino writes it (name %p)",
+    (name) => {
+      const path = join(dir, `append-${name}.log`);
+      const fd = openSync(path, "w");
+      // A small batch, so lines also land across batch boundaries.
+      const sink = createLogSink({ fd, batchBytes: 512, intervalMs: 60_000 });
+      const logger = createAccessLogger({ level: "info", name, destination: sink });
+      const direct = accessLineWriter(logger);
+      const more = [
+        ...entries,
+        { req_id: "ünï", method: "GET", path: `/api/products/${"é😀".repeat(300)}`, status: 404, duration_ms: 1e-7 },
+        { req_id: "r", method: "GET", path: `/${"a".repeat(5000)}`, status: 200, duration_ms: 123456.78 },
+      ];
+      for (const entry of more) {
+        direct(entry);
+        logger.info(entry, "request");
+      }
+      sink.close();
+      closeSync(fd);
+      const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+      expect(lines).toHaveLength(more.length * 2);
+      for (let i = 0; i < lines.length; i += 2) {
+        expect(withoutTime(lines[i] ?? "")).toBe(withoutTime(lines[i + 1] ?? ""));
+        expect(JSON.parse(lines[i] ?? "{}")).toMatchObject({ path: more[i / 2]?.path, status: more[i / 2]?.status });
+      }
+    },
+  );
 
   test("a level above info writes no access line", () => {
     const lines: string[] = [];
