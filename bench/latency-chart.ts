@@ -18,17 +18,19 @@ const SERIES = [
 const escapeXml = (text: string) => text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 const fixed = (value: number) => Math.round(value * 10) / 10;
 
-/** A round step that gives about five gridlines up to `max`. */
-function niceStep(max: number): number {
-  const rough = max / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((candidate) => candidate >= rough);
-  return step ?? 10 * magnitude;
+/** 1, 2 and 5 times each power of ten from `low` up to `high`: the gridlines of a log axis. */
+function logTicks(low: number, high: number): number[] {
+  const ticks: number[] = [];
+  for (let decade = low; decade <= high; decade *= 10) {
+    for (const m of [1, 2, 5]) if (decade * m <= high * (1 + 1e-9)) ticks.push(decade * m);
+  }
+  return ticks;
 }
 
 /**
  * Paid → active latency percentiles against offered load, as a self-contained SVG line chart
- * (no script, no external font), with each target drawn as a dashed line.
+ * (no script, no external font), with each target drawn as a dashed line. The latency axis is
+ * logarithmic, as latency plots are read: a few milliseconds and a saturated second both show.
  */
 export function latencyChart(
   points: readonly LatencyPoint[],
@@ -40,11 +42,16 @@ export function latencyChart(
   const rates = points.map((point) => point.rate);
   const minRate = Math.min(...rates, 0);
   const maxRate = Math.max(...rates, 1);
-  const highest = Math.max(targets.p99, ...points.map((point) => point.p99));
-  const step = niceStep(highest * 1.1);
-  const maxY = Math.ceil((highest * 1.1) / step) * step;
+  const values = points.flatMap((point) => [point.p50, point.p90, point.p99]).filter((ms) => ms > 0);
+  const lowest = Math.min(targets.p50, ...values);
+  const highest = Math.max(targets.p99, ...values);
+  const minY = 10 ** Math.floor(Math.log10(lowest));
+  const top = 10 ** Math.ceil(Math.log10(highest));
+  const maxY = [top / 5, top / 2, top].find((candidate) => candidate >= highest) ?? top;
+  const span = Math.log10(maxY) - Math.log10(minY) || 1;
   const x = (rate: number) => MARGIN.left + ((rate - minRate) / (maxRate - minRate || 1)) * plotWidth;
-  const y = (ms: number) => MARGIN.top + plotHeight - (ms / maxY) * plotHeight;
+  const y = (ms: number) =>
+    MARGIN.top + plotHeight - ((Math.log10(Math.max(ms, minY)) - Math.log10(minY)) / span) * plotHeight;
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
@@ -52,7 +59,7 @@ export function latencyChart(
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
     `<text x="${WIDTH / 2}" y="24" text-anchor="middle" font-size="15">${escapeXml(title)}</text>`,
   ];
-  for (let ms = 0; ms <= maxY + 1e-9; ms += step) {
+  for (const ms of logTicks(minY, maxY)) {
     parts.push(
       `<line x1="${MARGIN.left}" y1="${fixed(y(ms))}" x2="${MARGIN.left + plotWidth}" y2="${fixed(y(ms))}" stroke="#e5e5e5"/>`,
       `<text x="${MARGIN.left - 8}" y="${fixed(y(ms)) + 4}" text-anchor="end">${fixed(ms)}</text>`,
@@ -68,7 +75,7 @@ export function latencyChart(
     `<line x1="${MARGIN.left}" y1="${MARGIN.top + plotHeight}" x2="${MARGIN.left + plotWidth}" y2="${MARGIN.top + plotHeight}" stroke="#333"/>`,
     `<line x1="${MARGIN.left}" y1="${MARGIN.top}" x2="${MARGIN.left}" y2="${MARGIN.top + plotHeight}" stroke="#333"/>`,
     `<text x="${MARGIN.left + plotWidth / 2}" y="${HEIGHT - 14}" text-anchor="middle">offered load (paid orders/s)</text>`,
-    `<text transform="translate(18 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">paid → active (ms)</text>`,
+    `<text transform="translate(18 ${MARGIN.top + plotHeight / 2}) rotate(-90)" text-anchor="middle">paid → active (ms, log scale)</text>`,
   );
   for (const [label, ms] of [
     ["p50 target", targets.p50],

@@ -61,8 +61,8 @@ export function performanceTable(results: Results): string {
       TARGETS.product_ratio,
     ],
     [
-      `generator (${results.generator}) ceiling over the marketplace's best`,
-      `${headroom} (${thousands(catalog.generator_ceiling_rps)} req/s)`,
+      `generator (${results.generator}, one core) ceiling over the marketplace's best`,
+      `${headroom} (${thousands(catalog.generator_ceiling_rps)} req/s; ${Math.round(catalog.generator_cpu_share * 100)}% of its core used on the catalog)`,
       headroom,
       TARGETS.generator_headroom,
     ],

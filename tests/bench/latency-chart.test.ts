@@ -36,4 +36,13 @@ describe("latencyChart", () => {
     expect(svg).toContain("<title>a &lt; b &amp; c</title>");
     for (const label of [">50<", ">200<", ">400<", "p50 target 5 ms", "p99 target 25 ms"]) expect(svg).toContain(label);
   });
+
+  test("the latency axis is logarithmic: equal ratios take equal heights, so milliseconds and seconds both show", () => {
+    const svg = latencyChart([{ rate: 100, p50: 1, p90: 10, p99: 100 }], { p50: 1, p99: 100 }, "t");
+    const [[, y1]] = seriesPoints(svg, "p50") as [[number, number]];
+    const [[, y10]] = seriesPoints(svg, "p90") as [[number, number]];
+    const [[, y100]] = seriesPoints(svg, "p99") as [[number, number]];
+    expect(y1 - y10).toBeCloseTo(y10 - y100, 0);
+    expect(svg).toContain("log scale");
+  });
 });
