@@ -16,6 +16,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { median, round } from "./tools.ts";
 
 export interface CatalogMeasurement {
   readonly generator: string;
@@ -61,9 +62,6 @@ done = function(summary, latency, requests)
     summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout))
 end
 `;
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 interface WrkRun {
   readonly rps: number;

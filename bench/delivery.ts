@@ -1,6 +1,7 @@
 import type postgres from "postgres";
 import { awaitActive, awaitQueueDrained, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
 import { rssMb, type Service } from "./services.ts";
+import { round } from "./tools.ts";
 
 export interface DeliveryFigures {
   readonly orders: number;
@@ -16,8 +17,6 @@ export interface DeliveryFigures {
   readonly peak_rss_mb: number;
 }
 
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** Paid → active per order: from the webhook's arrival in the inbox to its delivery turning active. */
 async function latencies(sql: postgres.Sql, ids: readonly string[]) {
   const [row] = await sql<{ p50: number; p90: number; p99: number; max: number }[]>`
@@ -28,7 +27,12 @@ async function latencies(sql: postgres.Sql, ids: readonly string[]) {
       from fulfillment_records f join webhook_inbox w on w.event_id = 'evt_bench_' || f.order_id
       where f.order_id in ${sql(ids as string[])} and f.status = 'active'
     ) t`;
-  return { p50: round(row?.p50 ?? 0), p90: round(row?.p90 ?? 0), p99: round(row?.p99 ?? 0), max: round(row?.max ?? 0) };
+  return {
+    p50: round(row?.p50 ?? 0, 1),
+    p90: round(row?.p90 ?? 0, 1),
+    p99: round(row?.p99 ?? 0, 1),
+    max: round(row?.max ?? 0, 1),
+  };
 }
 
 async function countActive(sql: postgres.Sql, ids: readonly string[]): Promise<number> {
@@ -89,7 +93,7 @@ export async function offerPaidOrders(options: {
     max_ms: max,
     duplicates,
     lost,
-    peak_rss_mb: round(peak),
+    peak_rss_mb: round(peak, 1),
   };
 }
 
@@ -121,5 +125,5 @@ export async function burstThroughput(options: {
     select extract(epoch from max(f.updated_at) - min(w.received_at)) as span
     from fulfillment_records f join webhook_inbox w on w.event_id = 'evt_bench_' || f.order_id
     where f.order_id in ${sql(ids as string[])}`;
-  return round(ids.length / (row?.span || 1));
+  return round(ids.length / (row?.span || 1), 1);
 }

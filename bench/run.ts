@@ -12,7 +12,7 @@ import { burstThroughput, type DeliveryFigures, offerPaidOrders } from "./delive
 import { latencyChart } from "./latency-chart.ts";
 import { performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
-import { ensureWrk } from "./tools.ts";
+import { ensureWrk, round } from "./tools.ts";
 import { measureWebhooks } from "./webhooks.ts";
 
 const SMOKE = process.env.BENCH_SMOKE === "1";
@@ -39,7 +39,6 @@ const OUT = process.env.BENCH_OUT ?? (SMOKE ? undefined : "bench/results.json");
 const ACCESS_LOG = join(tmpdir(), "marketplace-bench-access.log");
 
 const say = (line: string) => console.log(`[bench] ${line}`);
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 const generator = await ensureWrk(say);
 const database = await startDatabase();

@@ -41,3 +41,9 @@ export function pgbenchPath(): string {
   }
   throw new Error("pgbench not found: install the PostgreSQL client tools");
 }
+
+/** The middle value (the upper one of an even count); 0 for none. */
+export const median = (values: readonly number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -18,6 +18,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { median, round } from "./tools.ts";
 
 export interface WebhookMeasureOptions {
   readonly marketplaceUrl: string;
@@ -50,9 +51,6 @@ const NAIVE_SCRIPT = join(import.meta.dir, "naive-webhook.sql");
  */
 const WARM_UP_EVENTS_PER_SECOND = 30_000;
 const MIN_EVENTS_PER_SECOND = 10_000;
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /** `name` from the newest `<versionsDir>/<version>/bin`, else from PATH. */
 function findBinary(name: string, versionsDir?: string): string {
