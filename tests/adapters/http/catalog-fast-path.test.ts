@@ -162,12 +162,27 @@ describe("fast and full paths answer alike", () => {
     return { response, body: await response.text() };
   }
 
+  /**
+   * Reads `path` until its answer stays cached. A write invalidates the cache at once on this instance
+   * and once more when its own notification comes back through LISTEN, which may empty the cache
+   * again just after a first read filled it.
+   */
+  async function warm(path: string) {
+    for (let tries = 0; tries < 50; tries++) {
+      await ask(path);
+      if ((await servedBy(path)) !== "fast path") continue;
+      // Still cached after the notification's round trip: the echo has come and gone.
+      await Bun.sleep(100);
+      if ((await servedBy(path)) === "fast path") return;
+    }
+  }
+
   /** Pairs of targets: the first answered before Elysia (a cached, query-less read), the second by Elysia. */
   const pairs = async () => {
     const { slug } = await publish();
     // The first read of each fills the cache through Elysia.
-    await ask("/api/products");
-    await ask(`/api/products/${slug}`);
+    await warm("/api/products");
+    await warm(`/api/products/${slug}`);
     return [
       ["/api/products", "/api/products?limit=20"],
       [`/api/products/${slug}`, `/api/products/${slug}?via=elysia`],
@@ -257,7 +272,7 @@ describe("fast and full paths answer alike", () => {
   test("after a catalog write the fast path serves the new answer with a new ETag at once", async () => {
     const { id, slug } = await publish();
     const path = `/api/products/${slug}`;
-    await ask(path);
+    await warm(path);
     expect(await servedBy(path)).toBe("fast path");
     const before = await ask(path);
     const oldTag = before.response.headers.get("etag") ?? "";
