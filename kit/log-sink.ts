@@ -62,9 +62,12 @@ function nonBlocking(fd: number): number {
  * The writes are synchronous on purpose: in Bun, an asynchronous `fs.write` still in flight when
  * the process exits is lost, whereas here every byte is either written or still held, and
  * `flushSync` (called on shutdown and from the process's `exit` event) writes all that is held,
- * waiting up to `exitWaitMs` for a full pipe. Only a SIGKILL loses lines: at most the last
- * `intervalMs`. A reader that falls more than `maxHeldBytes` behind loses the newest lines rather
- * than the process its memory; a line then counts them.
+ * waiting up to `exitWaitMs` once for a full pipe. What is lost: on a SIGKILL (or a signal that
+ * skips the `exit` event), the last `intervalMs` of lines and whatever a slow reader had not taken;
+ * at exit, what a stalled reader still has not taken after `exitWaitMs`; and once the descriptor
+ * fails for good (EPIPE, ENOSPC), every later line. A reader that falls more than `maxHeldBytes`
+ * behind loses the newest lines rather than the process its memory; a line then counts them. A
+ * socket or terminal is written as it is, blocking: point a deployment's logs at a pipe or a file.
  */
 export function createLogSink(options: LogSinkOptions = {}): LogSink {
   const target = options.fd ?? 1;
@@ -82,6 +85,7 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
   /** Set once the reader is gone (EPIPE) or `close` was called: lines are dropped from then on. */
   let closed = false;
   let timerStopped = false;
+  let waitedOut = false;
 
   /** Writes as much of `bytes` as the descriptor takes now: the count, or -1 when it is gone. */
   function writeSome(bytes: Uint8Array): number {
@@ -111,35 +115,43 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     return true;
   }
 
+  /** Keeps `bytes` for the descriptor, unless a reader so far behind would make the process hold too much. */
   function hold(bytes: Uint8Array, lines: number) {
     if (pendingBytes + bytes.length > maxHeldBytes) {
       dropped += lines;
       return;
     }
-    if (dropped > 0) {
-      const note = {
-        level: "warn",
-        time: new Date().toISOString(),
-        dropped,
-        msg: "log lines dropped: the reader fell behind",
-      };
-      const line = encoder.encode(`${JSON.stringify(note)}\n`);
-      pending.push(line);
-      pendingBytes += line.length;
-      dropped = 0;
-    }
+    keep(bytes);
+  }
+
+  function keep(bytes: Uint8Array) {
     pending.push(bytes);
     pendingBytes += bytes.length;
   }
 
+  /** The count of the lines dropped so far, as a line of its own, once the reader has taken all that was held. */
+  function noteDropped() {
+    if (dropped === 0 || pendingBytes > 0) return;
+    const note = {
+      level: "warn",
+      time: new Date().toISOString(),
+      dropped,
+      msg: "log lines dropped: the reader fell behind",
+    };
+    keep(encoder.encode(`${JSON.stringify(note)}\n`));
+    dropped = 0;
+  }
+
   /** The batch out: straight from the buffer when nothing is held before it, else behind what is. */
   function flushNow() {
+    noteDropped();
     if (used > 0) {
       const lines = linesInBatch;
       const filled = batch.subarray(0, used);
-      if (pending.length === 0 && dropped === 0) {
+      if (pending.length === 0) {
         const written = writeSome(filled);
-        if (written >= 0 && written < used) hold(filled.slice(written), lines);
+        // The rest of a batch begun is always kept: a line is written whole or not at all.
+        if (written >= 0 && written < used) keep(filled.slice(written));
       } else {
         hold(filled.slice(), lines);
       }
@@ -188,8 +200,13 @@ export function createLogSink(options: LogSinkOptions = {}): LogSink {
     },
     flushSync() {
       flushNow();
-      const deadline = Date.now() + exitWaitMs;
+      // One wait per process: after a reader let it run out, later calls (the exit hook after a
+      // shutdown's own flush) write what they can and return.
+      const deadline = Date.now() + (waitedOut ? 0 : exitWaitMs);
       while (!writePending() && Date.now() < deadline) Atomics.wait(pause, 0, 0, 1);
+      noteDropped();
+      writePending();
+      if (pendingBytes > 0) waitedOut = true;
     },
     close() {
       if (timerStopped) return;

@@ -101,9 +101,9 @@ function stringAccessLines(destination: DestinationStream, name: string, logger:
   return (entry: AccessEntry) => {
     if (logger.levelVal > INFO) return;
     const id = entry.req_id === undefined ? "" : `,"req_id":"${jsonInner(entry.req_id)}"`;
-    const duration = entry.duration_ms === undefined ? "" : `,"duration_ms":${entry.duration_ms}`;
+    const duration = entry.duration_ms === undefined ? "" : `,"duration_ms":${JSON.stringify(entry.duration_ms)}`;
     destination.write(
-      `{"level":"info","time":"${now()}"${name}${id},"method":"${jsonInner(entry.method)}","path":"${jsonInner(entry.path)}","status":${entry.status}${duration},"msg":"request"}\n`,
+      `{"level":"info","time":"${now()}"${name}${id},"method":"${jsonInner(entry.method)}","path":"${jsonInner(entry.path)}","status":${JSON.stringify(entry.status)}${duration},"msg":"request"}\n`,
     );
   };
 }
@@ -129,9 +129,9 @@ function putText(batch: Uint8Array, offset: number, text: string): number {
   return offset + text.length;
 }
 
-/** A number's JSON text, which is ASCII. */
+/** A number's JSON text (as `JSON.stringify` writes it: `null` for NaN and the infinities), which is ASCII. */
 function putNumber(batch: Uint8Array, offset: number, value: number): number {
-  const text = String(value);
+  const text = Number.isFinite(value) ? String(value) : "null";
   for (let i = 0; i < text.length; i++) batch[offset + i] = text.charCodeAt(i);
   return offset + text.length;
 }

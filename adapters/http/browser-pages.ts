@@ -14,36 +14,67 @@ function asset(bytes: Uint8Array, contentType: string, cacheControl: string): St
   return { body: () => body, contentType, etag, cacheControl };
 }
 
+/** The whole file behind `fd`, read from its start. */
+function readAll(fd: number): Uint8Array<ArrayBuffer> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const chunk = new Uint8Array(1024 * 1024);
+    const read = readSync(fd, chunk, 0, chunk.length, size);
+    if (read === 0) break;
+    chunks.push(chunk.subarray(0, read));
+    size += read;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
 /** A file's entity tag, hashed through a small buffer: the file itself is not held. */
-function fileTag(path: string): string {
+function tagOfFile(fd: number): string {
   const hash = createHash("sha256");
   const chunk = new Uint8Array(64 * 1024);
-  const fd = openSync(path, "r");
-  try {
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) hash.update(chunk.subarray(0, read));
-  } finally {
-    closeSync(fd);
+  for (
+    let at = 0, read = readSync(fd, chunk, 0, chunk.length, 0);
+    read > 0;
+    read = readSync(fd, chunk, 0, chunk.length, at)
+  ) {
+    hash.update(chunk.subarray(0, read));
+    at += read;
   }
   return tagOf(hash);
 }
 
 /**
  * The docs UI as installed from npm: its self-contained browser build (4 MB), which loads nothing
- * else. Only its tag is computed at start; the bytes are read on the first request for them.
+ * else. Only its tag is computed at start; the bytes are read on the first request for them,
+ * through the descriptor opened at start (a reinstall replaces the file, not what it holds open),
+ * and served only if they still hash to the tag the name and the year-long cache promise.
  */
 function docsScript(): StaticAsset {
   const entry = fileURLToPath(import.meta.resolve("@scalar/api-reference"));
-  const path = join(dirname(entry), "browser", "standalone.js");
+  const fd = openSync(join(dirname(entry), "browser", "standalone.js"), "r");
+  const etag = tagOfFile(fd);
   let bytes: Uint8Array<ArrayBuffer> | undefined;
   const body = () => {
-    bytes ??= new Uint8Array(readFileSync(path));
+    if (bytes === undefined) {
+      const read = readAll(fd);
+      if (tagOf(createHash("sha256").update(read)) !== etag)
+        throw new Error("the docs bundle changed on disk since start");
+      bytes = read;
+      closeSync(fd);
+    }
     return bytes;
   };
   // Its name carries its hash, so a browser keeps it until an upgrade renames it.
   return {
     body,
     contentType: "text/javascript; charset=utf-8",
-    etag: fileTag(path),
+    etag,
     cacheControl: "public, max-age=31536000, immutable",
   };
 }

@@ -79,8 +79,6 @@ const CONNECTION_CODES = new Set([
   "ETIMEDOUT",
   "ENOTFOUND",
   "EAI_AGAIN",
-  // Through a Unix socket: the server removes its socket file while it is down.
-  "ENOENT",
 ]);
 
 /**
@@ -92,6 +90,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== "object" || error === null) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code !== "string") return false;
+  // Through a Unix socket the server's socket file is gone while it is down: an outage, unlike a
+  // missing file anywhere else.
+  if (code === "ENOENT") return (error as { syscall?: unknown }).syscall === "connect";
   return (
     CONNECTION_CODES.has(code) ||
     code.startsWith("08") || // connection exception

@@ -54,6 +54,8 @@ async function writeBatch(sql: Sql, wake: JobWakeUp, batch: readonly Pending[]):
       job_max_attempts: job?.maxAttempts ?? null,
     });
   });
+  // One order for the locks every batch takes, so two instances storing the same events cannot deadlock.
+  rows.sort((a, b) => (a.gateway === b.gateway ? compare(a.event_id, b.event_id) : compare(a.gateway, b.gateway)));
   const notify = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
   const [result] = await sql<{ stored: string[]; kinds: string[] }[]>`
     with input as (
@@ -91,15 +93,19 @@ async function writeBatch(sql: Sql, wake: JobWakeUp, batch: readonly Pending[]):
   });
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
- * True for a failure one entry of a batch can cause: a value PostgreSQL refuses (SQLSTATE class 22,
- * say a string a jsonb cannot hold), a constraint it breaks (class 23), or an error thrown while the
- * batch was built. Anything else (the database out of reach, a time-out) would fail every entry alike.
+ * True for a failure one entry of a batch may have caused: anything but the database out of reach
+ * or a cancelled statement (57014, a time-out), which would fail every entry alike. A value
+ * PostgreSQL refuses (class 22), a broken constraint (23), an index row too large (54000), a
+ * deadlock (40P01) or an error thrown while the batch was built: each entry is then tried alone, so
+ * one bad event never fails the others.
  */
 function mayComeFromOneEntry(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return true;
-  return !isDatabaseUnavailable(error) && (code.startsWith("22") || code.startsWith("23"));
+  return !isDatabaseUnavailable(error) && code !== "57014";
 }
 
 /**

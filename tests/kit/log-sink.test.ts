@@ -69,6 +69,43 @@ describe("createLogSink", () => {
     expect(readFileSync(out, "utf8")).toBe(line.repeat(5000));
   });
 
+  test("a reader too far behind loses the newest lines, whole, and a line counts them", async () => {
+    const fifo = join(dir, "behind.fifo");
+    const go = join(dir, "behind-go");
+    const out = join(dir, "behind.out");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    const reader = Bun.spawn([
+      "sh",
+      "-c",
+      `exec 3<"${fifo}"; while [ ! -e "${go}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
+    ]);
+    const fd = openSync(fifo, "w");
+    // The pipe takes 64 KiB; the sink holds at most 16 KiB more; 1 MB is offered.
+    const sink = createLogSink({ fd, batchBytes: 4096, intervalMs: 10, maxHeldBytes: 16 * 1024 });
+    const line = (i: number) => `${String(i).padStart(6, "0")} ${"x".repeat(193)}\n`;
+    for (let i = 0; i < 5000; i++) sink.write(line(i));
+    writeFileSync(go, "");
+    await Bun.sleep(100);
+    sink.write(line(5000));
+    sink.close();
+    closeSync(fd);
+    expect(await reader.exited).toBe(0);
+    const lines = readFileSync(out, "utf8").split("\n").filter(Boolean);
+    const notes = lines.filter((text) => text.startsWith("{"));
+    const kept = lines.filter((text) => !text.startsWith("{"));
+    // Every line that arrived is whole, in order, and the first ones are all there.
+    for (const text of kept) expect(text).toBe(line(Number(text.slice(0, 6))).trimEnd());
+    const numbers = kept.map((text) => Number(text.slice(0, 6)));
+    expect(numbers).toEqual([...numbers].sort((a, b) => a - b));
+    // The oldest lines (what the pipe and the sink could hold) all arrived; the newest did not.
+    expect(numbers.slice(0, 100)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    expect(numbers.at(-1)).toBe(5000);
+    const dropped = notes.reduce((sum, text) => sum + (JSON.parse(text) as { dropped: number }).dropped, 0);
+    expect(dropped).toBeGreaterThan(0);
+    expect(notes.length).toBeLessThanOrEqual(2);
+    expect(kept.length + dropped).toBe(5001);
+  });
+
   test("a closed sink drops later lines", () => {
     const path = join(dir, "closed.log");
     const fd = openSync(path, "w");

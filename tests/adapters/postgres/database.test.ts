@@ -14,18 +14,17 @@ describe("reconnectDelaySeconds", () => {
 });
 
 describe("isDatabaseUnavailable", () => {
-  test.each([
-    "CONNECTION_CLOSED",
-    "CONNECT_TIMEOUT",
-    "ECONNREFUSED",
-    "ECONNRESET",
-    "ENOENT",
-    "08006",
-    "57P01",
-    "57P03",
-    "53300",
-  ])("%s is an outage", (code) => {
-    expect(isDatabaseUnavailable(Object.assign(new Error("down"), { code }))).toBeTrue();
+  test.each(["CONNECTION_CLOSED", "CONNECT_TIMEOUT", "ECONNREFUSED", "ECONNRESET", "08006", "57P01", "57P03", "53300"])(
+    "%s is an outage",
+    (code) => {
+      expect(isDatabaseUnavailable(Object.assign(new Error("down"), { code }))).toBeTrue();
+    },
+  );
+
+  test("a Unix socket that is gone (ENOENT on connect) is an outage; a missing file elsewhere is not", () => {
+    const missing = (syscall: string) => Object.assign(new Error("missing"), { code: "ENOENT", syscall });
+    expect(isDatabaseUnavailable(missing("connect"))).toBeTrue();
+    expect(isDatabaseUnavailable(missing("open"))).toBeFalse();
   });
 
   test.each(["23505", "42P01", "22P02", "no code"])("%s is not", (code) => {
