@@ -9,14 +9,14 @@
  * server here saturates its core while wrk uses part of its own: the share of its core wrk used
  * (`generator_cpu_share`) is the proof that the generator is not the limit, and the rate it would
  * reach on its whole core against the cheapest server, a raw Bun.serve answering 204, is
- * `generator_ceiling_rps` (requests per second divided by that share). Installs nothing: `wrk` and
- * `taskset` must be on PATH.
+ * `generator_ceiling_rps` (requests per second divided by that share). Installs nothing: `wrk` must
+ * be on PATH (`taskset` too for the pinning, which a machine with one core goes without).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { median, round } from "./tools.ts";
+import { median, pinTo, round } from "./tools.ts";
 
 export interface CatalogMeasurement {
   readonly generator: string;
@@ -71,7 +71,7 @@ interface WrkRun {
 
 /** One wrk run on its core; throws on any socket error or any answer that is not 2xx/3xx. */
 async function wrk(url: string, seconds: number, script: string): Promise<WrkRun> {
-  const command = ["taskset", "-c", String(GENERATOR_CPU), "wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`];
+  const command = [...pinTo(GENERATOR_CPU), "wrk", "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`];
   const proc = Bun.spawn([...command, "-s", script, url], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([
     new Response(proc.stdout).text(),
@@ -103,7 +103,7 @@ async function wrkVersion(): Promise<string> {
 /** One raw server: resolves once it listens (it prints its port). */
 async function startRaw(args: string[]): Promise<{ url: string; proc: Subprocess }> {
   const entry = new URL("./raw-server.ts", import.meta.url).pathname;
-  const pinned = ["taskset", "-c", String(SERVER_CPU), process.execPath, entry, ...args];
+  const pinned = [...pinTo(SERVER_CPU), process.execPath, entry, ...args];
   const proc = Bun.spawn(pinned, { stdout: "pipe", stderr: "inherit" });
   const reader = proc.stdout.getReader();
   let text = "";

@@ -2,6 +2,7 @@ import type { Subprocess } from "bun";
 import postgres from "postgres";
 import { migrate } from "../adapters/postgres/migrate.ts";
 import { freePort, type PostgresCluster, startPostgresCluster } from "../scripts/lib/postgres-cluster.ts";
+import { pinTo } from "./tools.ts";
 
 export const SIM_TOKEN = "bench-sim-token-0123456789";
 export const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
@@ -35,7 +36,7 @@ function spawn(entry: string, env: Record<string, string>, logPath?: string, cpu
   // BENCH_CPU_PROF=<dir>: each process writes a CPU profile (.cpuprofile and markdown) there on exit.
   const profile = process.env.BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profile}`] : [];
-  const pin = cpu === undefined ? [] : ["taskset", "-c", String(cpu)];
+  const pin = cpu === undefined ? [] : pinTo(cpu);
   return Bun.spawn([...pin, "bun", ...flags, entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",

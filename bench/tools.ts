@@ -47,3 +47,7 @@ export const median = (values: readonly number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The command prefix that pins a process to core `cpu`; none on a machine without that core or without taskset. */
+export const pinTo = (cpu: number): string[] =>
+  navigator.hardwareConcurrency > cpu && onPath("taskset") ? ["taskset", "-c", String(cpu)] : [];
