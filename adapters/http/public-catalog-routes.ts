@@ -38,25 +38,32 @@ const listKey = (query: ListQuery) => {
  * of Elysia (catalog-fast-path.ts) only reads what is there.
  */
 export function createPublicCatalogAnswers(deps: PublicCatalogDeps) {
-  const cache = createResponseCache();
-  deps.changes.subscribe(CATALOG_TOPIC, () => cache.invalidate());
+  // Two caches: the first page and the products (one entry per product that exists: a slug that
+  // does not is never stored), and the searches and later pages, which a caller can vary without
+  // end. Emptying the second when it is full never costs the hot answers theirs.
+  const pinned = createResponseCache(100_000);
+  const queries = createResponseCache();
+  deps.changes.subscribe(CATALOG_TOPIC, () => {
+    pinned.invalidate();
+    queries.invalidate();
+  });
   // The list without a query string: what Elysia makes of an empty query (the default limit).
   const firstPageKey = listKey({ limit: (ListLimit as { default?: number }).default ?? 20 }).key;
   return {
     list(query: ListQuery): Promise<PreparedAnswer> {
       const { normalized, key } = listKey(query);
-      return cache.get(key, () => deps.listPublicProducts(normalized));
+      return (key === firstPageKey ? pinned : queries).get(key, () => deps.listPublicProducts(normalized));
     },
     product(slug: string): Promise<PreparedAnswer> {
-      return cache.get(`slug:${slug}`, () => deps.getPublicProduct(slug));
+      return pinned.get(`slug:${slug}`, () => deps.getPublicProduct(slug));
     },
     /** The cached answer to `GET /api/products` without a query string, if any. */
     cachedFirstPage(): PreparedAnswer | undefined {
-      return cache.peek(firstPageKey);
+      return pinned.peek(firstPageKey);
     },
     /** The cached answer to `GET /api/products/{slug}`, if any. */
     cachedProduct(slug: string): PreparedAnswer | undefined {
-      return cache.peek(`slug:${slug}`);
+      return pinned.peek(`slug:${slug}`);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createPublicCatalogAnswers, type PublicCatalogDeps } from "../../../adapters/http/public-catalog-routes.ts";
 import { openDatabase } from "../../../adapters/postgres/database.ts";
 import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";
@@ -165,5 +166,30 @@ describe.skipIf(!hasRealPostgres)("two instances on one database", () => {
       await instanceB.close();
       await other.close(1);
     }
+  });
+});
+
+describe("the catalog's cached answers", () => {
+  test("searches without end never push the first page or a product out of the cache", async () => {
+    const listeners: (() => void)[] = [];
+    let reads = 0;
+    const answers = createPublicCatalogAnswers({
+      changes: { subscribe: (_topic: string, listener: () => void) => void listeners.push(listener) },
+      listPublicProducts: async () => {
+        reads++;
+        return { items: [], next_cursor: null };
+      },
+      getPublicProduct: async (slug: string) => ({ slug }),
+    } as unknown as PublicCatalogDeps);
+    await answers.list({ limit: 20 });
+    await answers.product("hot");
+    for (let i = 0; i < 2500; i++) await answers.list({ limit: 20, q: `search ${i}` });
+    expect(answers.cachedFirstPage()).toBeDefined();
+    expect(answers.cachedProduct("hot")).toBeDefined();
+    expect(reads).toBe(2501);
+    // A catalog write still empties both.
+    for (const listener of listeners) listener();
+    expect(answers.cachedFirstPage()).toBeUndefined();
+    expect(answers.cachedProduct("hot")).toBeUndefined();
   });
 });
