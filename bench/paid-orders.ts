@@ -22,26 +22,34 @@ export async function insertOrders(
   return rows.map((r) => r.order_id);
 }
 
-export function paidWebhook(orderId: string) {
-  const body = JSON.stringify({
-    id: `evt_bench_${orderId}`,
+/**
+ * A gateway_b `checkout.session.completed` event paying `orderId`; `ref` names its session
+ * (`cs_<ref>`) and payment intent (`pi_<ref>`).
+ */
+export function checkoutCompletedBody(eventId: string, orderId: string, created: number, ref: string): string {
+  return JSON.stringify({
+    id: eventId,
     object: "event",
     type: "checkout.session.completed",
-    created: Math.floor(Date.now() / 1000),
+    created,
     data: {
       object: {
-        id: `cs_bench_${orderId}`,
+        id: `cs_${ref}`,
         object: "checkout.session",
         client_reference_id: orderId,
         payment_status: "paid",
         amount_total: 2900,
         currency: "usd",
-        payment_intent: `pi_bench_${orderId}`,
+        payment_intent: `pi_${ref}`,
         metadata: { order_id: orderId },
       },
     },
   });
+}
+
+export function paidWebhook(orderId: string) {
   const t = Math.floor(Date.now() / 1000);
+  const body = checkoutCompletedBody(`evt_bench_${orderId}`, orderId, t, `bench_${orderId}`);
   const signature = new Bun.CryptoHasher("sha256", WEBHOOK_SECRET).update(`${t}.${body}`).digest("hex");
   return { body, headers: { "content-type": "application/json", "stripe-signature": `t=${t},v1=${signature}` } };
 }

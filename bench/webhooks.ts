@@ -18,6 +18,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { checkoutCompletedBody } from "./paid-orders.ts";
 import { median, round } from "./tools.ts";
 
 export interface WebhookMeasureOptions {
@@ -85,28 +86,6 @@ async function run(command: string[]): Promise<string> {
   return out;
 }
 
-/** A gateway_b `checkout.session.completed` event as bench/paid-orders.ts sends it. */
-function eventBody(eventId: string, orderId: string, created: number): string {
-  return JSON.stringify({
-    id: eventId,
-    object: "event",
-    type: "checkout.session.completed",
-    created,
-    data: {
-      object: {
-        id: `cs_${eventId}`,
-        object: "checkout.session",
-        client_reference_id: orderId,
-        payment_status: "paid",
-        amount_total: 2900,
-        currency: "usd",
-        payment_intent: `pi_${eventId}`,
-        metadata: { order_id: orderId },
-      },
-    },
-  });
-}
-
 /**
  * Writes `count` signed events, each with an event id never used before, spread over one file per
  * wrk thread (`<prefix>.<thread>`), and signs them now: the run that follows stays well inside
@@ -119,7 +98,7 @@ async function writeSignedEvents(prefix: string, tag: string, count: number, sec
     const writer = Bun.file(`${prefix}.${thread}`).writer({ highWaterMark: 1 << 20 });
     for (let i = 0; i < perThread; i++) {
       const eventId = `evt_wrk_${tag}_${thread}_${i}`;
-      const body = eventBody(eventId, crypto.randomUUID(), t);
+      const body = checkoutCompletedBody(eventId, crypto.randomUUID(), t, eventId);
       const v1 = new Bun.CryptoHasher("sha256", secret).update(`${t}.${body}`).digest("hex");
       writer.write(`t=${t},v1=${v1}\t${body}\n`);
     }

@@ -14,26 +14,6 @@ function asset(bytes: Uint8Array, contentType: string, cacheControl: string): St
   return { body: () => body, contentType, etag, cacheControl };
 }
 
-/** The whole file behind `fd`, read from its start. */
-function readAll(fd: number): Uint8Array<ArrayBuffer> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const chunk = new Uint8Array(1024 * 1024);
-    const read = readSync(fd, chunk, 0, chunk.length, size);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    size += read;
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return bytes;
-}
-
 /** A file's entity tag, hashed through a small buffer: the file itself is not held. */
 function tagOfFile(fd: number): string {
   const hash = createHash("sha256");
@@ -62,7 +42,8 @@ function docsScript(): StaticAsset {
   let bytes: Uint8Array<ArrayBuffer> | undefined;
   const body = () => {
     if (bytes === undefined) {
-      const read = readAll(fd);
+      // Positioned reads (the hash's) leave the descriptor at the file's start.
+      const read = new Uint8Array(readFileSync(fd));
       if (tagOf(createHash("sha256").update(read)) !== etag)
         throw new Error("the docs bundle changed on disk since start");
       bytes = read;

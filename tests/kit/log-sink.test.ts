@@ -10,6 +10,31 @@ const dir = mkdtempSync(join(tmpdir(), "log-sink-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const FIXTURE = join(import.meta.dir, "fixtures", "log-and-exit.ts");
 
+/**
+ * A FIFO whose reader opens it at once but reads nothing until `go()`; `received()` waits for the
+ * writer to close it and returns all the reader got.
+ */
+function stalledReader(name: string) {
+  const fifo = join(dir, `${name}.fifo`);
+  const started = join(dir, `${name}.go`);
+  const out = join(dir, `${name}.out`);
+  expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+  const reader = Bun.spawn([
+    "sh",
+    "-c",
+    `exec 3<"${fifo}"; while [ ! -e "${started}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
+  ]);
+  const fd = openSync(fifo, "w");
+  return {
+    fd,
+    go: () => writeFileSync(started, ""),
+    received: async () => {
+      expect(await reader.exited).toBe(0);
+      return readFileSync(out, "utf8");
+    },
+  };
+}
+
 const lineCount = (text: string) => text.split("\n").filter((line) => line.includes('"msg":"request"')).length;
 const ids = (text: string) =>
   text
@@ -46,51 +71,30 @@ describe("createLogSink", () => {
   });
 
   test("a pipe whose reader stalls never blocks the writer; every line arrives once it reads again", async () => {
-    const fifo = join(dir, "stalled.fifo");
-    const go = join(dir, "go");
-    const out = join(dir, "stalled.out");
-    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
-    // The reader opens the pipe at once but reads nothing until `go` exists.
-    const reader = Bun.spawn([
-      "sh",
-      "-c",
-      `exec 3<"${fifo}"; while [ ! -e "${go}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
-    ]);
-    const fd = openSync(fifo, "w");
+    const { fd, go, received } = stalledReader("stalled");
     const sink = createLogSink({ fd, batchBytes: 16 * 1024, intervalMs: 10 });
     const line = `${"x".repeat(200)}\n`;
     // 1 MB, far more than a pipe holds: a blocking write would wait for the reader, which waits for `go`.
     for (let i = 0; i < 5000; i++) sink.write(line);
     sink.flush();
-    writeFileSync(go, "");
+    go();
     sink.close();
     closeSync(fd);
-    expect(await reader.exited).toBe(0);
-    expect(readFileSync(out, "utf8")).toBe(line.repeat(5000));
+    expect(await received()).toBe(line.repeat(5000));
   });
 
   test("a reader too far behind loses the newest lines, whole, and a line counts them", async () => {
-    const fifo = join(dir, "behind.fifo");
-    const go = join(dir, "behind-go");
-    const out = join(dir, "behind.out");
-    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
-    const reader = Bun.spawn([
-      "sh",
-      "-c",
-      `exec 3<"${fifo}"; while [ ! -e "${go}" ]; do sleep 0.02; done; cat <&3 >"${out}"`,
-    ]);
-    const fd = openSync(fifo, "w");
+    const { fd, go, received } = stalledReader("behind");
     // The pipe takes 64 KiB; the sink holds at most 16 KiB more; 1 MB is offered.
     const sink = createLogSink({ fd, batchBytes: 4096, intervalMs: 10, maxHeldBytes: 16 * 1024 });
     const line = (i: number) => `${String(i).padStart(6, "0")} ${"x".repeat(193)}\n`;
     for (let i = 0; i < 5000; i++) sink.write(line(i));
-    writeFileSync(go, "");
+    go();
     await Bun.sleep(100);
     sink.write(line(5000));
     sink.close();
     closeSync(fd);
-    expect(await reader.exited).toBe(0);
-    const lines = readFileSync(out, "utf8").split("\n").filter(Boolean);
+    const lines = (await received()).split("\n").filter(Boolean);
     const notes = lines.filter((text) => text.startsWith("{"));
     const kept = lines.filter((text) => !text.startsWith("{"));
     // Every line that arrived is whole, in order, and the first ones are all there.
