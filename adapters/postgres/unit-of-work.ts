@@ -1,6 +1,8 @@
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { TransactionScope, UnitOfWork } from "../../application/shared/unit-of-work.ts";
+import { createPostgresAuditTrail } from "./audit-trail.ts";
 import type { Queryable, Sql } from "./database.ts";
+import { createPostgresEventPublisher } from "./event-publisher.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
 import { createPostgresOrderLedger } from "./order-ledger.ts";
 import { createPostgresOutbox } from "./outbox.ts";
@@ -13,6 +15,7 @@ export function createPostgresUnitOfWork(sql: Sql, jobsFor: (tx: Queryable) => J
   return {
     run(work) {
       return sql.begin((tx) => {
+        const jobs = jobsFor(tx);
         const scope: TransactionScope = {
           inbox: createPostgresWebhookInbox(tx),
           orders: createPostgresOrderLedger(tx),
@@ -20,7 +23,9 @@ export function createPostgresUnitOfWork(sql: Sql, jobsFor: (tx: Queryable) => J
           fulfillments: createPostgresFulfillmentRepository(tx),
           subscriptions: createPostgresSubscriptionRepository(tx),
           outbox: createPostgresOutbox(tx),
-          jobs: jobsFor(tx),
+          jobs,
+          events: createPostgresEventPublisher(tx, jobs),
+          audit: createPostgresAuditTrail(tx),
         };
         return work(scope);
       }) as ReturnType<typeof work>;

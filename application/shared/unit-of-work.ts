@@ -1,6 +1,8 @@
+import type { AuditTrail } from "../audit/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
 import type { Outbox } from "../notifications/ports.ts";
+import type { EventPublisher } from "../outgoing-webhooks/ports.ts";
 import type { WebhookInbox } from "../payments/inbox-ports.ts";
 import type { OrderLedger, PaymentLedger } from "../payments/ledger-ports.ts";
 import type { JobScheduler } from "./jobs.ts";
@@ -14,6 +16,10 @@ export interface TransactionScope {
   readonly subscriptions: SubscriptionRepository;
   readonly outbox: Outbox;
   readonly jobs: JobScheduler;
+  /** Events for the shop's own systems (outgoing webhooks). */
+  readonly events: EventPublisher;
+  /** Who changed what, for admin actions. */
+  readonly audit: AuditTrail;
 }
 
 export interface UnitOfWork {

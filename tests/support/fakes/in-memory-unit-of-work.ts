@@ -1,5 +1,6 @@
 import type { SubscriptionRepository } from "../../../application/fulfillment/ports.ts";
 import type { TransactionScope, UnitOfWork } from "../../../application/shared/unit-of-work.ts";
+import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 import { createInMemoryFulfillmentRepository } from "./in-memory-fulfillment-repository.ts";
 import { createInMemoryOrderLedger } from "./in-memory-order-ledger.ts";
 import { createInMemoryOutbox } from "./in-memory-outbox.ts";
@@ -9,6 +10,7 @@ import {
   type InMemorySubscriptionRepository,
 } from "./in-memory-subscription-repository.ts";
 import { createInMemoryWebhookInbox } from "./in-memory-webhook-inbox.ts";
+import { createRecordingEventPublisher } from "./recording-event-publisher.ts";
 import { createRecordingJobScheduler } from "./recording-job-scheduler.ts";
 
 const addInterval = (from: Date, interval: "monthly" | "yearly") => {
@@ -72,6 +74,8 @@ export function createInMemoryUnitOfWork() {
     subscriptions: createInMemorySubscriptionRepository(),
     outbox: createInMemoryOutbox(),
     jobs: createRecordingJobScheduler(),
+    events: createRecordingEventPublisher(),
+    audit: createInMemoryAuditTrail(),
   };
   const scope: TransactionScope = { ...stores, subscriptions: withUpsert(stores.subscriptions) };
   let runs = 0;
