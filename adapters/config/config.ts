@@ -1,4 +1,4 @@
-import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
+import { boolean, ConfigError, currency, type Env, integer, mailbox, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
@@ -75,6 +75,13 @@ export interface Config {
   readonly seedDemo: boolean;
   /** Where the seeded point-of-sale product points: the bundled simulator by default. */
   readonly demoProviderBaseUrl: string;
+  /** Email: unset `smtpUrl` keeps notifications in the log and the customer's list only. */
+  readonly mail: {
+    readonly smtpUrl: string | undefined;
+    readonly from: string | undefined;
+    /** Where operations alerts go. */
+    readonly opsEmail: string | undefined;
+  };
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -102,6 +109,13 @@ export function loadConfig(env: Env): Config {
     const missing = adminEmail === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
     throw new ConfigError(missing, "must be set together with the other of ADMIN_EMAIL and ADMIN_PASSWORD", undefined);
   }
+  const mail = {
+    smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
+    from: mailbox(env, "MAIL_FROM"),
+    opsEmail: mailbox(env, "OPS_EMAIL"),
+  };
+  if (mail.smtpUrl && !mail.from) throw new ConfigError("MAIL_FROM", "is required when SMTP_URL is set", undefined);
+  if (mail.opsEmail && !mail.smtpUrl) throw new ConfigError("OPS_EMAIL", "needs SMTP_URL to send through", undefined);
   const publicBaseUrl =
     url(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ?? `http://localhost:${integer(env, "PORT", 3000, 0, 65535)}`;
   return {
@@ -168,6 +182,7 @@ export function loadConfig(env: Env): Config {
     demoProviderBaseUrl:
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
       `http://127.0.0.1:${integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535)}`,
+    mail,
   };
 }
 

@@ -29,11 +29,12 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
     },
 
     async flagForAttention(orderId, reason) {
-      await sql`
+      const [order] = await sql<Order[]>`
         update orders set needs_attention = true, updated_at = now(),
           attention_reason = case when needs_attention and attention_reason is not null
             then left(attention_reason || '; ' || ${reason}, 2000) else ${reason} end
-        where id = ${orderId}`;
+        where id = ${orderId} returning ${sql(ORDER_COLUMNS)}`;
+      return order;
     },
 
     async clearAttention(orderId) {

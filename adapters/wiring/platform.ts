@@ -1,3 +1,4 @@
+import { makeOpsAlerts } from "../../application/alerts/ops-alerts.ts";
 import type { PasswordHasher } from "../../application/identity/ports.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
@@ -59,7 +60,11 @@ export function wirePlatform(infra: Infrastructure) {
     urls: createOutboundUrlPolicy({ allowPrivate: config.allowPrivateProviderUrls }),
     outbound: createGuardedFetch({ allowPrivate: config.allowPrivateProviderUrls }),
     secrets: createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes }),
-    uow: createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake })),
+    uow: createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake }), {
+      mailDomain: new URL(config.publicBaseUrl).hostname,
+      alertsFor: (queue) =>
+        makeOpsAlerts({ queue, opsEmail: config.mail.opsEmail, publicBaseUrl: config.publicBaseUrl }),
+    }),
   };
 }
 

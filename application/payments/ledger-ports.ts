@@ -40,7 +40,7 @@ export interface OrderLedger {
   find(orderId: string): Promise<{ order: Order; items: OrderItem[] } | undefined>;
   /** Moves the order by `event` (domain/orders/order-status.ts); throws `OrderTransitionRefused`. */
   move(order: Order, event: OrderEvent): Promise<Order>;
-  /** Sets `needs_attention` with the reason; a later reason is added to an earlier one. */
-  flagForAttention(orderId: string, reason: string): Promise<void>;
+  /** Sets `needs_attention` with the reason; a later reason is added to an earlier one. The order after, if it exists. */
+  flagForAttention(orderId: string, reason: string): Promise<Order | undefined>;
   clearAttention(orderId: string): Promise<void>;
 }

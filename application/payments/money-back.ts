@@ -4,6 +4,7 @@ import { refundStatus } from "../../domain/payments/payment.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
+import { flagOrderForAttention } from "./attention.ts";
 import { actOnDeliveries } from "./deliveries.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
 import type { EventContext } from "./receive-payment.ts";
@@ -50,7 +51,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
     if (event.order_id === null || !(await scope.orders.find(event.order_id))) {
       throw new PermanentJobFailure(reason);
     }
-    await scope.orders.flagForAttention(event.order_id, reason);
+    await flagOrderForAttention(scope, event.order_id, reason);
     deps.log.warn({ order_id: event.order_id, gateway: event.gateway, reason }, "unmatched money movement");
   }
 
@@ -83,7 +84,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
     const about = `dispute ${event.dispute_id} over ${event.amount} ${event.currency} on payment ${payment.payment_id}`;
     if (event.kind === "dispute_opened") {
       await tryMove(scope, payment.order_id, "dispute_opened", deps.log);
-      await scope.orders.flagForAttention(payment.order_id, `${about} opened`);
+      await flagOrderForAttention(scope, payment.order_id, `${about} opened`);
       await actOnDeliveries(scope, order, "suspend", "payment disputed", cause);
     } else if (event.kind === "dispute_won") {
       const refundedBefore = refundStatus(await scope.payments.forOrder(payment.order_id)) !== null;
@@ -93,7 +94,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
       }
     } else {
       await tryMove(scope, payment.order_id, "dispute_lost", deps.log);
-      await scope.orders.flagForAttention(payment.order_id, `${about} lost`);
+      await flagOrderForAttention(scope, payment.order_id, `${about} lost`);
       await actOnDeliveries(scope, order, "cancel", "dispute lost", cause);
       await endOrderBilling(scope, payment.order_id, "dispute lost");
     }

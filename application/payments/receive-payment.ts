@@ -5,6 +5,7 @@ import { paysExpected } from "../../domain/payments/payment.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
+import { flagOrderForAttention } from "./attention.ts";
 import { actOnDeliveries, deliverOrder, recordSubscriptions } from "./deliveries.ts";
 import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
 
@@ -68,13 +69,13 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
     const problem = bindingProblem(order, event, context.environment) ?? amountProblem(order, event);
     if (problem) {
       if (canTake(order.status, "flagged")) await scope.orders.move(order, "flagged");
-      await scope.orders.flagForAttention(order.id, problem);
+      await flagOrderForAttention(scope, order.id, problem);
       deps.log.warn({ ...log, reason: problem }, "payment does not match the order; nothing delivered");
       return;
     }
     if (!canTake(order.status, "paid")) {
       const reason = `a further payment ${recorded.payment_id} of ${money(event.amount, event.currency)} arrived while the order was ${order.status}; nothing was delivered again`;
-      await scope.orders.flagForAttention(order.id, reason);
+      await flagOrderForAttention(scope, order.id, reason);
       deps.log.warn({ ...log, reason }, "a further payment for one order");
       return;
     }

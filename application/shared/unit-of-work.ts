@@ -1,3 +1,4 @@
+import type { OpsAlerts } from "../alerts/ports.ts";
 import type { AuditTrail } from "../audit/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
@@ -20,6 +21,8 @@ export interface TransactionScope {
   readonly events: EventPublisher;
   /** Who changed what, for admin actions. */
   readonly audit: AuditTrail;
+  /** Alerts to operations (an email each, when an address is set). */
+  readonly alerts: OpsAlerts;
 }
 
 export interface UnitOfWork {

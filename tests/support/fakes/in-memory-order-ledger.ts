@@ -98,7 +98,7 @@ export function createInMemoryOrderLedger() {
     async flagForAttention(orderId, reason) {
       const order = get(orderId);
       const joined = order.needs_attention && order.attention_reason ? `${order.attention_reason}; ${reason}` : reason;
-      change(orderId, { needs_attention: true, attention_reason: joined.slice(0, 2000) });
+      return change(orderId, { needs_attention: true, attention_reason: joined.slice(0, 2000) });
     },
     async clearAttention(orderId) {
       change(orderId, { needs_attention: false, attention_reason: null });

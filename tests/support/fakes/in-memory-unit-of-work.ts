@@ -12,6 +12,7 @@ import {
 import { createInMemoryWebhookInbox } from "./in-memory-webhook-inbox.ts";
 import { createRecordingEventPublisher } from "./recording-event-publisher.ts";
 import { createRecordingJobScheduler } from "./recording-job-scheduler.ts";
+import { createRecordingOpsAlerts } from "./recording-ops-alerts.ts";
 
 const addInterval = (from: Date, interval: "monthly" | "yearly") => {
   const next = new Date(from);
@@ -76,6 +77,7 @@ export function createInMemoryUnitOfWork() {
     jobs: createRecordingJobScheduler(),
     events: createRecordingEventPublisher(),
     audit: createInMemoryAuditTrail(),
+    alerts: createRecordingOpsAlerts(),
   };
   const scope: TransactionScope = { ...stores, subscriptions: withUpsert(stores.subscriptions) };
   let runs = 0;

@@ -1,0 +1,55 @@
+/** The emails the shop sends, one template (text and HTML) per name. */
+export const EMAIL_TEMPLATES = [
+  "fulfillment.ready",
+  "fulfillment.failed",
+  "ops.job_dead",
+  "ops.order_needs_attention",
+  "ops.task_overdue",
+] as const;
+
+export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
+
+/** An email to send, queued in the caller's transaction. */
+export interface NewEmail {
+  /** At most one email per key, ever: a second `queue` with the same key is ignored. */
+  readonly key: string;
+  readonly template: EmailTemplate;
+  readonly to: string;
+  /** The template's values. Strings are escaped in the HTML part. */
+  readonly data: Readonly<Record<string, string>>;
+}
+
+export interface EmailQueue {
+  /** Stores the email and schedules its sending; nothing when the key was queued before. */
+  queue(email: NewEmail): Promise<void>;
+}
+
+/** An email as stored: what the sending job reads. */
+export interface StoredEmail extends NewEmail {
+  readonly id: string;
+  /** The Message-ID header, fixed when queued, so a message sent again is recognisably the same. */
+  readonly message_id: string;
+  readonly state: "pending" | "sent" | "dead";
+}
+
+export interface EmailStore {
+  find(id: string): Promise<StoredEmail | undefined>;
+  markSent(id: string): Promise<void>;
+  markDead(id: string, error: string): Promise<void>;
+}
+
+/** A rendered message, ready for the wire. */
+export interface OutgoingMessage {
+  readonly messageId: string;
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/** Sends over SMTP. Throws `MailRejected` when the server refuses the message for good (5xx). */
+export interface Mailer {
+  send(message: OutgoingMessage): Promise<void>;
+}
+
+export const SEND_EMAIL_JOB = "send_email";
