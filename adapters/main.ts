@@ -4,6 +4,7 @@ import { portInUseMessage } from "../kit/port-in-use.ts";
 import { type Config, ConfigError, loadConfig } from "./config/config.ts";
 import { type AppDeps, createApp } from "./http/app.ts";
 import { startMarketplace } from "./server.ts";
+import { wireAudit } from "./wiring/audit.ts";
 import { wireCatalog } from "./wiring/catalog.ts";
 import { wireCheckout } from "./wiring/checkout.ts";
 import { wireCustomers } from "./wiring/customers.ts";
@@ -12,8 +13,10 @@ import { wireFulfillment } from "./wiring/fulfillment.ts";
 import { wireHttp } from "./wiring/http.ts";
 import { wireIdentity } from "./wiring/identity.ts";
 import { wireLicensing } from "./wiring/licensing.ts";
+import { wireMail } from "./wiring/mail.ts";
 import { wireNotifications } from "./wiring/notifications.ts";
 import { wireOperations } from "./wiring/operations.ts";
+import { wireOutgoingWebhooks } from "./wiring/outgoing-webhooks.ts";
 import { wirePayments } from "./wiring/payments.ts";
 import { type Infrastructure, wirePlatform } from "./wiring/platform.ts";
 import { wireProvisioning } from "./wiring/provisioning.ts";
@@ -27,6 +30,7 @@ export type { Infrastructure };
 export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
   const platform = wirePlatform(infra);
   const identity = wireIdentity(platform);
+  const audit = wireAudit(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
@@ -34,7 +38,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const licensing = wireLicensing(platform);
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
   const customers = wireCustomers(platform, { payments, fulfillment, licensing });
-  const notifications = wireNotifications(platform);
+  const mail = wireMail(platform);
+  const notifications = wireNotifications(platform, { mail });
+  const outgoingWebhooks = wireOutgoingWebhooks(platform);
   const features = [
     identity,
     catalog,
@@ -45,6 +51,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     fulfillment,
     customers,
     notifications,
+    mail,
+    outgoingWebhooks,
   ];
   const operations = wireOperations(platform, {
     jobs: jobsOf(features),
@@ -63,7 +71,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...fulfillment.routes,
     ...customers.routes,
     ...notifications.routes,
+    ...outgoingWebhooks.routes,
     ...operations.routes,
+    ...audit.routes,
     ...overrides,
   };
   return {
@@ -80,6 +90,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     worker: operations.worker,
     tick: operations.tick,
     async close() {
+      mail.close();
       await platform.changes.close?.();
     },
   };

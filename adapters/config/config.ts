@@ -82,6 +82,8 @@ export interface Config {
     /** Where operations alerts go. */
     readonly opsEmail: string | undefined;
   };
+  /** Outgoing webhooks: each attempt's time-out, and attempts before a delivery is given up on. */
+  readonly outgoingWebhooks: { readonly timeoutSeconds: number; readonly maxAttempts: number };
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -183,6 +185,10 @@ export function loadConfig(env: Env): Config {
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
       `http://127.0.0.1:${integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535)}`,
     mail,
+    outgoingWebhooks: {
+      timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
+      maxAttempts: integer(env, "OUTGOING_WEBHOOK_MAX_ATTEMPTS", 12, 1, 100),
+    },
   };
 }
 

@@ -25,16 +25,20 @@ interface AdminProductView {
 
 export interface AdminCatalogDeps {
   readonly auth: AuthOptions;
-  createProduct(input: ProductInput): Promise<Product>;
-  updateProduct(id: string, input: ProductInput): Promise<Product>;
-  archiveProduct(id: string): Promise<Product>;
+  createProduct(input: ProductInput, actorId: string): Promise<Product>;
+  updateProduct(id: string, input: ProductInput, actorId: string): Promise<Product>;
+  archiveProduct(id: string, actorId: string): Promise<Product>;
   getAdminProduct(id: string): Promise<AdminProductView>;
   listAdminProducts(
     filter: ProductFilter,
     page: PageRequest,
   ): Promise<{ items: readonly AdminProductView[]; next_cursor: string | null }>;
   listPricingMappings(productId: string): Promise<PricingMapping[]>;
-  savePricingMappings(productId: string, mappings: readonly PricingMappingInput[]): Promise<PricingMapping[]>;
+  savePricingMappings(
+    productId: string,
+    mappings: readonly PricingMappingInput[],
+    actorId: string,
+  ): Promise<PricingMapping[]>;
   describeDrivers: typeof describeDrivers;
 }
 
@@ -75,8 +79,8 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
         )
         .post(
           "/api/admin/products",
-          async ({ body, set }) => {
-            const product = await deps.createProduct(body as ProductInput);
+          async ({ body, set, principal }) => {
+            const product = await deps.createProduct(body as ProductInput, principal.userId);
             set.status = 201;
             return view(product.id);
           },
@@ -93,7 +97,8 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
         })
         .put(
           "/api/admin/products/:id",
-          async ({ params, body }) => view((await deps.updateProduct(params.id, body as ProductInput)).id),
+          async ({ params, body, principal }) =>
+            view((await deps.updateProduct(params.id, body as ProductInput, principal.userId)).id),
           {
             params: IdParams,
             body: ProductInputSchema,
@@ -101,11 +106,15 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
             detail: { summary: "Replace a product's definition" },
           },
         )
-        .delete("/api/admin/products/:id", async ({ params }) => view((await deps.archiveProduct(params.id)).id), {
-          params: IdParams,
-          response: { 200: AdminProductSchema },
-          detail: { summary: "Archive a product (it stays for existing orders)" },
-        })
+        .delete(
+          "/api/admin/products/:id",
+          async ({ params, principal }) => view((await deps.archiveProduct(params.id, principal.userId)).id),
+          {
+            params: IdParams,
+            response: { 200: AdminProductSchema },
+            detail: { summary: "Archive a product (it stays for existing orders)" },
+          },
+        )
         .get(
           "/api/admin/products/:id/checkout-preview",
           async ({ params }) => {
@@ -134,9 +143,13 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
         )
         .post(
           "/api/admin/products/pricing-mappings/bulk",
-          async ({ body }) => ({
+          async ({ body, principal }) => ({
             product_id: body.product_id,
-            items: await deps.savePricingMappings(body.product_id, body.mappings as PricingMappingInput[]),
+            items: await deps.savePricingMappings(
+              body.product_id,
+              body.mappings as PricingMappingInput[],
+              principal.userId,
+            ),
           }),
           {
             body: t.Object(

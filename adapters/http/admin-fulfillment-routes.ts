@@ -5,7 +5,7 @@ import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { page } from "./api-model.ts";
-import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { type AuthOptions, createAuth, type Principal } from "./auth-plugin.ts";
 import { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody, toJobBody, toTaskBody } from "./fulfillment-serializers.ts";
 import { Cursor, everyOf, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
@@ -14,15 +14,15 @@ export interface AdminFulfillmentDeps {
   readonly auth: AuthOptions;
   listFulfillments(filter: FulfillmentFilter, page: PageRequest): Promise<Page<FulfillmentRecord>>;
   getFulfillment(id: string): Promise<FulfillmentRecord>;
-  retryFulfillment(id: string): Promise<FulfillmentRecord>;
-  actOnFulfillment(id: string, action: FulfillmentAction, reason: string): Promise<FulfillmentRecord>;
+  retryFulfillment(id: string, actorId: string): Promise<FulfillmentRecord>;
+  actOnFulfillment(id: string, action: FulfillmentAction, reason: string, actorId: string): Promise<FulfillmentRecord>;
   listTasks(filter: { status?: OpsTask["status"]; queue_id?: string }, page: PageRequest): Promise<Page<OpsTask>>;
   completeTask(taskId: string, adminId: string, result: Readonly<Record<string, unknown>>): Promise<FulfillmentRecord>;
   listJobs(
     filter: { state?: JobState; kind?: string },
     page: { limit: number; cursor?: string },
   ): Promise<Page<JobRecord>>;
-  redriveJob(jobId: string): Promise<JobRecord | undefined>;
+  redriveJob(jobId: string, actorId: string): Promise<JobRecord | undefined>;
 }
 
 const ActionBody = t.Optional(
@@ -35,8 +35,18 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
     .guard({ auth: "admin", detail: { security: [{ bearer: [] }] } }, (app) => {
       /** Sync, suspend or cancel: three routes alike but for the action. */
       const act = (action: "sync" | "suspend" | "cancel") => ({
-        handler: async ({ params, body }: { params: { id: string }; body?: { reason?: string } | null }) =>
-          toFulfillmentBody(await deps.actOnFulfillment(params.id, action, body?.reason ?? `${action} by an admin`)),
+        handler: async ({
+          params,
+          body,
+          principal,
+        }: {
+          params: { id: string };
+          body?: { reason?: string } | null;
+          principal: Principal;
+        }) =>
+          toFulfillmentBody(
+            await deps.actOnFulfillment(params.id, action, body?.reason ?? `${action} by an admin`, principal.userId),
+          ),
         options: {
           params: IdParams,
           body: ActionBody,
@@ -75,7 +85,7 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
         )
         .post(
           "/api/admin/fulfillments/:id/retry",
-          async ({ params }) => toFulfillmentBody(await deps.retryFulfillment(params.id)),
+          async ({ params, principal }) => toFulfillmentBody(await deps.retryFulfillment(params.id, principal.userId)),
           {
             params: IdParams,
             response: { 200: FulfillmentSchema },
@@ -141,8 +151,8 @@ export function createAdminFulfillmentRoutes(deps: AdminFulfillmentDeps) {
         )
         .post(
           "/api/admin/jobs/:id/redrive",
-          async ({ params }) => {
-            const job = await deps.redriveJob(params.id);
+          async ({ params, principal }) => {
+            const job = await deps.redriveJob(params.id, principal.userId);
             if (!job) throw new DeadJobNotFound();
             return toJobBody(job);
           },

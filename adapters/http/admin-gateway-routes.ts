@@ -17,10 +17,14 @@ type GatewaySettingsView = Awaited<ReturnType<ReturnType<typeof makeGatewaySetti
 export interface AdminGatewayDeps {
   readonly auth: AuthOptions;
   describeGatewaySettings(gateway: PaymentGatewayName): Promise<GatewaySettingsView>;
-  updateGatewaySettings(gateway: PaymentGatewayName, patch: SettingsPatch): Promise<GatewaySettingsView>;
+  updateGatewaySettings(
+    gateway: PaymentGatewayName,
+    patch: SettingsPatch,
+    actorId: string,
+  ): Promise<GatewaySettingsView>;
   testGatewayConnection(gateway: PaymentGatewayName): Promise<ConnectionReport>;
-  createGatewayAProduct(productId: string): Promise<ProductSync>;
-  syncGatewayAProduct(productId: string): Promise<ProductSync>;
+  createGatewayAProduct(productId: string, actorId: string): Promise<ProductSync>;
+  syncGatewayAProduct(productId: string, actorId: string): Promise<ProductSync>;
 }
 
 /** Settings, test connection and gateway-A catalog sync; secret values are accepted but never returned. */
@@ -40,7 +44,7 @@ export function createAdminGatewayRoutes(deps: AdminGatewayDeps) {
           })
           .put(
             `/api/admin/${gateway}/settings`,
-            ({ body }) => deps.updateGatewaySettings(gateway, body as SettingsPatch),
+            ({ body, principal }) => deps.updateGatewaySettings(gateway, body as SettingsPatch, principal.userId),
             {
               body: GatewaySettingsPatchSchema,
               response: { 200: GatewaySettingsSchema },
@@ -57,7 +61,7 @@ export function createAdminGatewayRoutes(deps: AdminGatewayDeps) {
       return routes
         .post(
           "/api/admin/gateway_a/products/create",
-          async ({ body }) => asBody(await deps.createGatewayAProduct(body.product_id)),
+          async ({ body, principal }) => asBody(await deps.createGatewayAProduct(body.product_id, principal.userId)),
           {
             body: t.Object({ product_id: t.String({ maxLength: 64 }) }, { additionalProperties: false }),
             response: { 200: ProductSyncSchema },
@@ -66,7 +70,7 @@ export function createAdminGatewayRoutes(deps: AdminGatewayDeps) {
         )
         .put(
           "/api/admin/gateway_a/products/:id/sync",
-          async ({ params }) => asBody(await deps.syncGatewayAProduct(params.id)),
+          async ({ params, principal }) => asBody(await deps.syncGatewayAProduct(params.id, principal.userId)),
           {
             params: t.Object({ id: t.String({ maxLength: 64 }) }),
             response: { 200: ProductSyncSchema },

@@ -15,8 +15,12 @@ export interface AdminOrderDeps {
   readonly auth: AuthOptions;
   listAdminOrders(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   getAdminOrder(orderId: string): Promise<OrderDetails>;
-  refundOrder(orderId: string, request: { payment_id?: string; amount?: number }): Promise<OrderDetails>;
-  approveOrder(orderId: string): Promise<OrderDetails>;
+  refundOrder(
+    orderId: string,
+    request: { payment_id?: string; amount?: number },
+    actorId: string,
+  ): Promise<OrderDetails>;
+  approveOrder(orderId: string, actorId: string): Promise<OrderDetails>;
 }
 
 export function createAdminOrderRoutes(deps: AdminOrderDeps) {
@@ -56,7 +60,8 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         )
         .post(
           "/api/admin/orders/:id/approve",
-          async ({ params }) => toAdminOrderDetailsBody(await deps.approveOrder(params.id)),
+          async ({ params, principal }) =>
+            toAdminOrderDetailsBody(await deps.approveOrder(params.id, principal.userId)),
           {
             params: IdParams,
             response: { 200: AdminOrderDetailsSchema },
@@ -65,7 +70,8 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         )
         .post(
           "/api/admin/orders/:id/refund",
-          async ({ params, body }) => toAdminOrderDetailsBody(await deps.refundOrder(params.id, body ?? {})),
+          async ({ params, body, principal }) =>
+            toAdminOrderDetailsBody(await deps.refundOrder(params.id, body ?? {}, principal.userId)),
           {
             params: IdParams,
             body: t.Optional(

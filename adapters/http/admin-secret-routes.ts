@@ -6,7 +6,7 @@ import { oneOf } from "./shared-schemas.ts";
 
 export interface AdminSecretDeps {
   readonly auth: AuthOptions;
-  putSecret(ref: string, value: string): Promise<void>;
+  putSecret(ref: string, value: string, actorId: string): Promise<void>;
   listSecrets(): Promise<SecretListing[]>;
 }
 
@@ -27,8 +27,8 @@ export function createAdminSecretRoutes(deps: AdminSecretDeps) {
       app
         .put(
           "/api/admin/secrets/:ref",
-          async ({ params, body, set }) => {
-            await deps.putSecret(params.ref, body.value);
+          async ({ params, body, set, principal }) => {
+            await deps.putSecret(params.ref, body.value, principal.userId);
             set.status = 204;
           },
           {

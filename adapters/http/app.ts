@@ -3,6 +3,7 @@ import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } f
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
+import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
@@ -10,6 +11,7 @@ import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-route
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
+import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
 import { apiDocs } from "./api-docs.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { createCatalogFastPath } from "./catalog-fast-path.ts";
@@ -45,7 +47,9 @@ export interface AppDeps
     CustomerSubscriptionDeps,
     DownloadDeps,
     PageDeps,
-    AdminUserDeps {
+    AdminUserDeps,
+    AdminAuditDeps,
+    AdminWebhookEndpointDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
@@ -121,7 +125,9 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerFulfillmentRoutes(deps))
     .use(createCustomerRoutes(deps))
     .use(createCustomerSubscriptionRoutes(deps))
-    .use(createAdminUserRoutes(deps));
+    .use(createAdminUserRoutes(deps))
+    .use(createAdminAuditRoutes(deps))
+    .use(createAdminWebhookEndpointRoutes(deps));
   routes.current = app.routes;
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
   // takes its place, so Bun.serve and `handle` (tests) both go through it.

@@ -1,20 +1,33 @@
 import { Elysia, t } from "elysia";
-import type { StoredNotification } from "../../application/notifications/ports.ts";
+import type { NotificationFilter, StoredNotification } from "../../application/notifications/ports.ts";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { QueryInt } from "../../kit/schema-types.ts";
+import { Int, QueryInt } from "../../kit/schema-types.ts";
 import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { FulfillmentSchema, NotificationSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
-import { IdParams } from "./shared-schemas.ts";
+import { Cursor, IdParams, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface CustomerFulfillmentDeps {
   readonly auth: AuthOptions;
   getCustomerFulfillment(id: string, customerId: string): Promise<FulfillmentRecord>;
   retryCustomerFulfillment(id: string, customerId: string): Promise<FulfillmentRecord>;
   supplyCustomerInput(id: string, customerId: string, input: { domain: string }): Promise<FulfillmentRecord>;
-  listCustomerNotifications(customerId: string, limit: number): Promise<StoredNotification[]>;
+  listCustomerNotifications(
+    customerId: string,
+    filter: NotificationFilter,
+    page: PageRequest,
+  ): Promise<Page<StoredNotification>>;
+  readNotification(customerId: string, id: string): Promise<StoredNotification>;
+  readAllNotifications(customerId: string): Promise<number>;
 }
+
+const toNotificationBody = (notification: StoredNotification) => ({
+  ...notification,
+  created_at: notification.created_at.toISOString(),
+  read_at: notification.read_at?.toISOString() ?? null,
+});
 
 /** A customer's own deliveries; another customer's are 404, never 403 and never their data. */
 export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
@@ -55,18 +68,37 @@ export function createCustomerFulfillmentRoutes(deps: CustomerFulfillmentDeps) {
         )
         .get(
           "/api/notifications",
-          async ({ principal, query }) => ({
-            items: (await deps.listCustomerNotifications(principal.userId, query.limit ?? 50)).map((n) => ({
-              ...n,
-              created_at: n.created_at.toISOString(),
-              read_at: n.read_at?.toISOString() ?? null,
-            })),
-            next_cursor: null,
-          }),
+          async ({ principal, query }) => {
+            const filter = query.unread === undefined ? {} : { unread: query.unread === "true" };
+            const paging = pageRequest({ limit: query.limit ?? 50, cursor: query.cursor });
+            const found = await deps.listCustomerNotifications(principal.userId, filter, paging);
+            return { items: found.items.map(toNotificationBody), next_cursor: found.next_cursor };
+          },
           {
-            query: t.Object({ limit: t.Optional(QueryInt({ minimum: 1, maximum: 100 })) }),
+            query: t.Object({
+              limit: t.Optional(QueryInt({ minimum: 1, maximum: 100, default: 50 })),
+              cursor: Cursor,
+              unread: t.Optional(oneOf(["true", "false"])),
+            }),
             response: { 200: page(NotificationSchema) },
             detail: { summary: "My notifications, newest first" },
+          },
+        )
+        .post(
+          "/api/notifications/read-all",
+          async ({ principal }) => ({ updated: await deps.readAllNotifications(principal.userId) }),
+          {
+            response: { 200: t.Object({ updated: Int({ minimum: 0, description: "How many were unread" }) }) },
+            detail: { summary: "Mark all my notifications read" },
+          },
+        )
+        .post(
+          "/api/notifications/:id/read",
+          async ({ params, principal }) => toNotificationBody(await deps.readNotification(principal.userId, params.id)),
+          {
+            params: IdParams,
+            response: { 200: NotificationSchema },
+            detail: { summary: "Mark one of my notifications read" },
           },
         ),
     );

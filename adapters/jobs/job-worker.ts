@@ -23,6 +23,8 @@ export interface JobWorkerDeps {
   /** The fallback poll, for delayed jobs, expired leases and lost wake-ups (default 1 s). */
   readonly pollIntervalMs?: number;
   readonly random?: () => number;
+  /** Told after a job is dead-lettered (operations alerts); its failure is logged, never the job's. */
+  readonly onDeadLettered?: () => Promise<unknown>;
   /** Unique per process; written to `locked_by`. */
   readonly workerId?: string;
 }
@@ -166,6 +168,9 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
         log.warn({ ...fields, delay_ms: outcome.delayMs, error: outcome.error }, "job failed; retry scheduled");
       } else {
         log.error({ ...fields, error: outcome.error }, "job dead-lettered");
+        deps
+          .onDeadLettered?.()
+          .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
     } catch (error) {
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");

@@ -1,7 +1,8 @@
 import type { JobAdmin, JobRecord } from "../../application/shared/jobs.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";
 import { decodeCursor, encodeCursor } from "../postgres/cursor.ts";
-import type { Sql } from "../postgres/database.ts";
+import type { Queryable, Sql } from "../postgres/database.ts";
 import { type JobWakeUp, wakeJobWorkers } from "./job-wake-up.ts";
 
 const MAX_PAGE = 100;
@@ -14,7 +15,7 @@ const UNIQUE_VIOLATION = "23505";
  */
 export function createPostgresJobAdmin(deps: { sql: Sql; wake: JobWakeUp; maxAttempts?: number }): JobAdmin {
   const { sql } = deps;
-  const columns = () => sql`
+  const columns = (q: Queryable = sql) => q`
     id::text as id, kind, payload, state, attempts, coalesce(max_attempts, ${deps.maxAttempts ?? 8}::int) as max_attempts,
     run_at, last_error, created_at, updated_at`;
   const find = async (id: string) =>
@@ -31,7 +32,7 @@ export function createPostgresJobAdmin(deps: { sql: Sql; wake: JobWakeUp; maxAtt
           ${filter.state ? sql`and state = ${filter.state}` : sql``}
           ${filter.kind ? sql`and kind = ${filter.kind}` : sql``}
           ${before ? sql`and id < ${before}::bigint` : sql``}
-        order by id desc
+        order by jobs.id desc
         limit ${limit + 1}`;
       const items = rows.slice(0, limit);
       const last = items.at(-1);
@@ -42,13 +43,17 @@ export function createPostgresJobAdmin(deps: { sql: Sql; wake: JobWakeUp; maxAtt
      * Returns the job as it now stands (undefined when there is none): `pending` when it was
      * redriven, unchanged when it was not dead or a live job holds its dedupe key.
      */
-    async redrive(jobId) {
+    async redrive(jobId, audit) {
       if (!JOB_ID.test(jobId)) return undefined;
       try {
-        const [redriven] = await sql<JobRecord[]>`
-          update jobs set state = 'pending', attempts = 0, run_at = now(), updated_at = now()
-          where id = ${jobId}::bigint and state = 'dead'
-          returning ${columns()}`;
+        const redriven = await sql.begin(async (tx) => {
+          const [job] = await tx<JobRecord[]>`
+            update jobs set state = 'pending', attempts = 0, run_at = now(), updated_at = now()
+            where id = ${jobId}::bigint and state = 'dead'
+            returning ${columns(tx)}`;
+          if (job && audit) await createPostgresAuditTrail(tx).record(audit(job));
+          return job;
+        });
         if (redriven) {
           await wakeJobWorkers(sql, deps.wake, redriven.kind);
           return redriven;

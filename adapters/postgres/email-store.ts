@@ -1,7 +1,7 @@
 import { type EmailQueue, type EmailStore, SEND_EMAIL_JOB, type StoredEmail } from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import { isUuid } from "../shared/ids.ts";
-import type { Queryable } from "./database.ts";
+import type { Queryable, Sql } from "./database.ts";
 
 /**
  * Queues an email in the caller's transaction. Its key is unique for good, so a notification or an
@@ -49,5 +49,16 @@ export function createPostgresEmailStore(sql: Queryable): EmailStore {
     async markDead(id, error) {
       await sql`update emails set state = 'dead', last_error = ${error} where id = ${id} and state = 'pending'`;
     },
+  };
+}
+
+/** Queues outside any caller's transaction: in one of its own, so the email and its job commit together. */
+export function createPostgresEmailOutbox(
+  sql: Sql,
+  jobsFor: (tx: Queryable) => JobScheduler,
+  domain: string,
+): EmailQueue {
+  return {
+    queue: (email) => sql.begin((tx) => createPostgresEmailQueue(tx, jobsFor(tx), domain).queue(email)),
   };
 }

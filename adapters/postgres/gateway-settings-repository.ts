@@ -1,5 +1,6 @@
 import type { GatewaySettings, GatewaySettingsRepository } from "../../application/payments/gateway-settings-ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { createPostgresAuditTrail } from "./audit-trail.ts";
 import type { Sql } from "./database.ts";
 
 /** Stored settings win; a gateway nobody configured through the API runs on `defaults` (from the environment). */
@@ -14,17 +15,20 @@ export function createPostgresGatewaySettingsRepository(
         from gateway_settings where gateway = ${gateway}`;
       return row ? { gateway, ...row } : defaults(gateway);
     },
-    async save(settings) {
-      await sql`
-        insert into gateway_settings
-          (gateway, environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds, tax_behavior)
-        values (${settings.gateway}, ${settings.environment}, ${sql.json({ ...settings.sandbox })},
-                ${sql.json({ ...settings.live })}, ${settings.webhook_tolerance_seconds}, ${settings.timeout_seconds},
-                ${settings.tax_behavior})
-        on conflict (gateway) do update
-          set environment = excluded.environment, sandbox = excluded.sandbox, live = excluded.live,
-              webhook_tolerance_seconds = excluded.webhook_tolerance_seconds,
-              timeout_seconds = excluded.timeout_seconds, tax_behavior = excluded.tax_behavior, updated_at = now()`;
+    async save(settings, audit) {
+      await sql.begin(async (tx) => {
+        await tx`
+          insert into gateway_settings
+            (gateway, environment, sandbox, live, webhook_tolerance_seconds, timeout_seconds, tax_behavior)
+          values (${settings.gateway}, ${settings.environment}, ${tx.json({ ...settings.sandbox })},
+                  ${tx.json({ ...settings.live })}, ${settings.webhook_tolerance_seconds}, ${settings.timeout_seconds},
+                  ${settings.tax_behavior})
+          on conflict (gateway) do update
+            set environment = excluded.environment, sandbox = excluded.sandbox, live = excluded.live,
+                webhook_tolerance_seconds = excluded.webhook_tolerance_seconds,
+                timeout_seconds = excluded.timeout_seconds, tax_behavior = excluded.tax_behavior, updated_at = now()`;
+        if (audit) await createPostgresAuditTrail(tx).record(audit);
+      });
     },
   };
 }

@@ -5,7 +5,9 @@ import type {
   StoredNotification,
 } from "../../application/notifications/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
+import { isUuid } from "../shared/ids.ts";
 import type { Sql } from "./database.ts";
+import { newestFirst } from "./keyset-page.ts";
 
 /** The default Notifier: a structured log line, and the notification in the customer's list. */
 export function createLogAndInboxNotifier(deps: { sql: Sql; logger: Logger }): Notifier {
@@ -30,15 +32,33 @@ export function createLogAndInboxNotifier(deps: { sql: Sql; logger: Logger }): N
   };
 }
 
+const unreadCondition = (sql: Sql, unread: boolean | undefined) =>
+  unread === undefined ? sql`` : unread ? sql`and read_at is null` : sql`and read_at is not null`;
+
+const COLUMNS = ["id", "customer_id", "kind", "title", "body", "data", "created_at", "read_at"] as const;
+
 /** The customers' notification lists the Notifier above writes. */
 export function createPostgresNotificationInbox(sql: Sql): NotificationInbox {
   return {
-    async listForCustomer(customerId, limit) {
-      return [
-        ...(await sql<StoredNotification[]>`
-          select id, customer_id, kind, title, body, data, created_at, read_at from notifications
-          where customer_id = ${customerId} order by created_at desc, id desc limit ${limit}`),
-      ];
+    async listForCustomer(customerId, filter, page) {
+      const keyset = newestFirst<StoredNotification>(sql, page);
+      const rows = await sql<StoredNotification[]>`
+        select ${sql(COLUMNS)} from notifications
+        where customer_id = ${customerId} ${unreadCondition(sql, filter.unread)} ${keyset.after}
+        ${keyset.orderAndLimit}`;
+      return keyset.cut(rows);
+    },
+    async markRead(customerId, id) {
+      if (!isUuid(id)) return undefined;
+      const [row] = await sql<StoredNotification[]>`
+        update notifications set read_at = coalesce(read_at, now())
+        where id = ${id} and customer_id = ${customerId} returning ${sql(COLUMNS)}`;
+      return row;
+    },
+    async markAllRead(customerId) {
+      const updated = await sql`
+        update notifications set read_at = now() where customer_id = ${customerId} and read_at is null`;
+      return updated.count;
     },
   };
 }

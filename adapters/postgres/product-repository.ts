@@ -3,6 +3,7 @@ import type { ProductRepository, ProductWithMappings } from "../../application/c
 import type { Page } from "../../application/shared/ports.ts";
 import { type Product, type ProductDefinition, SlugTaken } from "../../domain/catalog/product.ts";
 import { isUuid } from "../shared/ids.ts";
+import { createPostgresAuditTrail } from "./audit-trail.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { byName } from "./keyset-page.ts";
 import { listMappingsOf } from "./pricing-mapping-repository.ts";
@@ -56,26 +57,32 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
   const columns = sql([...PRODUCT_COLUMNS]);
 
   return {
-    async insert(definition) {
+    async insert(definition, audit) {
       try {
-        const [product] = await sql<Product[]>`
-          insert into products ${sql(row(definition, sql), WRITABLE)}
-          returning ${columns}`;
-        return product;
+        return await sql.begin(async (tx) => {
+          const [product] = await tx<Product[]>`
+            insert into products ${tx(row(definition, tx), WRITABLE)}
+            returning ${tx([...PRODUCT_COLUMNS])}`;
+          if (product && audit) await createPostgresAuditTrail(tx).record(audit(product));
+          return product;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) return undefined;
         throw error;
       }
     },
 
-    async update(id, definition) {
+    async update(id, definition, audit) {
       if (!isUuid(id)) return undefined;
       try {
-        const [product] = await sql<Product[]>`
-          update products set ${sql(row(definition, sql), WRITABLE)}, updated_at = now()
-          where id = ${id}
-          returning ${columns}`;
-        return product;
+        return await sql.begin(async (tx) => {
+          const [product] = await tx<Product[]>`
+            update products set ${tx(row(definition, tx), WRITABLE)}, updated_at = now()
+            where id = ${id}
+            returning ${tx([...PRODUCT_COLUMNS])}`;
+          if (product && audit) await createPostgresAuditTrail(tx).record(audit);
+          return product;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw new SlugTaken(definition.slug);
         throw error;
@@ -126,12 +133,15 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
       return found;
     },
 
-    async setGatewayAIds(id, ids) {
-      await sql`
-        update products set
-          gwa_product_id_regular = ${ids.regular}, gwa_product_id_extended = ${ids.extended},
-          gwa_product_id_monthly = ${ids.monthly}, gwa_product_id_yearly = ${ids.yearly}, updated_at = now()
-        where id = ${id}`;
+    async setGatewayAIds(id, ids, audit) {
+      await sql.begin(async (tx) => {
+        const updated = await tx`
+          update products set
+            gwa_product_id_regular = ${ids.regular}, gwa_product_id_extended = ${ids.extended},
+            gwa_product_id_monthly = ${ids.monthly}, gwa_product_id_yearly = ${ids.yearly}, updated_at = now()
+          where id = ${id}`;
+        if (updated.count > 0 && audit) await createPostgresAuditTrail(tx).record(audit);
+      });
     },
 
     async count() {

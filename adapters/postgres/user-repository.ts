@@ -2,7 +2,8 @@ import type { NewUser, StoredUser, UserRepository } from "../../application/iden
 import type { Account } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import { isUuid } from "../shared/ids.ts";
-import type { Queryable } from "./database.ts";
+import { createPostgresAuditTrail } from "./audit-trail.ts";
+import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
 interface UserRow {
@@ -30,7 +31,7 @@ const toAccount = (row: UserRow): Account => ({
 
 const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash });
 
-export function createPostgresUserRepository(sql: Queryable): UserRepository {
+export function createPostgresUserRepository(sql: Sql): UserRepository {
   return {
     async findByEmail(email) {
       const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where lower(email) = lower(${email})`;
@@ -73,19 +74,23 @@ export function createPostgresUserRepository(sql: Queryable): UserRepository {
       return { items: items.map(toAccount), next_cursor };
     },
 
-    async changeAccess(id, change) {
+    async changeAccess(id, change, audit) {
       if (!isUuid(id)) return undefined;
-      const [row] = await sql<UserRow[]>`
-        update users set
-          role = coalesce(${change.role ?? null}, role),
-          disabled_at = case
-            when ${change.disabled ?? null}::boolean is null then disabled_at
-            when ${change.disabled ?? null}::boolean then coalesce(disabled_at, now())
-            else null end,
-          token_version = token_version + case when ${change.disabled === true} and disabled_at is null then 1 else 0 end,
-          updated_at = now()
-        where id = ${id}
-        returning ${sql(COLUMNS)}`;
+      const row = await sql.begin(async (tx) => {
+        const [changed] = await tx<UserRow[]>`
+          update users set
+            role = coalesce(${change.role ?? null}, role),
+            disabled_at = case
+              when ${change.disabled ?? null}::boolean is null then disabled_at
+              when ${change.disabled ?? null}::boolean then coalesce(disabled_at, now())
+              else null end,
+            token_version = token_version + case when ${change.disabled === true} and disabled_at is null then 1 else 0 end,
+            updated_at = now()
+          where id = ${id}
+          returning ${tx(COLUMNS)}`;
+        if (changed && audit) await createPostgresAuditTrail(tx).record(audit);
+        return changed;
+      });
       return row ? toAccount(row) : undefined;
     },
 

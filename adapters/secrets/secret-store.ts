@@ -1,5 +1,6 @@
 import type { SecretListing, SecretStore } from "../../application/secrets/ports.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
+import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";
 import type { Sql } from "../postgres/database.ts";
 import { createSecretCipher } from "./secret-cipher.ts";
 
@@ -39,11 +40,14 @@ export function createSecretStore(deps: {
       return value;
     },
 
-    async put(ref, value) {
+    async put(ref, value, audit) {
       const sealed = await cipher.seal(ref, value);
-      await deps.sql`
-        insert into secrets (ref, iv, ciphertext) values (${ref}, ${sealed.iv}, ${sealed.ciphertext})
-        on conflict (ref) do update set iv = excluded.iv, ciphertext = excluded.ciphertext, updated_at = now()`;
+      await deps.sql.begin(async (tx) => {
+        await tx`
+          insert into secrets (ref, iv, ciphertext) values (${ref}, ${sealed.iv}, ${sealed.ciphertext})
+          on conflict (ref) do update set iv = excluded.iv, ciphertext = excluded.ciphertext, updated_at = now()`;
+        if (audit) await createPostgresAuditTrail(tx).record(audit);
+      });
       await deps.changes.publish(SECRETS_TOPIC);
     },
 

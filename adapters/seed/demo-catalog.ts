@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR_ID } from "../../application/audit/ports.ts";
 import type { PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import { type ProductInput, SlugTaken } from "../../domain/catalog/product.ts";
 import type { AppDeps } from "../http/app.ts";
@@ -112,7 +113,8 @@ function demoProducts(providerBaseUrl: string): [ProductInput, PricingMappingInp
 
 /**
  * One product per kind of delivery, the point-of-sale product first, on an empty catalog only.
- * Two instances seeding at once is harmless: the slug decides, and the loser skips.
+ * Two instances seeding at once is harmless: the slug decides, and the loser skips. The audit log
+ * names the marketplace itself as the actor.
  */
 export async function seedDemoCatalog(
   deps: Pick<AppDeps, "createProduct" | "savePricingMappings" | "listAdminProducts">,
@@ -123,8 +125,8 @@ export async function seedDemoCatalog(
   const seeded: string[] = [];
   for (const [input, mappings] of demoProducts(options.providerBaseUrl)) {
     try {
-      const product = await deps.createProduct(input);
-      await deps.savePricingMappings(product.id, mappings);
+      const product = await deps.createProduct(input, SYSTEM_ACTOR_ID);
+      await deps.savePricingMappings(product.id, mappings, SYSTEM_ACTOR_ID);
       seeded.push(product.slug);
     } catch (error) {
       if (!(error instanceof SlugTaken)) throw error;

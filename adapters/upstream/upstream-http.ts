@@ -64,7 +64,7 @@ const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
 };
 
 /** A reason an operator can read in `last_error`: what happened, then the system's code. */
-function describeConnectionFailure(error: unknown): string {
+export function describeConnectionFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && code) {
     const readable = CONNECTION_FAILURES[code];

@@ -31,7 +31,7 @@ export function wireFulfillment(
     routes: {
       listFulfillments: fulfillments.list,
       getFulfillment: manage.find,
-      retryFulfillment: manage.retry,
+      retryFulfillment: manage.adminRetry,
       actOnFulfillment: makeAdminFulfillmentActions({ act: manage.act, uow, log }),
       listTasks: tasks.list,
       completeTask: manage.completeTask,

@@ -1,11 +1,15 @@
+import { makeOpsWatch } from "../../application/alerts/ops-watch.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
 import { makeMinuteTick } from "../../application/maintenance/minute-tick.ts";
+import { makeRedriveJob } from "../../application/maintenance/redrive-job.ts";
 import type { OutboxReader } from "../../application/notifications/ports.ts";
+import { makeSetSecret } from "../../application/secrets/set-secret.ts";
 import type { JobHandler } from "../../application/shared/jobs.ts";
 import { deleteDoneJobs } from "../jobs/job-cleanup.ts";
 import { createJobWorker } from "../jobs/job-worker.ts";
 import { createPostgresJobAdmin } from "../jobs/postgres-job-admin.ts";
 import { loadMigrations } from "../postgres/migrate.ts";
+import { createPostgresOpsWatchSource } from "../postgres/ops-watch-source.ts";
 import type { Platform } from "./platform.ts";
 import { createReadinessProbe } from "./readiness.ts";
 
@@ -21,6 +25,9 @@ export function wireOperations(
 ) {
   const { infra, config, logger, sql, changes, wake, mutex, uow, clock, secrets } = platform;
   const { jobs } = config;
+  const watch = config.mail.opsEmail
+    ? makeOpsWatch({ source: createPostgresOpsWatchSource(sql), uow, log: logger })
+    : undefined;
   const worker = createJobWorker({
     sql,
     handlers: work.jobs,
@@ -32,6 +39,7 @@ export function wireOperations(
     backoff: { baseMs: jobs.backoffBaseMs, maxMs: jobs.backoffMaxMs },
     pollIntervalMs: jobs.pollIntervalMs,
     ...(infra.random ? { random: infra.random } : {}),
+    ...(watch ? { onDeadLettered: watch.alertDeadJobs } : {}),
   });
   const jobAdmin = createPostgresJobAdmin({ sql, wake, maxAttempts: jobs.maxAttempts });
   const tick = makeMinuteTick({
@@ -44,14 +52,17 @@ export function wireOperations(
     log: logger,
     graceHours: config.subscriptionGraceHours,
     cleanupJobs: () => deleteDoneJobs(sql, { olderThanDays: 7 }),
+    ...(watch
+      ? { alertOps: async (now: Date) => (await watch.alertDeadJobs()) + (await watch.alertOverdueTasks(now)) }
+      : {}),
   });
   return {
     worker,
     tick,
     routes: {
       listJobs: jobAdmin.list,
-      redriveJob: jobAdmin.redrive,
-      putSecret: secrets.put,
+      redriveJob: makeRedriveJob({ jobs: jobAdmin }),
+      putSecret: makeSetSecret({ secrets }),
       listSecrets: secrets.list,
       instanceId: config.instanceId,
       checkReadiness: createReadinessProbe(sql, loadMigrations()),

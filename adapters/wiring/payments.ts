@@ -63,7 +63,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
         clock,
         log,
       }),
-      [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, gateways, clock, log }),
+      [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
     },
   };
 }

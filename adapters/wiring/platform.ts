@@ -7,7 +7,7 @@ import type { Config } from "../config/config.ts";
 import type { JobWakeUp } from "../jobs/job-wake-up.ts";
 import { createPostgresJobScheduler } from "../jobs/postgres-job-scheduler.ts";
 import { createAdvisoryMutex } from "../postgres/advisory-mutex.ts";
-import type { Database } from "../postgres/database.ts";
+import type { Database, Queryable } from "../postgres/database.ts";
 import { createPostgresChangeSignal } from "../postgres/pg-change-signal.ts";
 import { createPostgresUnitOfWork } from "../postgres/unit-of-work.ts";
 import { createSecretStore } from "../secrets/secret-store.ts";
@@ -48,6 +48,9 @@ export function wirePlatform(infra: Infrastructure) {
     ? createPostgresChangeSignal({ sql, logger })
     : createInProcessChangeSignal();
   const wake: JobWakeUp = server ? "notify" : changes;
+  const jobsFor = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake });
+  /** Message-IDs name the sender's domain. */
+  const mailDomain = /@([^>\s]+)>?$/.exec(config.mail.from ?? "")?.[1] ?? new URL(config.publicBaseUrl).hostname;
   return {
     infra,
     config,
@@ -60,8 +63,10 @@ export function wirePlatform(infra: Infrastructure) {
     urls: createOutboundUrlPolicy({ allowPrivate: config.allowPrivateProviderUrls }),
     outbound: createGuardedFetch({ allowPrivate: config.allowPrivateProviderUrls }),
     secrets: createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes }),
-    uow: createPostgresUnitOfWork(sql, (tx) => createPostgresJobScheduler({ sql: tx, wake }), {
-      mailDomain: new URL(config.publicBaseUrl).hostname,
+    jobsFor,
+    mailDomain,
+    uow: createPostgresUnitOfWork(sql, jobsFor, {
+      mailDomain,
       alertsFor: (queue) =>
         makeOpsAlerts({ queue, opsEmail: config.mail.opsEmail, publicBaseUrl: config.publicBaseUrl }),
     }),

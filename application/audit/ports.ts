@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from "../shared/ports.ts";
+
 /** One admin action that changed state, written in the transaction of the change. */
 export interface AuditEntry {
   /** The admin who acted. */
@@ -20,4 +22,27 @@ export interface AuditTrail {
 export interface AuditRecord extends Required<AuditEntry> {
   readonly id: string;
   readonly at: Date;
+}
+
+/**
+ * Every feature builds its entries' summaries with this rule; exported with the port, since a
+ * feature reaches another only through its ports.
+ */
+export { redactSummary } from "./redact-summary.ts";
+
+/**
+ * The actor of changes the marketplace makes by itself, with no admin signed in (the demo catalog
+ * seeded at start): the nil UUID, which no account ever has.
+ */
+export const SYSTEM_ACTOR_ID = "00000000-0000-0000-0000-000000000000";
+
+export interface AuditFilter {
+  readonly actor_id?: string;
+  readonly target_id?: string;
+  readonly action?: string;
+}
+
+/** The audit log, newest first; the cursor is opaque and a bad one is a validation error. */
+export interface AuditLogReader {
+  list(filter: AuditFilter, page: PageRequest): Promise<Page<AuditRecord>>;
 }

@@ -9,6 +9,8 @@ import {
   SlugTaken,
   validateProduct,
 } from "../../domain/catalog/product.ts";
+import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
+import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { ChangeSignal, PageRequest } from "../shared/ports.ts";
 import type { PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
@@ -31,6 +33,27 @@ async function acceptDefinition(deps: ManageProductsDeps, input: ProductInput): 
   return definition;
 }
 
+/** An admin's change to a product, for the audit log. */
+function productEntry(
+  actorId: string,
+  action: "product.create" | "product.update" | "product.delete",
+  productId: string,
+  summary: Readonly<Record<string, unknown>>,
+): AuditEntry {
+  return { actor_id: actorId, action, target_type: "product", target_id: productId, summary: redactSummary(summary) };
+}
+
+/** The fields a replacing definition changes, each with its value before and after. */
+function changesOf(before: ProductDefinition, after: ProductDefinition) {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const [field, to] of Object.entries(after)) {
+    const from = before[field as keyof ProductDefinition];
+    // jsonb keeps its own key order: compare canonically, or an untouched config would count as changed.
+    if (canonicalJson(from ?? null) !== canonicalJson(to ?? null)) changes[field] = { from, to };
+  }
+  return changes;
+}
+
 /** An admin's view: the whole record plus what a customer would be offered. */
 export function makeGetAdminProduct(deps: ManageProductsDeps) {
   return async function getAdminProduct(id: string) {
@@ -42,9 +65,11 @@ export function makeGetAdminProduct(deps: ManageProductsDeps) {
 }
 
 export function makeCreateProduct(deps: ManageProductsDeps) {
-  return async function createProduct(input: ProductInput): Promise<Product> {
+  return async function createProduct(input: ProductInput, actorId: string): Promise<Product> {
     const definition = await acceptDefinition(deps, input);
-    const product = await deps.products.insert(definition);
+    const product = await deps.products.insert(definition, (created) =>
+      productEntry(actorId, "product.create", created.id, { ...definition }),
+    );
     if (!product) throw new SlugTaken(definition.slug);
     await deps.changes.publish(CATALOG_TOPIC);
     return product;
@@ -53,9 +78,15 @@ export function makeCreateProduct(deps: ManageProductsDeps) {
 
 /** PUT semantics: the body replaces the product's definition entirely. */
 export function makeUpdateProduct(deps: ManageProductsDeps) {
-  return async function updateProduct(id: string, input: ProductInput): Promise<Product> {
+  return async function updateProduct(id: string, input: ProductInput, actorId: string): Promise<Product> {
     const definition = await acceptDefinition(deps, input);
-    const product = await deps.products.update(id, definition);
+    const before = await deps.products.findById(id);
+    if (!before) throw new ProductNotFound();
+    const product = await deps.products.update(
+      id,
+      definition,
+      productEntry(actorId, "product.update", id, { changes: changesOf(before, definition) }),
+    );
     if (!product) throw new ProductNotFound();
     await deps.changes.publish(CATALOG_TOPIC);
     return product;
@@ -64,11 +95,15 @@ export function makeUpdateProduct(deps: ManageProductsDeps) {
 
 /** Products are archived, never erased: orders and fulfillments keep pointing at them. */
 export function makeArchiveProduct(deps: ManageProductsDeps) {
-  return async function archiveProduct(id: string): Promise<Product> {
+  return async function archiveProduct(id: string, actorId: string): Promise<Product> {
     const existing = await deps.products.findById(id);
     if (!existing) throw new ProductNotFound();
     const { id: _, created_at: __, updated_at: ___, ...definition } = existing;
-    const product = await deps.products.update(id, { ...definition, status: "archived" });
+    const product = await deps.products.update(
+      id,
+      { ...definition, status: "archived" },
+      productEntry(actorId, "product.delete", id, { status: { from: existing.status, to: "archived" } }),
+    );
     if (!product) throw new ProductNotFound();
     await deps.changes.publish(CATALOG_TOPIC);
     return product;

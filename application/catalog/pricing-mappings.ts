@@ -17,15 +17,26 @@ export function makeListPricingMappings(deps: PricingMappingsDeps) {
   };
 }
 
-/** Replaces a product's mappings: every row is checked first, and one bad row saves nothing. */
+/**
+ * Replaces a product's mappings: every row is checked first, and one bad row saves nothing. The
+ * audit entry holds the whole new set.
+ */
 export function makeSavePricingMappings(deps: PricingMappingsDeps) {
   return async function savePricingMappings(
     productId: string,
     input: readonly PricingMappingInput[],
+    actorId: string,
   ): Promise<PricingMapping[]> {
     const product = await deps.products.findById(productId);
     if (!product) throw new ProductNotFound();
-    const saved = await deps.mappings.replaceForProduct(productId, validateMappings(product, input));
+    const mappings = validateMappings(product, input);
+    const saved = await deps.mappings.replaceForProduct(productId, mappings, {
+      actor_id: actorId,
+      action: "pricing_mapping.write",
+      target_type: "product",
+      target_id: productId,
+      summary: { mappings: mappings.map((mapping) => ({ ...mapping })) },
+    });
     await deps.changes.publish(CATALOG_TOPIC);
     return saved;
   };

@@ -1,5 +1,6 @@
 import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { NOTIFY_JOB } from "../notifications/ports.ts";
+import { fulfillmentEventData } from "../shared/event-data.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
@@ -34,7 +35,10 @@ export const logFields = (record: FulfillmentRecord) => ({
   external_reference: record.external_reference_id,
 });
 
-/** Writes the notification to the outbox and schedules its delivery, in the caller's transaction. */
+/**
+ * Writes the notification to the outbox and schedules its delivery, and publishes the same
+ * `fulfillment.*` event for the shop's systems, in the caller's transaction.
+ */
 export async function notify(
   scope: TransactionScope,
   kind: "fulfillment.ready" | "fulfillment.failed",
@@ -50,6 +54,7 @@ export async function notify(
     last_error: record.last_error,
   });
   await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
+  await scope.events.publish(kind, fulfillmentEventData(record));
 }
 
 /**

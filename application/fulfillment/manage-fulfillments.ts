@@ -6,8 +6,9 @@ import {
   isLive,
 } from "../../domain/fulfillment/fulfillment.ts";
 import { fixedError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
-import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields, notify } from "./fulfill-item.ts";
 import type {
   ExternalState,
@@ -25,6 +26,22 @@ export class TaskNotFound extends fixedError(
   "not_found",
   "The task does not exist or is no longer open.",
 ) {}
+
+/** An admin's action on a delivery (`fulfillment.retry`, `fulfillment.cancel`...), for the audit log. */
+function fulfillmentEntry(
+  actorId: string,
+  verb: string,
+  record: FulfillmentRecord,
+  summary: Readonly<Record<string, unknown>>,
+): AuditEntry {
+  return {
+    actor_id: actorId,
+    action: `fulfillment.${verb}`,
+    target_type: "fulfillment",
+    target_id: record.id,
+    summary: redactSummary({ order_id: record.order_id, driver: record.driver, ...summary }),
+  };
+}
 
 /** What the adapter is asked to do for an action on an active delivery. */
 function perform(
@@ -65,30 +82,46 @@ export function makeManageFulfillments(deps: {
     return record;
   }
 
-  async function requeue(record: FulfillmentRecord, from: FulfillmentRecord["status"][], change: object = {}) {
-    return deps.uow.run(async (scope) => {
-      const moved = await scope.fulfillments.transition(record.id, from, { status: "queued", ...change });
-      if (!moved) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
+  /**
+   * A failed delivery goes back to the queue (onboarding is idempotent, so no duplicate); an admin's
+   * retry is written to the audit log in the same transaction.
+   */
+  async function retryFailed(record: FulfillmentRecord, actorId?: string) {
+    if (record.status !== "failed")
+      throw new FulfillmentStateConflict(`Only a failed fulfillment can be retried; this one is ${record.status}.`);
+    const moved = await deps.uow.run(async (scope) => {
+      const queued = await scope.fulfillments.transition(record.id, ["failed"], { status: "queued" });
+      if (!queued) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
       await scope.jobs.enqueue({
         kind: FULFILL_JOB,
         payload: { fulfillment_id: record.id },
         dedupeKey: `fulfill:${record.id}`,
       });
-      return moved;
+      if (actorId !== undefined) {
+        await scope.audit.record(
+          fulfillmentEntry(actorId, "retry", record, {
+            status: { from: "failed", to: "queued" },
+            last_error: record.last_error,
+          }),
+        );
+      }
+      return queued;
     });
+    deps.log.info(logFields(moved), "fulfillment retry queued");
+    return moved;
   }
 
   return {
     find,
 
-    /** Admin or customer: a failed delivery goes back to the queue (onboarding is idempotent, so no duplicate). */
-    async retry(id: string, customerId?: string) {
-      const record = await find(id, customerId);
-      if (record.status !== "failed")
-        throw new FulfillmentStateConflict(`Only a failed fulfillment can be retried; this one is ${record.status}.`);
-      const moved = await requeue(record, ["failed"]);
-      deps.log.info(logFields(moved), "fulfillment retry queued");
-      return moved;
+    /** The customer retries their own failed delivery. */
+    async retry(id: string, customerId: string) {
+      return retryFailed(await find(id, customerId));
+    },
+
+    /** An admin retries any failed delivery. */
+    async adminRetry(id: string, actorId: string) {
+      return retryFailed(await find(id), actorId);
     },
 
     /** The customer supplies what `awaiting_customer` waits for (a domain); delivery resumes. */
@@ -119,10 +152,18 @@ export function makeManageFulfillments(deps: {
       });
     },
 
-    /** Cancel, suspend, resume, renew or refresh what the adapter delivered. */
-    async act(id: string, action: FulfillmentAction, reason: string) {
+    /**
+     * Cancel, suspend, resume, renew or refresh what the adapter delivered. With `actorId` (an
+     * admin asked), the audit entry is written in the transaction that stores the outcome; without
+     * it the shop acts on its own (a job).
+     */
+    async act(id: string, action: FulfillmentAction, reason: string, actorId?: string) {
       const record = await find(id);
       const adapter = deps.adapters[record.driver];
+      const audit = (scope: TransactionScope, summary: Readonly<Record<string, unknown>>) =>
+        actorId === undefined
+          ? Promise.resolve()
+          : scope.audit.record(fulfillmentEntry(actorId, action, record, { reason, ...summary }));
       if (action === "cancel") {
         if (record.status === "cancelled") return record;
         assertTransition(record.status, "cancelled");
@@ -131,9 +172,16 @@ export function makeManageFulfillments(deps: {
           (record.status !== "queued" && record.status !== "failed") || record.external_reference_id !== null;
         const state = delivered ? await adapter.cancel(await deps.contexts.load(record), reason) : null;
         await deps.tasks.cancelFor(record.id);
-        const moved = await deps.fulfillments.transition(record.id, [record.status], {
-          status: "cancelled",
-          ...(state ? { external: { external_status: state.external_status } } : {}),
+        const moved = await deps.uow.run(async (scope) => {
+          const cancelled = await scope.fulfillments.transition(record.id, [record.status], {
+            status: "cancelled",
+            ...(state ? { external: { external_status: state.external_status } } : {}),
+          });
+          await audit(scope, {
+            status: { from: record.status, to: "cancelled" },
+            external_status: state?.external_status ?? null,
+          });
+          return cancelled;
         });
         deps.log.info({ ...logFields(record), reason }, "fulfillment cancelled");
         return moved ?? (await find(id));
@@ -144,7 +192,10 @@ export function makeManageFulfillments(deps: {
         );
       }
       const state = await perform(adapter, await deps.contexts.load(record), action, reason);
-      await deps.fulfillments.setExternalStatus(record.id, state);
+      await deps.uow.run(async (scope) => {
+        await scope.fulfillments.setExternalStatus(record.id, state);
+        await audit(scope, { external_status: { from: record.external_status, to: state.external_status } });
+      });
       deps.log.info({ ...logFields(record), action, external_status: state.external_status }, "fulfillment updated");
       return find(id);
     },
@@ -171,6 +222,13 @@ export function makeManageFulfillments(deps: {
           external: refs,
         });
         if (!moved) throw new FulfillmentStateConflict("The fulfillment changed meanwhile.");
+        await scope.audit.record({
+          actor_id: adminId,
+          action: "manual_task.complete",
+          target_type: "manual_task",
+          target_id: task.id,
+          summary: redactSummary({ fulfillment_id: record.id, order_id: record.order_id, kind: task.kind, result }),
+        });
         await notify(scope, "fulfillment.ready", moved);
         deps.log.info(logFields(moved), "operations task completed; fulfillment active");
         return moved;

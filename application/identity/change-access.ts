@@ -13,7 +13,13 @@ export interface ChangeAccessDeps {
 export function makeChangeAccess(deps: ChangeAccessDeps) {
   return async function changeAccess(actorId: string, userId: string, change: AccessChange): Promise<Account> {
     checkAccessChange(actorId, userId, change);
-    const account = await deps.users.changeAccess(userId, change);
+    const account = await deps.users.changeAccess(userId, change, {
+      actor_id: actorId,
+      action: "user.update",
+      target_type: "user",
+      target_id: userId,
+      summary: { ...change },
+    });
     if (!account) throw new UserNotFound();
     await deps.changes.publish(ACCOUNTS_TOPIC);
     return account;

@@ -1,5 +1,6 @@
 import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface NewUser {
@@ -22,8 +23,11 @@ export interface UserRepository {
   upsert(user: NewUser): Promise<Account>;
   /** Newest first. */
   list(page: PageRequest): Promise<Page<Account>>;
-  /** Disabling also raises the token version. Undefined when there is no such user. */
-  changeAccess(id: string, change: AccessChange): Promise<Account | undefined>;
+  /**
+   * Disabling also raises the token version. Undefined when there is no such user. With `audit`,
+   * its entry is written in the transaction of the change (and only when there was one).
+   */
+  changeAccess(id: string, change: AccessChange, audit?: AuditEntry): Promise<Account | undefined>;
   /** Raises the token version, voiding every token issued so far; false when there is no such user. */
   revokeTokens(id: string): Promise<boolean>;
 }

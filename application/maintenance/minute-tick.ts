@@ -17,6 +17,8 @@ export interface MinuteTickDeps {
   readonly graceHours: number;
   /** Deletes finished jobs past their retention; returns how many. */
   readonly cleanupJobs: () => Promise<number>;
+  /** Alerts operations to dead jobs and overdue tasks not alerted yet; returns how many. */
+  readonly alertOps?: (now: Date) => Promise<number>;
 }
 
 const BATCH = 100;
@@ -24,7 +26,7 @@ const BATCH = 100;
 /**
  * The periodic housekeeping, run by one instance at a time: suspends lapsed subscriptions
  * through their adapter, refreshes active SaaS tenants' status, re-sends notifications whose job
- * was lost, and prunes finished jobs. Every effect goes through a job, so the tick itself is short
+ * was lost, prunes finished jobs and alerts operations to what is stuck. Every effect goes through a job, so the tick itself is short
  * and a crash mid-tick loses nothing.
  */
 export function makeMinuteTick(deps: MinuteTickDeps) {
@@ -83,7 +85,8 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
       const synced = await refreshTenants();
       const resent = await resendNotifications();
       const pruned = await deps.cleanupJobs();
-      deps.log.info({ suspended, synced, resent, pruned, now: now.toISOString() }, "minute tick");
+      const alerted = (await deps.alertOps?.(now)) ?? 0;
+      deps.log.info({ suspended, synced, resent, pruned, alerted, now: now.toISOString() }, "minute tick");
     });
   };
 }

@@ -1,5 +1,15 @@
+import type { EmailQueue } from "../mail/ports.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
-import type { CustomerNotification, Notifier, OutboxMessage, OutboxReader } from "./ports.ts";
+import { customerEmail } from "./customer-email.ts";
+import type { CustomerNotification, DeliveryMailFactsReader, Notifier, OutboxMessage, OutboxReader } from "./ports.ts";
+
+/** With mail configured, each notification is also emailed to the customer. */
+export interface NotificationMail {
+  readonly facts: DeliveryMailFactsReader;
+  /** Queues in a transaction of its own: the email and its sending job commit together. */
+  readonly queue: EmailQueue;
+  readonly publicBaseUrl: string;
+}
 
 function compose(message: OutboxMessage): CustomerNotification {
   const data = message.payload;
@@ -21,13 +31,20 @@ function compose(message: OutboxMessage): CustomerNotification {
   };
 }
 
-/** The notify job: one outbox message out through the Notifier, then marked dispatched. */
-export function makeDispatchNotification(deps: { outbox: OutboxReader; notifier: Notifier }) {
+/**
+ * The notify job: one outbox message out through the Notifier and, with mail, queued as an email
+ * (once per message, whatever the retries), then marked dispatched.
+ */
+export function makeDispatchNotification(deps: { outbox: OutboxReader; notifier: Notifier; mail?: NotificationMail }) {
   return async function dispatchNotification(payload: Readonly<Record<string, unknown>>): Promise<void> {
     const message = await deps.outbox.find(String(payload.outbox_id ?? ""));
     if (!message) throw new PermanentJobFailure(`outbox message ${String(payload.outbox_id)} does not exist`);
     if (message.dispatched_at) return;
     await deps.notifier.deliver(compose(message));
+    if (deps.mail) {
+      const facts = await deps.mail.facts.forFulfillment(String(message.payload.fulfillment_id ?? ""));
+      if (facts) await deps.mail.queue.queue(customerEmail(message, facts, deps.mail.publicBaseUrl));
+    }
     await deps.outbox.markDispatched(message.id);
   };
 }

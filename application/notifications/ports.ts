@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from "../shared/ports.ts";
+
 export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";
 
 export interface Outbox {
@@ -34,10 +36,19 @@ export interface StoredNotification extends Omit<CustomerNotification, "outbox_i
   readonly read_at: Date | null;
 }
 
+export interface NotificationFilter {
+  /** Only those not read yet. */
+  readonly unread?: boolean;
+}
+
 /** The customers' notification lists, as the default Notifier writes them. */
 export interface NotificationInbox {
-  /** One customer's notifications, newest first, at most `limit`. */
-  listForCustomer(customerId: string, limit: number): Promise<StoredNotification[]>;
+  /** One customer's notifications, newest first. */
+  listForCustomer(customerId: string, filter: NotificationFilter, page: PageRequest): Promise<Page<StoredNotification>>;
+  /** Marks one of the customer's notifications read (kept as first read); undefined when it is not theirs. */
+  markRead(customerId: string, id: string): Promise<StoredNotification | undefined>;
+  /** Marks every unread notification of the customer read; how many were. */
+  markAllRead(customerId: string): Promise<number>;
 }
 
 /** Where notifications go. The default adapter writes a log line and the customer's notification list. */
@@ -47,3 +58,18 @@ export interface Notifier {
 }
 
 export const NOTIFY_JOB = "notify";
+
+/** What a customer's email about one delivery says. */
+export interface DeliveryMailFacts {
+  readonly customer_email: string;
+  readonly customer_name: string;
+  readonly product_name: string;
+  readonly order_id: string;
+  readonly driver: string;
+  readonly workspace_url: string | null;
+  readonly attempts: number;
+}
+
+export interface DeliveryMailFactsReader {
+  forFulfillment(fulfillmentId: string): Promise<DeliveryMailFacts | undefined>;
+}

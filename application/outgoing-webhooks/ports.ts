@@ -1,3 +1,8 @@
+import type { SigningSecrets, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import type { AuditTrail } from "../audit/ports.ts";
+import type { JobScheduler } from "../shared/jobs.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
+
 /** What the shop tells its own systems about, by outgoing webhook. */
 export const OUTGOING_EVENT_TYPES = [
   "order.paid",
@@ -21,3 +26,139 @@ export interface EventPublisher {
 
 /** The job that turns one published event into one delivery per subscribed endpoint. */
 export const WEBHOOK_FANOUT_JOB = "webhook_fanout";
+
+/** The job that sends one delivery, retried by the queue until the receiver acknowledges it. */
+export const WEBHOOK_DELIVERY_JOB = "webhook_delivery";
+
+/** A receiver of outgoing webhooks, as admins see it: never its secrets. */
+export interface WebhookEndpoint {
+  readonly id: string;
+  readonly url: string;
+  readonly events: readonly OutgoingEventType[];
+  readonly description: string | null;
+  /** Until then deliveries are signed with the rotated-out secret too. */
+  readonly previous_secret_expires_at: Date | null;
+  readonly created_at: Date;
+  readonly updated_at: Date;
+}
+
+export interface NewWebhookEndpoint {
+  readonly url: string;
+  readonly events: readonly OutgoingEventType[];
+  readonly description: string | null;
+  readonly secret: string;
+}
+
+export type WebhookEndpointChange = Partial<Pick<WebhookEndpoint, "url" | "events" | "description">>;
+
+/** Endpoints with their secrets sealed at rest; a secret goes in in plain text and comes out only to sign. */
+export interface WebhookEndpointRepository {
+  create(endpoint: NewWebhookEndpoint): Promise<WebhookEndpoint>;
+  find(id: string): Promise<WebhookEndpoint | undefined>;
+  /** Newest first. */
+  list(page: PageRequest): Promise<Page<WebhookEndpoint>>;
+  update(id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint | undefined>;
+  /** Removes it and its deliveries; false when there was none. */
+  remove(id: string): Promise<boolean>;
+  /** `secret` becomes the current one; the current one stays valid until `previousUntil`. */
+  rotateSecret(id: string, secret: string, previousUntil: Date): Promise<WebhookEndpoint | undefined>;
+}
+
+/** One event for one endpoint, and how sending it went. */
+export interface WebhookDelivery {
+  readonly id: string;
+  readonly endpoint_id: string;
+  readonly event_id: string;
+  readonly event_type: OutgoingEventType;
+  readonly state: WebhookDeliveryState;
+  readonly attempts: number;
+  readonly last_status_code: number | null;
+  readonly last_error: string | null;
+  readonly last_attempt_at: Date | null;
+  readonly delivered_at: Date | null;
+  readonly created_at: Date;
+}
+
+/** Everything the delivery job sends: the delivery, its event, and its endpoint's address and secrets. */
+export interface OutgoingMessage {
+  readonly delivery: WebhookDelivery;
+  readonly event: {
+    readonly id: string;
+    readonly type: OutgoingEventType;
+    readonly data: Readonly<Record<string, unknown>>;
+    readonly created_at: Date;
+  };
+  readonly url: string;
+  readonly secrets: SigningSecrets;
+}
+
+export interface AttemptRecord {
+  readonly state: WebhookDeliveryState;
+  readonly status_code: number | null;
+  readonly error: string | null;
+  readonly at: Date;
+}
+
+export interface WebhookDeliveryRepository {
+  /**
+   * One pending delivery of the event per endpoint subscribed to its type; a repeat creates none
+   * twice. Returns the ids of the deliveries it created.
+   */
+  fanOut(eventId: string): Promise<string[]>;
+  find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /** Newest first. */
+  list(
+    endpointId: string,
+    filter: { readonly state?: WebhookDeliveryState },
+    page: PageRequest,
+  ): Promise<Page<WebhookDelivery>>;
+  /** Undefined when the delivery is gone (its endpoint was deleted). */
+  outgoing(deliveryId: string): Promise<OutgoingMessage | undefined>;
+  /** Counts one attempt; `succeeded` also sets `delivered_at`. */
+  recordAttempt(deliveryId: string, attempt: AttemptRecord): Promise<void>;
+  /** Back to `pending` with no attempts counted, from `succeeded` or `dead` only. */
+  requeue(deliveryId: string): Promise<WebhookDelivery | undefined>;
+}
+
+/** What endpoint changes and redeliveries write together: the change, its job and its audit entry. */
+export interface WebhookScope {
+  readonly endpoints: WebhookEndpointRepository;
+  readonly deliveries: WebhookDeliveryRepository;
+  readonly jobs: JobScheduler;
+  readonly audit: AuditTrail;
+}
+
+export interface WebhookUnitOfWork {
+  run<T>(work: (scope: WebhookScope) => Promise<T>): Promise<T>;
+}
+
+/** One signed POST, as the Standard Webhooks specification describes it. */
+export interface WebhookMessage {
+  readonly url: string;
+  /** `webhook-id`: the same for every attempt of one delivery. */
+  readonly id: string;
+  /** `webhook-timestamp`: this attempt's time. */
+  readonly timestamp: Date;
+  readonly body: string;
+  /** Each signs the message; all signatures go in `webhook-signature`. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * How a receiver answered: its status and the start of its body (a short excerpt, never the whole
+ * of it), or no answer at all: a time-out, a refused or reset connection, an address the
+ * marketplace does not call (`permanent` when waiting cannot change that).
+ */
+export type WebhookAnswer =
+  | {
+      readonly kind: "answered";
+      readonly status: number;
+      readonly excerpt: string;
+      /** The receiver's `Retry-After`, in milliseconds. */
+      readonly retry_after_ms: number | null;
+    }
+  | { readonly kind: "failed"; readonly reason: string; readonly permanent: boolean };
+
+export interface WebhookSender {
+  send(message: WebhookMessage): Promise<WebhookAnswer>;
+}

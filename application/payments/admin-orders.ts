@@ -6,8 +6,8 @@ import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
-import { deliverOrder } from "./deliveries.ts";
-import { settleAfterRefund } from "./money-back.ts";
+import { releasePaidOrder } from "./deliveries.ts";
+import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
 
 export class NothingToRefund extends fixedError(
@@ -66,7 +66,7 @@ export function makeAdminOrders(deps: {
      * the gateway that took it. The ledger and the order's status change at once; delivery
      * follows from what is left (nothing left: cancelled).
      */
-    async refund(orderId: string, request: { payment_id?: string; amount?: number }) {
+    async refund(orderId: string, request: { payment_id?: string; amount?: number }, actorId: string) {
       const { payments } = await get(orderId);
       const payment = request.payment_id
         ? payments.find((candidate) => candidate.payment_id === request.payment_id)
@@ -85,12 +85,27 @@ export function makeAdminOrders(deps: {
       );
       if (result.status === "failed") throw new RefundFailed();
       await deps.uow.run(async (scope) => {
-        await scope.payments.applyRefund(payment.id, {
-          refund_id: result.refund_id,
-          amount: requested,
-          cumulative: false,
+        // Read again under its lock: the gateway's event about this refund may be applied meanwhile.
+        const locked = (await scope.payments.find(payment.gateway, { payment_id: payment.payment_id })) ?? payment;
+        await recordRefund(
+          scope,
+          locked,
+          { refund_id: result.refund_id, amount: requested, cumulative: false },
+          deps.log,
+        );
+        await scope.audit.record({
+          actor_id: actorId,
+          action: "order.refund",
+          target_type: "order",
+          target_id: orderId,
+          summary: {
+            payment_id: payment.payment_id,
+            gateway: payment.gateway,
+            refund_id: result.refund_id,
+            amount: requested,
+            currency: payment.currency,
+          },
         });
-        await settleAfterRefund(scope, orderId, deps.log);
       });
       return get(orderId);
     },
@@ -99,7 +114,7 @@ export function makeAdminOrders(deps: {
      * An admin accepts an order that needs attention: a flagged order is delivered (once, however
      * often this is called); an order already delivered only loses its flag.
      */
-    async approve(orderId: string) {
+    async approve(orderId: string, actorId: string) {
       await deps.uow.run(async (scope) => {
         const found = await scope.orders.find(orderId);
         if (!found) throw new OrderNotFound();
@@ -107,7 +122,17 @@ export function makeAdminOrders(deps: {
         if (!order.needs_attention && order.status !== "flagged") throw new NothingToApprove();
         const current = order.status === "flagged" ? await scope.orders.move(order, "approved") : order;
         await scope.orders.clearAttention(order.id);
-        if (current.status === "paid") await deliverOrder(scope, current, items);
+        if (current.status === "paid") await releasePaidOrder(scope, current, items);
+        await scope.audit.record({
+          actor_id: actorId,
+          action: "order.approve",
+          target_type: "order",
+          target_id: order.id,
+          summary: {
+            status: { from: order.status, to: current.status },
+            needs_attention_cleared: order.needs_attention,
+          },
+        });
         deps.log.info({ order_id: order.id, status: current.status }, "order approved by an admin");
       });
       return get(orderId);

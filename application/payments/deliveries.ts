@@ -1,7 +1,9 @@
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
 import type { FulfillmentAction } from "../fulfillment/ports.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import { orderEventData, orderItemsEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
 /** The subscription records of an order's recurring items, created (or completed) from what the gateway said. */
@@ -17,15 +19,35 @@ export async function recordSubscriptions(
   }
 }
 
-/** The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing twice. */
-export async function deliverOrder(scope: TransactionScope, order: Order, items: readonly OrderItem[]): Promise<void> {
-  for (const record of await scope.fulfillments.createQueued(order, items)) {
+/**
+ * The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing
+ * twice. Returns the records it created.
+ */
+export async function deliverOrder(
+  scope: TransactionScope,
+  order: Order,
+  items: readonly OrderItem[],
+): Promise<readonly FulfillmentRecord[]> {
+  const created = await scope.fulfillments.createQueued(order, items);
+  for (const record of created) {
     await scope.jobs.enqueue({
       kind: FULFILL_JOB,
       payload: { fulfillment_id: record.id },
       dedupeKey: `fulfill:${record.id}`,
     });
   }
+  return created;
+}
+
+/**
+ * Delivers a paid order and tells the shop's systems it was paid (`order.paid`): once, when its
+ * delivery is first queued, however often a payment or an approval comes back to it.
+ */
+export async function releasePaidOrder(scope: TransactionScope, order: Order, items: readonly OrderItem[]) {
+  const queued = await deliverOrder(scope, order, items);
+  if (queued.length === 0) return;
+  const current = (await scope.orders.find(order.id))?.order ?? order;
+  await scope.events.publish("order.paid", { ...orderEventData(current), items: orderItemsEventData(items) });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { FulfillmentAction, SubscriptionRepository } from "../fulfillment/ports.ts";
+import type { FulfillmentAction, SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
+import { subscriptionEventData } from "../shared/event-data.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
@@ -8,7 +9,7 @@ import type { PaymentGateway } from "./ports.ts";
 
 export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";
 
-type Act = (id: string, action: FulfillmentAction, reason: string) => Promise<FulfillmentRecord>;
+type Act = (id: string, action: FulfillmentAction, reason: string, actorId: string) => Promise<FulfillmentRecord>;
 
 /**
  * An admin acting on a delivery. Cancelling it also stops the billing behind it: the item's
@@ -17,8 +18,8 @@ type Act = (id: string, action: FulfillmentAction, reason: string) => Promise<Fu
  * cancellation event, a refund, a lost dispute) go through the action job and never reach here.
  */
 export function makeAdminFulfillmentActions(deps: { readonly act: Act; readonly uow: UnitOfWork; readonly log: Log }) {
-  return async function adminAct(id: string, action: FulfillmentAction, reason: string) {
-    const record = await deps.act(id, action, reason);
+  return async function adminAct(id: string, action: FulfillmentAction, reason: string, actorId: string) {
+    const record = await deps.act(id, action, reason, actorId);
     if (action !== "cancel") return record;
     await deps.uow.run(async (scope) => {
       const subscription = await scope.subscriptions.findForItem(record.order_item_id);
@@ -66,6 +67,22 @@ export async function endOrderBilling(scope: TransactionScope, orderId: string, 
   }
 }
 
+/**
+ * Records a subscription as ended and tells the shop's systems (`subscription.cancelled`), once:
+ * one already cancelled (the shop ended it, then the gateway's event about it arrives) is left as
+ * it is.
+ */
+export async function recordSubscriptionEnded(
+  scope: TransactionScope,
+  subscription: SubscriptionRecord,
+  at: Date,
+): Promise<void> {
+  if (subscription.status === "cancelled") return;
+  await scope.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: at });
+  const ended = (await scope.subscriptions.find(subscription.id)) ?? subscription;
+  await scope.events.publish("subscription.cancelled", subscriptionEventData(ended));
+}
+
 type EndingCalls = Pick<PaymentGateway, "cancelSubscription" | "getSubscription">;
 
 /**
@@ -74,7 +91,8 @@ type EndingCalls = Pick<PaymentGateway, "cancelSubscription" | "getSubscription"
  * bills nothing either.
  */
 export function makeEndGatewaySubscription(deps: {
-  readonly subscriptions: Pick<SubscriptionRepository, "find" | "update">;
+  readonly subscriptions: Pick<SubscriptionRepository, "find">;
+  readonly uow: UnitOfWork;
   readonly gateways: Readonly<Record<PaymentGatewayName, EndingCalls>>;
   readonly clock: Clock;
   readonly log: Log;
@@ -94,8 +112,14 @@ export function makeEndGatewaySubscription(deps: {
     const subscription = await deps.subscriptions.find(String(payload.subscription_id ?? ""));
     if (!subscription || subscription.status === "cancelled" || !subscription.gateway_subscription_id) return;
     const gateway = deps.gateways[subscription.gateway as PaymentGatewayName];
-    await end(gateway, subscription.gateway_subscription_id);
-    await deps.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: deps.clock() });
+    const gatewayId = subscription.gateway_subscription_id;
+    await end(gateway, gatewayId);
+    await deps.uow.run(async (scope) => {
+      // Under the rows' lock: the gateway's own cancellation event may be recording the end meanwhile.
+      const locked = await scope.subscriptions.findByGatewayId(subscription.gateway, gatewayId);
+      const current = locked.find((each) => each.id === subscription.id) ?? subscription;
+      await recordSubscriptionEnded(scope, current, deps.clock());
+    });
     deps.log.info(
       {
         gateway: subscription.gateway,

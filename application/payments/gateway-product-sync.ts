@@ -2,6 +2,7 @@ import { resolvePrice } from "../../domain/catalog/pricing.ts";
 import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
 import { VARIANTS, type Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 import type { PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
 import type { Mutex } from "../shared/ports.ts";
 import type {
@@ -43,6 +44,22 @@ export interface ProductSync {
   readonly variants: readonly VariantSync[];
 }
 
+/** An admin's action on a product's gateway-A counterpart, for the audit log. */
+function gatewayProductEntry(
+  actorId: string,
+  action: "gateway_product.create" | "gateway_product.sync",
+  productId: string,
+  summary: Readonly<Record<string, unknown>>,
+): AuditEntry {
+  return {
+    actor_id: actorId,
+    action,
+    target_type: "product",
+    target_id: productId,
+    summary: { gateway: GATEWAY, ...summary },
+  };
+}
+
 /**
  * Keeps gateway A's catalog in line with ours. Ids live per environment; an id stored
  * for the other environment is never reused, and one the active environment does not know (404)
@@ -59,11 +76,19 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
     return { product, environment, refs, otherEnvironmentIds: new Set(elsewhere.map((r) => r.remote_id)) };
   }
 
-  const save = (product: Product, environment: GatewayEnvironment, ref: GatewayRef) =>
-    deps.refs.put(product.id, GATEWAY, environment, ref);
+  const save = (product: Product, environment: GatewayEnvironment, ref: GatewayRef, audit?: AuditEntry) =>
+    deps.refs.put(product.id, GATEWAY, environment, ref, audit);
 
-  /** The remote product: the stored id when the active environment still knows it, else a lookup, else a new one. */
-  async function ensureProduct(product: Product, environment: GatewayEnvironment, refs: readonly GatewayRef[]) {
+  /**
+   * The remote product: the stored id when the active environment still knows it, else a lookup,
+   * else a new one. `audit` names the entry stored with a new link; an unchanged one writes none.
+   */
+  async function ensureProduct(
+    product: Product,
+    environment: GatewayEnvironment,
+    refs: readonly GatewayRef[],
+    audit?: (remote: RemoteProduct, action: "created" | "relinked") => AuditEntry,
+  ) {
     const stored = refs.find((r) => r.slot === "product");
     const existing = stored ? await deps.catalog.getProduct(stored.remote_id) : undefined;
     if (existing) return { remote: existing, action: "unchanged" as const };
@@ -75,14 +100,10 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
         name: product.name,
         description: product.description,
       }));
-    await save(product, environment, {
-      slot: "product",
-      remote_id: remote.id,
-      amount: null,
-      currency: null,
-      tax_behavior: null,
-    });
-    return { remote, action: found ? ("relinked" as const) : ("created" as const) };
+    const action = found ? ("relinked" as const) : ("created" as const);
+    const ref = { slot: "product" as const, remote_id: remote.id, amount: null, currency: null, tax_behavior: null };
+    await save(product, environment, ref, audit?.(remote, action));
+    return { remote, action };
   }
 
   /**
@@ -154,10 +175,16 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
 
   return {
     /** `POST /api/admin/gateway_a/products/create`: looks up before it creates. */
-    async createRemoteProduct(productId: string): Promise<ProductSync> {
+    async createRemoteProduct(productId: string, actorId: string): Promise<ProductSync> {
       return deps.mutex.withLock(`gateway_a:product:${productId}`, async () => {
         const { product, environment, refs } = await load(productId);
-        const { remote, action } = await ensureProduct(product, environment, refs);
+        const { remote, action } = await ensureProduct(product, environment, refs, (linked, linking) =>
+          gatewayProductEntry(actorId, "gateway_product.create", product.id, {
+            environment,
+            remote_product_id: linked.id,
+            product_action: linking,
+          }),
+        );
         return {
           product_id: product.id,
           environment,
@@ -173,7 +200,7 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
      * catalog resolves for it (a pricing mapping, else the base price; none: not for sale); a
      * missing price is created, one with other terms updated, a matching one kept.
      */
-    async syncProduct(productId: string): Promise<ProductSync> {
+    async syncProduct(productId: string, actorId: string): Promise<ProductSync> {
       return deps.mutex.withLock(`gateway_a:product:${productId}`, async () => {
         const { product, environment, refs, otherEnvironmentIds } = await load(productId);
         const { remote, action } = await ensureProduct(product, environment, refs);
@@ -183,7 +210,16 @@ export function makeGatewayProductSync(deps: GatewayProductSyncDeps) {
           variants.push(await syncVariant(product, remote, environment, candidate, variant));
         }
         const ids = Object.fromEntries(variants.map((v) => [v.variant, v.price_id])) as Record<Variant, string | null>;
-        await deps.products.setGatewayAIds(product.id, ids);
+        await deps.products.setGatewayAIds(
+          product.id,
+          ids,
+          gatewayProductEntry(actorId, "gateway_product.sync", product.id, {
+            environment,
+            remote_product_id: remote.id,
+            product_action: action,
+            variants: variants.map((variant) => ({ ...variant })),
+          }),
+        );
         return { product_id: product.id, environment, remote_product_id: remote.id, product_action: action, variants };
       });
     },

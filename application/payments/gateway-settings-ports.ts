@@ -1,6 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 
 export interface EnvironmentSettings {
   readonly base_url: string;
@@ -25,7 +26,8 @@ export interface GatewaySettings {
 export interface GatewaySettingsRepository {
   /** The stored settings, or the defaults from the environment when nothing is stored. */
   get(gateway: PaymentGatewayName): Promise<GatewaySettings>;
-  save(settings: GatewaySettings): Promise<void>;
+  /** With `audit`, its entry is written in the transaction that saves the settings. */
+  save(settings: GatewaySettings, audit?: AuditEntry): Promise<void>;
 }
 
 export const GATEWAY_SETTINGS_TOPIC = "gateway_settings";

@@ -3,6 +3,7 @@ import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts"
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
+import { redactSummary } from "../audit/ports.ts";
 import type { SecretStore } from "../secrets/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy, type UrlField } from "../shared/outbound-urls.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
@@ -80,7 +81,11 @@ export function makeGatewaySettingsAdmin(deps: {
   return {
     describe,
 
-    async update(gateway: PaymentGatewayName, patch: SettingsPatch) {
+    /**
+     * Secret values in the patch go to the secret store; the settings and their audit entry (the
+     * patch, secret values redacted) are saved together.
+     */
+    async update(gateway: PaymentGatewayName, patch: SettingsPatch, actorId: string) {
       const current = await deps.repository.get(gateway);
       const merge = (env: EnvironmentSettings, change: EnvironmentPatch | undefined): EnvironmentSettings => {
         const { api_key: _a, client_key: _c, webhook_secret: _w, previous_webhook_secret: _p, ...refs } = change ?? {};
@@ -125,7 +130,13 @@ export function makeGatewaySettingsAdmin(deps: {
           if (value !== undefined && ref !== null) await deps.secrets.put(ref, value);
         }
       }
-      await deps.repository.save(next);
+      await deps.repository.save(next, {
+        actor_id: actorId,
+        action: "gateway_settings.update",
+        target_type: "gateway_settings",
+        target_id: gateway,
+        summary: redactSummary({ ...patch }),
+      });
       await deps.changes.publish(GATEWAY_SETTINGS_TOPIC);
       return describe(gateway);
     },

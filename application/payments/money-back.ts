@@ -1,6 +1,7 @@
 import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
-import { refundStatus } from "../../domain/payments/payment.ts";
+import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
+import { orderEventData, paymentEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
@@ -42,6 +43,35 @@ export async function settleAfterRefund(scope: TransactionScope, orderId: string
   }
 }
 
+/**
+ * Records money going back on a payment (`before`, as read under its lock) and settles the order.
+ * Only a refund that moved money (not a repeat of one the ledger already holds, such as the
+ * gateway's event about an admin's refund) is told to the shop's systems as `order.refunded`.
+ */
+export async function recordRefund(
+  scope: TransactionScope,
+  before: Payment,
+  refund: { refund_id: string | null; amount: number; cumulative: boolean },
+  log: Log,
+): Promise<void> {
+  const after = await scope.payments.applyRefund(before.id, refund);
+  await settleAfterRefund(scope, before.order_id, log);
+  const refunded = after.refunded_amount - before.refunded_amount;
+  if (refunded <= 0) return;
+  const found = await scope.orders.find(before.order_id);
+  if (!found) return;
+  await scope.events.publish("order.refunded", {
+    ...orderEventData(found.order),
+    refund: {
+      refund_id: refund.refund_id,
+      amount: refunded,
+      currency: after.currency,
+      status: refundStatus(await scope.payments.forOrder(before.order_id)),
+      payment: paymentEventData(after),
+    },
+  });
+}
+
 /** Refunds and disputes, matched to the payment they concern by any of its ids. */
 export function makeMoneyBack(deps: { readonly log: Log }) {
   /** Money going back for a payment the ledger does not know: a person must look. */
@@ -64,8 +94,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
   async function refunded(event: Refunded, context: EventContext, scope: TransactionScope) {
     const payment = await paymentOf(scope, event, context);
     if (!payment) return unmatched(scope, event, "a refund");
-    await scope.payments.applyRefund(payment.id, event);
-    await settleAfterRefund(scope, payment.order_id, deps.log);
+    await recordRefund(scope, payment, event, deps.log);
   }
 
   async function disputed(event: DisputeEvent, context: EventContext, scope: TransactionScope) {

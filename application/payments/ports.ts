@@ -4,6 +4,7 @@ import type { Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment, GatewayEvent, PaymentPointer } from "../../domain/payments/gateway-event.ts";
 import type { PaymentReferences, TaxBehavior } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 import type { ConnectionFailure } from "../shared/connection-check.ts";
 
 /** The active environment's settings with secret values resolved, read at every call. */
@@ -203,5 +204,12 @@ export interface GatewayRef {
 /** Gateway-side ids of products and prices, kept per environment: sandbox ids never name live prices. */
 export interface GatewayProductRefs {
   list(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment): Promise<GatewayRef[]>;
-  put(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment, ref: GatewayRef): Promise<void>;
+  /** With `audit`, its entry is written in the transaction that stores the ref. */
+  put(
+    productId: string,
+    gateway: PaymentGatewayName,
+    environment: GatewayEnvironment,
+    ref: GatewayRef,
+    audit?: AuditEntry,
+  ): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { actOnDeliveries } from "./deliveries.ts";
+import { recordSubscriptionEnded } from "./end-gateway-subscription.ts";
 import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
@@ -33,7 +34,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
 
   async function subscriptionEnded(event: Extract<GatewayEvent, { kind: "cancelled" }>, scope: TransactionScope) {
     for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
-      await scope.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: deps.clock() });
+      await recordSubscriptionEnded(scope, subscription, deps.clock());
       await actOnDeliveries(scope, subscription, "cancel", "subscription cancelled", event.event_id);
     }
   }

@@ -2,11 +2,12 @@ import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { paysExpected } from "../../domain/payments/payment.ts";
+import { paymentEventData, subscriptionEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
-import { actOnDeliveries, deliverOrder, recordSubscriptions } from "./deliveries.ts";
+import { actOnDeliveries, recordSubscriptions, releasePaidOrder } from "./deliveries.ts";
 import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
 
 type Paid = Extract<GatewayEvent, { kind: "paid" }>;
@@ -84,7 +85,7 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
       deps.log.warn(log, "order paid but waiting for attention; nothing delivered yet");
       return;
     }
-    await deliverOrder(scope, moved, items);
+    await releasePaidOrder(scope, moved, items);
     deps.log.info(log, "order paid; fulfillment queued");
   }
 
@@ -114,6 +115,11 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
       if (subscription.status !== "cancelled") {
         await actOnDeliveries(scope, subscription, "renew", "subscription renewed", event.event_id);
       }
+      const renewedNow = (await scope.subscriptions.find(subscription.id)) ?? subscription;
+      await scope.events.publish("subscription.renewed", {
+        ...subscriptionEventData(renewedNow),
+        payment: paymentEventData(recorded),
+      });
     }
     deps.log.info(
       { order_id: first.order_id, payment_id: recorded.payment_id, gateway: event.gateway },

@@ -1,3 +1,5 @@
+import type { AuditEntry } from "../audit/ports.ts";
+
 export interface SecretListing {
   readonly ref: string;
   readonly source: "stored" | "environment";
@@ -11,6 +13,7 @@ export interface SecretListing {
  */
 export interface SecretStore {
   resolve(ref: string): Promise<string | undefined>;
-  put(ref: string, value: string): Promise<void>;
+  /** With `audit`, its entry is written in the transaction that stores the value. */
+  put(ref: string, value: string, audit?: AuditEntry): Promise<void>;
   list(): Promise<SecretListing[]>;
 }

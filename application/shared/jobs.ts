@@ -1,4 +1,5 @@
 import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 
 export interface NewJob {
   /** Which handler runs it, e.g. `payment_event`, `fulfill`. */
@@ -57,8 +58,11 @@ export interface JobAdmin {
     filter: { state?: JobState; kind?: string },
     page: { limit: number; cursor?: string },
   ): Promise<{ items: JobRecord[]; next_cursor: string | null }>;
-  /** A dead job runs again from attempt 1 (pg-boss's redrive); anything else is left alone. */
-  redrive(jobId: string): Promise<JobRecord | undefined>;
+  /**
+   * A dead job runs again from attempt 1 (pg-boss's redrive); anything else is left alone. `audit`
+   * names the entry of a redrive, written in its transaction; a job left alone writes none.
+   */
+  redrive(jobId: string, audit?: (redriven: JobRecord) => AuditEntry): Promise<JobRecord | undefined>;
 }
 
 /** A failure no retry can fix: the job is dead-lettered at once. */

@@ -19,3 +19,6 @@ alter table ops_tasks add column overdue_alerted_at timestamptz;
 
 -- A customer's unread notifications.
 create index notifications_unread on notifications (customer_id, created_at desc) where read_at is null;
+
+-- Dead jobs are alerted once per death (a redrive and a second death alert again).
+alter table jobs add column dead_alerted_at timestamptz;

@@ -37,6 +37,11 @@ describe("loadConfig", () => {
     [{ ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
     [{ MARKETPLACE_CURRENCY: "usd" }, "MARKETPLACE_CURRENCY"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ SMTP_URL: "http://mail.example.com" }, "SMTP_URL"],
+    [{ SMTP_URL: "smtp://mail.example.com:587" }, "MAIL_FROM"],
+    [{ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "not an address" }, "MAIL_FROM"],
+    [{ OPS_EMAIL: "ops@example.com" }, "OPS_EMAIL"],
+    [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "s@example.com", OPS_EMAIL: "ops" }, "OPS_EMAIL"],
   ])("%o is refused naming %s", (env, variable) => {
     try {
       loadConfig(env);
@@ -50,6 +55,21 @@ describe("loadConfig", () => {
 
   test("a secret value is never echoed in the error line", () => {
     expect(() => loadConfig({ JWT_SECRET: "tiny-secret" })).toThrow(/^(?!.*tiny-secret).*$/);
+    expect(() => loadConfig({ SMTP_URL: "ftp://user:smtp-pass@mail" })).toThrow(/^(?!.*smtp-pass).*$/);
+  });
+
+  test("mail: off by default; SMTP_URL with MAIL_FROM (bare or named) and OPS_EMAIL turn it on", () => {
+    expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: undefined, opsEmail: undefined });
+    const mail = loadConfig({
+      SMTP_URL: "smtps://shop:pass@mail.example.com:465",
+      MAIL_FROM: "Example Shop <shop@example.com>",
+      OPS_EMAIL: "ops@example.com",
+    }).mail;
+    expect(mail).toEqual({
+      smtpUrl: "smtps://shop:pass@mail.example.com:465",
+      from: "Example Shop <shop@example.com>",
+      opsEmail: "ops@example.com",
+    });
   });
 
   test("production with a long secret and a database is accepted", () => {

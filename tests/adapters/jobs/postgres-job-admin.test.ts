@@ -44,6 +44,15 @@ describe("postgres job admin", () => {
     expect((await admin.list({}, { limit: 10 })).items).toHaveLength(5);
   });
 
+  test("newest first by number, not by text: job 1000000 comes before job 999999", async () => {
+    const admin = createPostgresJobAdmin({ sql: sql(), wake: createInProcessChangeSignal() });
+    await sql()`select setval(pg_get_serial_sequence('jobs', 'id'), 999998)`;
+    const older = await insertJob({ kind: "numbered" });
+    const newer = await insertJob({ kind: "numbered" });
+    expect([older, newer]).toEqual(["999999", "1000000"]);
+    expect((await admin.list({ kind: "numbered" }, { limit: 10 })).items.map((job) => job.id)).toEqual([newer, older]);
+  });
+
   test("caps a page at 100 and rejects a cursor it did not issue", async () => {
     await sql()`insert into jobs (kind, state) select 'bulk', 'pending' from generate_series(1, 105)`;
     const admin = createPostgresJobAdmin({ sql: sql(), wake: createInProcessChangeSignal() });
@@ -84,6 +93,30 @@ describe("postgres job admin", () => {
       insert into jobs (kind, state, attempts, dedupe_key) values ('fulfill', 'dead', 8, 'item-1') returning id::text as id`;
     await sql()`insert into jobs (kind, dedupe_key) values ('fulfill', 'item-1')`;
     expect(await admin.redrive(dead?.id ?? "")).toMatchObject({ state: "dead", attempts: 8 });
+  });
+
+  test("a redrive writes its audit entry with it; a job left alone, or kept dead by its key, writes none", async () => {
+    const admin = createPostgresJobAdmin({ sql: sql(), wake: createInProcessChangeSignal() });
+    const actor = crypto.randomUUID();
+    const entry = (job: { id: string; kind: string }) => ({
+      actor_id: actor,
+      action: "job.redrive",
+      target_type: "job",
+      target_id: job.id,
+      summary: { kind: job.kind },
+    });
+    const dead = await insertJob({});
+    const done = await insertJob({ state: "done", attempts: 1 });
+    const [keyed] = await sql()<{ id: string }[]>`
+      insert into jobs (kind, state, attempts, dedupe_key) values ('fulfill', 'dead', 8, 'item-2') returning id::text as id`;
+    await sql()`insert into jobs (kind, dedupe_key) values ('fulfill', 'item-2')`;
+
+    await admin.redrive(dead, entry);
+    await admin.redrive(done, entry);
+    await admin.redrive(keyed?.id ?? "", entry);
+
+    const written = await sql()`select action, target_id, summary from audit_log where actor_id = ${actor}`;
+    expect([...written]).toEqual([{ action: "job.redrive", target_id: dead, summary: { kind: "fulfill" } }]);
   });
 });
 

@@ -33,11 +33,49 @@ describe("customers' notification lists in Postgres", () => {
     await db.current
       .sql`update notifications set created_at = now() - interval '1 minute' where customer_id = ${customer}`;
     await deliver("fulfillment.failed");
-    const listed = await createPostgresNotificationInbox(sql).listForCustomer(customer, 10);
+    const inbox = createPostgresNotificationInbox(sql);
+    const listed = (await inbox.listForCustomer(customer, {}, { limit: 10 })).items;
     expect(listed.map((n) => n.kind)).toEqual(["fulfillment.failed", "fulfillment.ready"]);
     expect(listed[0]).toMatchObject({ customer_id: customer, data: { order_id: "o" }, read_at: null });
     expect(listed[0]?.created_at).toBeInstanceOf(Date);
-    expect(await createPostgresNotificationInbox(sql).listForCustomer(customer, 1)).toHaveLength(1);
-    expect(await createPostgresNotificationInbox(sql).listForCustomer(await aCustomer(), 10)).toEqual([]);
+    const first = await inbox.listForCustomer(customer, {}, { limit: 1 });
+    expect(first.items.map((n) => n.kind)).toEqual(["fulfillment.failed"]);
+    const second = await inbox.listForCustomer(customer, {}, { limit: 1, cursor: first.next_cursor ?? "" });
+    expect(second).toMatchObject({ items: [{ kind: "fulfillment.ready" }], next_cursor: null });
+    expect((await inbox.listForCustomer(await aCustomer(), {}, { limit: 10 })).items).toEqual([]);
+  });
+
+  test("read state: one notification, then all; another customer's stays untouched and unfound", async () => {
+    const sql = db.current.sql;
+    const [ada, bob] = [await aCustomer(), await aCustomer()];
+    const notifier = createLogAndInboxNotifier({ sql, logger: createLogger({ level: "silent" }) });
+    const notifyOnce = async (customer: string) => {
+      const outbox_id = await createPostgresOutbox(sql).add("fulfillment.ready", {});
+      await notifier.deliver({
+        outbox_id,
+        customer_id: customer,
+        kind: "fulfillment.ready",
+        title: "t",
+        body: "b",
+        data: {},
+      });
+    };
+    for (const customer of [ada, ada, ada, bob]) await notifyOnce(customer);
+    const inbox = createPostgresNotificationInbox(sql);
+    const unread = async (customer: string) =>
+      (await inbox.listForCustomer(customer, { unread: true }, { limit: 10 })).items;
+    const [one] = await unread(ada);
+    if (!one) throw new Error("no notification");
+    const read = await inbox.markRead(ada, one.id);
+    expect(read?.read_at).toBeInstanceOf(Date);
+    expect((await inbox.markRead(ada, one.id))?.read_at).toEqual(read?.read_at ?? null);
+    expect(await unread(ada)).toHaveLength(2);
+    expect(await inbox.markRead(bob, one.id)).toBeUndefined();
+    expect(await inbox.markRead(ada, "not-a-uuid")).toBeUndefined();
+    expect(await inbox.markAllRead(ada)).toBe(2);
+    expect(await inbox.markAllRead(ada)).toBe(0);
+    expect(await unread(ada)).toEqual([]);
+    expect((await inbox.listForCustomer(ada, {}, { limit: 10 })).items).toHaveLength(3);
+    expect(await unread(bob)).toHaveLength(1);
   });
 });

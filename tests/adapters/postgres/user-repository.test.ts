@@ -57,6 +57,25 @@ describe("PostgresUserRepository", () => {
     expect(await repo().changeAccess(crypto.randomUUID(), { disabled: true })).toBeUndefined();
   });
 
+  test("changeAccess writes its audit entry in its transaction: an entry that cannot be written undoes it", async () => {
+    const user = await repo().insert(newUser("audited@example.com"));
+    const id = user?.id ?? "";
+    const entry = (actor: string) => ({
+      actor_id: actor,
+      action: "user.update",
+      target_type: "user",
+      target_id: id,
+      summary: { role: "admin" },
+    });
+    const actor = crypto.randomUUID();
+    await repo().changeAccess(id, { role: "admin" }, entry(actor));
+    await expect(repo().changeAccess(id, { disabled: true }, entry("not-a-uuid"))).rejects.toThrow();
+
+    expect(await repo().findById(id)).toMatchObject({ role: "admin", disabled: false, tokenVersion: 0 });
+    const written = await db.current.sql`select actor_id, action, target_id from audit_log where target_id = ${id}`;
+    expect([...written]).toEqual([{ actor_id: actor, action: "user.update", target_id: id }]);
+  });
+
   test("revokeTokens raises the version; upsert enables the account again", async () => {
     const user = await repo().insert(newUser("revoke@example.com"));
     expect(await repo().revokeTokens(user?.id ?? "")).toBe(true);

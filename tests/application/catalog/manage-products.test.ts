@@ -7,26 +7,36 @@ import {
   makeListAdminProducts,
   makeUpdateProduct,
 } from "../../../application/catalog/manage-products.ts";
+import type { ProductInput } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The use cases as the signed-in admin `ADMIN` calls them. */
 function setup(refusedHosts: readonly string[] = []) {
-  const mappings = createInMemoryPricingMappingRepository();
-  const products = createInMemoryProductRepository(mappings);
+  const audit = createInMemoryAuditTrail();
+  const mappings = createInMemoryPricingMappingRepository(audit);
+  const products = createInMemoryProductRepository(mappings, audit);
   const changes = createInMemoryChangeSignal();
   const urls = createStaticOutboundUrlPolicy(refusedHosts);
   const deps = { products, mappings, changes, urls, currency: "USD" };
+  const createProduct = makeCreateProduct(deps);
+  const updateProduct = makeUpdateProduct(deps);
+  const archiveProduct = makeArchiveProduct(deps);
   return {
     products,
     mappings,
     changes,
     urls,
-    create: makeCreateProduct(deps),
-    update: makeUpdateProduct(deps),
-    archive: makeArchiveProduct(deps),
+    audit,
+    create: (input: ProductInput) => createProduct(input, ADMIN),
+    update: (id: string, input: ProductInput) => updateProduct(id, input, ADMIN),
+    archive: (id: string) => archiveProduct(id, ADMIN),
     get: makeGetAdminProduct(deps),
     list: makeListAdminProducts(deps),
   };
@@ -198,5 +208,56 @@ describe("listAdminProducts", () => {
     const error = await failure(setup().list({}, { limit: 2, cursor: "not-a-cursor" }));
     expect(error.code).toBe("VALIDATION_FAILED");
     expect(fieldCodes(error)).toEqual(["/cursor INVALID_CURSOR"]);
+  });
+});
+
+describe("the audit log", () => {
+  test("a created product is one product.create entry by the admin, holding its definition", async () => {
+    const { create, audit } = setup();
+    const product = await create(aLicenseProduct({ slug: "ledger", name: "Ledger" }));
+    expect(audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "product.create",
+        target_type: "product",
+        target_id: product.id,
+        summary: expect.objectContaining({ slug: "ledger", name: "Ledger", fulfillment_driver: "license_download" }),
+      },
+    ]);
+  });
+
+  test("an update holds only the fields it changed, each before and after", async () => {
+    const { create, update, audit } = setup();
+    const created = await create(aLicenseProduct({ slug: "ledger", name: "Ledger", price_regular: 4900 }));
+    await update(created.id, aLicenseProduct({ slug: "ledger", name: "Ledger Pro", price_regular: 5900 }));
+    expect(audit.all().at(-1)).toEqual({
+      actor_id: ADMIN,
+      action: "product.update",
+      target_type: "product",
+      target_id: created.id,
+      summary: { changes: { name: { from: "Ledger", to: "Ledger Pro" }, price_regular: { from: 4900, to: 5900 } } },
+    });
+  });
+
+  test("an archive is product.delete with the status it left", async () => {
+    const { create, archive, audit } = setup();
+    const created = await create(aLicenseProduct({ status: "published" }));
+    await archive(created.id);
+    expect(audit.all().at(-1)).toMatchObject({
+      action: "product.delete",
+      target_id: created.id,
+      summary: { status: { from: "published", to: "archived" } },
+    });
+  });
+
+  test("a change that fails leaves no entry", async () => {
+    const { create, update, archive, audit } = setup();
+    const mine = await create(aLicenseProduct({ slug: "mine" }));
+    await failure(create(aLicenseProduct({ slug: "mine" })));
+    await failure(create(aLicenseProduct({ slug: "Not A Slug" })));
+    await failure(update(crypto.randomUUID(), aLicenseProduct()));
+    await failure(update(mine.id, aLicenseProduct({ slug: "mine", supports_trial: true })));
+    await failure(archive(crypto.randomUUID()));
+    expect(audit.all().map((entry) => entry.action)).toEqual(["product.create"]);
   });
 });

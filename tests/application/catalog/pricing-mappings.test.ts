@@ -4,20 +4,27 @@ import { makeListPricingMappings, makeSavePricingMappings } from "../../../appli
 import type { PricingMappingInput } from "../../../domain/catalog/pricing.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct, subscriptionMappings } from "../../support/builders/products.ts";
+import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The use cases as the signed-in admin `ADMIN` calls them. */
 function setup() {
-  const mappings = createInMemoryPricingMappingRepository();
+  const audit = createInMemoryAuditTrail();
+  const mappings = createInMemoryPricingMappingRepository(audit);
   const products = createInMemoryProductRepository(mappings);
   const changes = createInMemoryChangeSignal();
   const deps = { products, mappings, changes };
+  const savePricingMappings = makeSavePricingMappings(deps);
   return {
     mappings,
     changes,
+    audit,
     list: makeListPricingMappings(deps),
-    save: makeSavePricingMappings(deps),
+    save: (productId: string, input: readonly PricingMappingInput[]) => savePricingMappings(productId, input, ADMIN),
     async aProduct(input: ProductInput) {
       const product = await products.insert(validateProduct(input));
       if (!product) throw new Error("slug taken");
@@ -132,5 +139,35 @@ describe("listPricingMappings", () => {
 
   test("an unknown product is PRODUCT_NOT_FOUND rather than an empty list", async () => {
     expect((await failure(setup().list(crypto.randomUUID()))).code).toBe("PRODUCT_NOT_FOUND");
+  });
+});
+
+describe("the audit log", () => {
+  test("a saved set is one pricing_mapping.write entry by the admin, on the product, holding the new set", async () => {
+    const { aProduct, save, audit } = setup();
+    const product = await aProduct(aLicenseProduct());
+    await save(product.id, [oneTime("regular", 3900), oneTime("extended", 9900, false)]);
+    expect(audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "pricing_mapping.write",
+        target_type: "product",
+        target_id: product.id,
+        summary: {
+          mappings: [
+            { ...oneTime("regular", 3900), billing_interval: null },
+            { ...oneTime("extended", 9900, false), billing_interval: null },
+          ],
+        },
+      },
+    ]);
+  });
+
+  test("a set refused for one bad row, or for an unknown product, leaves no entry", async () => {
+    const { aProduct, save, audit } = setup();
+    const product = await aProduct(aLicenseProduct());
+    await failure(save(product.id, [oneTime("regular", 3900), oneTime("regular", 4900)]));
+    await failure(save(crypto.randomUUID(), [oneTime("regular", 3900)]));
+    expect(audit.all()).toEqual([]);
   });
 });

@@ -29,16 +29,18 @@ function setup(optional?: OptionalMethods) {
       instructions: "Set it up.",
       due_at: new Date("2026-01-17T00:00:00.000Z"),
     });
-  const { fulfillments, outbox, jobs } = uow;
-  return { fulfillments, outbox, jobs, adapters, tasks, manage, openTask, saas: adapters.multitenant_saas };
+  const { fulfillments, outbox, jobs, audit } = uow;
+  return { fulfillments, outbox, jobs, audit, adapters, tasks, manage, openTask, saas: adapters.multitenant_saas };
 }
+
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 describe("retrying a failed fulfillment", () => {
   test("a failed record goes back to the queue with one fulfill job", async () => {
     const t = setup();
     const record = t.fulfillments.add({ status: "failed", last_error: "boom" });
 
-    const moved = await t.manage.retry(record.id);
+    const moved = await t.manage.adminRetry(record.id, ADMIN);
 
     expect(moved.status).toBe("queued");
     expect(t.jobs.all()).toEqual([
@@ -49,9 +51,9 @@ describe("retrying a failed fulfillment", () => {
   test("only a failed record can be retried, so a second retry is a conflict and queues nothing", async () => {
     const t = setup();
     const record = t.fulfillments.add({ status: "failed" });
-    await t.manage.retry(record.id);
+    await t.manage.adminRetry(record.id, ADMIN);
 
-    await expect(t.manage.retry(record.id)).rejects.toBeInstanceOf(FulfillmentStateConflict);
+    await expect(t.manage.adminRetry(record.id, ADMIN)).rejects.toBeInstanceOf(FulfillmentStateConflict);
     expect(t.jobs.all()).toHaveLength(1);
   });
 
@@ -232,5 +234,112 @@ describe("completing an operations task", () => {
   test("an unknown task is not found", async () => {
     const t = setup();
     await expect(t.manage.completeTask(crypto.randomUUID(), "admin", {})).rejects.toBeInstanceOf(TaskNotFound);
+  });
+});
+
+describe("the audit log", () => {
+  test("an admin's retry is one fulfillment.retry entry; a customer's retry writes none", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ status: "failed", last_error: "boom" });
+    const own = t.fulfillments.add({ status: "failed" });
+
+    await t.manage.adminRetry(record.id, ADMIN);
+    await t.manage.retry(own.id, own.customer_id);
+
+    expect(t.audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "fulfillment.retry",
+        target_type: "fulfillment",
+        target_id: record.id,
+        summary: {
+          order_id: record.order_id,
+          driver: record.driver,
+          status: { from: "failed", to: "queued" },
+          last_error: "boom",
+        },
+      },
+    ]);
+  });
+
+  test("an admin's sync, suspend and cancel each write one entry with what the adapter reported", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ status: "active", external_status: "active" });
+
+    await t.manage.act(record.id, "sync", "looked", ADMIN);
+    await t.manage.act(record.id, "suspend", "abuse", ADMIN);
+    await t.manage.act(record.id, "cancel", "customer asked", ADMIN);
+
+    expect(
+      t.audit.all().map(({ action, actor_id, target_id, summary }) => ({ action, actor_id, target_id, summary })),
+    ).toEqual([
+      {
+        action: "fulfillment.sync",
+        actor_id: ADMIN,
+        target_id: record.id,
+        summary: expect.objectContaining({ reason: "looked", external_status: { from: "active", to: "active" } }),
+      },
+      {
+        action: "fulfillment.suspend",
+        actor_id: ADMIN,
+        target_id: record.id,
+        summary: expect.objectContaining({ reason: "abuse", external_status: { from: "active", to: "suspended" } }),
+      },
+      {
+        action: "fulfillment.cancel",
+        actor_id: ADMIN,
+        target_id: record.id,
+        summary: expect.objectContaining({
+          reason: "customer asked",
+          status: { from: "active", to: "cancelled" },
+          external_status: "cancelled",
+        }),
+      },
+    ]);
+  });
+
+  test("the shop's own actions (jobs, without an actor) and refused ones write no entry", async () => {
+    const t = setup();
+    const active = t.fulfillments.add({ status: "active", external_status: "active" });
+    const queued = t.fulfillments.add({ status: "queued" });
+
+    await t.manage.act(active.id, "suspend", "lapsed");
+    await expect(t.manage.act(queued.id, "suspend", "abuse", ADMIN)).rejects.toBeInstanceOf(FulfillmentStateConflict);
+    await expect(t.manage.adminRetry(queued.id, ADMIN)).rejects.toBeInstanceOf(FulfillmentStateConflict);
+    await expect(t.manage.adminRetry(crypto.randomUUID(), ADMIN)).rejects.toBeInstanceOf(FulfillmentNotFound);
+
+    expect(t.audit.all()).toEqual([]);
+  });
+
+  test("a completed task is one manual_task.complete entry by the admin who completed it", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ driver: "manual_fulfillment", status: "manual_pending" });
+    const task = await t.openTask(record.id);
+
+    await t.manage.completeTask(task.id, ADMIN, { url: "https://acme.example.com", notes: "done" });
+
+    expect(t.audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "manual_task.complete",
+        target_type: "manual_task",
+        target_id: task.id,
+        summary: {
+          fulfillment_id: record.id,
+          order_id: record.order_id,
+          kind: "manual_fulfillment",
+          result: { url: "https://acme.example.com", notes: "done" },
+        },
+      },
+    ]);
+  });
+
+  test("a task completion refused for a record that moved on writes no entry", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ driver: "manual_fulfillment", status: "cancelled" });
+    const task = await t.openTask(record.id);
+
+    await expect(t.manage.completeTask(task.id, ADMIN, {})).rejects.toBeInstanceOf(FulfillmentStateConflict);
+    expect(t.audit.all()).toEqual([]);
   });
 });

@@ -1,16 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import { ACCOUNTS_TOPIC } from "../../../application/identity/account-states.ts";
 import { makeChangeAccess } from "../../../application/identity/change-access.ts";
+import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
 
 async function setup() {
-  const users = createInMemoryUserRepository();
+  const audit = createInMemoryAuditTrail();
+  const users = createInMemoryUserRepository(audit);
   const changes = createInMemoryChangeSignal();
   const boss = await users.insert({ email: "boss@example.com", name: "Boss", role: "admin", passwordHash: "plain:b" });
   const ada = await users.insert({ email: "ada@example.com", name: "Ada", role: "customer", passwordHash: "plain:a" });
   if (!boss || !ada) throw new Error("seed failed");
-  return { users, changes, boss, ada, changeAccess: makeChangeAccess({ users, changes }) };
+  return { users, changes, audit, boss, ada, changeAccess: makeChangeAccess({ users, changes }) };
 }
 
 describe("changeAccess", () => {
@@ -59,5 +61,32 @@ describe("changeAccess", () => {
       code: "USER_NOT_FOUND",
     });
     expect(changes.published).toEqual([]);
+  });
+});
+
+describe("the audit log", () => {
+  test("a change is one user.update entry by the acting admin, holding what was asked", async () => {
+    const { changeAccess, audit, boss, ada } = await setup();
+    await changeAccess(boss.id, ada.id, { role: "admin", disabled: true });
+    expect(audit.all()).toEqual([
+      {
+        actor_id: boss.id,
+        action: "user.update",
+        target_type: "user",
+        target_id: ada.id,
+        summary: { role: "admin", disabled: true },
+      },
+    ]);
+  });
+
+  test("a refused change (an admin locking themself out, an unknown user) leaves no entry", async () => {
+    const { changeAccess, audit, boss } = await setup();
+    await expect(changeAccess(boss.id, boss.id, { disabled: true })).rejects.toMatchObject({
+      code: "ADMIN_SELF_LOCKOUT",
+    });
+    await expect(changeAccess(boss.id, crypto.randomUUID(), { role: "admin" })).rejects.toMatchObject({
+      code: "USER_NOT_FOUND",
+    });
+    expect(audit.all()).toEqual([]);
   });
 });

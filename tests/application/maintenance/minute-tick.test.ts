@@ -138,9 +138,34 @@ describe("the minute tick", () => {
     expect(t.log.lines).toEqual([
       expect.objectContaining({
         message: "minute tick",
-        fields: { suspended: 1, synced: 0, resent: 0, pruned: 2, now: t.time.now().toISOString() },
+        fields: { suspended: 1, synced: 0, resent: 0, pruned: 2, alerted: 0, now: t.time.now().toISOString() },
       }),
     ]);
+  });
+
+  test("with alerts on, operations are alerted at the tick's time, and the count reported", async () => {
+    const time = createMovableClock(PERIOD_END);
+    const uow = createInMemoryUnitOfWork();
+    const log = createRecordingLog();
+    const seen: Date[] = [];
+    const tick = makeMinuteTick({
+      fulfillments: uow.fulfillments,
+      subscriptions: uow.subscriptions,
+      outbox: createInMemoryOutbox(time.clock),
+      mutex: createInMemoryMutex(),
+      uow,
+      clock: time.clock,
+      log,
+      graceHours: GRACE_HOURS,
+      cleanupJobs: async () => 0,
+      alertOps: async (now) => {
+        seen.push(now);
+        return 3;
+      },
+    });
+    await tick();
+    expect(seen).toEqual([PERIOD_END]);
+    expect(log.lines[0]?.fields).toMatchObject({ alerted: 3 });
   });
 
   test("while another instance holds the tick, this one does nothing", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { NewEmail } from "../../../application/mail/ports.ts";
 import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
 import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
 import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
@@ -70,5 +71,46 @@ describe("dispatching a notification", () => {
     await expect(dispatch({ outbox_id: crypto.randomUUID() })).rejects.toBeInstanceOf(PermanentJobFailure);
     await expect(dispatch({})).rejects.toBeInstanceOf(PermanentJobFailure);
     expect(notifier.delivered).toEqual([]);
+  });
+
+  test("with mail, the notification is also queued as an email keyed by the message; a queue failure retries the job", async () => {
+    const outbox = createInMemoryOutbox();
+    const notifier = createRecordingNotifier();
+    const queued: NewEmail[] = [];
+    let queueDown = true;
+    const mail = {
+      facts: {
+        forFulfillment: async (id: string) =>
+          id === "f-1"
+            ? {
+                customer_email: "ada@example.com",
+                customer_name: "Ada",
+                product_name: "Point of Sale",
+                order_id: "o-1",
+                driver: "multitenant_saas",
+                workspace_url: null,
+                attempts: 1,
+              }
+            : undefined,
+      },
+      queue: {
+        async queue(email: NewEmail) {
+          if (queueDown) throw new Error("database unavailable");
+          if (!queued.some((existing) => existing.key === email.key)) queued.push(email);
+        },
+      },
+      publicBaseUrl: "https://shop.example",
+    };
+    const dispatch = makeDispatchNotification({ outbox, notifier, mail });
+    const id = await outbox.add("fulfillment.ready", DELIVERY);
+    await expect(dispatch({ outbox_id: id })).rejects.toThrow("database unavailable");
+    expect((await outbox.find(id))?.dispatched_at).toBeNull();
+    queueDown = false;
+    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id });
+    expect(queued).toEqual([
+      expect.objectContaining({ key: `notification:${id}`, template: "fulfillment.ready", to: "ada@example.com" }),
+    ]);
+    expect((await outbox.find(id))?.dispatched_at).toBeInstanceOf(Date);
   });
 });

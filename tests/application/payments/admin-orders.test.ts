@@ -17,6 +17,9 @@ import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The admin use cases as the signed-in admin `ADMIN` calls them. */
 function setUp(overrides: Partial<Order> = { status: "paid" }) {
   const uow = createInMemoryUnitOfWork();
   const gateways = {
@@ -24,7 +27,13 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
     gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
   };
   const log = createRecordingLog();
-  const admin = makeAdminOrders({ orders: uow.orders.orderRepository(uow.payments), gateways, uow, log });
+  const orders = makeAdminOrders({ orders: uow.orders.orderRepository(uow.payments), gateways, uow, log });
+  const admin = {
+    ...orders,
+    refund: (orderId: string, request: { payment_id?: string; amount?: number }) =>
+      orders.refund(orderId, request, ADMIN),
+    approve: (orderId: string) => orders.approve(orderId, ADMIN),
+  };
   const { order } = uow.orders.add(overrides);
   const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });
   return { uow, gateways, log, admin, order, payment };
@@ -161,5 +170,60 @@ describe("the admin's order views", () => {
     expect((await admin.get(order.id)).payments).toMatchObject([{ payment_id: "pi_1" }]);
     expect((await admin.list({ needs_attention: true }, { limit: 10 })).items.map((o) => o.id)).toEqual([order.id]);
     await expect(admin.get(crypto.randomUUID())).rejects.toBeInstanceOf(OrderNotFound);
+  });
+});
+
+describe("the audit log", () => {
+  test("a refund is one order.refund entry by the admin, in the refund's transaction", async () => {
+    const { uow, admin, order } = setUp();
+    await admin.refund(order.id, { amount: 1500 });
+    expect(uow.audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "order.refund",
+        target_type: "order",
+        target_id: order.id,
+        summary: {
+          payment_id: "pi_1",
+          gateway: "gateway_b",
+          refund_id: "re_gateway_b_1",
+          amount: 1500,
+          currency: expect.any(String),
+        },
+      },
+    ]);
+  });
+
+  test("an approval is one order.approve entry with the status it moved", async () => {
+    const { uow, admin, order } = setUp({ status: "flagged", needs_attention: true, attention_reason: "amount" });
+    await admin.approve(order.id);
+    expect(uow.audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "order.approve",
+        target_type: "order",
+        target_id: order.id,
+        summary: { status: { from: "flagged", to: "paid" }, needs_attention_cleared: true },
+      },
+    ]);
+  });
+
+  test("a refund the gateway refused, or one refused here, and a refused approval leave no entry", async () => {
+    const { uow, gateways, admin, order } = setUp();
+    await expect(admin.refund(order.id, { amount: 4901 })).rejects.toBeInstanceOf(RefundExceedsPayment);
+    gateways.gateway_b.refund = async () => ({ refund_id: "re_x", status: "failed" });
+    await expect(admin.refund(order.id, {})).rejects.toBeInstanceOf(RefundFailed);
+    await expect(admin.approve(order.id)).rejects.toBeInstanceOf(NothingToApprove);
+    expect(uow.audit.all()).toEqual([]);
+  });
+
+  test("the change and its entry commit together: an entry that cannot be written undoes the approval", async () => {
+    const { uow, admin, order } = setUp({ status: "flagged", needs_attention: true, attention_reason: "amount" });
+    uow.audit.record = async () => {
+      throw new Error("the audit log is unavailable");
+    };
+    await expect(admin.approve(order.id)).rejects.toThrow("the audit log is unavailable");
+    expect(uow.orders.get(order.id)).toMatchObject({ status: "flagged", needs_attention: true });
+    expect(uow.jobs.all()).toEqual([]);
   });
 });

@@ -30,25 +30,38 @@ function aBilledOrder(uow: ReturnType<typeof createInMemoryUnitOfWork>, count = 
   }));
 }
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The admin's action as the signed-in admin `ADMIN` takes it. */
 function adminSetUp() {
   const uow = createInMemoryUnitOfWork();
   const log = createRecordingLog();
-  /** The fulfillment use case's act: moves the record as asked. */
-  const act = async (id: string, action: FulfillmentAction): Promise<FulfillmentRecord> => {
+  const actors: string[] = [];
+  /** The fulfillment use case's act: moves the record as asked, noting who asked. */
+  const act = async (id: string, action: FulfillmentAction, _reason: string, actorId: string) => {
+    actors.push(actorId);
     const status = action === "cancel" ? "cancelled" : uow.fulfillments.get(id).status;
     return (
       (await uow.fulfillments.transition(id, [uow.fulfillments.get(id).status], { status })) ?? uow.fulfillments.get(id)
     );
   };
-  return { uow, log, adminAct: makeAdminFulfillmentActions({ act, uow, log }) };
+  const adminAct = makeAdminFulfillmentActions({ act, uow, log });
+  return {
+    uow,
+    log,
+    actors,
+    adminAct: (id: string, action: FulfillmentAction, reason: string): Promise<FulfillmentRecord> =>
+      adminAct(id, action, reason, ADMIN),
+  };
 }
 
 describe("an admin acting on a delivery", () => {
   test("cancelling it ends its gateway subscription by a job", async () => {
-    const { uow, adminAct } = adminSetUp();
+    const { uow, actors, adminAct } = adminSetUp();
     const [billed] = aBilledOrder(uow);
     if (!billed) throw new Error("no delivery");
     await adminAct(billed.record.id, "cancel", "customer asked");
+    expect(actors).toEqual([ADMIN]);
     expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
       {
         kind: END_GATEWAY_SUBSCRIPTION_JOB,
@@ -109,6 +122,7 @@ describe("the job that ends a subscription at its gateway", () => {
     const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
     const end = makeEndGatewaySubscription({
       subscriptions: uow.subscriptions,
+      uow,
       gateways: { gateway_a: createWebhookSendingPaymentGateway("gateway_a"), gateway_b: gateway },
       clock,
       log: createRecordingLog(),
@@ -168,8 +182,10 @@ describe("the job that ends a subscription at its gateway", () => {
 
   test("a subscription that does not exist is left alone", async () => {
     const { gateway } = setUp();
+    const other = createInMemoryUnitOfWork();
     const end = makeEndGatewaySubscription({
-      subscriptions: createInMemoryUnitOfWork().subscriptions,
+      subscriptions: other.subscriptions,
+      uow: other,
       gateways: { gateway_a: gateway, gateway_b: gateway },
       clock: () => new Date(),
       log: createRecordingLog(),

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { makeGatewayProductSync } from "../../../application/payments/gateway-product-sync.ts";
 import { type ProductInput, ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
+import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryGatewayCatalog } from "../../support/fakes/in-memory-gateway-catalog.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
 import { createInMemoryMutex } from "../../support/fakes/in-memory-mutex.ts";
@@ -9,17 +10,25 @@ import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-m
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The sync use cases as the signed-in admin `ADMIN` calls them. */
 async function setUp(product: Partial<ProductInput> = {}) {
+  const audit = createInMemoryAuditTrail();
   const mappings = createInMemoryPricingMappingRepository();
-  const products = createInMemoryProductRepository(mappings);
+  const products = createInMemoryProductRepository(mappings, audit);
   const catalog = createInMemoryGatewayCatalog();
-  const refs = createInMemoryGatewayProductRefs();
+  const refs = createInMemoryGatewayProductRefs(audit);
   const settings = createStaticGatewaySettings();
   const mutex = createInMemoryMutex();
-  const sync = makeGatewayProductSync({ products, mappings, catalog, refs, settings, mutex, currency: "EUR" });
+  const productSync = makeGatewayProductSync({ products, mappings, catalog, refs, settings, mutex, currency: "EUR" });
+  const sync = {
+    createRemoteProduct: (productId: string) => productSync.createRemoteProduct(productId, ADMIN),
+    syncProduct: (productId: string) => productSync.syncProduct(productId, ADMIN),
+  };
   const stored = await products.insert(validateProduct(aLicenseProduct(product)));
   if (!stored) throw new Error("product not stored");
-  return { products, mappings, catalog, refs, settings, mutex, sync, product: stored };
+  return { products, mappings, catalog, refs, settings, mutex, sync, audit, product: stored };
 }
 
 const actions = (result: { variants: readonly { variant: string; action: string }[] }) =>
@@ -151,5 +160,54 @@ describe("syncing a product's prices to gateway A", () => {
   test("of a product that does not exist is refused", async () => {
     const { sync } = await setUp();
     await expect(sync.syncProduct(crypto.randomUUID())).rejects.toBeInstanceOf(ProductNotFound);
+  });
+});
+
+describe("the audit log", () => {
+  test("a product created at the gateway is one gateway_product.create entry; finding it linked writes none", async () => {
+    const { sync, audit, product } = await setUp();
+    const created = await sync.createRemoteProduct(product.id);
+    await sync.createRemoteProduct(product.id);
+    expect(audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "gateway_product.create",
+        target_type: "product",
+        target_id: product.id,
+        summary: {
+          gateway: "gateway_a",
+          environment: "sandbox",
+          remote_product_id: created.remote_product_id,
+          product_action: "created",
+        },
+      },
+    ]);
+  });
+
+  test("a sync is one gateway_product.sync entry with what happened to each variant", async () => {
+    const { sync, audit, product } = await setUp();
+    const result = await sync.syncProduct(product.id);
+    expect(audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "gateway_product.sync",
+        target_type: "product",
+        target_id: product.id,
+        summary: {
+          gateway: "gateway_a",
+          environment: "sandbox",
+          remote_product_id: result.remote_product_id,
+          product_action: "created",
+          variants: result.variants,
+        },
+      },
+    ]);
+  });
+
+  test("a product that does not exist leaves no entry", async () => {
+    const { sync, audit } = await setUp();
+    await expect(sync.syncProduct(crypto.randomUUID())).rejects.toBeInstanceOf(ProductNotFound);
+    await expect(sync.createRemoteProduct(crypto.randomUUID())).rejects.toBeInstanceOf(ProductNotFound);
+    expect(audit.all()).toEqual([]);
   });
 });

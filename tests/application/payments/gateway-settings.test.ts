@@ -1,16 +1,22 @@
 import { describe, expect, test } from "bun:test";
-import { makeGatewaySettingsAdmin } from "../../../application/payments/gateway-settings.ts";
+import { makeGatewaySettingsAdmin, type SettingsPatch } from "../../../application/payments/gateway-settings.ts";
 import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
 import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
 
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+
+/** The settings use cases as the signed-in admin `ADMIN` calls them. */
 function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" }) {
-  const repository = createInMemoryGatewaySettingsRepository();
+  const audit = createInMemoryAuditTrail();
+  const repository = createInMemoryGatewaySettingsRepository(audit);
   const store = createInMemorySecretStore(secrets);
   const changes = createInMemoryChangeSignal();
   const urls = createStaticOutboundUrlPolicy(["10.0.0.1"]);
@@ -18,8 +24,12 @@ function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "s
     gateway_a: createWebhookSendingPaymentGateway("gateway_a"),
     gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
   };
-  const admin = makeGatewaySettingsAdmin({ repository, secrets: store, changes, gateways, urls });
-  return { repository, store, changes, urls, gateways, admin };
+  const settings = makeGatewaySettingsAdmin({ repository, secrets: store, changes, gateways, urls });
+  const admin = {
+    ...settings,
+    update: (gateway: PaymentGatewayName, patch: SettingsPatch) => settings.update(gateway, patch, ADMIN),
+  };
+  return { repository, store, changes, urls, gateways, admin, audit };
 }
 
 const fieldErrors = async (promise: Promise<unknown>) => {
@@ -110,5 +120,36 @@ describe("testing a gateway's connection", () => {
     await repository.save({ ...settings, sandbox: { ...settings.sandbox, base_url: "https://10.0.0.1" } });
     await expect(admin.testConnection("gateway_b")).rejects.toBeInstanceOf(UrlNotAllowed);
     expect(gateways.gateway_b.callsOf("testConnection")).toEqual([]);
+  });
+});
+
+describe("the audit log", () => {
+  test("an update is one gateway_settings.update entry holding the patch, secret values redacted", async () => {
+    const { admin, audit } = setUp();
+    await admin.update("gateway_b", {
+      environment: "live",
+      live: { base_url: "https://api.gateway.example", api_key: "sk_live_very_secret", webhook_secret: "whsec_live" },
+    });
+    expect(audit.all()).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "gateway_settings.update",
+        target_type: "gateway_settings",
+        target_id: "gateway_b",
+        summary: {
+          environment: "live",
+          live: { base_url: "https://api.gateway.example", api_key: "[redacted]", webhook_secret: "[redacted]" },
+        },
+      },
+    ]);
+    expect(JSON.stringify(audit.all())).not.toContain("very_secret");
+    expect(JSON.stringify(audit.all())).not.toContain("whsec_live");
+  });
+
+  test("a refused update leaves no entry", async () => {
+    const { admin, audit } = setUp();
+    await fieldErrors(admin.update("gateway_b", { sandbox: { base_url: "ftp://files.example" } }));
+    await admin.update("gateway_b", { live: { base_url: "https://10.0.0.1/api" } }).catch(() => undefined);
+    expect(audit.all()).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
+import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type {
   EnvironmentSettings,
   GatewaySettings,
   GatewaySettingsRepository,
 } from "../../../application/payments/gateway-settings-ports.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
+import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 const environment = (gateway: PaymentGatewayName, name: "sandbox" | "live"): EnvironmentSettings => ({
   base_url: `https://${name}.${gateway}.example`,
@@ -13,8 +15,8 @@ const environment = (gateway: PaymentGatewayName, name: "sandbox" | "live"): Env
   previous_webhook_secret_ref: null,
 });
 
-/** Gateway settings in memory: defaults for each gateway until something is saved. */
-export function createInMemoryGatewaySettingsRepository() {
+/** Gateway settings in memory: defaults for each gateway until something is saved (with its audit entry, to `trail`). */
+export function createInMemoryGatewaySettingsRepository(trail: AuditTrail = createInMemoryAuditTrail()) {
   const saved = new Map<PaymentGatewayName, GatewaySettings>();
   let saves = 0;
   const defaults = (gateway: PaymentGatewayName): GatewaySettings => ({
@@ -28,9 +30,10 @@ export function createInMemoryGatewaySettingsRepository() {
   });
   const repository: GatewaySettingsRepository = {
     get: async (gateway) => saved.get(gateway) ?? defaults(gateway),
-    async save(settings) {
+    async save(settings, audit) {
       saved.set(settings.gateway, settings);
       saves += 1;
+      if (audit) await trail.record(audit);
     },
   };
   return { ...repository, saves: () => saves };

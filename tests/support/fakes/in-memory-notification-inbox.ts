@@ -1,14 +1,41 @@
 import type { NotificationInbox, StoredNotification } from "../../../application/notifications/ports.ts";
 
-/** Customers' notification lists in memory, read like the real query: one customer's, newest first. */
+/**
+ * Customers' notification lists in memory, read like the real query: one customer's, newest
+ * first, a cursor being the index past the last one shown.
+ */
 export function createInMemoryNotificationInbox() {
-  const notifications: StoredNotification[] = [];
+  let notifications: StoredNotification[] = [];
+  const ofCustomer = (customerId: string) =>
+    notifications
+      .filter((notification) => notification.customer_id === customerId)
+      .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1));
   const inbox: NotificationInbox = {
-    async listForCustomer(customerId, limit) {
-      return notifications
-        .filter((notification) => notification.customer_id === customerId)
-        .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1))
-        .slice(0, limit);
+    async listForCustomer(customerId, filter, page) {
+      const matching = ofCustomer(customerId).filter(
+        (notification) => filter.unread === undefined || (notification.read_at === null) === filter.unread,
+      );
+      const start = page.cursor ? Number(page.cursor) : 0;
+      const items = matching.slice(start, start + page.limit);
+      return { items, next_cursor: start + page.limit < matching.length ? String(start + page.limit) : null };
+    },
+    async markRead(customerId, id) {
+      const found = notifications.find(
+        (notification) => notification.id === id && notification.customer_id === customerId,
+      );
+      if (!found) return undefined;
+      const read = { ...found, read_at: found.read_at ?? new Date() };
+      notifications = notifications.map((notification) => (notification.id === id ? read : notification));
+      return read;
+    },
+    async markAllRead(customerId) {
+      let count = 0;
+      notifications = notifications.map((notification) => {
+        if (notification.customer_id !== customerId || notification.read_at !== null) return notification;
+        count += 1;
+        return { ...notification, read_at: new Date() };
+      });
+      return count;
     },
   };
   return {

@@ -96,7 +96,8 @@ export function createInMemoryOrderLedger() {
       return change(order.id, { status: to });
     },
     async flagForAttention(orderId, reason) {
-      const order = get(orderId);
+      const order = orders.get(orderId);
+      if (!order) return undefined;
       const joined = order.needs_attention && order.attention_reason ? `${order.attention_reason}; ${reason}` : reason;
       return change(orderId, { needs_attention: true, attention_reason: joined.slice(0, 2000) });
     },

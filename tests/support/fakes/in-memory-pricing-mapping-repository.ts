@@ -1,5 +1,7 @@
+import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { PricingMappingRepository } from "../../../application/catalog/ports.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
+import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 export type InMemoryPricingMappingRepository = PricingMappingRepository & {
   /** Every product's mappings, in their saved order (what the product repository joins in). */
@@ -8,8 +10,13 @@ export type InMemoryPricingMappingRepository = PricingMappingRepository & {
   readonly replacements: number;
 };
 
-/** Keeps each product's mappings in their saved order; a replace swaps the whole set at once. */
-export function createInMemoryPricingMappingRepository(): InMemoryPricingMappingRepository {
+/**
+ * Keeps each product's mappings in their saved order; a replace swaps the whole set at once and
+ * writes its audit entry to `trail`.
+ */
+export function createInMemoryPricingMappingRepository(
+  trail: AuditTrail = createInMemoryAuditTrail(),
+): InMemoryPricingMappingRepository {
   const byProduct = new Map<string, PricingMapping[]>();
   let replacements = 0;
   return {
@@ -20,7 +27,7 @@ export function createInMemoryPricingMappingRepository(): InMemoryPricingMapping
     async listByProduct(productId) {
       return [...(byProduct.get(productId) ?? [])];
     },
-    async replaceForProduct(productId, mappings) {
+    async replaceForProduct(productId, mappings, audit) {
       const saved = mappings.map(
         (m): PricingMapping => ({
           id: crypto.randomUUID(),
@@ -34,6 +41,7 @@ export function createInMemoryPricingMappingRepository(): InMemoryPricingMapping
       );
       byProduct.set(productId, saved);
       replacements += 1;
+      if (audit) await trail.record(audit);
       return [...saved];
     },
   };

@@ -1,7 +1,9 @@
+import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { ProductRepository, ProductWithMappings } from "../../../application/catalog/ports.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
 import { type Product, type ProductDefinition, SlugTaken } from "../../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 type MappingSource = { readonly byProduct: ReadonlyMap<string, readonly PricingMapping[]> };
 
@@ -25,10 +27,12 @@ const byNameThenId = (a: Product, b: Product) =>
 
 /**
  * Products in memory with the real repository's rules: unique slugs, filters, (name, id) keyset
- * pages with an opaque cursor, and each product's mappings joined in from `mappings`.
+ * pages with an opaque cursor, and each product's mappings joined in from `mappings`. A write's
+ * audit entry goes to `trail` when the write happened.
  */
 export function createInMemoryProductRepository(
   mappings: MappingSource = { byProduct: new Map() },
+  trail: AuditTrail = createInMemoryAuditTrail(),
 ): ProductRepository & { readonly all: () => Product[] } {
   const products = new Map<string, Product>();
   const slugTaken = (slug: string, except?: string) =>
@@ -40,19 +44,21 @@ export function createInMemoryProductRepository(
 
   return {
     all: () => [...products.values()].sort(byNameThenId),
-    async insert(definition) {
+    async insert(definition, audit) {
       if (slugTaken(definition.slug)) return undefined;
       const now = new Date();
       const product: Product = { ...definition, id: crypto.randomUUID(), created_at: now, updated_at: now };
       products.set(product.id, product);
+      if (audit) await trail.record(audit(product));
       return product;
     },
-    async update(id, definition: ProductDefinition) {
+    async update(id, definition: ProductDefinition, audit) {
       const existing = products.get(id);
       if (!existing) return undefined;
       if (slugTaken(definition.slug, id)) throw new SlugTaken(definition.slug);
       const product: Product = { ...definition, id, created_at: existing.created_at, updated_at: new Date() };
       products.set(id, product);
+      if (audit) await trail.record(audit);
       return product;
     },
     findById: async (id) => products.get(id),
@@ -86,9 +92,10 @@ export function createInMemoryProductRepository(
       };
     },
     count: async () => products.size,
-    async setGatewayAIds(id, ids) {
+    async setGatewayAIds(id, ids, audit) {
       const existing = products.get(id);
       if (!existing) return;
+      if (audit) await trail.record(audit);
       products.set(id, {
         ...existing,
         gwa_product_id_regular: ids.regular,

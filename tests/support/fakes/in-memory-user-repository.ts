@@ -1,6 +1,11 @@
+import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { NewUser, StoredUser, UserRepository } from "../../../application/identity/ports.ts";
+import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
-export function createInMemoryUserRepository(): UserRepository & { readonly all: StoredUser[] } {
+/** Accounts in memory; an access change's audit entry goes to `trail` when there was an account to change. */
+export function createInMemoryUserRepository(
+  trail: AuditTrail = createInMemoryAuditTrail(),
+): UserRepository & { readonly all: StoredUser[] } {
   const all: StoredUser[] = [];
   const byEmail = (email: string) => all.find((u) => u.email.toLowerCase() === email.toLowerCase());
   const strip = ({ passwordHash: _, ...user }: StoredUser) => user;
@@ -31,11 +36,13 @@ export function createInMemoryUserRepository(): UserRepository & { readonly all:
     async list(page) {
       return { items: all.slice(0, page.limit).map(strip), next_cursor: null };
     },
-    async changeAccess(id, change) {
+    async changeAccess(id, change, audit) {
       const existing = all.find((u) => u.id === id);
       if (!existing) return undefined;
       const disabling = change.disabled === true && !existing.disabled;
-      return replace(existing, { ...change, tokenVersion: existing.tokenVersion + (disabling ? 1 : 0) });
+      const changed = replace(existing, { ...change, tokenVersion: existing.tokenVersion + (disabling ? 1 : 0) });
+      if (audit) await trail.record(audit);
+      return changed;
     },
     async revokeTokens(id) {
       const existing = all.find((u) => u.id === id);

@@ -1,0 +1,25 @@
+import type { WebhookUnitOfWork } from "../../application/outgoing-webhooks/ports.ts";
+import type { JobScheduler } from "../../application/shared/jobs.ts";
+import { createPostgresAuditTrail } from "./audit-trail.ts";
+import type { Queryable, Sql } from "./database.ts";
+import { createPostgresWebhookDeliveryRepository } from "./webhook-delivery-repository.ts";
+import { createPostgresWebhookEndpointRepository, type SecretCipher } from "./webhook-endpoint-repository.ts";
+
+/** Endpoints, deliveries, their jobs and the audit trail bound to one transaction. */
+export function createPostgresWebhookUnitOfWork(
+  sql: Sql,
+  deps: { readonly jobsFor: (tx: Queryable) => JobScheduler; readonly cipher: SecretCipher },
+): WebhookUnitOfWork {
+  return {
+    run(work) {
+      return sql.begin((tx) =>
+        work({
+          endpoints: createPostgresWebhookEndpointRepository(tx, deps.cipher),
+          deliveries: createPostgresWebhookDeliveryRepository(tx, deps.cipher),
+          jobs: deps.jobsFor(tx),
+          audit: createPostgresAuditTrail(tx),
+        }),
+      ) as ReturnType<typeof work>;
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { makeDeliverWebhook } from "../../application/outgoing-webhooks/deliver-webhook.ts";
+import { makeWebhookFanout } from "../../application/outgoing-webhooks/fan-out.ts";
+import { makeWebhookEndpointAdmin } from "../../application/outgoing-webhooks/manage-endpoints.ts";
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_FANOUT_JOB } from "../../application/outgoing-webhooks/ports.ts";
+import { makeWebhookDeliveryAdmin } from "../../application/outgoing-webhooks/webhook-deliveries.ts";
+import { createPostgresJobScheduler } from "../jobs/postgres-job-scheduler.ts";
+import { createHttpWebhookSender } from "../outgoing-webhooks/http-webhook-sender.ts";
+import { newWebhookSecret } from "../outgoing-webhooks/standard-webhooks.ts";
+import { createPostgresWebhookDeliveryRepository } from "../postgres/webhook-delivery-repository.ts";
+import { createPostgresWebhookEndpointRepository } from "../postgres/webhook-endpoint-repository.ts";
+import { createPostgresWebhookUnitOfWork } from "../postgres/webhook-unit-of-work.ts";
+import { createSecretCipher } from "../secrets/secret-cipher.ts";
+import type { Platform } from "./platform.ts";
+
+/**
+ * The shop telling its own systems: endpoints (secrets sealed with the secrets key), the fan-out
+ * of each published event into deliveries, and their signed sending through the outbound guard.
+ */
+export function wireOutgoingWebhooks(platform: Platform) {
+  const { infra, config, logger, sql, wake, urls, outbound, clock } = platform;
+  const cipher = createSecretCipher(infra.secretsKey);
+  const endpoints = createPostgresWebhookEndpointRepository(sql, cipher);
+  const deliveries = createPostgresWebhookDeliveryRepository(sql, cipher);
+  const uow = createPostgresWebhookUnitOfWork(sql, {
+    jobsFor: (tx) => createPostgresJobScheduler({ sql: tx, wake }),
+    cipher,
+  });
+  const { maxAttempts, timeoutSeconds } = config.outgoingWebhooks;
+  const admin = makeWebhookEndpointAdmin({ endpoints, uow, urls, newSecret: newWebhookSecret, clock });
+  const deliveryAdmin = makeWebhookDeliveryAdmin({ endpoints, deliveries, uow, maxAttempts });
+  return {
+    routes: {
+      createWebhookEndpoint: admin.create,
+      listWebhookEndpoints: admin.list,
+      getWebhookEndpoint: admin.get,
+      updateWebhookEndpoint: admin.update,
+      deleteWebhookEndpoint: admin.remove,
+      rotateWebhookEndpointSecret: admin.rotateSecret,
+      listWebhookDeliveries: deliveryAdmin.list,
+      redeliverWebhook: deliveryAdmin.redeliver,
+    },
+    jobs: {
+      [WEBHOOK_FANOUT_JOB]: makeWebhookFanout({ uow, maxAttempts }),
+      [WEBHOOK_DELIVERY_JOB]: makeDeliverWebhook({
+        deliveries,
+        sender: createHttpWebhookSender({ outbound, timeoutSeconds }),
+        clock,
+        log: logger,
+      }),
+    },
+  };
+}
+
+export type OutgoingWebhooksFeature = ReturnType<typeof wireOutgoingWebhooks>;

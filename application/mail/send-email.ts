@@ -1,0 +1,30 @@
+import type { JobHandler } from "../shared/jobs.ts";
+import { PermanentJobFailure } from "../shared/jobs.ts";
+import type { EmailStore, EmailTemplate, Mailer } from "./ports.ts";
+import { type EmailTemplateText, renderEmail } from "./templates.ts";
+
+/**
+ * The send-email job: renders a queued email and hands it to the mail server, then marks it sent.
+ * A refusal for good, or the last attempt failing, marks it dead (the job is dead-lettered too);
+ * anything else retries with the queue's backoff. Sent once per key: a sent email is never sent again.
+ */
+export function makeSendEmail(deps: {
+  readonly emails: EmailStore;
+  readonly mailer: Mailer;
+  readonly templates: Readonly<Record<EmailTemplate, EmailTemplateText>>;
+}): JobHandler {
+  return async function sendEmail(payload, context) {
+    const email = await deps.emails.find(String(payload.email_id ?? ""));
+    if (!email) throw new PermanentJobFailure(`email ${String(payload.email_id)} does not exist`);
+    if (email.state !== "pending") return;
+    try {
+      const rendered = renderEmail(deps.templates[email.template], email.data);
+      await deps.mailer.send({ messageId: email.message_id, to: email.to, ...rendered });
+    } catch (error) {
+      const permanent = (error as { transient?: unknown }).transient === false;
+      if (permanent || context.lastAttempt) await deps.emails.markDead(email.id, String(error));
+      throw error;
+    }
+    await deps.emails.markSent(email.id);
+  };
+}

@@ -1,0 +1,41 @@
+import type { NewEmail } from "../mail/ports.ts";
+import type { DeliveryMailFacts, OutboxMessage } from "./ports.ts";
+
+const isWebLink = (value: string | null): value is string => value !== null && /^https?:\/\/[^\s]+$/i.test(value);
+
+function readyAction(facts: DeliveryMailFacts, orderUrl: string): { label: string; url: string } {
+  if (isWebLink(facts.workspace_url)) {
+    const what = facts.driver === "singletenant_provisioning" ? "installation" : "workspace";
+    return { label: `Open your ${what}`, url: facts.workspace_url };
+  }
+  if (facts.driver === "license_download") {
+    return { label: "Download the release and activate your license from your order page", url: orderUrl };
+  }
+  return { label: "See what was delivered on your order page", url: orderUrl };
+}
+
+/**
+ * The email telling a customer that a delivery is ready or failed: what happened, the next step
+ * and its link, and their order's page under the public base URL. Keyed by the notification, so a
+ * notification handled twice is emailed once.
+ */
+export function customerEmail(message: OutboxMessage, facts: DeliveryMailFacts, publicBaseUrl: string): NewEmail {
+  const orderUrl = new URL(`/orders/${encodeURIComponent(facts.order_id)}`, publicBaseUrl).href;
+  const action =
+    message.kind === "fulfillment.ready"
+      ? readyAction(facts, orderUrl)
+      : { label: "Try the delivery again from your order page", url: orderUrl };
+  return {
+    key: `notification:${message.id}`,
+    template: message.kind,
+    to: facts.customer_email,
+    data: {
+      customer_name: facts.customer_name,
+      product_name: facts.product_name,
+      order_url: orderUrl,
+      action_label: action.label,
+      action_url: action.url,
+      attempts: String(facts.attempts),
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { activeSecrets, isAcknowledged, webhookIdOf } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { JobContext } from "../shared/jobs.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
+
+/** A receiver's `Retry-After` sets the next attempt's earliest time, up to this: a receiver cannot park a delivery for days. */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** An attempt that failed and will be tried again: the queue's backoff decides when (a `Retry-After` is a floor). */
+export class WebhookAttemptFailed extends DomainError {
+  readonly code = "WEBHOOK_DELIVERY_FAILED";
+  readonly category = "upstream_failed";
+  readonly transient = true;
+
+  constructor(
+    reason: string,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(`The webhook receiver did not acknowledge the delivery: ${reason}.`);
+  }
+}
+
+type Verdict =
+  | { readonly ok: true; readonly status: number }
+  | {
+      readonly ok: false;
+      readonly status: number | null;
+      readonly reason: string;
+      readonly permanent: boolean;
+      readonly retryAfterMs: number | undefined;
+    };
+
+/** Standard Webhooks: any 2xx succeeds; anything else, a redirect included, fails and is retried. */
+function judge(answer: WebhookAnswer): Verdict {
+  if (answer.kind === "failed") {
+    return { ok: false, status: null, reason: answer.reason, permanent: answer.permanent, retryAfterMs: undefined };
+  }
+  const { status } = answer;
+  if (isAcknowledged(status)) return { ok: true, status };
+  const said = answer.excerpt ? `: ${answer.excerpt}` : "";
+  const reason =
+    status >= 300 && status < 400 ? `HTTP ${status}, a redirect, which is not followed` : `HTTP ${status}${said}`;
+  const throttled = (status === 429 || status === 503) && answer.retry_after_ms !== null;
+  return {
+    ok: false,
+    status,
+    reason,
+    permanent: false,
+    retryAfterMs: throttled ? Math.min(answer.retry_after_ms ?? 0, MAX_RETRY_AFTER_MS) : undefined,
+  };
+}
+
+/** The body every attempt sends: `{type, timestamp, data}`, the timestamp being the event's. */
+export function webhookBody(message: OutgoingMessage): string {
+  const { type, created_at, data } = message.event;
+  return JSON.stringify({ type, timestamp: created_at.toISOString(), data });
+}
+
+/**
+ * The delivery job: one signed POST per run, under the same `webhook-id` every time. A failure is
+ * recorded on the delivery and thrown, so the queue retries it with backoff; on the last attempt
+ * (or when the address may never be called) the delivery is dead instead, and the job ends: the
+ * delivery, not the job, is what admins look at and redeliver. A delivery that is gone (its
+ * endpoint was deleted) or no longer pending is not sent.
+ */
+export function makeDeliverWebhook(deps: {
+  readonly deliveries: Pick<WebhookDeliveryRepository, "outgoing" | "recordAttempt">;
+  readonly sender: WebhookSender;
+  readonly clock: Clock;
+  readonly log: Log;
+}) {
+  return async function deliverWebhook(payload: Readonly<Record<string, unknown>>, job: JobContext): Promise<void> {
+    const message = await deps.deliveries.outgoing(String(payload.delivery_id ?? ""));
+    if (message?.delivery.state !== "pending") return;
+    const { delivery } = message;
+    const at = deps.clock();
+    const answer = await deps.sender.send({
+      url: message.url,
+      id: webhookIdOf(delivery.id),
+      timestamp: at,
+      body: webhookBody(message),
+      secrets: activeSecrets(message.secrets, at),
+    });
+    const verdict = judge(answer);
+    const fields = {
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpoint_id,
+      event_id: delivery.event_id,
+      event_type: delivery.event_type,
+      attempt: job.attempt,
+    };
+    if (verdict.ok) {
+      await deps.deliveries.recordAttempt(delivery.id, {
+        state: "succeeded",
+        status_code: verdict.status,
+        error: null,
+        at,
+      });
+      deps.log.info({ ...fields, status: verdict.status }, "webhook delivered");
+      return;
+    }
+    const dead = job.lastAttempt || verdict.permanent;
+    await deps.deliveries.recordAttempt(delivery.id, {
+      state: dead ? "dead" : "pending",
+      status_code: verdict.status,
+      error: verdict.reason,
+      at,
+    });
+    if (dead) {
+      deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery gave up");
+      return;
+    }
+    deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery failed; retrying");
+    throw new WebhookAttemptFailed(verdict.reason, verdict.retryAfterMs);
+  };
+}

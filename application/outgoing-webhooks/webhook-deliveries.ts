@@ -1,0 +1,68 @@
+import type { WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import { fixedError } from "../../domain/shared/domain-error.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
+import { deliveryJob } from "./fan-out.ts";
+import { WebhookEndpointNotFound } from "./manage-endpoints.ts";
+import type {
+  WebhookDelivery,
+  WebhookDeliveryRepository,
+  WebhookEndpointRepository,
+  WebhookUnitOfWork,
+} from "./ports.ts";
+
+export class WebhookDeliveryNotFound extends fixedError(
+  "WEBHOOK_DELIVERY_NOT_FOUND",
+  "not_found",
+  "The webhook endpoint has no delivery with this id.",
+) {}
+
+export class WebhookDeliveryPending extends fixedError(
+  "WEBHOOK_DELIVERY_PENDING",
+  "conflict",
+  "The delivery is still being tried; it can be sent again once it succeeded or was given up on.",
+) {}
+
+/** What admins see of an endpoint's deliveries, and sending one again. */
+export function makeWebhookDeliveryAdmin(deps: {
+  readonly endpoints: Pick<WebhookEndpointRepository, "find">;
+  readonly deliveries: Pick<WebhookDeliveryRepository, "list">;
+  readonly uow: WebhookUnitOfWork;
+  readonly maxAttempts: number;
+}) {
+  return {
+    async list(
+      endpointId: string,
+      filter: { readonly state?: WebhookDeliveryState },
+      page: PageRequest,
+    ): Promise<Page<WebhookDelivery>> {
+      if (!(await deps.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
+      return deps.deliveries.list(endpointId, filter, page);
+    },
+
+    /**
+     * Sends a delivery that succeeded or died again from its first attempt, with the same
+     * `webhook-id`, so a receiver that already processed it can tell.
+     */
+    async redeliver(actorId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
+      return deps.uow.run(async (scope) => {
+        if (!(await scope.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
+        const delivery = await scope.deliveries.find(endpointId, deliveryId);
+        if (!delivery) throw new WebhookDeliveryNotFound();
+        if (delivery.state === "pending") throw new WebhookDeliveryPending();
+        const requeued = await scope.deliveries.requeue(delivery.id);
+        if (!requeued) throw new WebhookDeliveryPending();
+        await scope.jobs.enqueue(deliveryJob(delivery.id, deps.maxAttempts));
+        await scope.audit.record({
+          actor_id: actorId,
+          action: "webhook_delivery.redeliver",
+          target_type: "webhook_delivery",
+          target_id: delivery.id,
+          summary: { endpoint_id: endpointId, event_id: delivery.event_id, previous_state: delivery.state },
+        });
+        return requeued;
+      });
+    },
+  };
+}
+
+export type WebhookDeliveryAdmin = ReturnType<typeof makeWebhookDeliveryAdmin>;

@@ -1,0 +1,68 @@
+import { describe, expect, test } from "bun:test";
+import { customerEmail } from "../../../application/notifications/customer-email.ts";
+import type { DeliveryMailFacts, OutboxMessage } from "../../../application/notifications/ports.ts";
+
+const FACTS: DeliveryMailFacts = {
+  customer_email: "ada@example.com",
+  customer_name: "Ada",
+  product_name: "Point of Sale",
+  order_id: "o-1",
+  driver: "multitenant_saas",
+  workspace_url: "https://acme.pos.example/",
+  attempts: 1,
+};
+const message = (kind: OutboxMessage["kind"]): OutboxMessage => ({ id: "n-1", kind, payload: {}, dispatched_at: null });
+const BASE = "https://shop.example/";
+
+describe("the customer's delivery email", () => {
+  test("ready with a workspace: open it, and the order's page under the public base URL", () => {
+    expect(customerEmail(message("fulfillment.ready"), FACTS, BASE)).toEqual({
+      key: "notification:n-1",
+      template: "fulfillment.ready",
+      to: "ada@example.com",
+      data: {
+        customer_name: "Ada",
+        product_name: "Point of Sale",
+        order_url: "https://shop.example/orders/o-1",
+        action_label: "Open your workspace",
+        action_url: "https://acme.pos.example/",
+        attempts: "1",
+      },
+    });
+  });
+
+  test("a dedicated installation is opened as such; a license points at the order page for the download", () => {
+    const installation = customerEmail(
+      message("fulfillment.ready"),
+      { ...FACTS, driver: "singletenant_provisioning" },
+      BASE,
+    );
+    expect(installation.data.action_label).toBe("Open your installation");
+    const license = customerEmail(
+      message("fulfillment.ready"),
+      { ...FACTS, driver: "license_download", workspace_url: null },
+      BASE,
+    );
+    expect(license.data).toMatchObject({
+      action_label: expect.stringContaining("Download the release"),
+      action_url: "https://shop.example/orders/o-1",
+    });
+  });
+
+  test("a workspace address that is not a web link is never put in a link", () => {
+    for (const workspace_url of ["javascript:alert(1)", "data:text/html,x", "https://a b", ""]) {
+      const email = customerEmail(message("fulfillment.ready"), { ...FACTS, workspace_url }, BASE);
+      expect(email.data.action_url).toBe("https://shop.example/orders/o-1");
+    }
+  });
+
+  test("failed: the attempts made, and the retry on the order page; the order id is encoded into the path", () => {
+    const email = customerEmail(message("fulfillment.failed"), { ...FACTS, attempts: 8, order_id: "a/b?c" }, BASE);
+    expect(email.template).toBe("fulfillment.failed");
+    expect(email.data).toMatchObject({
+      attempts: "8",
+      action_label: "Try the delivery again from your order page",
+      action_url: "https://shop.example/orders/a%2Fb%3Fc",
+    });
+  });
+});

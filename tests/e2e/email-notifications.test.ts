@@ -1,0 +1,272 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { useTestDatabase } from "../support/database.ts";
+import {
+  adminToken,
+  buyAndPay,
+  createProduct,
+  eventually,
+  FAST_JOBS,
+  fulfillmentReaches,
+  http,
+  posProductFor,
+  SANDBOX,
+  useE2e,
+} from "../support/e2e.ts";
+import { type SmtpInbox, startSmtpInbox } from "../support/smtp-inbox.ts";
+import { signStripeWebhook } from "../support/webhook-signers.ts";
+
+const OPS = "ops@shop.example";
+const smtpPort = await freePort();
+let inbox: SmtpInbox;
+beforeAll(async () => {
+  inbox = await startSmtpInbox(smtpPort);
+});
+afterAll(() => inbox.stop());
+
+const db = useTestDatabase();
+const e2e = useE2e(db, {
+  env: {
+    SMTP_URL: `smtp://shop:smtp-password@127.0.0.1:${smtpPort}`,
+    MAIL_FROM: "Example Shop <shop@shop.example>",
+    OPS_EMAIL: OPS,
+  },
+});
+
+async function customer(name = "Ada Lovelace") {
+  const email = `buyer-${crypto.randomUUID()}@example.com`;
+  const registered = await http(e2e.url, "POST", "/api/auth/register", {
+    body: { email, password: "customer password", name },
+  });
+  expect(registered.status).toBe(201);
+  return { email, token: registered.body.token as string };
+}
+
+const mailTo = (address: string, count = 1, timeoutMs = 8000) =>
+  eventually(
+    async () => inbox.to(address).length >= count && inbox.to(address),
+    timeoutMs,
+    `${count} email(s) to ${address}`,
+  );
+
+async function failOnboarding(count: number) {
+  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ route: "onboard", mode: "error", status: 500, count }),
+  });
+  expect(response.status).toBe(201);
+}
+
+describe("emails over real SMTP", () => {
+  test("a purchase emails the customer that it is ready: text and HTML, the product named and escaped, the links absolute", async () => {
+    const product = await createProduct(
+      e2e,
+      posProductFor(e2e, { name: `Point <of> Sale & "Co" ${crypto.randomUUID().slice(0, 6)}` }),
+    );
+    const buyer = await customer("Ada <Lovelace>");
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
+    await fulfillmentReaches(db, orderId, "active", 5000);
+    const [mail] = await mailTo(buyer.email);
+    const name =
+      (await db.current.sql<{ name: string }[]>`select name from products where id = ${product.id}`)[0]?.name ?? "";
+    expect(mail?.subject).toBe(`Your ${name} is ready`);
+    expect(mail?.from).toContain("shop@shop.example");
+    expect(mail?.messageId).toMatch(/@shop\.example>$/);
+    expect(mail?.text).toContain(`Your purchase of ${name} has been delivered.`);
+    expect(mail?.text).toContain(`${e2e.url}/orders/${orderId}`);
+    expect(mail?.text).toContain("Open your workspace");
+    expect(mail?.html).toContain("Point &lt;of&gt; Sale &amp; &quot;Co&quot;");
+    expect(mail?.html).toContain("Ada &lt;Lovelace&gt;");
+    expect(mail?.html).not.toContain("<of>");
+    expect(mail?.html).toContain(`href="${e2e.url}/orders/${orderId}"`);
+    const [workspace] = await db.current.sql<{ url: string }[]>`
+      select external_workspace_url as url from fulfillment_records where order_id = ${orderId}`;
+    expect(mail?.html).toContain(`href="${workspace?.url}"`);
+    const stored = await db.current.sql`select state, sent_at from emails where recipient = ${buyer.email}`;
+    expect([...stored]).toEqual([expect.objectContaining({ state: "sent", sent_at: expect.any(Date) })]);
+  }, 20_000);
+
+  test("a provider failure emails the customer that delivery failed, and operations that the job died", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const buyer = await customer();
+    await failOnboarding(Number(FAST_JOBS.JOB_MAX_ATTEMPTS));
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
+    const record = await fulfillmentReaches(db, orderId, "failed", 8000);
+    const [failed] = await mailTo(buyer.email);
+    expect(failed?.subject).toContain("We could not deliver your");
+    expect(failed?.text).toContain(`failed after ${FAST_JOBS.JOB_MAX_ATTEMPTS} attempts`);
+    expect(failed?.text).toContain(`${e2e.url}/orders/${orderId}`);
+    const [dead] = await db.current.sql<{ id: string }[]>`
+      select id::text from jobs where kind = 'fulfill' and state = 'dead' and payload->>'fulfillment_id' = ${record.id}`;
+    const alert = await eventually(
+      async () => inbox.to(OPS).find((mail) => mail.subject.includes(`Job ${dead?.id} (fulfill)`)),
+      5000,
+      "the dead-job alert",
+    );
+    expect(alert.text).toContain("HTTP 500");
+    expect(alert.text).toContain(`${e2e.url}/api/admin/jobs?state=dead#${dead?.id}`);
+    // The next minute's sweep finds it alerted already.
+    await e2e.marketplace.tick();
+    await Bun.sleep(300);
+    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(`Job ${dead?.id} `))).toHaveLength(1);
+  }, 20_000);
+
+  test("an SMTP server that refuses twice, then recovers, still delivers the email exactly once", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const buyer = await customer();
+    inbox.refuse(2, 451, buyer.email);
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
+    await fulfillmentReaches(db, orderId, "active", 5000);
+    const [mail] = await mailTo(buyer.email);
+    await Bun.sleep(500);
+    expect(inbox.to(buyer.email)).toHaveLength(1);
+    expect(inbox.received.filter((received) => received.messageId === mail?.messageId)).toHaveLength(1);
+    expect(inbox.attemptsTo(buyer.email)).toBe(3);
+    const [job] = await db.current.sql<{ attempts: number; state: string }[]>`
+      select j.attempts, j.state from jobs j join emails e on j.payload->>'email_id' = e.id::text
+      where e.recipient = ${buyer.email}`;
+    expect(job).toEqual({ attempts: 3, state: "done" });
+  }, 20_000);
+
+  test("a refusal for good (550) marks the email dead after one attempt, and operations hear of its dead job", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const buyer = await customer();
+    inbox.refuse(1, 550, buyer.email);
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
+    await fulfillmentReaches(db, orderId, "active", 5000);
+    const email = await eventually(
+      async () => {
+        const [row] = await db.current.sql<{ state: string; last_error: string }[]>`
+        select state, last_error from emails where recipient = ${buyer.email}`;
+        return row?.state === "dead" && row;
+      },
+      5000,
+      "the dead email",
+    );
+    expect(email.last_error).toContain("550");
+    expect(inbox.to(buyer.email)).toHaveLength(0);
+    // Its dead job is alerted to operations like any other.
+    await eventually(async () => inbox.to(OPS).some((mail) => mail.subject.includes("(send_email)")), 5000, "alert");
+  }, 20_000);
+
+  test("a manual task past its due time is alerted once, linking to the admin resource", async () => {
+    const admin = await adminToken(e2e);
+    const product = await createProduct(e2e, {
+      name: "Setup Service",
+      slug: `setup-${crypto.randomUUID().slice(0, 8)}`,
+      status: "published",
+      delivery_model: "managed_setup",
+      fulfillment_driver: "manual_fulfillment",
+      price_regular: 19900,
+      fulfillment_config: { queue_id: "onboarding", sla_hours: 1, instructions_template: "Call {{customer_email}}" },
+    });
+    const buyer = await customer();
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "regular" }], "gateway_a");
+    const pending = await fulfillmentReaches(db, orderId, "manual_pending", 5000);
+    const [task] = await db.current.sql<{ id: string }[]>`
+      update ops_tasks set due_at = now() - interval '1 minute'
+      where fulfillment_record_id = ${pending.id} returning id`;
+    await e2e.marketplace.tick();
+    await e2e.marketplace.tick();
+    const alert = await eventually(
+      async () => inbox.to(OPS).find((mail) => mail.subject === `[ops] Task ${task?.id} is past its due time`),
+      5000,
+      "the overdue alert",
+    );
+    expect(alert.text).toContain(`Call ${buyer.email}`);
+    expect(alert.text).toContain(`${e2e.url}/api/admin/manual-tasks?status=open#${task?.id}`);
+    await Bun.sleep(300);
+    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(`Task ${task?.id}`))).toHaveLength(1);
+    expect(admin).toBeString();
+  }, 20_000);
+});
+
+describe("operations alerts", () => {
+  test("an underpaid order needing attention is alerted once, with the reason and the admin link", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const buyer = await customer();
+    const checkout = await http(e2e.url, "POST", "/api/checkout/create", {
+      token: buyer.token,
+      body: { items: [{ product_id: product.id, variant: "monthly" }], payment_gateway: "gateway_b" },
+    });
+    const orderId = checkout.body.order_id as string;
+    const body = JSON.stringify({
+      id: `evt_underpaid_${orderId}`,
+      object: "event",
+      type: "checkout.session.completed",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: checkout.body.checkout.session_id,
+          object: "checkout.session",
+          client_reference_id: orderId,
+          metadata: { order_id: orderId },
+          payment_status: "paid",
+          amount_total: checkout.body.due_today - 1,
+          currency: "usd",
+          payment_intent: `pi_underpaid_${orderId.slice(0, 8)}`,
+        },
+      },
+    });
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${e2e.url}/api/webhooks/gateway_b`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "stripe-signature": await signStripeWebhook(body, SANDBOX.GATEWAY_B_SANDBOX_WEBHOOK_SECRET, Date.now()),
+        },
+        body,
+      });
+      expect(response.status).toBe(200);
+    }
+    const alert = await eventually(
+      async () => inbox.to(OPS).find((mail) => mail.subject === `[ops] Order ${orderId} needs attention`),
+      5000,
+      "the needs-attention alert",
+    );
+    expect(alert.text).toContain("expected");
+    expect(alert.text).toContain(`${e2e.url}/api/admin/orders/${orderId}`);
+    expect(alert.html).toContain(`href="${e2e.url}/api/admin/orders/${orderId}"`);
+    await Bun.sleep(300);
+    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(orderId))).toHaveLength(1);
+  }, 20_000);
+});
+
+describe("the customer's inbox", () => {
+  test("unread filter, mark one read, mark all read", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const buyer = await customer();
+    for (let i = 0; i < 2; i++) {
+      const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
+      await fulfillmentReaches(db, orderId, "active", 5000);
+    }
+    const list = (query: string) => http(e2e.url, "GET", `/api/notifications${query}`, { token: buyer.token });
+    const unread = await eventually(
+      async () => {
+        const page = await list("?unread=true");
+        return page.body.items.length === 2 && page.body.items;
+      },
+      5000,
+      "two notifications",
+    );
+    const read = await http(e2e.url, "POST", `/api/notifications/${unread[0].id}/read`, { token: buyer.token });
+    expect(read.status).toBe(200);
+    expect(read.body.read_at).toBeString();
+    expect((await list("?unread=true")).body.items).toHaveLength(1);
+    expect((await list("?unread=false")).body.items.map((n: { id: string }) => n.id)).toEqual([unread[0].id]);
+    const all = await http(e2e.url, "POST", "/api/notifications/read-all", { token: buyer.token });
+    expect(all.body).toEqual({ updated: 1 });
+    expect((await list("?unread=true")).body.items).toEqual([]);
+    const stranger = await customer();
+    const foreign = await http(e2e.url, "POST", `/api/notifications/${unread[1].id}/read`, { token: stranger.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe("NOTIFICATION_NOT_FOUND");
+    const bad = await list("?unread=maybe");
+    expect(bad.status).toBe(422);
+    const paged = await list("?limit=1");
+    expect(paged.body.items).toHaveLength(1);
+    const next = await list(`?limit=1&cursor=${encodeURIComponent(paged.body.next_cursor)}`);
+    expect(next.body.items[0].id).not.toBe(paged.body.items[0].id);
+  }, 30_000);
+});

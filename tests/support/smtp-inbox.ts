@@ -1,0 +1,79 @@
+import { simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+/** Logging in with this password is refused (535), as with wrong credentials. */
+export const REFUSED_PASSWORD = "wrong-password";
+
+export interface ReceivedMail {
+  readonly messageId: string;
+  readonly from: string;
+  readonly to: readonly string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/**
+ * A real SMTP server in the test process: what reaches it is parsed and kept. `refuse(n, code)`
+ * answers the next `n` messages with `code` at end of data, as a server under trouble does.
+ */
+export async function startSmtpInbox(listenPort = 0) {
+  const received: ReceivedMail[] = [];
+  let refusals: { left: number; code: number; recipient: string | undefined } = {
+    left: 0,
+    code: 451,
+    recipient: undefined,
+  };
+  const attemptsTo = new Map<string, number>();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onAuth: (auth, _session, callback) =>
+      auth.password === REFUSED_PASSWORD
+        ? callback(Object.assign(new Error("Invalid credentials"), { responseCode: 535 }))
+        : callback(null, { user: auth.username ?? "test" }),
+    onData(stream, session, callback) {
+      const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address);
+      for (const recipient of recipients) attemptsTo.set(recipient, (attemptsTo.get(recipient) ?? 0) + 1);
+      simpleParser(stream)
+        .then((mail) => {
+          if (refusals.left > 0 && (refusals.recipient === undefined || recipients.includes(refusals.recipient))) {
+            refusals = { ...refusals, left: refusals.left - 1 };
+            const error = Object.assign(new Error("try again later"), { responseCode: refusals.code });
+            callback(error);
+            return;
+          }
+          const to = Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : [];
+          received.push({
+            messageId: mail.messageId ?? "",
+            from: mail.from?.text ?? "",
+            to: to.flatMap((address) => address.value.map((entry) => entry.address ?? "")),
+            subject: mail.subject ?? "",
+            text: mail.text ?? "",
+            html: typeof mail.html === "string" ? mail.html : "",
+          });
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
+  const address = server.server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    port,
+    url: `smtp://test:secret@127.0.0.1:${port}`,
+    received,
+    /** Every DATA for `address`, refused or not. */
+    attemptsTo: (address: string) => attemptsTo.get(address) ?? 0,
+    to: (address: string) => received.filter((mail) => mail.to.includes(address)),
+    /** Refuses the next `count` messages (to `recipient` only, when given) with `code`. */
+    refuse(count: number, code = 451, recipient?: string) {
+      refusals = { left: count, code, recipient };
+    },
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type SmtpInbox = Awaited<ReturnType<typeof startSmtpInbox>>;
