@@ -89,6 +89,7 @@ export async function startSimulator(): Promise<Service> {
   const port = await freePort();
   const proc = spawn("provider-sim/main.ts", {
     PROVIDER_SIM_PORT: String(port),
+    PROVIDER_SIM_SMTP_PORT: "0",
     PROVIDER_SIM_TOKEN: SIM_TOKEN,
     PROVIDER_SIM_CONTROL: "true",
     GATEWAY_B_SANDBOX_API_KEY: GATEWAY_B_API_KEY,

@@ -6,6 +6,8 @@ import { createProviderAuth } from "./auth.ts";
 import type { SimClock } from "./clock.ts";
 import type { FaultQueue } from "./faults.ts";
 import { createGatewaySandboxRoutes, type GatewaySandboxes } from "./gateways/gateway-sandboxes.ts";
+import type { Mailbox } from "./mail/mailbox.ts";
+import type { SmtpRefusals } from "./mail/smtp-refusals.ts";
 import { BODY_LIMIT_BYTES, createRawBodyParser } from "./raw-body.ts";
 import { createAdminRoutes } from "./routes/admin-routes.ts";
 import { createArtifactRoutes } from "./routes/artifact-routes.ts";
@@ -21,6 +23,8 @@ export interface ProviderSimDeps {
   readonly store: TenantStore;
   readonly faults: FaultQueue;
   readonly gateways: GatewaySandboxes;
+  readonly mailbox: Mailbox;
+  readonly mailRefusals: SmtpRefusals;
   readonly token: string;
   readonly hmacSecret: string | undefined;
   /** Mounts `/__sim/*`; without it those paths are 404 like any unknown route. */

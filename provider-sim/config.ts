@@ -7,6 +7,8 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 
 export interface ProviderSimConfig {
   readonly port: number;
+  /** The mail sandbox's SMTP port; 0 picks a free one. */
+  readonly smtpPort: number;
   readonly host: string;
   /** Names this process in `/ready` or `/health`, so a supervisor knows it hears its own child. */
   readonly instanceId: string;
@@ -63,9 +65,14 @@ export function loadProviderSimConfig(
   generateToken: () => string = () => randomBytes(24).toString("base64url"),
 ): ProviderSimConfig {
   const port = integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535);
+  const smtpPort = integer(env, "PROVIDER_SIM_SMTP_PORT", 1025, 0, 65535);
+  if (smtpPort !== 0 && smtpPort === port) {
+    throw new ConfigError("PROVIDER_SIM_SMTP_PORT", "must differ from PROVIDER_SIM_PORT", String(smtpPort));
+  }
   const token = text(env, "PROVIDER_SIM_TOKEN");
   return {
     port,
+    smtpPort,
     host: text(env, "HOST") ?? "0.0.0.0",
     instanceId: text(env, "INSTANCE_ID") ?? crypto.randomUUID(),
     token: token ?? generateToken(),

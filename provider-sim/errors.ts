@@ -28,3 +28,9 @@ export const unsupportedBillingInterval = (plan: string, interval: string, path:
   new HttpProblem(422, "UNSUPPORTED_BILLING_INTERVAL", `The plan "${plan}" is not offered ${interval}.`, [
     { path, message: `plan "${plan}" does not offer ${interval} billing`, code: "UNSUPPORTED_BILLING_INTERVAL" },
   ]);
+
+export const mailNotFound = (id: string) =>
+  new HttpProblem(404, "MAIL_NOT_FOUND", `No message in the mail sandbox has the id "${id}".`);
+
+export const mailWithoutHtml = (id: string) =>
+  new HttpProblem(404, "MAIL_HAS_NO_HTML", `The message "${id}" has no HTML part.`);

@@ -37,6 +37,18 @@ function serve() {
   }
 }
 const server = serve();
+
+async function listenForMail() {
+  try {
+    return await sim.listenForMail();
+  } catch (error) {
+    const taken = portInUseMessage(error, config.smtpPort, "PROVIDER_SIM_SMTP_PORT");
+    if (!taken) throw error;
+    console.error(`provider-sim: ${taken}`);
+    process.exit(1);
+  }
+}
+const smtp = await listenForMail();
 const tick = new Cron("* * * * *", { protect: true }, () => {
   const changed = sim.tick();
   if (changed > 0) logger.info({ changed }, "tick changed tenants");
@@ -45,6 +57,7 @@ const tick = new Cron("* * * * *", { protect: true }, () => {
 logger.info(
   {
     url: `http://${config.host}:${server.port}`,
+    smtp_url: `smtp://${config.host}:${smtp.port}`,
     public_url: config.publicUrl,
     controls: config.controls,
     hmac: config.hmacSecret !== undefined,
@@ -65,7 +78,7 @@ async function shutdown(signal: string) {
   tick.stop();
   sim.faults.clear();
   sim.gateways.clear();
-  await Promise.race([server.stop(), Bun.sleep(SHUTDOWN_GRACE_MS)]);
+  await Promise.race([Promise.all([server.stop(), smtp.close()]), Bun.sleep(SHUTDOWN_GRACE_MS)]);
   await server.stop(true);
   process.exit(0);
 }

@@ -6,11 +6,32 @@
 import { ConfigError, loadConfig } from "../adapters/config/config.ts";
 import { environmentName } from "../adapters/secrets/secret-store.ts";
 import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
+import { boolean, integer, text } from "../kit/env-parsers.ts";
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "./lib/demo-admin.ts";
 
+/**
+ * Unless a mail server is configured, the marketplace sends to the simulator's mail sandbox, so
+ * the emails of a purchase show up in the browser; an address set in the environment is kept.
+ */
+function sandboxMail(smtpPort: number): Record<string, string> {
+  if (text(process.env, "SMTP_URL") !== undefined) return {};
+  return {
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    MAIL_FROM: text(process.env, "MAIL_FROM") ?? "Marketplace <shop@localhost>",
+    OPS_EMAIL: text(process.env, "OPS_EMAIL") ?? "ops@localhost",
+  };
+}
+
 let config: ReturnType<typeof loadConfig>;
+let smtpPort: number;
+let mail: Record<string, string>;
+let simControls: boolean;
 try {
-  config = loadConfig(process.env);
+  smtpPort = integer(process.env, "PROVIDER_SIM_SMTP_PORT", 1025, 1, 65535);
+  simControls = boolean(process.env, "PROVIDER_SIM_CONTROL", true);
+  mail = sandboxMail(smtpPort);
+  // Checked as the marketplace will get it, sandbox mail included.
+  config = loadConfig({ ...process.env, ...mail });
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);
@@ -32,6 +53,7 @@ function assertPortFree(port: number, variable: string): void {
 }
 assertPortFree(config.port, "PORT");
 assertPortFree(config.providerSimPort, "PROVIDER_SIM_PORT");
+assertPortFree(smtpPort, "PROVIDER_SIM_SMTP_PORT");
 const simUrl = `http://127.0.0.1:${config.providerSimPort}`;
 const marketplaceUrl = `http://127.0.0.1:${config.port}`;
 const READY_TIMEOUT_MS = 60_000;
@@ -72,15 +94,16 @@ const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
     ...env,
     INSTANCE_ID: instances.sim,
     PROVIDER_SIM_PORT: String(config.providerSimPort),
+    PROVIDER_SIM_SMTP_PORT: String(smtpPort),
     PROVIDER_SIM_TOKEN: simToken,
-    PROVIDER_SIM_CONTROL: process.env.PROVIDER_SIM_CONTROL ?? "true",
+    PROVIDER_SIM_CONTROL: String(simControls),
     PROVIDER_SIM_MARKETPLACE_URL: process.env.PROVIDER_SIM_MARKETPLACE_URL ?? `http://127.0.0.1:${config.port}`,
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const marketplace = Bun.spawn(["bun", "adapters/main.ts"], {
   // The demo's provider simulator and gateway sandboxes listen on loopback.
-  env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...demoAdmin, INSTANCE_ID: instances.marketplace },
+  env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...mail, ...demoAdmin, INSTANCE_ID: instances.marketplace },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const children = [marketplace, sim];
@@ -129,6 +152,9 @@ function banner(): string {
     `  marketplace         ${marketplaceUrl}`,
     `  API docs            ${marketplaceUrl}/openapi`,
     `  provider simulator  ${simUrl}  (point-of-sale provider and both payment gateway sandboxes)`,
+    ...(mail.SMTP_URL && simControls
+      ? [`  mailbox             ${simUrl}/__sim/mail  (every email the marketplace sends)`]
+      : []),
     ...(demoAdmin ? [`  demo admin          ${demoAdmin.ADMIN_EMAIL} / ${demoAdmin.ADMIN_PASSWORD}`] : []),
     "",
     "A first purchase by hand (curl and jq):",

@@ -1,3 +1,8 @@
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  parseRetrySchedule,
+  type RetrySchedule,
+} from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { boolean, ConfigError, currency, type Env, integer, mailbox, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 
@@ -82,8 +87,8 @@ export interface Config {
     /** Where operations alerts go. */
     readonly opsEmail: string | undefined;
   };
-  /** Outgoing webhooks: each attempt's time-out, and attempts before a delivery is given up on. */
-  readonly outgoingWebhooks: { readonly timeoutSeconds: number; readonly maxAttempts: number };
+  /** Outgoing webhooks: each attempt's time-out, and the waits between attempts (their count sets the attempts). */
+  readonly outgoingWebhooks: { readonly timeoutSeconds: number; readonly retrySchedule: RetrySchedule };
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -187,9 +192,23 @@ export function loadConfig(env: Env): Config {
     mail,
     outgoingWebhooks: {
       timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
-      maxAttempts: integer(env, "OUTGOING_WEBHOOK_MAX_ATTEMPTS", 12, 1, 100),
+      retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
     },
   };
+}
+
+function retrySchedule(env: Env, name: string): RetrySchedule {
+  const raw = text(env, name);
+  if (raw === undefined) return DEFAULT_RETRY_SCHEDULE;
+  const schedule = parseRetrySchedule(raw);
+  if (!schedule) {
+    throw new ConfigError(
+      name,
+      "must be up to 99 comma-separated waits such as 5s,5m,2h (ms, s, m, h or d; each up to 7d)",
+      raw,
+    );
+  }
+  return schedule;
 }
 
 function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string): GatewayDefaults {

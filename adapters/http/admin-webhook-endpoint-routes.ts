@@ -145,7 +145,8 @@ export function createAdminWebhookEndpointRoutes(deps: AdminWebhookEndpointDeps)
             params: DeliveryParams,
             response: { 202: WebhookDeliverySchema },
             detail: {
-              summary: "Send a delivery that succeeded or died again, from its first attempt, same webhook-id",
+              summary:
+                "Send a delivery again from its first attempt, same webhook-id: one that succeeded, died, or whose job ended without a verdict",
             },
           },
         ),

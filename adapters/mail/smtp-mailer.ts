@@ -7,23 +7,47 @@ export interface SmtpMailerOptions {
   readonly from: string;
   /** Connecting, the greeting and each command's answer: a silent server fails the attempt. */
   readonly timeoutMs?: number;
+  /** Refuse to go on without STARTTLS; by default when the URL carries credentials to another host. */
+  readonly requireTls?: boolean;
 }
 
 interface SmtpFailure {
   readonly code?: string;
   readonly responseCode?: number;
+  readonly response?: string;
   readonly message?: string;
 }
 
-/** An SMTP 5xx is a refusal for good, but a failed login (535): credentials can be fixed. */
+/**
+ * Authentication, relaying or TLS refused (530, 535, an enhanced status 5.7.x, no STARTTLS where it
+ * is required): our setup, which can be fixed.
+ */
+const isSetupRefusal = (failure: SmtpFailure) =>
+  failure.code === "EAUTH" ||
+  failure.code === "ETLS" ||
+  failure.responseCode === 530 ||
+  /\b5\.7\.\d{1,3}\b/.test(failure.response ?? "");
+
+/** An SMTP 5xx is a refusal of this message for good, unless it refuses our login or relaying. */
 function classify(error: unknown): Error {
   const failure = (error ?? {}) as SmtpFailure;
   const reason = failure.message ?? String(error);
   const code = failure.responseCode;
-  if (code !== undefined && code >= 500 && failure.code !== "EAUTH") {
+  if (code !== undefined && code >= 500 && !isSetupRefusal(failure)) {
     return new MailRejected(`The mail server refused the message: ${reason}`);
   }
   return new MailUnavailable(`The mail server did not take the message: ${reason}`);
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/**
+ * Credentials over `smtp://` to another host must go through STARTTLS: without it, anyone on the
+ * path could strip the server's offer of TLS and read the login.
+ */
+export function requiresStartTls(url: string): boolean {
+  const parsed = new URL(url);
+  return parsed.protocol === "smtp:" && parsed.username !== "" && !LOOPBACK.has(parsed.hostname);
 }
 
 /** Sends through one SMTP server with nodemailer; the Message-ID given is kept, so a resend is recognisable. */
@@ -31,6 +55,7 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close()
   const timeout = options.timeoutMs ?? 10_000;
   const transport = nodemailer.createTransport({
     url: options.url,
+    requireTLS: options.requireTls ?? requiresStartTls(options.url),
     connectionTimeout: timeout,
     greetingTimeout: timeout,
     socketTimeout: timeout,

@@ -1,4 +1,10 @@
-import { type EmailQueue, type EmailStore, SEND_EMAIL_JOB, type StoredEmail } from "../../application/mail/ports.ts";
+import {
+  EMAIL_MAX_ATTEMPTS,
+  type EmailQueue,
+  type EmailStore,
+  SEND_EMAIL_JOB,
+  type StoredEmail,
+} from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable, Sql } from "./database.ts";
@@ -18,7 +24,12 @@ export function createPostgresEmailQueue(sql: Queryable, jobs: JobScheduler, dom
         returning id`;
       if (!row) return;
       const ops = email.template.startsWith("ops.");
-      await jobs.enqueue({ kind: SEND_EMAIL_JOB, payload: { email_id: row.id, ops }, dedupeKey: `email:${row.id}` });
+      await jobs.enqueue({
+        kind: SEND_EMAIL_JOB,
+        payload: { email_id: row.id, ops },
+        dedupeKey: `email:${row.id}`,
+        maxAttempts: EMAIL_MAX_ATTEMPTS,
+      });
     },
   };
 }
@@ -44,10 +55,10 @@ export function createPostgresEmailStore(sql: Queryable): EmailStore {
     async markSent(id) {
       await sql`
         update emails set state = 'sent', sent_at = now(), last_error = null
-        where id = ${id} and state = 'pending'`;
+        where id = ${id} and state <> 'sent'`;
     },
     async markDead(id, error) {
-      await sql`update emails set state = 'dead', last_error = ${error} where id = ${id} and state = 'pending'`;
+      await sql`update emails set state = 'dead', last_error = ${error} where id = ${id} and state <> 'sent'`;
     },
   };
 }

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
+import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { Queryable } from "./database.ts";
 
@@ -21,6 +22,24 @@ function cut<T>(rows: readonly T[], limit: number, keyOf: (row: T) => string[]):
   return { items, next_cursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };
 }
 
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The time reads back as itself: no 30th of February rolled over into March. */
+const sameInstant = (at: string) => {
+  const time = Date.parse(at);
+  return !Number.isNaN(time) && new Date(time).toISOString() === at;
+};
+
+/** A (time, id) cursor as this API issues it; anything else is a 422 before it reaches a cast in SQL. */
+function instantAndId(cursor: string): [string, string] {
+  const [at, id] = decodeCursor(cursor, 2);
+  if (typeof at === "string" && ISO_INSTANT.test(at) && sameInstant(at)) {
+    if (typeof id === "string" && UUID.test(id)) return [at, id];
+  }
+  throw new ValidationFailed([{ path: "/cursor", code: "INVALID_CURSOR", message: "is not a cursor this API issued" }]);
+}
+
 /**
  * Newest first by (`created_at` to the millisecond, `id`). The key is cut to milliseconds, what a
  * JavaScript date holds, so a cursor never falls between two rows of the same instant.
@@ -29,7 +48,7 @@ export function newestFirst<T extends { created_at: Date; id: string }>(
   sql: Queryable,
   page: PageRequest,
 ): KeysetPage<T> {
-  const key = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+  const key = page.cursor ? instantAndId(page.cursor) : undefined;
   return {
     after: key
       ? sql`and (date_trunc('milliseconds', created_at), id) < (${String(key[0])}::timestamptz, ${String(key[1])}::uuid)`

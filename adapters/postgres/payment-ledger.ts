@@ -75,24 +75,26 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
     async applyRefund(paymentId, refund) {
       // The payment row first, on every path, so concurrent reports of one refund queue up behind it.
       await sql`select id from payments where id = ${paymentId} for update`;
+      if (!refund.cumulative) {
+        // The unique (payment, refund id) decides, not a prior read: the admin's record of a refund and
+        // the gateway's event about it may be applied at the same moment.
+        const inserted = await sql`
+          insert into refunds (payment_id, gateway_refund_id, amount, status)
+          values (${paymentId}, ${refund.refund_id ?? `event:${crypto.randomUUID()}`}, ${refund.amount}, 'succeeded')
+          on conflict (payment_id, gateway_refund_id) do nothing returning id`;
+        if (inserted.length === 0) return reload(paymentId);
+      }
+      // Three totals, none counting a refund twice: the gateway's running total, the refunds recorded
+      // by id, and (an admin's refund) what was refunded before it plus it. Adding instead would count
+      // twice a refund that a running total already holds and that is recorded by id only now.
+      const known = refund.cumulative ? refund.amount : refund.amount + (refund.refunded_before ?? 0);
       // What a lost dispute took back cannot be refunded as well: the ledger never goes below zero.
-      if (refund.cumulative) {
-        await sql`
-          update payments set refunded_amount = least(amount - charged_back_amount, greatest(refunded_amount, ${refund.amount}))
-          where id = ${paymentId}`;
-        return reload(paymentId);
-      }
-      // The unique (payment, refund id) decides, not a prior read: the admin's record of a refund and
-      // the gateway's event about it may be applied at the same moment.
-      const inserted = await sql`
-        insert into refunds (payment_id, gateway_refund_id, amount, status)
-        values (${paymentId}, ${refund.refund_id ?? `event:${crypto.randomUUID()}`}, ${refund.amount}, 'succeeded')
-        on conflict (payment_id, gateway_refund_id) do nothing returning id`;
-      if (inserted.length > 0) {
-        await sql`
-          update payments set refunded_amount = least(amount - charged_back_amount, refunded_amount + ${refund.amount})
-          where id = ${paymentId}`;
-      }
+      await sql`
+        update payments set refunded_amount = least(amount - charged_back_amount, greatest(
+          refunded_amount,
+          ${known}::bigint,
+          (select coalesce(sum(amount), 0) from refunds where payment_id = ${paymentId} and status = 'succeeded')))
+        where id = ${paymentId}`;
       return reload(paymentId);
     },
 

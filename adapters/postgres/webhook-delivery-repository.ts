@@ -6,7 +6,7 @@ import type {
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
-import { checkedNewestFirstPage, endpointSecretRef, type SecretCipher } from "./webhook-endpoint-repository.ts";
+import { endpointSecretRef, type SecretCipher } from "./webhook-endpoint-repository.ts";
 
 const COLUMNS = [
   "id",
@@ -15,6 +15,7 @@ const COLUMNS = [
   "event_type",
   "state",
   "attempts",
+  "redeliveries",
   "last_status_code",
   "last_error",
   "last_attempt_at",
@@ -68,7 +69,7 @@ export function createPostgresWebhookDeliveryRepository(
 
     async list(endpointId, filter, page) {
       if (!isUuid(endpointId)) return { items: [], next_cursor: null };
-      const keyset = newestFirst<WebhookDelivery>(sql, checkedNewestFirstPage(page));
+      const keyset = newestFirst<WebhookDelivery>(sql, page);
       return keyset.cut(
         await sql<WebhookDelivery[]>`
         select ${columns} from webhook_deliveries
@@ -119,11 +120,12 @@ export function createPostgresWebhookDeliveryRepository(
         where id = ${deliveryId} and state = 'pending'`;
     },
 
-    async requeue(deliveryId) {
-      if (!isUuid(deliveryId)) return undefined;
+    async requeue(seen, jobKey) {
       const [row] = await sql<WebhookDelivery[]>`
-        update webhook_deliveries set state = 'pending', attempts = 0
-        where id = ${deliveryId} and state in ('succeeded', 'dead')
+        update webhook_deliveries set state = 'pending', attempts = 0, redeliveries = redeliveries + 1
+        where id = ${seen.id} and redeliveries = ${seen.redeliveries}
+          and (state <> 'pending' or not exists (
+            select 1 from jobs where dedupe_key = ${jobKey} and state in ('pending', 'running')))
         returning ${columns}`;
       return row;
     },

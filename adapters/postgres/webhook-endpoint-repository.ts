@@ -1,9 +1,6 @@
 import type { WebhookEndpoint, WebhookEndpointRepository } from "../../application/outgoing-webhooks/ports.ts";
-import type { PageRequest } from "../../application/shared/ports.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { createSecretCipher } from "../secrets/secret-cipher.ts";
 import { isUuid } from "../shared/ids.ts";
-import { decodeCursor } from "./cursor.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -13,17 +10,6 @@ export type SecretCipher = ReturnType<typeof createSecretCipher>;
 export const endpointSecretRef = (endpointId: string) => `webhook_endpoint:${endpointId}`;
 
 const COLUMNS = ["id", "url", "events", "description", "previous_secret_expires_at", "created_at", "updated_at"];
-
-/**
- * A newest-first page whose cursor holds a time and an id, checked before it reaches SQL: a
- * forged cursor is a 422, never a failed cast.
- */
-export function checkedNewestFirstPage(page: PageRequest): PageRequest {
-  if (!page.cursor) return page;
-  const [at, id] = decodeCursor(page.cursor, 2);
-  if (typeof at === "string" && !Number.isNaN(Date.parse(at)) && typeof id === "string" && isUuid(id)) return page;
-  throw new ValidationFailed([{ path: "/cursor", code: "INVALID_CURSOR", message: "is not a cursor this API issued" }]);
-}
 
 /** Endpoints with their secrets sealed by the secrets key; none of the read methods ever returns a secret. */
 export function createPostgresWebhookEndpointRepository(
@@ -51,7 +37,7 @@ export function createPostgresWebhookEndpointRepository(
     },
 
     async list(page) {
-      const keyset = newestFirst<WebhookEndpoint>(sql, checkedNewestFirstPage(page));
+      const keyset = newestFirst<WebhookEndpoint>(sql, page);
       return keyset.cut(
         await sql<WebhookEndpoint[]>`
         select ${columns} from webhook_endpoints where true ${keyset.after} ${keyset.orderAndLimit}`,

@@ -8,6 +8,7 @@ import type { JobHandler } from "../../application/shared/jobs.ts";
 import { deleteDoneJobs } from "../jobs/job-cleanup.ts";
 import { createJobWorker } from "../jobs/job-worker.ts";
 import { createPostgresJobAdmin } from "../jobs/postgres-job-admin.ts";
+import { pruneHistory } from "../postgres/history-retention.ts";
 import { loadMigrations } from "../postgres/migrate.ts";
 import { createPostgresOpsWatchSource } from "../postgres/ops-watch-source.ts";
 import type { Platform } from "./platform.ts";
@@ -51,7 +52,8 @@ export function wireOperations(
     clock,
     log: logger,
     graceHours: config.subscriptionGraceHours,
-    cleanupJobs: () => deleteDoneJobs(sql, { olderThanDays: 7 }),
+    cleanupJobs: async () =>
+      (await deleteDoneJobs(sql, { olderThanDays: 7 })) + (await pruneHistory(sql, { olderThanDays: 30 })),
     ...(watch
       ? { alertOps: async (now: Date) => (await watch.alertDeadJobs()) + (await watch.alertOverdueTasks(now)) }
       : {}),

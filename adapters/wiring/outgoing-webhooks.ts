@@ -25,9 +25,9 @@ export function wireOutgoingWebhooks(platform: Platform) {
     jobsFor: (tx) => createPostgresJobScheduler({ sql: tx, wake }),
     cipher,
   });
-  const { maxAttempts, timeoutSeconds } = config.outgoingWebhooks;
+  const { retrySchedule, timeoutSeconds } = config.outgoingWebhooks;
   const admin = makeWebhookEndpointAdmin({ endpoints, uow, urls, newSecret: newWebhookSecret, clock });
-  const deliveryAdmin = makeWebhookDeliveryAdmin({ endpoints, deliveries, uow, maxAttempts });
+  const deliveryAdmin = makeWebhookDeliveryAdmin({ endpoints, deliveries, uow, retrySchedule });
   return {
     routes: {
       createWebhookEndpoint: admin.create,
@@ -40,10 +40,11 @@ export function wireOutgoingWebhooks(platform: Platform) {
       redeliverWebhook: deliveryAdmin.redeliver,
     },
     jobs: {
-      [WEBHOOK_FANOUT_JOB]: makeWebhookFanout({ uow, maxAttempts }),
+      [WEBHOOK_FANOUT_JOB]: makeWebhookFanout({ uow, retrySchedule }),
       [WEBHOOK_DELIVERY_JOB]: makeDeliverWebhook({
         deliveries,
         sender: createHttpWebhookSender({ outbound, timeoutSeconds }),
+        retrySchedule,
         clock,
         log: logger,
       }),

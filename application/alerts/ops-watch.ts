@@ -10,25 +10,47 @@ const BATCH = 100;
  * which the email queue ignores.
  */
 export function makeOpsWatch(deps: { readonly source: OpsWatchSource; readonly uow: UnitOfWork; readonly log: Log }) {
-  return {
-    async alertDeadJobs(): Promise<number> {
-      const jobs = await deps.source.unalertedDeadJobs(BATCH);
-      for (const job of jobs) {
-        if (job.ops_email) {
-          deps.log.error({ job_id: job.id, error: job.last_error }, "an alert to operations could not be emailed");
-        } else {
-          await deps.uow.run((scope) =>
-            scope.alerts.raise({
-              kind: "job_dead",
-              target_id: job.id,
-              occurrence: job.dead_at.toISOString(),
-              details: { job_kind: job.kind, attempts: String(job.attempts), last_error: job.last_error ?? "none" },
-            }),
-          );
-        }
-        await deps.source.markJobAlerted(job.id);
+  async function sweepDeadJobs(): Promise<number> {
+    const jobs = await deps.source.unalertedDeadJobs(BATCH);
+    for (const job of jobs) {
+      if (job.ops_email) {
+        deps.log.error({ job_id: job.id, error: job.last_error }, "an alert to operations could not be emailed");
+      } else {
+        await deps.uow.run((scope) =>
+          scope.alerts.raise({
+            kind: "job_dead",
+            target_id: job.id,
+            occurrence: job.dead_at.toISOString(),
+            details: { job_kind: job.kind, attempts: String(job.attempts), last_error: job.last_error ?? "none" },
+          }),
+        );
       }
-      return jobs.length;
+      await deps.source.markJobAlerted(job.id);
+    }
+    return jobs.length;
+  }
+
+  /** One sweep at a time: a call during a sweep asks for one more pass after it, and shares its result. */
+  let sweeping: Promise<number> | undefined;
+  let again = false;
+
+  return {
+    alertDeadJobs(): Promise<number> {
+      if (sweeping) {
+        again = true;
+        return sweeping;
+      }
+      sweeping = (async () => {
+        let alerted = 0;
+        do {
+          again = false;
+          alerted += await sweepDeadJobs();
+        } while (again);
+        return alerted;
+      })().finally(() => {
+        sweeping = undefined;
+      });
+      return sweeping;
     },
 
     async alertOverdueTasks(now: Date): Promise<number> {

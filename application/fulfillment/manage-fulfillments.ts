@@ -177,10 +177,13 @@ export function makeManageFulfillments(deps: {
             status: "cancelled",
             ...(state ? { external: { external_status: state.external_status } } : {}),
           });
-          await audit(scope, {
-            status: { from: record.status, to: "cancelled" },
-            external_status: state?.external_status ?? null,
-          });
+          // Another request moved it first: its own entry tells that change.
+          if (cancelled) {
+            await audit(scope, {
+              status: { from: record.status, to: "cancelled" },
+              external_status: state?.external_status ?? null,
+            });
+          }
           return cancelled;
         });
         deps.log.info({ ...logFields(record), reason }, "fulfillment cancelled");

@@ -36,17 +36,23 @@ export interface StoredEmail extends NewEmail {
 
 export interface EmailStore {
   find(id: string): Promise<StoredEmail | undefined>;
+  /** Pending or dead (a redriven email) becomes sent; sent stays as it was. */
   markSent(id: string): Promise<void>;
+  /** Pending or dead takes this error; a sent email is never dead. */
   markDead(id: string, error: string): Promise<void>;
 }
 
-/** A rendered message, ready for the wire. */
-export interface OutgoingMessage {
-  readonly messageId: string;
-  readonly to: string;
+/** An email's three parts, its template filled in. */
+export interface RenderedEmail {
   readonly subject: string;
   readonly text: string;
   readonly html: string;
+}
+
+/** A rendered message, ready for the wire. */
+export interface OutgoingMessage extends RenderedEmail {
+  readonly messageId: string;
+  readonly to: string;
 }
 
 /** The mail server refused the message for good (an SMTP 5xx): sending it again would not help. */
@@ -69,3 +75,10 @@ export interface Mailer {
 }
 
 export const SEND_EMAIL_JOB = "send_email";
+
+/**
+ * Attempts per email: at the default backoff (1 s doubling to a 5-minute cap, full jitter) up to
+ * about an hour and a half of a mail server's outage before the email is dead and operations are
+ * alerted; redriving its job then sends it.
+ */
+export const EMAIL_MAX_ATTEMPTS = 24;

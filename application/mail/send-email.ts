@@ -5,8 +5,9 @@ import { type EmailTemplateText, renderEmail } from "./templates.ts";
 
 /**
  * The send-email job: renders a queued email and hands it to the mail server, then marks it sent.
- * A refusal for good, or the last attempt failing, marks it dead (the job is dead-lettered too);
- * anything else retries with the queue's backoff. Sent once per key: a sent email is never sent again.
+ * A refusal for good, or the last attempt failing, marks it dead (the job is dead-lettered too, and
+ * redriving it sends the email again); anything else retries with the queue's backoff. Sent once per
+ * key: a sent email is never sent again.
  */
 export function makeSendEmail(deps: {
   readonly emails: EmailStore;
@@ -16,7 +17,7 @@ export function makeSendEmail(deps: {
   return async function sendEmail(payload, context) {
     const email = await deps.emails.find(String(payload.email_id ?? ""));
     if (!email) throw new PermanentJobFailure(`email ${String(payload.email_id)} does not exist`);
-    if (email.state !== "pending") return;
+    if (email.state === "sent") return;
     try {
       const rendered = renderEmail(deps.templates[email.template], email.data);
       await deps.mailer.send({ messageId: email.message_id, to: email.to, ...rendered });

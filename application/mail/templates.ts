@@ -1,17 +1,8 @@
 import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { RenderedEmail } from "./ports.ts";
 
 /** One email's template: a subject line, a text part and an HTML part, with `{{name}}` placeholders. */
-export interface EmailTemplateText {
-  readonly subject: string;
-  readonly text: string;
-  readonly html: string;
-}
-
-export interface RenderedEmail {
-  readonly subject: string;
-  readonly text: string;
-  readonly html: string;
-}
+export type EmailTemplateText = RenderedEmail;
 
 /** A template that cannot be read, or a value it needs that the email lacks: no retry fixes it. */
 export class EmailTemplateInvalid extends DomainError {

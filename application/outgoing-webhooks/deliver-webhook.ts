@@ -1,13 +1,22 @@
-import { activeSecrets, isAcknowledged, webhookIdOf } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import {
+  activeSecrets,
+  isAcknowledged,
+  type RetrySchedule,
+  retryWaitMs,
+  webhookIdOf,
+} from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { JobContext } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
 
-/** A receiver's `Retry-After` sets the next attempt's earliest time, up to this: a receiver cannot park a delivery for days. */
+/** A receiver's `Retry-After` can put the next attempt off by up to this: a receiver cannot park a delivery for days. */
 export const MAX_RETRY_AFTER_MS = 3_600_000;
 
-/** An attempt that failed and will be tried again: the queue's backoff decides when (a `Retry-After` is a floor). */
+/**
+ * An attempt that failed and will be tried again, no sooner than `retryAfterMs`: the retry
+ * schedule's wait, or the receiver's `Retry-After` when that is longer.
+ */
 export class WebhookAttemptFailed extends DomainError {
   readonly code = "WEBHOOK_DELIVERY_FAILED";
   readonly category = "upstream_failed";
@@ -15,7 +24,7 @@ export class WebhookAttemptFailed extends DomainError {
 
   constructor(
     reason: string,
-    readonly retryAfterMs: number | undefined,
+    readonly retryAfterMs: number,
   ) {
     super(`The webhook receiver did not acknowledge the delivery: ${reason}.`);
   }
@@ -51,6 +60,10 @@ function judge(answer: WebhookAnswer): Verdict {
   };
 }
 
+/** Which run of the delivery a job sends: jobs queued before redeliveries were counted name none, the first. */
+const redeliveryOf = (payload: Readonly<Record<string, unknown>>): number =>
+  typeof payload.redelivery === "number" ? payload.redelivery : 0;
+
 /** The body every attempt sends: `{type, timestamp, data}`, the timestamp being the event's. */
 export function webhookBody(message: OutgoingMessage): string {
   const { type, created_at, data } = message.event;
@@ -59,20 +72,22 @@ export function webhookBody(message: OutgoingMessage): string {
 
 /**
  * The delivery job: one signed POST per run, under the same `webhook-id` every time. A failure is
- * recorded on the delivery and thrown, so the queue retries it with backoff; on the last attempt
- * (or when the address may never be called) the delivery is dead instead, and the job ends: the
- * delivery, not the job, is what admins look at and redeliver. A delivery that is gone (its
- * endpoint was deleted) or no longer pending is not sent.
+ * recorded on the delivery and thrown, so the queue retries it after the retry schedule's wait; on
+ * the last attempt (or when the address may never be called) the delivery is dead instead, and the
+ * job ends: the delivery, not the job, is what admins look at and redeliver. A delivery that is
+ * gone (its endpoint was deleted) or no longer pending is not sent, nor is one redelivered since
+ * the job was queued: the redelivery's own job sends it.
  */
 export function makeDeliverWebhook(deps: {
   readonly deliveries: Pick<WebhookDeliveryRepository, "outgoing" | "recordAttempt">;
   readonly sender: WebhookSender;
+  readonly retrySchedule: RetrySchedule;
   readonly clock: Clock;
   readonly log: Log;
 }) {
   return async function deliverWebhook(payload: Readonly<Record<string, unknown>>, job: JobContext): Promise<void> {
     const message = await deps.deliveries.outgoing(String(payload.delivery_id ?? ""));
-    if (message?.delivery.state !== "pending") return;
+    if (message?.delivery.state !== "pending" || message.delivery.redeliveries !== redeliveryOf(payload)) return;
     const { delivery } = message;
     const at = deps.clock();
     const answer = await deps.sender.send({
@@ -111,7 +126,11 @@ export function makeDeliverWebhook(deps: {
       deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery gave up");
       return;
     }
-    deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery failed; retrying");
-    throw new WebhookAttemptFailed(verdict.reason, verdict.retryAfterMs);
+    const waitMs = Math.max(retryWaitMs(deps.retrySchedule, job.attempt), verdict.retryAfterMs ?? 0);
+    deps.log.warn(
+      { ...fields, status: verdict.status, error: verdict.reason, retry_in_ms: waitMs },
+      "webhook delivery failed; retrying",
+    );
+    throw new WebhookAttemptFailed(verdict.reason, waitMs);
   };
 }

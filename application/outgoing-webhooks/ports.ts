@@ -71,7 +71,10 @@ export interface WebhookDelivery {
   readonly event_id: string;
   readonly event_type: OutgoingEventType;
   readonly state: WebhookDeliveryState;
+  /** Attempts since it was made or last redelivered. */
   readonly attempts: number;
+  /** How often an admin sent it again: each redelivery is a run of its own, with a job of its own. */
+  readonly redeliveries: number;
   readonly last_status_code: number | null;
   readonly last_error: string | null;
   readonly last_attempt_at: Date | null;
@@ -116,8 +119,12 @@ export interface WebhookDeliveryRepository {
   outgoing(deliveryId: string): Promise<OutgoingMessage | undefined>;
   /** Counts one attempt; `succeeded` also sets `delivered_at`. */
   recordAttempt(deliveryId: string, attempt: AttemptRecord): Promise<void>;
-  /** Back to `pending` with no attempts counted, from `succeeded` or `dead` only. */
-  requeue(deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * Back to `pending` with no attempts counted and one more redelivery, if it is still as `seen`
+   * (same redeliveries) and nothing is trying it: it succeeded or is dead, or it is pending but the
+   * job keyed `jobKey` is no longer queued or running (it ended without a verdict). Else undefined.
+   */
+  requeue(seen: WebhookDelivery, jobKey: string): Promise<WebhookDelivery | undefined>;
 }
 
 /** What endpoint changes and redeliveries write together: the change, its job and its audit entry. */

@@ -1,7 +1,7 @@
-import type { WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import type { RetrySchedule, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
-import { deliveryJob } from "./fan-out.ts";
+import { deliveryJob, deliveryJobKey } from "./fan-out.ts";
 import { WebhookEndpointNotFound } from "./manage-endpoints.ts";
 import type {
   WebhookDelivery,
@@ -27,7 +27,7 @@ export function makeWebhookDeliveryAdmin(deps: {
   readonly endpoints: Pick<WebhookEndpointRepository, "find">;
   readonly deliveries: Pick<WebhookDeliveryRepository, "list">;
   readonly uow: WebhookUnitOfWork;
-  readonly maxAttempts: number;
+  readonly retrySchedule: RetrySchedule;
 }) {
   return {
     async list(
@@ -40,18 +40,19 @@ export function makeWebhookDeliveryAdmin(deps: {
     },
 
     /**
-     * Sends a delivery that succeeded or died again from its first attempt, with the same
-     * `webhook-id`, so a receiver that already processed it can tell.
+     * Sends a delivery again from its first attempt, with the same `webhook-id`, so a receiver that
+     * already processed it can tell: one that succeeded or died, and one left pending by a job that
+     * ended without a verdict (its last lease expired, its secret could not be opened). A delivery
+     * whose job is still queued or running is still being tried.
      */
     async redeliver(actorId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery> {
       return deps.uow.run(async (scope) => {
         if (!(await scope.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
         const delivery = await scope.deliveries.find(endpointId, deliveryId);
         if (!delivery) throw new WebhookDeliveryNotFound();
-        if (delivery.state === "pending") throw new WebhookDeliveryPending();
-        const requeued = await scope.deliveries.requeue(delivery.id);
+        const requeued = await scope.deliveries.requeue(delivery, deliveryJobKey(delivery));
         if (!requeued) throw new WebhookDeliveryPending();
-        await scope.jobs.enqueue(deliveryJob(delivery.id, deps.maxAttempts));
+        await scope.jobs.enqueue(deliveryJob(requeued, deps.retrySchedule));
         await scope.audit.record({
           actor_id: actorId,
           action: "webhook_delivery.redeliver",

@@ -85,12 +85,20 @@ export function makeAdminOrders(deps: {
       );
       if (result.status === "failed") throw new RefundFailed();
       await deps.uow.run(async (scope) => {
-        // Read again under its lock: the gateway's event about this refund may be applied meanwhile.
+        // Read again under its lock: the gateway's event about this refund may be applied meanwhile,
+        // as a running total that already counts it. What was refunded before the gateway was asked
+        // cannot hold this refund: the ledger rises to that plus this refund, not by it. A concurrent
+        // admin refund has its own refund id and counts beside this one.
         const locked = (await scope.payments.find(payment.gateway, { payment_id: payment.payment_id })) ?? payment;
         await recordRefund(
           scope,
           locked,
-          { refund_id: result.refund_id, amount: requested, cumulative: false },
+          {
+            refund_id: result.refund_id,
+            amount: requested,
+            cumulative: false,
+            refunded_before: payment.refunded_amount,
+          },
           deps.log,
         );
         await scope.audit.record({

@@ -1,3 +1,4 @@
+import { formatMinorUnits } from "../../domain/shared/money.ts";
 import { orderEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
@@ -13,6 +14,6 @@ export async function flagOrderForAttention(scope: TransactionScope, orderId: st
     kind: "order_needs_attention",
     target_id: order.id,
     occurrence: reason,
-    details: { reason, status: order.status, total: `${order.total} ${order.currency}` },
+    details: { reason, status: order.status, total: formatMinorUnits(order.total, order.currency) },
   });
 }

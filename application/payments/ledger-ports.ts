@@ -5,6 +5,20 @@ import type { Dispute, DisputeStatus, Payment, PaymentReferences } from "../../d
 
 export type NewPayment = Omit<Payment, "id" | "created_at" | "refunded_amount" | "charged_back_amount">;
 
+/** Money going back on a payment, as the one who reports it knows it. */
+export interface RefundReport {
+  /** The gateway's id of this refund; null when the report names none (a running total never does). */
+  readonly refund_id: string | null;
+  /** This refund's amount, or (when `cumulative`) everything refunded on the payment so far. */
+  readonly amount: number;
+  readonly cumulative: boolean;
+  /**
+   * What the ledger held as refunded before this refund was made, when the reporter read it then
+   * (an admin, before asking the gateway): this refund cannot be part of it.
+   */
+  readonly refunded_before?: number;
+}
+
 /** Every movement of money in and back out, per payment; bound to the caller's transaction. */
 export interface PaymentLedger {
   /** One payment per `(gateway, payment_id)`: undefined when it was recorded before. */
@@ -15,14 +29,13 @@ export interface PaymentLedger {
   /** Fills in ids learned later (the charge behind a payment intent, say). */
   link(paymentId: string, references: PaymentReferences): Promise<void>;
   /**
-   * Records what a refund event says. A running total (`cumulative`) raises the refunded amount to
-   * it; a single refund is added once per `refund_id` (an admin refund already recorded it).
-   * Returns the payment afterwards.
+   * Records a refund. The refunded amount only rises, to the highest total the ledger can prove
+   * without counting any refund twice: a running total the gateway reported (`cumulative`), the sum
+   * of the refunds known by id (each recorded once), or `refunded_before` plus this refund. A
+   * refund id already recorded changes nothing. Never beyond what lost disputes left. Returns the
+   * payment afterwards.
    */
-  applyRefund(
-    paymentId: string,
-    refund: { refund_id: string | null; amount: number; cumulative: boolean },
-  ): Promise<Payment>;
+  applyRefund(paymentId: string, refund: RefundReport): Promise<Payment>;
   /**
    * Opens or settles the dispute `gateway_dispute_id` on a payment. `changed` is false when the
    * dispute already had this status (a repeated event). A lost dispute counts its amount as

@@ -8,6 +8,7 @@ import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
 import { actOnDeliveries } from "./deliveries.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
+import type { RefundReport } from "./ledger-ports.ts";
 import type { EventContext } from "./receive-payment.ts";
 
 type Refunded = Extract<GatewayEvent, { kind: "refunded" }>;
@@ -45,13 +46,14 @@ export async function settleAfterRefund(scope: TransactionScope, orderId: string
 
 /**
  * Records money going back on a payment (`before`, as read under its lock) and settles the order.
- * Only a refund that moved money (not a repeat of one the ledger already holds, such as the
- * gateway's event about an admin's refund) is told to the shop's systems as `order.refunded`.
+ * Only what raised the refunded amount is told to the shop's systems as `order.refunded`, as much
+ * as it raised it: a refund the ledger already holds (the gateway's event about an admin's refund,
+ * or the admin's record of a refund a running total already counted) tells nothing again.
  */
 export async function recordRefund(
   scope: TransactionScope,
   before: Payment,
-  refund: { refund_id: string | null; amount: number; cumulative: boolean },
+  refund: RefundReport,
   log: Log,
 ): Promise<void> {
   const after = await scope.payments.applyRefund(before.id, refund);

@@ -1302,7 +1302,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery that succeeded or died again, from its first attempt, same webhook-id */
+        /** Send a delivery again from its first attempt, same webhook-id: one that succeeded, died, or whose job ended without a verdict */
         post: operations["postApiAdminWebhook-endpointsByIdDeliveriesByDelivery_idRedeliver"];
         delete?: never;
         options?: never;

@@ -3,12 +3,13 @@ import type { SimClock } from "../clock.ts";
 import type { FaultQueue } from "../faults.ts";
 import { createGatewayControlRoutes } from "../gateways/gateway-control-routes.ts";
 import type { GatewaySandboxes } from "../gateways/gateway-sandboxes.ts";
+import { createMailRoutes, type MailRoutesDeps } from "../mail/mail-routes.ts";
 import { assertWellFormed } from "../raw-body.ts";
 import { ClockRequestSchema, FaultRequestSchema } from "../schemas.ts";
 import type { TenantStore } from "../tenant-store.ts";
 import { runTick } from "../tick.ts";
 
-export interface ControlRoutesDeps {
+export interface ControlRoutesDeps extends MailRoutesDeps {
   readonly store: TenantStore;
   readonly faults: FaultQueue;
   readonly clock: SimClock;
@@ -44,7 +45,10 @@ export function createControlRoutes(deps: ControlRoutesDeps) {
       deps.faults.clear();
       deps.clock.reset();
       deps.gateways.clear();
+      deps.mailbox.clear();
+      deps.mailRefusals.clear();
       return { reset: true as const, now: now() };
     })
-    .use(createGatewayControlRoutes(deps.gateways));
+    .use(createGatewayControlRoutes(deps.gateways))
+    .use(createMailRoutes(deps));
 }

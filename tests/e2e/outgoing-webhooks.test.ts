@@ -18,7 +18,8 @@ import { licenseOf } from "../support/subscriptions.ts";
 import { verifiedPayload, webhookReceiver } from "../support/webhook-receiver.ts";
 
 const db = useTestDatabase();
-const e2e = useE2e(db);
+// Retries tens of milliseconds apart, so a delivery sent twice shows within the test.
+const e2e = useE2e(db, { env: { OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" } });
 const receiver = webhookReceiver();
 let secret = "";
 

@@ -3,6 +3,15 @@ import { ConfigError } from "../../kit/env-parsers.ts";
 import { loadProviderSimConfig } from "../../provider-sim/config.ts";
 
 describe("loadProviderSimConfig", () => {
+  test("the mail sandbox listens on PROVIDER_SIM_SMTP_PORT: 1025 by default, 0 for any free port, never the HTTP port", () => {
+    expect(loadProviderSimConfig({}).smtpPort).toBe(1025);
+    expect(loadProviderSimConfig({ PROVIDER_SIM_SMTP_PORT: "2525" }).smtpPort).toBe(2525);
+    expect(loadProviderSimConfig({ PROVIDER_SIM_PORT: "0", PROVIDER_SIM_SMTP_PORT: "0" }).smtpPort).toBe(0);
+    expect(() => loadProviderSimConfig({ PROVIDER_SIM_PORT: "4999", PROVIDER_SIM_SMTP_PORT: "4999" })).toThrow(
+      "Invalid configuration: PROVIDER_SIM_SMTP_PORT must differ from PROVIDER_SIM_PORT",
+    );
+  });
+
   test("defaults: port 4010, all interfaces, generated token, no hmac, no controls, default plans", () => {
     const config = loadProviderSimConfig({}, () => "generated-token");
     expect(config).toMatchObject({
@@ -53,6 +62,8 @@ describe("loadProviderSimConfig", () => {
     const invalid: Record<string, string>[] = [
       { PROVIDER_SIM_PORT: "abc" },
       { PROVIDER_SIM_PORT: "70000" },
+      { PROVIDER_SIM_SMTP_PORT: "smtp" },
+      { PROVIDER_SIM_SMTP_PORT: "-1" },
       { PROVIDER_SIM_CONTROL: "yes please" },
       { PROVIDER_SIM_PUBLIC_URL: "ftp://example.com" },
       { LOG_LEVEL: "loud" },

@@ -16,7 +16,7 @@ export const DAY_SECONDS = 86_400;
 type CallOptions = { body?: unknown; rawBody?: BodyInit; token?: string; headers?: Record<string, string> };
 
 /** The simulator wired as main wires it, with a frozen wall clock and controls on unless `env` says otherwise. */
-export function createTestSim(env: Record<string, string> = {}) {
+export function createTestSim(env: Record<string, string> = {}, options: { mailboxCapacity?: number } = {}) {
   const config = loadProviderSimConfig({
     PROVIDER_SIM_TOKEN: TOKEN,
     PROVIDER_SIM_HMAC_SECRET: HMAC_SECRET,
@@ -24,7 +24,12 @@ export function createTestSim(env: Record<string, string> = {}) {
     PROVIDER_SIM_PUBLIC_URL: "http://sim.test",
     ...env,
   });
-  const sim = wireProviderSim({ config, logger: createLogger({ level: "silent" }), wallTime: () => START.getTime() });
+  const sim = wireProviderSim({
+    config,
+    logger: createLogger({ level: "silent" }),
+    wallTime: () => START.getTime(),
+    ...options,
+  });
   return {
     ...sim,
     config,

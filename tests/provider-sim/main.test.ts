@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { connect } from "node:net";
+import nodemailer from "nodemailer";
+import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { runToExit } from "../support/process.ts";
 import { SIM_HMAC_SECRET, SIM_TOKEN, startProviderSim } from "../support/provider-sim.ts";
 import { anOnboardRequest, type Tenant } from "./harness.ts";
+import { aMessage, rawSmtp, sendCode } from "./mail/harness.ts";
 
 const PUBLIC_URL = "http://pos.test";
 const IDENTIFIERS = [
@@ -139,6 +143,62 @@ describe("provider-sim as a process", () => {
     const token = /"generated_bearer_token":"([^"]+)"/.exec(output)?.[1];
     expect(token).toEqual(expect.any(String));
     expect(output.split(token as string)).toHaveLength(2);
+  });
+
+  test("the mail sandbox: its SMTP URL is logged; garbage on the socket never stops it; SIGTERM exits 0 with a client still connected", async () => {
+    const sim = await startProviderSim();
+    const port = Number(new URL(sim.smtpUrl).port);
+    const idle = connect(port, "127.0.0.1");
+    idle.on("error", () => {});
+    let stoppedInMs = Number.POSITIVE_INFINITY;
+    try {
+      const transport = nodemailer.createTransport(sim.smtpUrl);
+      const conversations = [
+        [new Uint8Array(4096).map((_, i) => (i * 151) % 256), "\r\n"],
+        ["EHLO client.test\r\n", `${"A".repeat(100_000)}\r\n`],
+        ["EHLO client.test\r\n", "DATA\r\n", "RCPT TO:<ada@example.com>\r\n", "QUIT\r\n"],
+        [
+          "EHLO client.test\r\n",
+          "MAIL FROM:<a@example.com>\r\n",
+          "RCPT TO:<ada@example.com>\r\n",
+          "DATA\r\n",
+          "Subject: cut",
+        ],
+      ];
+      const replies = [];
+      for (const lines of conversations) replies.push(await rawSmtp(port, lines));
+      expect(replies[0]).toContain("\r\n500 ");
+      expect(replies[1]).toContain("\r\n421 Error: Command line too long");
+      expect(replies[2]).toMatch(/\r\n503 /);
+      expect(await sendCode(transport, aMessage({ subject: "after the garbage" }))).toBe(250);
+      const listed = await fetch(`${sim.url}/__sim/mail`, { headers: { accept: "application/json" } });
+      const { items } = (await listed.json()) as { items: { subject: string }[] };
+      expect(items.map((mail) => mail.subject)).toEqual(["after the garbage"]);
+    } finally {
+      const stopping = performance.now();
+      expect(await sim.stop("SIGTERM")).toBe(0);
+      stoppedInMs = performance.now() - stopping;
+      idle.destroy();
+    }
+    expect(stoppedInMs).toBeLessThan(4_000);
+    expect(await sim.output()).toContain(`"smtp_url":"smtp://0.0.0.0:${port}"`);
+  });
+
+  test("PROVIDER_SIM_SMTP_PORT held by another server: one line naming it and a non-zero exit", async () => {
+    const squatter = Bun.listen({ hostname: "0.0.0.0", port: 0, socket: { data() {} } });
+    try {
+      const { code, stdout, stderr } = await runToExit("provider-sim/main.ts", {
+        PROVIDER_SIM_PORT: String(await freePort()),
+        PROVIDER_SIM_SMTP_PORT: String(squatter.port),
+      });
+      expect(code).not.toBe(0);
+      expect(stdout).not.toContain("provider simulator listening");
+      expect(stderr.trim().split("\n")).toEqual([
+        `provider-sim: port ${squatter.port} (PROVIDER_SIM_SMTP_PORT) is already in use; stop what holds it or set PROVIDER_SIM_SMTP_PORT to a free port.`,
+      ]);
+    } finally {
+      squatter.stop(true);
+    }
   });
 
   test("PROVIDER_SIM_PORT=abc exits non-zero with one line naming the variable", async () => {

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import nodemailer from "nodemailer";
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "../../scripts/lib/demo-admin.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { runToExit } from "../support/process.ts";
@@ -29,11 +30,12 @@ function collect(stream: ReadableStream<Uint8Array>) {
 
 /** `bun scripts/start.ts` on free ports and an empty embedded database, with the banner awaited. */
 async function startAll(env: Record<string, string> = {}) {
-  const [port, simPort] = [await freePort(), await freePort()];
+  const [port, simPort, smtpPort] = [await freePort(), await freePort(), await freePort()];
   const dataDir = mkdtempSync(join(tmpdir(), "start-test-"));
   dataDirs.push(dataDir);
   // Nothing from the test run's environment may point the marketplace elsewhere or name an admin.
-  const { DATABASE_URL, ADMIN_EMAIL, ADMIN_PASSWORD, PUBLIC_BASE_URL, ...inherited } = process.env;
+  const { DATABASE_URL, ADMIN_EMAIL, ADMIN_PASSWORD, PUBLIC_BASE_URL, SMTP_URL, MAIL_FROM, OPS_EMAIL, ...inherited } =
+    process.env;
   const proc = Bun.spawn(["bun", "scripts/start.ts"], {
     env: {
       ...inherited,
@@ -41,6 +43,7 @@ async function startAll(env: Record<string, string> = {}) {
       LOG_LEVEL: "warn",
       PORT: String(port),
       PROVIDER_SIM_PORT: String(simPort),
+      PROVIDER_SIM_SMTP_PORT: String(smtpPort),
       DATA_DIR: dataDir,
       ...env,
     },
@@ -54,6 +57,7 @@ async function startAll(env: Record<string, string> = {}) {
     proc,
     marketplace: `http://127.0.0.1:${port}`,
     sim: `http://127.0.0.1:${simPort}`,
+    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
     stdout: stdout.text,
     /** Stops it if a test left it running; SIGKILL only when SIGTERM did not work. */
     async cleanup() {
@@ -82,6 +86,21 @@ const statusOf = (url: string) =>
     () => null,
   );
 
+/** The subjects in the simulator's mail sandbox, newest first. */
+async function mailboxSubjects(simUrl: string): Promise<string[]> {
+  const response = await fetch(`${simUrl}/__sim/mail?format=json`);
+  return ((await response.json()) as { items: { subject: string }[] }).items.map((mail) => mail.subject);
+}
+
+async function postJson(url: string, body: unknown, token?: string) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as any;
+}
+
 const login = (baseUrl: string, email: string, password: string) =>
   fetch(`${baseUrl}/api/auth/login`, {
     method: "POST",
@@ -99,6 +118,7 @@ describe("npm start (scripts/start.ts)", () => {
         expect(banner).toContain(`marketplace         ${running.marketplace}`);
         expect(banner).toContain(`${running.marketplace}/openapi`);
         expect(banner).toContain(`provider simulator  ${running.sim}`);
+        expect(banner).toContain(`mailbox             ${running.sim}/__sim/mail`);
         expect(banner).toContain(`${DEMO_ADMIN_EMAIL} / ${DEMO_ADMIN_PASSWORD}`);
         expect(banner).toContain("/api/products/tillpoint-pos");
         expect(banner).toContain("/api/checkout/create");
@@ -122,11 +142,58 @@ describe("npm start (scripts/start.ts)", () => {
   );
 
   test(
-    "configured admin credentials are used as given and no demo admin is announced",
+    "the marketplace mails through the simulator's sandbox: the first purchase's email shows in the mailbox",
     async () => {
-      const running = await startAll({ ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "configured-admin-password" });
+      const running = await startAll();
+      try {
+        const mp = running.marketplace;
+        const { token } = await postJson(`${mp}/api/auth/register`, {
+          email: `ada-${crypto.randomUUID()}@example.com`,
+          password: "correct-horse",
+          name: "Ada",
+        });
+        const product = (await (await fetch(`${mp}/api/products/tillpoint-pos`)).json()) as { id: string };
+        const order = await postJson(
+          `${mp}/api/checkout/create`,
+          { items: [{ product_id: product.id, variant: "monthly" }], payment_gateway: "gateway_a" },
+          token,
+        );
+        await fetch(`${running.sim}/checkout/gateway_a/${order.checkout.session_id}/pay`, { method: "POST" });
+        const readyEmail = "Your Tillpoint POS is ready";
+        const deadline = Date.now() + 30_000;
+        while (!(await mailboxSubjects(running.sim)).includes(readyEmail) && Date.now() < deadline)
+          await Bun.sleep(250);
+        expect(await mailboxSubjects(running.sim)).toContain(readyEmail);
+
+        // The sandbox listens on the port start was given, for any client.
+        await nodemailer.createTransport(running.smtpUrl).sendMail({
+          from: "someone@example.com",
+          to: "ada@example.com",
+          subject: "by hand",
+          text: "hello",
+        });
+        expect((await mailboxSubjects(running.sim))[0]).toBe("by hand");
+        running.proc.kill("SIGTERM");
+        expect(await running.proc.exited).toBe(0);
+      } finally {
+        await running.cleanup();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "configured admin credentials and mail server are used as given: no demo admin, no mailbox announced",
+    async () => {
+      const running = await startAll({
+        ADMIN_EMAIL: "ops@example.com",
+        ADMIN_PASSWORD: "configured-admin-password",
+        SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+        MAIL_FROM: "Shop <shop@example.com>",
+      });
       try {
         expect(running.stdout()).not.toContain(DEMO_ADMIN_EMAIL);
+        expect(running.stdout()).not.toContain("/__sim/mail");
         expect((await login(running.marketplace, "ops@example.com", "configured-admin-password")).status).toBe(200);
         expect((await login(running.marketplace, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD)).status).toBe(401);
         running.proc.kill("SIGTERM");
@@ -147,12 +214,16 @@ describe("npm start (scripts/start.ts)", () => {
     expect(lines[0]).toContain("PORT");
   });
 
-  test.each(["PORT", "PROVIDER_SIM_PORT"])(
+  test.each(["PORT", "PROVIDER_SIM_PORT", "PROVIDER_SIM_SMTP_PORT"])(
     "%s held by another server: one line naming it, a non-zero exit within seconds, no banner, no stack",
     async (variable) => {
       // Another program on the port that would even answer /ready and /health with 200.
       const squatter = Bun.serve({ port: 0, fetch: () => Response.json({ status: "ready" }) });
-      const ports = { PORT: String(await freePort()), PROVIDER_SIM_PORT: String(await freePort()) };
+      const ports = {
+        PORT: String(await freePort()),
+        PROVIDER_SIM_PORT: String(await freePort()),
+        PROVIDER_SIM_SMTP_PORT: String(await freePort()),
+      };
       try {
         const started = performance.now();
         const { code, stdout, stderr } = await runToExit("scripts/start.ts", {

@@ -19,18 +19,20 @@ export interface ReceivedMail {
  */
 export async function startSmtpInbox(listenPort = 0) {
   const received: ReceivedMail[] = [];
-  let refusals: { left: number; code: number; recipient: string | undefined } = {
+  let refusals: { left: number; code: number; recipient: string | undefined; text: string } = {
     left: 0,
     code: 451,
     recipient: undefined,
+    text: "try again later",
   };
+  const logins: string[] = [];
   const attemptsTo = new Map<string, number>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
     onAuth: (auth, _session, callback) =>
-      auth.password === REFUSED_PASSWORD
+      logins.push(`${auth.username}:${auth.password}`) && auth.password === REFUSED_PASSWORD
         ? callback(Object.assign(new Error("Invalid credentials"), { responseCode: 535 }))
         : callback(null, { user: auth.username ?? "test" }),
     onData(stream, session, callback) {
@@ -40,7 +42,7 @@ export async function startSmtpInbox(listenPort = 0) {
         .then((mail) => {
           if (refusals.left > 0 && (refusals.recipient === undefined || recipients.includes(refusals.recipient))) {
             refusals = { ...refusals, left: refusals.left - 1 };
-            const error = Object.assign(new Error("try again later"), { responseCode: refusals.code });
+            const error = Object.assign(new Error(refusals.text), { responseCode: refusals.code });
             callback(error);
             return;
           }
@@ -68,10 +70,12 @@ export async function startSmtpInbox(listenPort = 0) {
     /** Every DATA for `address`, refused or not. */
     attemptsTo: (address: string) => attemptsTo.get(address) ?? 0,
     to: (address: string) => received.filter((mail) => mail.to.includes(address)),
-    /** Refuses the next `count` messages (to `recipient` only, when given) with `code`. */
-    refuse(count: number, code = 451, recipient?: string) {
-      refusals = { left: count, code, recipient };
+    /** Refuses the next `count` messages (to `recipient` only, when given) with `code` and `text`. */
+    refuse(count: number, code = 451, recipient?: string, text = "try again later") {
+      refusals = { left: count, code, recipient, text };
     },
+    /** Every `user:password` a client logged in with. */
+    logins: () => [...logins],
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

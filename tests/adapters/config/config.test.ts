@@ -42,6 +42,9 @@ describe("loadConfig", () => {
     [{ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "not an address" }, "MAIL_FROM"],
     [{ OPS_EMAIL: "ops@example.com" }, "OPS_EMAIL"],
     [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "s@example.com", OPS_EMAIL: "ops" }, "OPS_EMAIL"],
+    [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,5min" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
+    [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,,5m" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
+    [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "0s" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
   ])("%o is refused naming %s", (env, variable) => {
     try {
       loadConfig(env);
@@ -70,6 +73,19 @@ describe("loadConfig", () => {
       from: "Example Shop <shop@example.com>",
       opsEmail: "ops@example.com",
     });
+  });
+
+  test("outgoing webhooks: retried on Svix's schedule unless OUTGOING_WEBHOOK_RETRY_SCHEDULE says otherwise", () => {
+    expect(loadConfig({}).outgoingWebhooks).toEqual({
+      timeoutSeconds: 10,
+      retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    });
+    expect(loadConfig({ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" }).outgoingWebhooks.retrySchedule).toEqual([
+      10, 20, 40,
+    ]);
+    expect(() => loadConfig({ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,soon" })).toThrow(
+      'Invalid configuration: OUTGOING_WEBHOOK_RETRY_SCHEDULE must be up to 99 comma-separated waits such as 5s,5m,2h (ms, s, m, h or d; each up to 7d) (got "5s,soon")',
+    );
   });
 
   test("production with a long secret and a database is accepted", () => {

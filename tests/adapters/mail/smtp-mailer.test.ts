@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createSmtpMailer } from "../../../adapters/mail/smtp-mailer.ts";
+import { createSmtpMailer, requiresStartTls } from "../../../adapters/mail/smtp-mailer.ts";
 import { MailRejected, MailUnavailable } from "../../../application/mail/ports.ts";
 import { freePort } from "../../../scripts/lib/postgres-cluster.ts";
 import { REFUSED_PASSWORD, type SmtpInbox, startSmtpInbox } from "../../support/smtp-inbox.ts";
@@ -63,6 +63,39 @@ describe("the SMTP mailer", () => {
     expect(permanent.transient).toBeFalse();
     expect(permanent.message).toContain("550");
     mailer.close();
+  });
+
+  test("a refused relay (5.7.x) is our setup, worth another try once fixed", async () => {
+    const mailer = mailerFor(inbox.url);
+    inbox.refuse(1, 550, "relay@example.com", "5.7.1 Relaying denied");
+    const error = await mailer.send({ ...MESSAGE, to: "relay@example.com" }).catch((failure) => failure);
+    mailer.close();
+    expect(error).toBeInstanceOf(MailUnavailable);
+    expect(error.message).toContain("5.7.1");
+  });
+
+  test("credentials over smtp:// to another host require STARTTLS; loopback and smtps:// do not", () => {
+    expect(requiresStartTls("smtp://shop:pass@mail.example.com:587")).toBeTrue();
+    expect(requiresStartTls("smtp://mail.example.com:25")).toBeFalse();
+    expect(requiresStartTls("smtp://shop:pass@127.0.0.1:1025")).toBeFalse();
+    expect(requiresStartTls("smtp://shop:pass@localhost:1025")).toBeFalse();
+    expect(requiresStartTls("smtps://shop:pass@mail.example.com:465")).toBeFalse();
+  });
+
+  test("a server that offers no STARTTLS never sees the login when TLS is required", async () => {
+    const started = performance.now();
+    const error = await createSmtpMailer({
+      url: `smtp://shop:smtp-password@127.0.0.1:${inbox.port}`,
+      from: "shop@shop.example",
+      timeoutMs: 2000,
+      requireTls: true,
+    })
+      .send({ ...MESSAGE, to: "tls@example.com" })
+      .catch((failure) => failure);
+    expect(error).toBeInstanceOf(MailUnavailable);
+    expect(inbox.to("tls@example.com")).toEqual([]);
+    expect(inbox.logins()).not.toContain("smtp-password");
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   test("failed login is retried (credentials can be fixed), and the password never shows in the error", async () => {

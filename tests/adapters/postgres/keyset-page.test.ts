@@ -94,4 +94,22 @@ describe("keyset pages", () => {
       expect(() => byName(db.current.sql, { limit: 2, cursor })).toThrow("The request is not valid.");
     }
   });
+
+  test("a well-formed cursor with a forged time or id is refused before it reaches a cast in SQL", async () => {
+    const forged = [
+      ["yesterday", idOf("a")],
+      ["1", idOf("a")],
+      ["2026-02-30T10:00:00.000Z", idOf("a")],
+      ["2026-02-01T10:00:00.000Z", "x"],
+      ["2026-02-01T10:00:00.000Z'; drop table keyset_rows; --", idOf("a")],
+      [1, 2],
+    ];
+    for (const key of forged) {
+      expect(() => newestFirst(db.current.sql, { limit: 2, cursor: encodeCursor(key) })).toThrow(
+        expect.objectContaining({ errors: [expect.objectContaining({ path: "/cursor", code: "INVALID_CURSOR" })] }),
+      );
+    }
+    const issued = (await newestFirstPage({ limit: 2 })).next_cursor ?? "";
+    expect((await newestFirstPage({ limit: 2, cursor: issued })).items).toHaveLength(2);
+  });
 });

@@ -46,6 +46,49 @@ describe("PostgresPaymentLedger.applyRefund", () => {
     expect(refunds).toEqual({ n: 1 });
   });
 
+  test("an admin's refund that a running total already counts is recorded by its id and not added again", async () => {
+    const payment = await aPayment();
+    const ledger = createPostgresPaymentLedger(db.current.sql);
+    await ledger.applyRefund(payment.id, { refund_id: null, amount: 1000, cumulative: true });
+    const after = await ledger.applyRefund(payment.id, {
+      refund_id: "re_1",
+      amount: 1000,
+      cumulative: false,
+      refunded_before: 0,
+    });
+    expect(after.refunded_amount).toBe(1000);
+    const [refunds] = await db.current.sql`select count(*)::int as n from refunds where payment_id = ${payment.id}`;
+    expect(refunds).toEqual({ n: 1 });
+  });
+
+  test("two admin refunds read before either was recorded both count, at the same moment too", async () => {
+    const payment = await aPayment();
+    const record = (refundId: string, amount: number) =>
+      db.current.sql.begin((tx) =>
+        createPostgresPaymentLedger(tx).applyRefund(payment.id, {
+          refund_id: refundId,
+          amount,
+          cumulative: false,
+          refunded_before: 0,
+        }),
+      );
+    await Promise.all([record("re_1", 1000), record("re_2", 1500)]);
+    const [row] = await db.current.sql`select refunded_amount::int as refunded from payments where id = ${payment.id}`;
+    expect(row).toEqual({ refunded: 2500 });
+  });
+
+  test("an admin's refund adds to what was refunded before it, even when that was a running total", async () => {
+    const payment = await aPayment();
+    const ledger = createPostgresPaymentLedger(db.current.sql);
+    await ledger.applyRefund(payment.id, { refund_id: null, amount: 1000, cumulative: true });
+    const admin = { refund_id: "re_1", amount: 1500, cumulative: false, refunded_before: 1000 };
+    expect((await ledger.applyRefund(payment.id, admin)).refunded_amount).toBe(2500);
+    expect((await ledger.applyRefund(payment.id, admin)).refunded_amount).toBe(2500);
+    expect(
+      (await ledger.applyRefund(payment.id, { refund_id: null, amount: 2000, cumulative: true })).refunded_amount,
+    ).toBe(2500);
+  });
+
   test("a running total raises the refunded amount to it, never beyond the payment", async () => {
     const payment = await aPayment(3000);
     const ledger = createPostgresPaymentLedger(db.current.sql);

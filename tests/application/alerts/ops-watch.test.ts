@@ -76,4 +76,31 @@ describe("the operations watch", () => {
       },
     ]);
   });
+
+  test("sweeps run one at a time: ten calls during a sweep make one more pass, not ten", async () => {
+    const uow = createInMemoryUnitOfWork();
+    let passes = 0;
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const watch = makeOpsWatch({
+      source: {
+        ...source([], []),
+        async unalertedDeadJobs() {
+          passes += 1;
+          if (passes === 1) await gate;
+          return [];
+        },
+      },
+      uow,
+      log: createRecordingLog(),
+    });
+    const calls = Array.from({ length: 10 }, () => watch.alertDeadJobs());
+    release();
+    await Promise.all(calls);
+    expect(passes).toBe(2);
+    await watch.alertDeadJobs();
+    expect(passes).toBe(3);
+  });
 });

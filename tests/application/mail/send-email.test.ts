@@ -35,11 +35,11 @@ function setUp(failures: Error[] = []) {
     find: async (id) => emails.get(id),
     async markSent(id) {
       const email = emails.get(id);
-      if (email?.state === "pending") emails.set(id, { ...email, state: "sent" });
+      if (email && email.state !== "sent") emails.set(id, { ...email, state: "sent" });
     },
     async markDead(id, error) {
       const email = emails.get(id);
-      if (email?.state === "pending") emails.set(id, { ...email, state: "dead", last_error: error });
+      if (email && email.state !== "sent") emails.set(id, { ...email, state: "dead", last_error: error });
     },
   };
   const sent: OutgoingMessage[] = [];
@@ -89,12 +89,18 @@ describe("the send-email job", () => {
     expect(exhausted.emails.get("e-1")?.state).toBe("dead");
   });
 
-  test("an unknown email is a permanent failure; a dead one is never sent", async () => {
-    const { emails, sent, send } = setUp();
+  test("an unknown email is a permanent failure", async () => {
+    const { sent, send } = setUp();
     await expect(send({ email_id: "nope" }, CONTEXT)).rejects.toMatchObject({ transient: false });
-    const email = emails.get("e-1");
-    if (email) emails.set("e-1", { ...email, state: "dead" });
-    await send({ email_id: "e-1" }, CONTEXT);
     expect(sent).toEqual([]);
+  });
+
+  test("a dead email whose job is redriven is sent once the server is back, and then marked sent", async () => {
+    const { emails, sent, send } = setUp([new MailUnavailable("down")]);
+    await expect(send({ email_id: "e-1" }, { ...CONTEXT, lastAttempt: true })).rejects.toThrow("down");
+    expect(emails.get("e-1")?.state).toBe("dead");
+    await send({ email_id: "e-1" }, CONTEXT);
+    expect(sent).toHaveLength(1);
+    expect(emails.get("e-1")?.state).toBe("sent");
   });
 });

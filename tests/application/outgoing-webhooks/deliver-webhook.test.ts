@@ -11,6 +11,11 @@ import type {
   WebhookMessage,
 } from "../../../application/outgoing-webhooks/ports.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
+import {
+  attemptsOf,
+  DEFAULT_RETRY_SCHEDULE,
+  type RetrySchedule,
+} from "../../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 
@@ -28,6 +33,7 @@ function aMessage(
       event_type: "order.paid",
       state: "pending",
       attempts: 0,
+      redeliveries: 0,
       last_status_code: null,
       last_error: null,
       last_attempt_at: null,
@@ -52,8 +58,14 @@ function aMessage(
   return message;
 }
 
+const SHORT_SCHEDULE: RetrySchedule = [10, 20, 40];
+
 /** The delivery job over one message, a sender answering `answer`, and what it recorded. */
-function setUp(answer: WebhookAnswer, message: OutgoingMessage | null = aMessage()) {
+function setUp(
+  answer: WebhookAnswer | ((at: Date) => WebhookAnswer),
+  message: OutgoingMessage | null = aMessage(),
+  retrySchedule: RetrySchedule = SHORT_SCHEDULE,
+) {
   const sent: WebhookMessage[] = [];
   const attempts: AttemptRecord[] = [];
   const clock = createMovableClock(NOW);
@@ -67,19 +79,21 @@ function setUp(answer: WebhookAnswer, message: OutgoingMessage | null = aMessage
     sender: {
       async send(outgoing) {
         sent.push(outgoing);
-        return answer;
+        return typeof answer === "function" ? answer(outgoing.timestamp) : answer;
       },
     },
+    retrySchedule,
     clock: clock.clock,
     log: createRecordingLog(),
   });
-  const job = (attempt: number, maxAttempts = 4): JobContext => ({
+  const job = (attempt: number, maxAttempts = attemptsOf(retrySchedule)): JobContext => ({
     jobId: "j",
     attempt,
     maxAttempts,
     lastAttempt: attempt >= maxAttempts,
   });
-  const run = (attempt = 1) => deliver({ delivery_id: message?.delivery.id }, job(attempt));
+  const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
+    deliver({ delivery_id: message?.delivery.id, redelivery: options.redelivery }, job(attempt, options.maxAttempts));
   return { sent, attempts, clock, run };
 }
 
@@ -122,15 +136,50 @@ describe("the webhook delivery job", () => {
     ]);
   });
 
-  test("a 429 or 503 Retry-After is the retry's floor, capped at an hour; other statuses' are not", async () => {
+  test("each retry waits at least the schedule's wait after the attempt that failed, the last one past its end", async () => {
+    const { run } = setUp(answered(500));
+    for (const [attempt, wait] of [
+      [1, 10],
+      [2, 20],
+      [3, 40],
+    ] as const) {
+      await expect(run(attempt)).rejects.toMatchObject({ transient: true, retryAfterMs: wait });
+    }
+    // A job queued under a longer schedule than today's.
+    await expect(run(7, { maxAttempts: 9 })).rejects.toMatchObject({ retryAfterMs: 40 });
+  });
+
+  test("a 429 or 503 Retry-After longer than the schedule's wait wins, capped at an hour; other statuses' do not count", async () => {
     for (const [status, retryAfter, floor] of [
       [429, 30_000, 30_000],
       [503, 30 * 86_400_000, MAX_RETRY_AFTER_MS],
-      [500, 30_000, undefined],
+      [429, 1, 10],
+      [500, 30_000, 10],
     ] as const) {
       const { run } = setUp(answered(status, retryAfter));
       await expect(run()).rejects.toMatchObject({ transient: true, retryAfterMs: floor });
     }
+    const late = setUp(answered(429, 60_000), aMessage(), DEFAULT_RETRY_SCHEDULE);
+    await expect(late.run(5)).rejects.toMatchObject({ retryAfterMs: 5 * 3_600_000 });
+  });
+
+  test("on the default schedule, a receiver down for half an hour gets the event on the fourth attempt", async () => {
+    const downUntil = new Date(Date.parse(NOW) + 30 * 60_000);
+    const { attempts, clock, run } = setUp(
+      (at) => (at < downUntil ? answered(503) : answered(200)),
+      aMessage(),
+      DEFAULT_RETRY_SCHEDULE,
+    );
+    for (let attempt = 1; attempt <= attemptsOf(DEFAULT_RETRY_SCHEDULE); attempt++) {
+      try {
+        await run(attempt);
+        break;
+      } catch (error) {
+        clock.advance((error as WebhookAttemptFailed).retryAfterMs);
+      }
+    }
+    expect(attempts.map((attempt) => attempt.state)).toEqual(["pending", "pending", "pending", "succeeded"]);
+    expect(clock.now().getTime() - Date.parse(NOW)).toBe(5_000 + 5 * 60_000 + 30 * 60_000);
   });
 
   test("an address the guard refuses for good is dead at once, without waiting for the last attempt", async () => {
@@ -142,8 +191,18 @@ describe("the webhook delivery job", () => {
 
   test("a time-out or a refused connection is retried", async () => {
     const { attempts, run } = setUp({ kind: "failed", reason: "no answer within 15 s", permanent: false });
-    await expect(run(1)).rejects.toMatchObject({ transient: true, retryAfterMs: undefined });
+    await expect(run(1)).rejects.toMatchObject({ transient: true, retryAfterMs: 10 });
     expect(attempts[0]).toMatchObject({ state: "pending", status_code: null, error: "no answer within 15 s" });
+  });
+
+  test("a job queued before the delivery was redelivered sends nothing: the redelivery's own job sends it", async () => {
+    const redelivered = setUp(answered(200), aMessage({ redeliveries: 2 }));
+    await redelivered.run(1, { redelivery: 1 });
+    await redelivered.run(1);
+    expect(redelivered.sent).toEqual([]);
+    await redelivered.run(1, { redelivery: 2 });
+    expect(redelivered.sent).toHaveLength(1);
+    expect(redelivered.attempts).toMatchObject([{ state: "succeeded" }]);
   });
 
   test("a delivery that is gone, or no longer pending, is not sent", async () => {

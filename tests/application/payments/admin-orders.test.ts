@@ -36,7 +36,19 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
   };
   const { order } = uow.orders.add(overrides);
   const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });
-  return { uow, gateways, log, admin, order, payment };
+  const moneyBack = makeMoneyBack({ log: createRecordingLog() });
+  const context = {
+    environment: "sandbox" as const,
+    payment: { payment_id: "pi_1", payment_intent_id: null, charge_id: null, invoice_id: null },
+  };
+  /** The payment job applying the gateway's refund event about `pi_1`. */
+  const gatewayTells = (event: Partial<Parameters<typeof aRefundedEvent>[0]>) =>
+    uow.run((scope) =>
+      moneyBack.refunded(aRefundedEvent({ payment: { payment_id: "pi_1" }, ...event }), context, scope),
+    );
+  /** Stripe's `charge.refunded`: everything refunded on the charge so far, naming no refund. */
+  const runningTotal = (amount: number) => gatewayTells({ amount, cumulative: true, refund_id: null });
+  return { uow, gateways, log, admin, order, payment, gatewayTells, runningTotal };
 }
 
 describe("an admin refund", () => {
@@ -69,17 +81,69 @@ describe("an admin refund", () => {
   });
 
   test("is applied once even when the gateway's event about it arrives afterwards", async () => {
-    const { uow, admin, order, payment } = setUp();
+    const { uow, admin, order, payment, gatewayTells } = setUp();
     await admin.refund(order.id, { amount: 1500 });
     const [made] = uow.payments.refunds();
-    const event = aRefundedEvent({ payment: { payment_id: "pi_1" }, refund_id: made?.gateway_refund_id, amount: 1500 });
-    const context = {
-      environment: "sandbox" as const,
-      payment: { payment_id: "pi_1", payment_intent_id: null, charge_id: null, invoice_id: null },
-    };
-    await uow.run((scope) => makeMoneyBack({ log: createRecordingLog() }).refunded(event, context, scope));
+    await gatewayTells({ refund_id: made?.gateway_refund_id, amount: 1500 });
     expect(uow.payments.get(payment.id).refunded_amount).toBe(1500);
     expect(uow.payments.refunds()).toHaveLength(1);
+  });
+
+  test("is applied once when the gateway's running total counting it is applied before the admin's record", async () => {
+    const { uow, gateways, admin, order, payment, runningTotal } = setUp();
+    uow.fulfillments.add({ order_id: order.id, status: "active" });
+    const atGateway = gateways.gateway_b.hold("refund");
+    const refunding = admin.refund(order.id, { amount: 2450 });
+    await atGateway.started;
+    await runningTotal(2450);
+    atGateway.release();
+    const details = await refunding;
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2450);
+    expect(details.refunds).toMatchObject([{ gateway_refund_id: "re_gateway_b_1", amount: 2450 }]);
+    expect(details.order.status).toBe("partially_refunded");
+    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([]);
+  });
+
+  test("and a running total the admin's record already holds changes nothing", async () => {
+    const { uow, admin, order, payment, runningTotal } = setUp();
+    await admin.refund(order.id, { amount: 2450 });
+    await runningTotal(2450);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2450);
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+  });
+
+  test("two at once both count: each has its own refund id at the gateway", async () => {
+    const { uow, gateways, admin, order, payment } = setUp();
+    const atGateway = gateways.gateway_b.hold("refund");
+    const first = admin.refund(order.id, { amount: 1000 });
+    await atGateway.started;
+    await admin.refund(order.id, { amount: 1500 });
+    atGateway.release();
+    await first;
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2500);
+    expect(uow.payments.refunds().map((refund) => refund.amount)).toEqual([1500, 1000]);
+  });
+
+  test("two at once both count once when the running total of both is applied between their records", async () => {
+    const { uow, gateways, admin, order, payment, runningTotal } = setUp();
+    const atGateway = gateways.gateway_b.hold("refund");
+    const first = admin.refund(order.id, { amount: 1000 });
+    await atGateway.started;
+    await admin.refund(order.id, { amount: 1500 });
+    await runningTotal(2500);
+    atGateway.release();
+    await first;
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2500);
+    expect(uow.orders.get(order.id).status).toBe("partially_refunded");
+  });
+
+  test("after a refund made elsewhere counts both at once, before the running total of both arrives", async () => {
+    const { uow, admin, order, payment, runningTotal } = setUp();
+    await runningTotal(1000);
+    await admin.refund(order.id, { amount: 1500 });
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2500);
+    await runningTotal(2500);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(2500);
   });
 
   test.each([

@@ -26,7 +26,7 @@ describe("flagging an order for attention", () => {
     expect(uow.alerts.all()[0]).toMatchObject({
       kind: "order_needs_attention",
       target_id: order.id,
-      details: { reason: "amount differs", status: "paid", total: "4900 EUR" },
+      details: { reason: "amount differs", status: "paid", total: "49.00 EUR" },
     });
   });
 

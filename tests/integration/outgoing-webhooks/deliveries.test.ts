@@ -21,7 +21,7 @@ beforeAll(async () => {
     db.current.sql,
     {},
     {
-      env: { ...FAST_JOBS, OUTGOING_WEBHOOK_MAX_ATTEMPTS: "4", OUTGOING_WEBHOOK_TIMEOUT_SECONDS: "1" },
+      env: { ...FAST_JOBS, OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms", OUTGOING_WEBHOOK_TIMEOUT_SECONDS: "1" },
       clock: () => new Date(Date.now() + offsetMs),
     },
   );

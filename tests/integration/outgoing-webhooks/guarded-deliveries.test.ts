@@ -18,7 +18,7 @@ beforeAll(() => {
   marketplace = createTestMarketplace(
     db.current.sql,
     {},
-    { env: { ...FAST_JOBS, ALLOW_PRIVATE_PROVIDER_URLS: "false", OUTGOING_WEBHOOK_MAX_ATTEMPTS: "4" } },
+    { env: { ...FAST_JOBS, ALLOW_PRIVATE_PROVIDER_URLS: "false", OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" } },
   );
   marketplace.worker.start();
   db.onTeardown(async () => {

@@ -15,8 +15,21 @@ const db = useTestDatabase();
 const calls: RecordedCall[] = [];
 /** Stripe's invoices as the test sets them up: `payments` lists the payment intent that paid each. */
 const invoices = new Map<string, string>();
+/** What Stripe refunded on each payment intent, as its charge's running total. */
+const refundedAtStripe = new Map<string, number>();
+/** Stripe's `charge.refunded` about a refund, applied before Stripe answers the refund request. */
+let chargeRefundedFirst = false;
 const server = setupServer(
   ...checkoutHandlers(calls),
+  http.post(`${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL}/v1/refunds`, async ({ request }) => {
+    const form = new URLSearchParams(await request.text());
+    const intent = form.get("payment_intent") ?? "";
+    const amount = Number(form.get("amount"));
+    const total = (refundedAtStripe.get(intent) ?? 0) + amount;
+    refundedAtStripe.set(intent, total);
+    if (chargeRefundedFirst) await deliverEvent(marketplace, db, "gateway_b", charge(intent, total, 4900));
+    return HttpResponse.json({ id: uniqueId("re"), object: "refund", amount, status: "succeeded" });
+  }),
   http.get(`${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL}/v1/invoices/:id`, ({ params, request }) => {
     const intent = invoices.get(String(params.id));
     if (!intent) return HttpResponse.json({ error: { type: "invalid_request_error" } }, { status: 404 });
@@ -36,6 +49,7 @@ const server = setupServer(
   }),
 );
 let marketplace: ReturnType<typeof createTestMarketplace>;
+let admin = "";
 let customer = "";
 const products: Record<string, string> = {};
 
@@ -43,7 +57,7 @@ beforeAll(async () => {
   server.listen({ onUnhandledRequest: localhostOnly });
   marketplace = createTestMarketplace(db.current.sql, {}, { env: { ...GATEWAY_TEST_ENV } });
   marketplace.worker.start();
-  const admin = await tokenFor("admin");
+  admin = await tokenFor("admin");
   customer = await tokenFor("customer");
   for (const [name, product] of [
     ["license", aLicenseProduct()],
@@ -97,17 +111,46 @@ async function aPaidSubscription() {
   return { orderId, invoice, intent, subscription };
 }
 
-const charge = (intent: string, refunded: number) =>
-  stripeEvent("charge.refunded", {
+function charge(intent: string, refunded: number, amount = 990) {
+  return stripeEvent("charge.refunded", {
     id: uniqueId("ch"),
     object: "charge",
     payment_intent: intent,
-    amount: 990,
+    amount,
     amount_refunded: refunded,
     currency: "usd",
-    refunded: refunded === 990,
+    refunded: refunded === amount,
     metadata: {},
   });
+}
+
+/** A license bought at gateway_b for 4900, paid, and delivered. */
+async function aDeliveredLicense() {
+  const orderId = await anOrder(products.license ?? "", "regular");
+  const intent = uniqueId("pi");
+  await deliverEvent(
+    marketplace,
+    db,
+    "gateway_b",
+    stripeEvent("checkout.session.completed", {
+      id: uniqueId("cs_test"),
+      mode: "payment",
+      payment_status: "paid",
+      client_reference_id: orderId,
+      amount_total: 4900,
+      currency: "usd",
+      payment_intent: intent,
+    }),
+  );
+  const record = await eventually(async () => {
+    const [row] = await db.current.sql<
+      { status: string }[]
+    >`select status from fulfillment_records where order_id = ${orderId}`;
+    return row?.status === "active" ? row : undefined;
+  });
+  expect(record.status).toBe("active");
+  return { orderId, intent };
+}
 
 describe("a Stripe subscription's payments, found again by later events", () => {
   test("the first payment is booked under the payment intent behind the session's invoice", async () => {
@@ -172,6 +215,61 @@ describe("a Stripe subscription's payments, found again by later events", () => 
   });
 });
 
+describe("an admin's refund at gateway_b and Stripe's charge.refunded about it", () => {
+  // Events are kept only while an endpoint listens for them.
+  beforeAll(async () => {
+    await db.current.sql`
+      insert into webhook_endpoints (url, events, secret_iv, secret_ciphertext)
+      values ('http://127.0.0.1:9/hooks', '{order.refunded}', '\\x00', '\\x00')`;
+  });
+
+  const refund = (orderId: string, amount: number) =>
+    call(marketplace.app, "POST", `/api/admin/orders/${orderId}/refund`, { token: admin, body: { amount } });
+
+  /** The ledger, the refunds recorded by id, the order.refunded amounts told, and the delivery. */
+  async function refundsOf(orderId: string) {
+    const [payment] = await db.current.sql<{ refunded: number; refunds: number }[]>`
+      select p.refunded_amount::int as refunded, (select count(*)::int from refunds r where r.payment_id = p.id) as refunds
+      from payments p where p.order_id = ${orderId}`;
+    const told = await db.current.sql<{ amount: number }[]>`
+      select (data->'refund'->>'amount')::int as amount from outgoing_events
+      where type = 'order.refunded' and data->>'order_id' = ${orderId} order by created_at, id`;
+    const [delivery] = await db.current.sql<{ status: string }[]>`
+      select status from fulfillment_records where order_id = ${orderId}`;
+    return { ...payment, told: told.map((row) => row.amount), delivery: delivery?.status };
+  }
+
+  test.each([
+    ["before", true],
+    ["after", false],
+  ])("applied %s the admin's record of it: counted once, told once", async (_, first) => {
+    const { orderId, intent } = await aDeliveredLicense();
+    chargeRefundedFirst = first;
+    try {
+      expect((await refund(orderId, 2450)).status).toBe(200);
+    } finally {
+      chargeRefundedFirst = false;
+    }
+    if (!first) await deliverEvent(marketplace, db, "gateway_b", charge(intent, 2450, 4900));
+    expect(await refundsOf(orderId)).toEqual({ refunded: 2450, refunds: 1, told: [2450], delivery: "active" });
+    expect((await orderState(db, orderId)).status).toBe("partially_refunded");
+  });
+
+  test("two refunds at once, each told by Stripe's running total before it is recorded, both count", async () => {
+    const { orderId } = await aDeliveredLicense();
+    chargeRefundedFirst = true;
+    try {
+      const answers = await Promise.all([refund(orderId, 1000), refund(orderId, 1500)]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    } finally {
+      chargeRefundedFirst = false;
+    }
+    const { told, ...ledger } = await refundsOf(orderId);
+    expect(ledger).toEqual({ refunded: 2500, refunds: 2, delivery: "active" });
+    expect(told.reduce((sum, amount) => sum + amount, 0)).toBe(2500);
+  });
+});
+
 describe("disputes", () => {
   const dispute = (id: string, intent: string, type: string, status: string) =>
     stripeEvent(type, {
@@ -183,33 +281,6 @@ describe("disputes", () => {
       currency: "usd",
       status,
     });
-
-  async function aDeliveredLicense() {
-    const orderId = await anOrder(products.license ?? "", "regular");
-    const intent = uniqueId("pi");
-    await deliverEvent(
-      marketplace,
-      db,
-      "gateway_b",
-      stripeEvent("checkout.session.completed", {
-        id: uniqueId("cs_test"),
-        mode: "payment",
-        payment_status: "paid",
-        client_reference_id: orderId,
-        amount_total: 4900,
-        currency: "usd",
-        payment_intent: intent,
-      }),
-    );
-    const record = await eventually(async () => {
-      const [row] = await db.current.sql<
-        { status: string }[]
-      >`select status from fulfillment_records where order_id = ${orderId}`;
-      return row?.status === "active" ? row : undefined;
-    });
-    expect(record.status).toBe("active");
-    return { orderId, intent };
-  }
 
   const deliveryStatus = async (orderId: string) =>
     eventually(async () => {

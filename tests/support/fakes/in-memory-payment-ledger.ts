@@ -4,9 +4,10 @@ import type { Dispute, Payment } from "../../../domain/payments/payment.ts";
 
 /**
  * Payments, refunds and disputes in memory with the real ledger's rules: one payment per
- * `(gateway, payment_id)`, a single refund counted once per refund id, a running total only ever
- * raised, never more refunded or charged back than was paid, a settled dispute final. `add` seeds
- * a payment; `snapshot` lets a fake unit of work roll back.
+ * `(gateway, payment_id)`, a single refund recorded once per refund id, the refunded amount only
+ * ever raised to the largest of a running total, the refunds recorded, and what was refunded before
+ * an admin's refund plus it; never more refunded or charged back than was paid, a settled dispute
+ * final. `add` seeds a payment; `snapshot` lets a fake unit of work roll back.
  */
 export function createInMemoryPaymentLedger() {
   let payments = new Map<string, Payment>();
@@ -78,26 +79,31 @@ export function createInMemoryPaymentLedger() {
     },
     async applyRefund(paymentId, refund) {
       const payment = get(paymentId);
-      const ceiling = payment.amount - payment.charged_back_amount;
-      if (refund.cumulative) {
-        return change(paymentId, {
-          refunded_amount: Math.min(ceiling, Math.max(payment.refunded_amount, refund.amount)),
-        });
+      if (!refund.cumulative) {
+        const refundId = refund.refund_id ?? `event:${crypto.randomUUID()}`;
+        if (refunds.some((r) => r.payment_id === paymentId && r.gateway_refund_id === refundId)) return payment;
+        refunds = [
+          ...refunds,
+          {
+            id: crypto.randomUUID(),
+            payment_id: paymentId,
+            gateway_refund_id: refundId,
+            amount: refund.amount,
+            status: "succeeded",
+            created_at: new Date(),
+          },
+        ];
       }
-      const refundId = refund.refund_id ?? `event:${crypto.randomUUID()}`;
-      if (refunds.some((r) => r.payment_id === paymentId && r.gateway_refund_id === refundId)) return payment;
-      refunds = [
-        ...refunds,
-        {
-          id: crypto.randomUUID(),
-          payment_id: paymentId,
-          gateway_refund_id: refundId,
-          amount: refund.amount,
-          status: "succeeded",
-          created_at: new Date(),
-        },
-      ];
-      return change(paymentId, { refunded_amount: Math.min(ceiling, payment.refunded_amount + refund.amount) });
+      const known = refund.cumulative ? refund.amount : refund.amount + (refund.refunded_before ?? 0);
+      const recorded = refunds
+        .filter((r) => r.payment_id === paymentId && r.status === "succeeded")
+        .reduce((sum, r) => sum + r.amount, 0);
+      return change(paymentId, {
+        refunded_amount: Math.min(
+          payment.amount - payment.charged_back_amount,
+          Math.max(payment.refunded_amount, known, recorded),
+        ),
+      });
     },
     async settleDispute(payment, dispute) {
       const before = [...disputes.values()].find(

@@ -1,0 +1,38 @@
+import type { Sql } from "./database.ts";
+
+/**
+ * Deletes what only served its moment, once older than `olderThanDays`: emails sent or given up on
+ * (they hold customers' names and addresses), outgoing webhook deliveries acknowledged or dead, and
+ * events no delivery refers to any more. Pending ones stay whatever their age. In batches, so the
+ * minute tick never holds many row locks at once. The audit log is kept. Returns the count.
+ */
+export async function pruneHistory(sql: Sql, options: { olderThanDays: number; batchSize?: number }): Promise<number> {
+  const batchSize = options.batchSize ?? 5_000;
+  const cutoff = sql`now() - ${options.olderThanDays}::float8 * interval '1 day'`;
+  const batches = [
+    () => sql`
+      delete from emails where id in (
+        select id from emails where state in ('sent', 'dead') and created_at < ${cutoff} limit ${batchSize})`,
+    () => sql`
+      delete from webhook_deliveries where id in (
+        select id from webhook_deliveries
+        where state in ('succeeded', 'dead') and created_at < ${cutoff} limit ${batchSize})`,
+    () => sql`
+      delete from outgoing_events where id in (
+        select e.id from outgoing_events e
+        where e.created_at < ${cutoff}
+          and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+          and not exists (select 1 from jobs j where j.kind = 'webhook_fanout' and j.state in ('pending', 'running')
+                          and j.payload->>'event_id' = e.id::text)
+        limit ${batchSize})`,
+  ];
+  let total = 0;
+  for (const batch of batches) {
+    for (;;) {
+      const deleted = await batch();
+      total += deleted.count;
+      if (deleted.count < batchSize) break;
+    }
+  }
+  return total;
+}
