@@ -71,7 +71,7 @@ export const NotificationSchema = named(
   t.Object({
     id: Uuid,
     customer_id: Uuid,
-    kind: everyOf<NotificationKind>()(["fulfillment.ready", "fulfillment.failed"]),
+    kind: everyOf<NotificationKind>()(["fulfillment.ready", "fulfillment.failed", "fulfillment.action_required"]),
     title: t.String(),
     body: t.String(),
     data: Payload,

@@ -1,5 +1,5 @@
 import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { NOTIFY_JOB } from "../notifications/ports.ts";
+import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
@@ -37,13 +37,9 @@ export const logFields = (record: FulfillmentRecord) => ({
 
 /**
  * Writes the notification to the outbox and schedules its delivery, and publishes the same
- * `fulfillment.*` event for the shop's systems, in the caller's transaction.
+ * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
  */
-export async function notify(
-  scope: TransactionScope,
-  kind: "fulfillment.ready" | "fulfillment.failed",
-  record: FulfillmentRecord,
-) {
+export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
   const outboxId = await scope.outbox.add(kind, {
     fulfillment_id: record.id,
     order_id: record.order_id,
@@ -54,7 +50,7 @@ export async function notify(
     last_error: record.last_error,
   });
   await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
-  await scope.events.publish(kind, fulfillmentEventData(record));
+  if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
 }
 
 /**
@@ -74,6 +70,7 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
         external: externalOf(outcome),
       });
       if (done?.status === "active") await notify(scope, "fulfillment.ready", done);
+      if (done?.status === "awaiting_customer") await notify(scope, "fulfillment.action_required", done);
     });
     deps.log.info({ ...logFields(record), status }, "fulfillment delivered");
   }

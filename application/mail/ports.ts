@@ -4,6 +4,7 @@ import { DomainError } from "../../domain/shared/domain-error.ts";
 export const EMAIL_TEMPLATES = [
   "fulfillment.ready",
   "fulfillment.failed",
+  "fulfillment.action_required",
   "ops.job_dead",
   "ops.order_needs_attention",
   "ops.task_overdue",

@@ -15,7 +15,7 @@ function readyAction(facts: DeliveryMailFacts, orderUrl: string): { label: strin
 }
 
 /**
- * The email telling a customer that a delivery is ready or failed: what happened, the next step
+ * The email telling a customer that a delivery is ready, failed, or waits for them: what happened, the next step
  * and its link, and their order's page under the public base URL. Keyed by the notification, so a
  * notification handled twice is emailed once.
  */
@@ -24,7 +24,9 @@ export function customerEmail(message: OutboxMessage, facts: DeliveryMailFacts, 
   const action =
     message.kind === "fulfillment.ready"
       ? readyAction(facts, orderUrl)
-      : { label: "Try the delivery again from your order page", url: orderUrl };
+      : message.kind === "fulfillment.failed"
+        ? { label: "Try the delivery again from your order page", url: orderUrl }
+        : { label: "Tell us the domain your installation should use, on your order page", url: orderUrl };
   return {
     key: `notification:${message.id}`,
     template: message.kind,

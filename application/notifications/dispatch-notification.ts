@@ -1,7 +1,14 @@
 import type { EmailQueue } from "../mail/ports.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import { customerEmail } from "./customer-email.ts";
-import type { CustomerNotification, DeliveryMailFactsReader, Notifier, OutboxMessage, OutboxReader } from "./ports.ts";
+import type {
+  CustomerNotification,
+  DeliveryMailFactsReader,
+  NotificationKind,
+  Notifier,
+  OutboxMessage,
+  OutboxReader,
+} from "./ports.ts";
 
 /** With mail configured, each notification is also emailed to the customer. */
 export interface NotificationMail {
@@ -11,17 +18,28 @@ export interface NotificationMail {
   readonly publicBaseUrl: string;
 }
 
+const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonly body: string }>> = {
+  "fulfillment.ready": {
+    title: "Your purchase is ready",
+    body: "Delivery finished. Open your dashboard for the next step.",
+  },
+  "fulfillment.failed": {
+    title: "We could not deliver your purchase",
+    body: "Delivery failed after several attempts. You can retry it from your dashboard; our team has been told.",
+  },
+  "fulfillment.action_required": {
+    title: "Your purchase needs something from you",
+    body: "Delivery waits for you: tell us the domain your installation should use, from your dashboard.",
+  },
+};
+
 function compose(message: OutboxMessage): CustomerNotification {
   const data = message.payload;
-  const ready = message.kind === "fulfillment.ready";
   return {
     outbox_id: message.id,
     customer_id: String(data.customer_id),
     kind: message.kind,
-    title: ready ? "Your purchase is ready" : "We could not deliver your purchase",
-    body: ready
-      ? "Delivery finished. Open your dashboard for the next step."
-      : "Delivery failed after several attempts. You can retry it from your dashboard; our team has been told.",
+    ...WORDS[message.kind],
     data: {
       fulfillment_id: data.fulfillment_id,
       order_id: data.order_id,

@@ -1,6 +1,7 @@
 import type { Page, PageRequest } from "../shared/ports.ts";
 
-export type NotificationKind = "fulfillment.ready" | "fulfillment.failed";
+/** What a customer is told about a delivery: ready, failed, or waiting for something from them. */
+export type NotificationKind = "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
 
 export interface Outbox {
   add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;

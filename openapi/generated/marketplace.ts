@@ -1902,7 +1902,7 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             /** @enum {string} */
-            kind: "fulfillment.ready" | "fulfillment.failed";
+            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
             title: string;
             body: string;
             data: {

@@ -91,6 +91,17 @@ describe("the other three drivers", () => {
     const customer = await registerCustomer(e2e);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
     const waiting = await statusOf(orderId, "awaiting_customer");
+    await eventually(
+      async () => {
+        const list = await http(e2e.url, "GET", "/api/notifications?unread=true", { token: customer.token });
+        return list.body.items.some(
+          (n: { kind: string; data: { fulfillment_id: string } }) =>
+            n.kind === "fulfillment.action_required" && n.data.fulfillment_id === waiting.id,
+        );
+      },
+      3000,
+      "a fulfillment.action_required notification",
+    );
     const bad = await http(e2e.url, "POST", `/api/fulfillments/${waiting.id}/customer-input`, {
       token: customer.token,
       body: { domain: "not a domain" },

@@ -49,6 +49,11 @@ describe("the email template files", () => {
         FACTS,
         "https://shop.example",
       ),
+      customerEmail(
+        { id: "n", kind: "fulfillment.action_required", payload: {}, dispatched_at: null },
+        FACTS,
+        "https://shop.example",
+      ),
       await alertEmail({
         kind: "job_dead",
         target_id: "42",

@@ -79,7 +79,7 @@ describe("fulfilling one order item", () => {
 
     expect(t.fulfillments.get(waiting.id).status).toBe("awaiting_customer");
     expect(t.fulfillments.get(pending.id)).toMatchObject({ status: "manual_pending", external_reference_id: "task-1" });
-    expect(t.notifications()).toEqual([]);
+    expect(t.notifications()).toEqual([["fulfillment.action_required", waiting.id]]);
   });
 
   test("a transient failure puts the record back in the queue, keeps the error and lets the job retry", async () => {

@@ -66,7 +66,7 @@ describe("fulfillment events for the shop's systems", () => {
     expect(events.ofType("fulfillment.failed")[0]?.data.last_error).toContain("PLAN_UNKNOWN");
   });
 
-  test("waiting for the customer or for operations publishes nothing yet", async () => {
+  test("waiting for the customer publishes nothing yet (the customer alone is told)", async () => {
     const { uow, adapters, run, events } = setUp();
     const waiting = uow.fulfillments.add({ driver: "singletenant_provisioning" });
     adapters.singletenant_provisioning.fulfillWith({ status: "awaiting_customer", reason: "a domain is needed" });

@@ -14,6 +14,7 @@ const TEMPLATE = parseEmailTemplate("x", "subject: Hi {{name}}\n--- text\nHello 
 const TEMPLATES = {
   "fulfillment.ready": TEMPLATE,
   "fulfillment.failed": TEMPLATE,
+  "fulfillment.action_required": TEMPLATE,
   "ops.job_dead": TEMPLATE,
   "ops.order_needs_attention": TEMPLATE,
   "ops.task_overdue": TEMPLATE,

@@ -65,4 +65,13 @@ describe("the customer's delivery email", () => {
       action_url: "https://shop.example/orders/a%2Fb%3Fc",
     });
   });
+
+  test("waiting for the customer: what to give, on the order page", () => {
+    const email = customerEmail(message("fulfillment.action_required"), { ...FACTS, workspace_url: null }, BASE);
+    expect(email.template).toBe("fulfillment.action_required");
+    expect(email.data).toMatchObject({
+      action_label: expect.stringContaining("domain"),
+      action_url: "https://shop.example/orders/o-1",
+    });
+  });
 });
