@@ -127,7 +127,16 @@ export function makeGatewaySettingsAdmin(deps: {
         for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
           const value = patch[environment]?.[secret];
           const ref = next[environment][SECRET_REF_FIELD[secret]];
-          if (value !== undefined && ref !== null) await deps.secrets.put(ref, value);
+          // Each secret is stored with its own audit entry, in its own transaction.
+          if (value !== undefined && ref !== null) {
+            await deps.secrets.put(ref, value, {
+              actor_id: actorId,
+              action: "secret.set",
+              target_type: "secret",
+              target_id: ref,
+              summary: { ref, value_set: true, via: `${gateway} ${environment} settings` },
+            });
+          }
         }
       }
       await deps.repository.save(next, {

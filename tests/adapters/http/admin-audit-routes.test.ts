@@ -170,6 +170,8 @@ describe("the audit log", () => {
       "gateway_b",
       admin.as("PUT", "/api/admin/gateway_b/settings", { live: { api_key: "sk_live_audit_0123456789" } }),
     );
+    // The API key given with the settings is a secret stored: its own entry, in its own transaction.
+    expected.push("secret.set gateway_b_live_api_key");
     await did("secret.set", "audit_ref", admin.as("PUT", "/api/admin/secrets/audit_ref", { value: "a-value" }));
     const someone = crypto.randomUUID();
     await tokenFor("customer", someone);
@@ -274,8 +276,17 @@ describe("the audit log", () => {
     });
 
     const entries = await auditOf(admin.id);
-    expect(entries.map((entry) => entry.action)).toEqual(["gateway_settings.update", "secret.set"]);
-    expect(entries[1]?.summary).toEqual({ ref: "hidden_value", value_set: true });
+    expect(entries.map((entry) => `${entry.action} ${entry.target_id}`)).toEqual([
+      "gateway_settings.update gateway_b",
+      "secret.set gateway_b_live_api_key",
+      "secret.set hidden_value",
+    ]);
+    expect(entries[1]?.summary).toEqual({
+      ref: "gateway_b_live_api_key",
+      value_set: true,
+      via: "gateway_b live settings",
+    });
+    expect(entries[2]?.summary).toEqual({ ref: "hidden_value", value_set: true });
     expect(entries[0]?.summary).toEqual({ live: { api_key: "[redacted]", base_url: "https://api.stripe.test" } });
     const body = JSON.stringify(entries);
     expect(body).not.toContain(secret);

@@ -17,7 +17,7 @@ const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" }) {
   const audit = createInMemoryAuditTrail();
   const repository = createInMemoryGatewaySettingsRepository(audit);
-  const store = createInMemorySecretStore(secrets);
+  const store = createInMemorySecretStore(secrets, audit);
   const changes = createInMemoryChangeSignal();
   const urls = createStaticOutboundUrlPolicy(["10.0.0.1"]);
   const gateways = {
@@ -124,13 +124,22 @@ describe("testing a gateway's connection", () => {
 });
 
 describe("the audit log", () => {
-  test("an update is one gateway_settings.update entry holding the patch, secret values redacted", async () => {
+  test("an update is one gateway_settings.update entry holding the patch, secret values redacted, and one secret.set per secret", async () => {
     const { admin, audit } = setUp();
     await admin.update("gateway_b", {
       environment: "live",
       live: { base_url: "https://api.gateway.example", api_key: "sk_live_very_secret", webhook_secret: "whsec_live" },
     });
+    const secretSet = (ref: string) => ({
+      actor_id: ADMIN,
+      action: "secret.set",
+      target_type: "secret",
+      target_id: ref,
+      summary: { ref, value_set: true, via: "gateway_b live settings" },
+    });
     expect(audit.all()).toEqual([
+      secretSet("gateway_b_live_api_key"),
+      secretSet("gateway_b_live_webhook_secret"),
       {
         actor_id: ADMIN,
         action: "gateway_settings.update",
