@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { aManagedSetupProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
   adminToken,
@@ -178,15 +179,10 @@ describe("emails over real SMTP", () => {
   }, 20_000);
 
   test("a manual task past its due time is alerted once, linking to the admin resource", async () => {
-    const product = await createProduct(e2e, {
-      name: "Setup Service",
-      slug: `setup-${crypto.randomUUID().slice(0, 8)}`,
-      status: "published",
-      delivery_model: "managed_setup",
-      fulfillment_driver: "manual_fulfillment",
-      price_regular: 19900,
-      fulfillment_config: { queue_id: "onboarding", sla_hours: 1, instructions_template: "Call {{customer_email}}" },
-    });
+    const product = await createProduct(
+      e2e,
+      aManagedSetupProduct({ sla_hours: 1, instructions_template: "Call {{customer_email}}" }),
+    );
     const buyer = await customer();
     const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "regular" }], "gateway_a");
     const pending = await fulfillmentReaches(db, orderId, "manual_pending", 5000);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createLicenseSigner } from "../../adapters/licensing/license-signer.ts";
 import { TEST_LICENSE_KEYS } from "../support/app.ts";
-import { aLicenseProduct } from "../support/builders/products.ts";
+import { aLicenseProduct, aManagedSetupProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
   adminToken,
@@ -126,19 +126,13 @@ describe("the other three drivers", () => {
 
   test("manual: manual_pending with an SLA task, then complete, then active", async () => {
     const admin = await adminToken(e2e);
-    const product = await createProduct(e2e, {
-      name: "Setup Service",
-      slug: `setup-${crypto.randomUUID().slice(0, 8)}`,
-      status: "published",
-      delivery_model: "managed_setup",
-      fulfillment_driver: "manual_fulfillment",
-      price_regular: 19900,
-      fulfillment_config: {
-        queue_id: "onboarding",
+    const product = await createProduct(
+      e2e,
+      aManagedSetupProduct({
         sla_hours: 48,
         instructions_template: "Set up {{customer_email}} for order {{order_id}}",
-      },
-    });
+      }),
+    );
     const customer = await registerCustomer(e2e);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "regular" }], "gateway_a");
     const pending = await statusOf(orderId, "manual_pending");

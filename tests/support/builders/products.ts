@@ -71,6 +71,23 @@ export function aLicenseProduct(overrides: Partial<ProductInput> = {}): ProductI
   };
 }
 
+/** A managed setup delivered by an operations task in the `onboarding` queue, due in `sla_hours`. */
+export function aManagedSetupProduct(
+  fulfillment: { sla_hours: number; instructions_template: string },
+  overrides: Partial<ProductInput> = {},
+): ProductInput {
+  return {
+    name: "Setup Service",
+    slug: `setup-${unique()}`,
+    status: "published",
+    delivery_model: "managed_setup",
+    fulfillment_driver: "manual_fulfillment",
+    price_regular: 19900,
+    fulfillment_config: { queue_id: "onboarding", ...fulfillment },
+    ...overrides,
+  };
+}
+
 export const subscriptionMappings = (monthly: number, yearly: number): PricingMappingInput[] => [
   { payment_type: "subscription", billing_interval: "monthly", price: monthly, is_active: true },
   { payment_type: "subscription", billing_interval: "yearly", price: yearly, is_active: true },
