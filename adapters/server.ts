@@ -5,6 +5,7 @@ import type { Logger } from "../kit/logger.ts";
 import type { Config } from "./config/config.ts";
 import { gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
+import { consoleBundle } from "./http/console-bundle.ts";
 import { loadLicenseKeyPair } from "./licensing/license-signer.ts";
 import { openDatabase } from "./postgres/database.ts";
 import { migrate } from "./postgres/migrate.ts";
@@ -65,6 +66,9 @@ export async function startMarketplace(
     const seeded = await seedDemoCatalog(marketplace.deps, { providerBaseUrl: config.demoProviderBaseUrl });
     if (seeded.length > 0) logger.info({ products: seeded }, "seeded the demo catalog into an empty database");
   }
+
+  // A console that does not build stops the start here, not at an admin's first visit.
+  await consoleBundle();
 
   const server = Bun.serve({
     hostname: config.host,

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { consoleBundle } from "./console-bundle.ts";
 import { type BrowserPages, FAVICON_ASSET, ORDER_PAGE_ASSET, type StaticAsset } from "./page-routes.ts";
 
 const PAGES_DIR = join(import.meta.dir, "pages");
@@ -80,5 +81,10 @@ export function loadBrowserPages(options: { simulatorUrl: string | undefined }):
       docsScriptPath: `/assets/${docsName}`,
     };
   }
-  return { assets: assets.files, docsScriptPath: assets.docsScriptPath, simulatorUrl: options.simulatorUrl };
+  return {
+    assets: assets.files,
+    docsScriptPath: assets.docsScriptPath,
+    simulatorUrl: options.simulatorUrl,
+    console: consoleBundle,
+  };
 }

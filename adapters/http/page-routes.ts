@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { problem, problemResponse } from "../../kit/problem.ts";
+import type { ConsoleBundle, ConsoleName } from "./console-bundle.ts";
 
 /** A file served to browsers: its bytes never change while the process runs. */
 export interface StaticAsset {
@@ -17,6 +18,8 @@ export interface BrowserPages {
   readonly docsScriptPath: string;
   /** The bundled provider simulator, linked from the home page in development. */
   readonly simulatorUrl: string | undefined;
+  /** The admin console and the customer's account, built from `web/` as the process starts. */
+  readonly console: () => Promise<ConsoleBundle>;
 }
 
 export interface PageDeps {
@@ -70,9 +73,27 @@ ${items.join("\n")}
 `;
 }
 
-/** What a browser lands on: the home page, the order status page after checkout, and their assets. */
+async function assetNamed(deps: PageDeps, name: string) {
+  return deps.pages.assets[name] ?? (await deps.pages.console()).assets[name];
+}
+
+function consoleRoutes(deps: PageDeps, name: ConsoleName, summary: string) {
+  const serve = async ({ request }: { request: Request }) =>
+    serveAsset((await deps.pages.console()).pages[name], request);
+  const detail = { tags: ["pages"], summary };
+  return new Elysia({ name: `console-${name}` })
+    .get(`/${name}`, serve, { response: Html, detail })
+    .get(`/${name}/*`, serve, { response: Html, detail: { ...detail, summary: `${summary} (any page of it)` } });
+}
+
+/**
+ * What a browser lands on: the home page, the order status page after checkout, the two consoles
+ * and their assets.
+ */
 export function createPageRoutes(deps: PageDeps) {
   return new Elysia({ name: "page-routes" })
+    .use(consoleRoutes(deps, "admin", "Admin console: products, gateways, deliveries, orders"))
+    .use(consoleRoutes(deps, "account", "Customer account: purchases, licenses, subscriptions, notifications"))
     .get(
       "/",
       () =>
@@ -94,12 +115,12 @@ export function createPageRoutes(deps: PageDeps) {
       response: t.String({ description: "The marketplace's icon", contentMediaType: "image/svg+xml" }),
       detail: { tags: ["pages"], summary: "The icon browsers show in the tab" },
     })
-    .get("/assets/:name", ({ params, request }) => serveAsset(deps.pages.assets[params.name], request), {
+    .get("/assets/:name", async ({ params, request }) => serveAsset(await assetNamed(deps, params.name), request), {
       params: t.Object({ name: t.String({ maxLength: 128 }) }),
       response: t.String({
-        description: "A script of the docs UI or of the order status page",
+        description: "A script or stylesheet of the docs UI, the order status page or the consoles",
         contentMediaType: "text/javascript",
       }),
-      detail: { tags: ["pages"], summary: "Scripts of the docs UI and the order status page, served locally" },
+      detail: { tags: ["pages"], summary: "Scripts and styles of the docs UI, the order status page and the consoles" },
     });
 }

@@ -28,7 +28,12 @@ export function createOfflineApp(name: string) {
     describeDrivers,
     checkReadiness: async () => ({ database: true, migrations: true }),
     // No file reads here (Deno runs it without read access): the pages' assets answer 404.
-    pages: { assets: {}, docsScriptPath: "/assets/api-reference.js", simulatorUrl: undefined },
+    pages: {
+      assets: {},
+      docsScriptPath: "/assets/api-reference.js",
+      simulatorUrl: undefined,
+      console: () => Promise.reject(new Error("no console offline")),
+    },
     instanceId: name,
   };
   // Every use case not listed above answers as unavailable, whatever AppDeps grows to hold.

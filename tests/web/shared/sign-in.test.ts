@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
+import { useTestDatabase } from "../../support/database.ts";
+import { http, useE2e } from "../../support/e2e.ts";
+
+const db = useTestDatabase();
+const e2e = useE2e(db);
+
+let browser: Browser | undefined;
+let admin: Account;
+const customer = { email: "", password: "customer password" };
+
+beforeAll(async () => {
+  admin = await anAdminAccount(e2e);
+  customer.email = `console-customer-${crypto.randomUUID()}@example.com`;
+  const registered = await http(e2e.url, "POST", "/api/auth/register", {
+    body: { email: customer.email, password: customer.password, name: "Console Customer" },
+  });
+  expect(registered.status).toBe(201);
+  if (hasChromium) browser = await openBrowser();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const newPage = () => (browser as Browser).context.newPage();
+
+describe.skipIf(!hasChromium)("signing in to the consoles", () => {
+  test("an admin signs in, lands on the products and signs out, which forgets the token", async () => {
+    const page = await newPage();
+    const watched = watchPage(page);
+    await signIn(page, e2e.url, "admin", admin);
+    await page.waitForURL(`${e2e.url}/admin/products`);
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.admin_token"))).toContain('"token"');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.admin_token"))).toBeNull();
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    expect(watched.foreign(e2e.url)).toEqual([]);
+    await page.close();
+  }, 30_000);
+
+  test("a wrong password shows the API's message, and the sign-in form passes axe", async () => {
+    const page = await newPage();
+    await page.goto(`${e2e.url}/admin`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Email").fill(admin.email);
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const login = await http(e2e.url, "POST", "/api/auth/login", {
+      body: { email: admin.email, password: "not the password" },
+    });
+    await page.getByText(login.body.detail).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.admin_token"))).toBeNull();
+    await page.close();
+  }, 30_000);
+
+  test("a customer who signs in at /admin is told it is for admins, and kept out", async () => {
+    const page = await newPage();
+    await page.goto(`${e2e.url}/admin`);
+    await page.getByLabel("Email").fill(customer.email);
+    await page.getByLabel("Password").fill(customer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("This console is for admins.", { exact: false }).waitFor();
+    expect(await page.getByRole("button", { name: "Sign out" }).count()).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.admin_token"))).toBeNull();
+    await page.close();
+  }, 30_000);
+
+  test("a token the API refuses (401) sends the admin back to sign-in", async () => {
+    const page = await newPage();
+    await signIn(page, e2e.url, "admin", admin);
+    await page.evaluate(() => {
+      const stored = JSON.parse(sessionStorage.getItem("marketplace.admin_token") as string);
+      sessionStorage.setItem("marketplace.admin_token", JSON.stringify({ ...stored, token: "expired.or.forged" }));
+    });
+    await page.reload();
+    await page.getByRole("button", { name: "Sign in" }).waitFor();
+    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.admin_token"))).toBeNull();
+    await page.close();
+  }, 30_000);
+
+  test("at 375 px wide nothing is wider than the screen, and the keyboard reaches every section", async () => {
+    const page = await newPage();
+    await page.setViewportSize({ width: 375, height: 740 });
+    await signIn(page, e2e.url, "admin", admin);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    const reached: string[] = [];
+    for (let i = 0; i < 12; i += 1) {
+      await page.keyboard.press("Tab");
+      reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
+    }
+    expect(reached).toEqual(expect.arrayContaining(["Products", "Gateways", "Fulfillments", "Orders", "Sign out"]));
+    await page.keyboard.press("Enter");
+    await page.close();
+  }, 30_000);
+});

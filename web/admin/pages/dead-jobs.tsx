@@ -1,0 +1,3 @@
+export function DeadJobs() {
+  return <h1>DeadJobs</h1>;
+}

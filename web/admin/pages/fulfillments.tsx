@@ -1,0 +1,3 @@
+export function Fulfillments() {
+  return <h1>Fulfillments</h1>;
+}

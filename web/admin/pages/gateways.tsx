@@ -1,0 +1,3 @@
+export function Gateways() {
+  return <h1>Gateways</h1>;
+}

@@ -1,0 +1,3 @@
+export function ManualTasks() {
+  return <h1>ManualTasks</h1>;
+}

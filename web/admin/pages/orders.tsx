@@ -1,0 +1,3 @@
+export function Orders() {
+  return <h1>Orders</h1>;
+}

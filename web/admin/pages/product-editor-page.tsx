@@ -1,0 +1,3 @@
+export function ProductEditorPage() {
+  return <h1>ProductEditorPage</h1>;
+}

@@ -1,0 +1,3 @@
+export function ProductPage(props: { id: string }) {
+  return <h1>ProductPage {props.id}</h1>;
+}

@@ -1,0 +1,3 @@
+export function Products() {
+  return <h1>Products</h1>;
+}

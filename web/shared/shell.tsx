@@ -1,0 +1,62 @@
+import type { ComponentChildren } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import type { ApiClient } from "./api.ts";
+import { currentPath, href } from "./router.ts";
+import type { Session, SessionStore } from "./session.ts";
+
+/** The signed-in session, following sign-in, sign-out and a 401 from anywhere. */
+export function useSession(store: SessionStore): Session | undefined {
+  const [session, setSession] = useState(store.current);
+  useEffect(() => store.subscribe(setSession), [store]);
+  return session;
+}
+
+/** Header with the console's sections and sign-out, then the page. */
+export function Shell(props: {
+  title: string;
+  api: ApiClient;
+  session: Session;
+  store: SessionStore;
+  links: readonly (readonly [string, string])[];
+  path: string;
+  children: ComponentChildren;
+}) {
+  useEffect(() => {
+    document.getElementById("main")?.focus();
+  }, [props.path]);
+  const { api } = props;
+  useEffect(() => {
+    // A token kept from an earlier visit may have expired: asking who it is ends the session on a 401.
+    void api.GET("/api/me");
+  }, [api]);
+  return (
+    <>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <strong>{props.title}</strong>
+        <nav aria-label="Sections">
+          {props.links.map(([path, label]) => (
+            <a
+              key={path}
+              href={href(path)}
+              aria-current={currentPath() === path || currentPath().startsWith(`${path}/`) ? "page" : undefined}
+            >
+              {label}
+            </a>
+          ))}
+        </nav>
+        <span class="who">
+          {props.session.user.email}{" "}
+          <button type="button" onClick={() => props.store.signOut()}>
+            Sign out
+          </button>
+        </span>
+      </header>
+      <main id="main" tabIndex={-1}>
+        {props.children}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from "preact/hooks";
+import { type ApiClient, messageOf, unwrap } from "./api.ts";
+import type { Role, SessionStore } from "./session.ts";
+import { Field } from "./ui.tsx";
+
+/** Email and password against `POST /api/auth/login`; a user of the wrong role is told where they belong. */
+export function SignIn(props: {
+  api: ApiClient;
+  session: SessionStore;
+  requiredRole: Role;
+  title: string;
+  wrongRole: string;
+}) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState("");
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setMessage("");
+    try {
+      const session = await unwrap(props.api.POST("/api/auth/login", { body: { email, password } }));
+      if (session.user.role !== props.requiredRole) setMessage(props.wrongRole);
+      else props.session.signIn(session);
+    } catch (error) {
+      setMessage(messageOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <main class="sign-in">
+      <h1>{props.title}</h1>
+      <form onSubmit={submit}>
+        <Field
+          label="Email"
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
+        <p role="alert" class="error">
+          {message}
+        </p>
+      </form>
+    </main>
+  );
+}
