@@ -59,6 +59,16 @@ module.exports = {
       to: { path: "^(domain|application|adapters|provider-sim)/" },
     },
     {
+      name: "console-speaks-only-the-public-api",
+      comment:
+        "The web console runs in a browser and knows the marketplace only through the generated API types: no server module, no runtime module, and no package but the UI library and the API client.",
+      severity: "error",
+      from: { path: "^web/" },
+      to: {
+        pathNot: ["^web/", "^openapi/generated/marketplace[.]ts$", "node_modules/(preact|openapi-fetch)/"],
+      },
+    },
+    {
       name: "no-cycles",
       severity: "error",
       from: {},
@@ -80,7 +90,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],
-      extensions: [".ts", ".js", ".mjs", ".cjs", ".json"],
+      extensions: [".ts", ".tsx", ".js", ".mjs", ".cjs", ".json"],
     },
     reporterOptions: { text: { highlightFocused: true } },
   },

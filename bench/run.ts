@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
+import { measureConsole } from "./console.ts";
 import { burstThroughput, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
 import { latencyChart } from "./latency-chart.ts";
 import { performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
@@ -34,6 +35,7 @@ const PROVIDER_LATENCY_MS = setting("BENCH_PROVIDER_LATENCY_MS", 25, 25);
  * and the figure would measure the machine (see docs/decisions.md).
  */
 const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
+const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 20, 3);
 const OUT = process.env.BENCH_OUT ?? (SMOKE ? undefined : "bench/results.json");
 
 const ACCESS_LOG = join(tmpdir(), "marketplace-bench-access.log");
@@ -85,6 +87,8 @@ try {
   if (!product) throw new Error("the seeded point-of-sale product is missing");
   const orders = { sql, sim, customerId: registered.user.id, productId: product.id };
 
+  const consoleFigures = await measureConsole({ url: primary.url, loads: CONSOLE_LOADS, say });
+
   // Warm the path once, then the figure at the target rate.
   await offerPaidOrders({ ...orders, marketplace: primary, rate: 50, seconds: 1 });
   const e2e = await offerPaidOrders({ ...orders, marketplace: primary, rate: E2E_RATE, seconds: E2E_SECONDS });
@@ -133,6 +137,7 @@ try {
       p99: s.p99_ms,
       lost: s.lost,
     })),
+    console: consoleFigures,
     scale: {
       orders: SCALE_ORDERS,
       provider_latency_ms: PROVIDER_LATENCY_MS,

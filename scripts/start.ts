@@ -150,6 +150,8 @@ function banner(): string {
     "",
     "Marketplace is up.",
     `  marketplace         ${marketplaceUrl}`,
+    `  admin console       ${marketplaceUrl}/admin`,
+    `  customer account    ${marketplaceUrl}/account`,
     `  API docs            ${marketplaceUrl}/openapi`,
     `  provider simulator  ${simUrl}  (point-of-sale provider and both payment gateway sandboxes)`,
     ...(mail.SMTP_URL && simControls

@@ -1,20 +1,12 @@
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import type { StaticAsset } from "./page-routes.ts";
+import type { ConsoleBundle, ConsoleName, StaticAsset } from "./page-routes.ts";
 
 /** The two consoles, each a page of its own over the same client code. */
-export const CONSOLES = {
+const CONSOLES: Readonly<Record<ConsoleName, { entry: string; title: string }>> = {
   admin: { entry: "admin", title: "Marketplace admin" },
   account: { entry: "account", title: "Your account" },
-} as const;
-export type ConsoleName = keyof typeof CONSOLES;
-
-export interface ConsoleBundle {
-  /** The page every path under `/admin` or `/account` answers with. */
-  readonly pages: Readonly<Record<ConsoleName, StaticAsset>>;
-  /** Scripts and styles, served under `/assets/{name}`; their names carry their hash. */
-  readonly assets: Readonly<Record<string, StaticAsset>>;
-}
+};
 
 const WEB_DIR = join(import.meta.dir, "..", "..", "web");
 const IMMUTABLE = "public, max-age=31536000, immutable";

@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import { problem, problemResponse } from "../../kit/problem.ts";
-import type { ConsoleBundle, ConsoleName } from "./console-bundle.ts";
 
 /** A file served to browsers: its bytes never change while the process runs. */
 export interface StaticAsset {
@@ -9,6 +8,16 @@ export interface StaticAsset {
   readonly contentType: string;
   readonly etag: string;
   readonly cacheControl: string;
+}
+
+export type ConsoleName = "admin" | "account";
+
+/** The consoles' pages and assets, built from `web/` (console-bundle.ts). */
+export interface ConsoleBundle {
+  /** The page every path under `/admin` or `/account` answers with. */
+  readonly pages: Readonly<Record<ConsoleName, StaticAsset>>;
+  /** Scripts and styles, served under `/assets/{name}`; their names carry their hash. */
+  readonly assets: Readonly<Record<string, StaticAsset>>;
 }
 
 export interface BrowserPages {
@@ -81,9 +90,12 @@ function consoleRoutes(deps: PageDeps, name: ConsoleName, summary: string) {
   const serve = async ({ request }: { request: Request }) =>
     serveAsset((await deps.pages.console()).pages[name], request);
   const detail = { tags: ["pages"], summary };
-  return new Elysia({ name: `console-${name}` })
-    .get(`/${name}`, serve, { response: Html, detail })
-    .get(`/${name}/*`, serve, { response: Html, detail: { ...detail, summary: `${summary} (any page of it)` } });
+  return (
+    new Elysia({ name: `console-${name}` })
+      .get(`/${name}`, serve, { response: Html, detail })
+      // Every page below is the same document, routed in the browser; the document lists it once.
+      .get(`/${name}/*`, serve, { response: Html, detail: { ...detail, hide: true } })
+  );
 }
 
 /**

@@ -38,6 +38,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Admin console: products, gateways, deliveries, orders */
+        get: operations["getAdmin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Customer account: purchases, licenses, subscriptions, notifications */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -79,7 +113,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Scripts of the docs UI and the order status page, served locally */
+        /** Scripts and styles of the docs UI, the order status page and the consoles */
         get: operations["getAssetsByName"];
         put?: never;
         post?: never;
@@ -2500,6 +2534,52 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getAdmin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getIndex: {
         parameters: {
             query?: never;
@@ -2561,7 +2641,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A script of the docs UI or of the order status page */
+            /** @description A script or stylesheet of the docs UI, the order status page or the consoles */
             200: {
                 headers: {
                     [name: string]: unknown;

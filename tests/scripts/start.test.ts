@@ -117,6 +117,8 @@ describe("npm start (scripts/start.ts)", () => {
         const banner = running.stdout();
         expect(banner).toContain(`marketplace         ${running.marketplace}`);
         expect(banner).toContain(`${running.marketplace}/openapi`);
+        expect(banner).toContain(`admin console       ${running.marketplace}/admin`);
+        expect(banner).toContain(`customer account    ${running.marketplace}/account`);
         expect(banner).toContain(`provider simulator  ${running.sim}`);
         expect(banner).toContain(`mailbox             ${running.sim}/__sim/mail`);
         expect(banner).toContain(`${DEMO_ADMIN_EMAIL} / ${DEMO_ADMIN_PASSWORD}`);
@@ -125,6 +127,12 @@ describe("npm start (scripts/start.ts)", () => {
 
         expect(await statusOf(`${running.marketplace}/health`)).toBe(200);
         expect(await statusOf(`${running.sim}/health`)).toBe(200);
+        // The consoles are served with no build step of their own: the page and what it loads.
+        const consolePage = await (await fetch(`${running.marketplace}/admin`)).text();
+        const script = consolePage.match(/src="(\/assets\/admin-[^"]+\.js)"/)?.[1];
+        expect(script).toBeString();
+        expect(await statusOf(`${running.marketplace}${script}`)).toBe(200);
+        expect(await statusOf(`${running.marketplace}/account/licenses`)).toBe(200);
         // The banner's admin is the one the marketplace was given.
         const session = await login(running.marketplace, DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD);
         expect(session.status).toBe(200);
