@@ -55,7 +55,12 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     await page.getByText("Up to date.").waitFor();
     expect(await page.locator("#order-status").textContent()).toBe("paid");
     expect(await page.getByRole("link", { name: /workspace/i }).getAttribute("href")).toContain("/workspaces/");
-    expect(await page.evaluate(() => sessionStorage.getItem("marketplace.customer_token"))).toBeString();
+    const stored = await page.evaluate(() => sessionStorage.getItem("marketplace.customer_token"));
+    expect(JSON.parse(stored ?? "null")).toMatchObject({
+      token: expect.any(String),
+      user: { email, role: "customer" },
+    });
+    expect(await page.getByRole("link", { name: "Your account" }).getAttribute("href")).toBe("/account");
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 40_000);

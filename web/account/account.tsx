@@ -1,10 +1,26 @@
 import { render } from "preact";
-import { interceptLinks, setBase, usePath } from "../shared/router.ts";
+import { interceptLinks, match, setBase, usePath } from "../shared/router.ts";
 import { Shell, useSession } from "../shared/shell.tsx";
 import { SignIn } from "../shared/sign-in.tsx";
 import { api, session } from "./context.ts";
+import { Licenses } from "./pages/licenses.tsx";
+import { Notifications } from "./pages/notifications.tsx";
+import { Purchases } from "./pages/purchases.tsx";
+import { Subscriptions } from "./pages/subscriptions.tsx";
 
-const LINKS = [["/", "Purchases"]] as const;
+const PAGES = {
+  "/": () => <Purchases />,
+  "/licenses": () => <Licenses />,
+  "/subscriptions": () => <Subscriptions />,
+  "/notifications": () => <Notifications />,
+} as const;
+
+const LINKS = [
+  ["/", "Purchases"],
+  ["/licenses", "Licenses"],
+  ["/subscriptions", "Subscriptions"],
+  ["/notifications", "Notifications"],
+] as const;
 
 function Account() {
   const signedIn = useSession(session);
@@ -19,9 +35,10 @@ function Account() {
         wrongRole="This is the customer account. Admins sign in at /admin."
       />
     );
+  const route = match(Object.keys(PAGES) as (keyof typeof PAGES)[], path);
   return (
     <Shell api={api} title="Your account" session={signedIn} store={session} links={LINKS} path={path}>
-      <h1>Purchases</h1>
+      {route ? PAGES[route.pattern]() : <p>No page lives here.</p>}
     </Shell>
   );
 }

@@ -1,6 +1,7 @@
 // The order status page holds no session of its own: the customer's token lives in sessionStorage
-// under TOKEN_KEY (gone when the tab closes) and every call is the public API with a bearer token.
-const TOKEN_KEY = "marketplace.customer_token";
+// under SESSION_KEY (gone when the tab closes) and every call is the public API with a bearer token.
+// The entry is the account console's own `{"token","user"}`, so signing in on either signs in on both.
+const SESSION_KEY = "marketplace.customer_token";
 const REFRESH_MS = 3000;
 const IN_PROGRESS = new Set(["queued", "processing"]);
 // Links a browser can follow; the other actions are API calls made from a button or a form.
@@ -20,8 +21,17 @@ function say(text) {
   show("message");
 }
 
+function storedToken() {
+  try {
+    const session = JSON.parse(sessionStorage.getItem(SESSION_KEY) ?? "null");
+    return typeof session?.token === "string" && session.user ? session.token : null;
+  } catch {
+    return null;
+  }
+}
+
 async function api(method, path, body) {
-  const token = sessionStorage.getItem(TOKEN_KEY);
+  const token = storedToken();
   const headers = { accept: "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body) headers["content-type"] = "application/json";
@@ -89,14 +99,14 @@ function render(order, dashboardItems) {
 
 async function refresh() {
   clearTimeout(timer);
-  if (!sessionStorage.getItem(TOKEN_KEY)) return signIn();
+  if (!storedToken()) return signIn();
   try {
     const [order, dashboard] = await Promise.all([
       api("GET", `/api/orders/${encodeURIComponent(orderId)}`),
       api("GET", "/api/dashboard"),
     ]);
     if (order.status === 401) {
-      sessionStorage.removeItem(TOKEN_KEY);
+      sessionStorage.removeItem(SESSION_KEY);
       return signIn("Your session has ended; sign in again.");
     }
     if (order.status !== 200) return say(order.data?.detail ?? "This order cannot be shown.");
@@ -117,12 +127,17 @@ byId("signin-form").addEventListener("submit", async (event) => {
     byId("signin-note").textContent = result.data?.detail ?? "Sign-in failed.";
     return;
   }
-  sessionStorage.setItem(TOKEN_KEY, result.data.token);
+  const { token, user } = result.data;
+  if (user.role !== "customer") {
+    byId("signin-note").textContent = "This page is for customers. Admins sign in at /admin.";
+    return;
+  }
+  sessionStorage.setItem(SESSION_KEY, JSON.stringify({ token, user }));
   refresh();
 });
 
 byId("signout").addEventListener("click", () => {
-  sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(SESSION_KEY);
   signIn();
 });
 

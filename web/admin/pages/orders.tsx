@@ -1,3 +1,104 @@
+import { useState } from "preact/hooks";
+import { type Schemas, unwrap } from "../../shared/api.ts";
+import { formatMoney, formatTime } from "../../shared/format.ts";
+import { useLoad } from "../../shared/load.ts";
+import { href } from "../../shared/router.ts";
+import { Checkbox, Loaded, Select, TableBox } from "../../shared/ui.tsx";
+import { api } from "../context.ts";
+import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../operations/choices.ts";
+import { PageLinks, usePager } from "../operations/pager.tsx";
+
+type Status = Schemas["OrderStatus"];
+type Gateway = Schemas["PaymentGateway"];
+
+const STATUS_CHOICES = choicesOf(ORDER_STATUS_NAMES, "Any status");
+const GATEWAY_CHOICES = choicesOf(GATEWAY_NAMES, "Any gateway");
+
 export function Orders() {
-  return <h1>Orders</h1>;
+  const [attention, setAttention] = useState(false);
+  const [status, setStatus] = useState<Status | "">("");
+  const [gateway, setGateway] = useState<Gateway | "">("");
+  const pager = usePager(`${attention}/${status}/${gateway}`);
+  const { result, reload } = useLoad(
+    () =>
+      unwrap(
+        api.GET("/api/admin/orders", {
+          params: {
+            query: {
+              needs_attention: attention ? "true" : undefined,
+              status: status || undefined,
+              payment_gateway: gateway || undefined,
+              cursor: pager.cursor,
+            },
+          },
+        }),
+      ),
+    [attention, status, gateway, pager.cursor],
+  );
+  return (
+    <>
+      <h1>Orders</h1>
+      <div class="toolbar">
+        <Checkbox label="Needs attention" checked={attention} onChange={setAttention} />
+        <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
+        <Select label="Gateway" value={gateway} options={GATEWAY_CHOICES} onChange={(v) => setGateway(v as Gateway)} />
+        <button type="button" class="secondary" onClick={reload}>
+          Refresh
+        </button>
+      </div>
+      <Loaded result={result}>
+        {(found) =>
+          found.items.length === 0 ? (
+            <p>No orders match these filters.</p>
+          ) : (
+            <>
+              <OrderTable orders={found.items} />
+              <PageLinks pager={pager} next={found.next_cursor} />
+            </>
+          )
+        }
+      </Loaded>
+    </>
+  );
+}
+
+function OrderTable(props: { orders: readonly Schemas["AdminOrder"][] }) {
+  return (
+    <TableBox label="Orders">
+      <thead>
+        <tr>
+          <th scope="col">Order</th>
+          <th scope="col">Placed</th>
+          <th scope="col">Status</th>
+          <th scope="col">Total</th>
+          <th scope="col">Gateway</th>
+          <th scope="col">Attention</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.orders.map((order) => (
+          <tr key={order.id}>
+            <td>
+              <a href={href(`/orders/${order.id}`)}>Order {shortId(order.id)}</a>
+            </td>
+            <td>{formatTime(order.created_at)}</td>
+            <td>{ORDER_STATUS_NAMES[order.status]}</td>
+            <td>{formatMoney(order.total, order.currency)}</td>
+            <td>
+              {GATEWAY_NAMES[order.payment_gateway]} ({order.gateway_environment})
+            </td>
+            <td>
+              {order.needs_attention ? (
+                <strong class="error">
+                  Needs attention{order.attention_reason ? `: ${order.attention_reason}` : ""}
+                </strong>
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
 }

@@ -1,0 +1,176 @@
+import { describe, expect, test } from "bun:test";
+import { hasChromium } from "../../support/browser.ts";
+import { screenshot, seriousViolations, signIn } from "../../support/console.ts";
+import { eventually, http } from "../../support/e2e.ts";
+import { useAccountFixture } from "./account-fixture.ts";
+
+const { e2e, products, aCustomer, bought, get, newPage, purchase } = useAccountFixture();
+
+describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
+  test("paid in the hosted checkout, the customer goes from the order page to the account and opens the workspace", async () => {
+    const customer = await aCustomer();
+    const { page, watched } = await newPage();
+    const checkout = await http(e2e.url, "POST", "/api/checkout/create", {
+      token: customer.token,
+      body: { items: [{ product_id: products.pos.id, variant: "monthly" }], payment_gateway: "gateway_b" },
+    });
+    expect(checkout.status).toBe(201);
+    const orderId = checkout.body.order_id as string;
+    await page.goto(checkout.body.checkout.url);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=success`);
+    await page.getByLabel("Email").fill(customer.email);
+    await page.getByLabel("Password").fill(customer.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Up to date.").waitFor({ timeout: 15_000 });
+    const stored = await page.evaluate(() => JSON.parse(sessionStorage.getItem("marketplace.customer_token") ?? "{}"));
+    expect(stored).toMatchObject({ token: expect.any(String), user: { email: customer.email, role: "customer" } });
+
+    await page.getByRole("link", { name: "Your account" }).click();
+    await page.waitForURL(`${e2e.url}/account`);
+    const item = purchase(page, products.pos, "monthly");
+    await item.waitFor();
+    expect(await page.getByRole("button", { name: "Sign in" }).count()).toBe(0);
+    expect(await item.getByText("Status: active").count()).toBe(1);
+    const workspace = item.getByRole("link", { name: "Open your workspace" });
+    const dashboard = await get(customer, "/api/dashboard");
+    expect(await workspace.getAttribute("href")).toBe(dashboard.items[0].next_action.url);
+    expect(await workspace.getAttribute("href")).toContain("/workspaces/");
+    await page.getByRole("status").filter({ hasText: "Up to date." }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "account");
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a subscription is cancelled and then resumed from the page, the API agreeing after each", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.pos, "monthly");
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer, "/subscriptions");
+    const row = page.getByRole("row", { name: new RegExp(products.pos.name) });
+    const subscription = async () => (await get(customer, "/api/subscriptions")).items[0];
+    expect(await row.getByRole("button", { name: "Resume" }).count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await row.getByRole("button", { name: "Cancel" }).click();
+    await row.getByRole("button", { name: "Resume" }).waitFor();
+    await row
+      .getByRole("status")
+      .filter({ hasText: /^Cancelled: it ends / })
+      .waitFor();
+    expect(await row.getByRole("button", { name: "Cancel" }).count()).toBe(0);
+    expect(await subscription()).toMatchObject({ status: "active", cancel_at_period_end: true });
+    expect(await row.textContent()).toContain("Ends ");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await row.getByRole("button", { name: "Resume" }).click();
+    await row.getByRole("button", { name: "Cancel" }).waitFor();
+    await row
+      .getByRole("status")
+      .filter({ hasText: /^Resumed: it renews / })
+      .waitFor();
+    expect(await subscription()).toMatchObject({ status: "active", cancel_at_period_end: false });
+    expect(await row.textContent()).toContain("Renews ");
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a license shows its key and download, the order page shares the sign-in; notifications are shown, one marked read, then all", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.licensed, "regular");
+    await bought(customer, products.pos, "monthly");
+    const notifications = () => get(customer, "/api/notifications");
+    await eventually(async () => (await notifications()).items.length === 2, 4000, "two notifications");
+    const [license] = (await get(customer, "/api/licenses")).items;
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer);
+
+    const item = purchase(page, products.licensed, "regular");
+    await item.waitFor();
+    expect(await item.locator("code").textContent()).toBe(license.license_key);
+    expect(await item.getByRole("link", { name: /^Download the release/ }).getAttribute("href")).toStartWith(
+      `${e2e.url}/api/downloads/`,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await item.getByRole("link", { name: "order details" }).click();
+    await page.waitForURL(/\/orders\/[0-9a-f-]+$/);
+    await page
+      .locator("#items tr .status")
+      .filter({ hasText: /^active$/ })
+      .waitFor();
+    expect(await page.getByRole("button", { name: "Sign in" }).isVisible()).toBeFalse();
+    await page.getByRole("link", { name: "Your account" }).click();
+    await item.waitFor();
+
+    await page.getByRole("link", { name: "Licenses" }).click();
+    await page.waitForURL(`${e2e.url}/account/licenses`);
+    const card = page.getByRole("article", { name: `${products.licensed.name} (${license.license_type})` });
+    await card.waitFor();
+    expect(await card.locator("code").textContent()).toBe(license.license_key);
+    expect(await card.getByText("0 of 3 activations used").count()).toBe(1);
+    const download = await card.getByRole("link", { name: `Download ${products.licensed.name}` }).getAttribute("href");
+    const followed = await fetch(download ?? "", { redirect: "manual" });
+    expect([followed.status, followed.headers.get("location")]).toEqual([
+      302,
+      "https://downloads.example.com/app/3.1.0",
+    ]);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("link", { name: "Notifications" }).click();
+    await page.getByText("2 unread.").waitFor();
+    expect(await page.getByRole("button", { name: "Mark as read" }).count()).toBe(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Mark as read" }).first().click();
+    await page.getByText("1 unread.").waitFor();
+    expect((await notifications()).items.filter((n: { read_at: string | null }) => n.read_at).length).toBe(1);
+
+    await page.getByRole("button", { name: "Mark all read" }).click();
+    await page.getByRole("status").filter({ hasText: "1 marked read." }).waitFor();
+    await page.getByText("All read.").waitFor();
+    expect(await page.getByRole("button", { name: "Mark as read" }).count()).toBe(0);
+    expect((await notifications()).items.every((n: { read_at: string | null }) => n.read_at)).toBeTrue();
+    await page.getByLabel("Unread only").check();
+    await page.getByText("Nothing unread.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("at 375 px wide no page is wider than the screen, and the keyboard reaches every section", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.licensed, "regular");
+    await bought(customer, products.pos, "monthly");
+    const { page, watched } = await newPage(375, 740);
+    await signIn(page, e2e.url, "account", customer);
+    await purchase(page, products.pos, "monthly").waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    for (const [path, ready] of [
+      ["/licenses", "Licenses"],
+      ["/subscriptions", "Subscriptions"],
+      ["/notifications", "Notifications"],
+    ] as const) {
+      await page.goto(`${e2e.url}/account${path}`);
+      await page.getByRole("heading", { level: 1, name: ready }).waitFor();
+      await page.getByText("Loading…").waitFor({ state: "detached" });
+      expect(await overflow()).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    // Each page starts with the focus on its content, so the header is behind it.
+    const reached: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      await page.keyboard.press("Shift+Tab");
+      reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
+    }
+    expect(reached).toEqual(["Sign out", "Notifications", "Subscriptions", "Licenses", "Purchases", "Skip to content"]);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${e2e.url}/account/licenses`);
+    await page.getByRole("heading", { level: 1, name: "Licenses" }).waitFor();
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { aLicenseProduct } from "../../support/builders/products.ts";
+import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
+import { useTestDatabase } from "../../support/database.ts";
+import {
+  adminToken,
+  buyAndPay,
+  createProduct,
+  eventually,
+  fulfillmentReaches,
+  http,
+  registerCustomer,
+  useE2e,
+} from "../../support/e2e.ts";
+import { atSandbox, simControl } from "../../support/subscriptions.ts";
+
+const db = useTestDatabase();
+const e2e = useE2e(db);
+
+let browser: Browser | undefined;
+let admin: Account;
+let token: string;
+
+beforeAll(async () => {
+  admin = await anAdminAccount(e2e);
+  token = await adminToken(e2e);
+  if (hasChromium) browser = await openBrowser();
+}, 30_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const orderLink = (page: Page, orderId: string) => page.getByRole("link", { name: `Order ${orderId.slice(0, 8)}` });
+
+async function adminOrder(orderId: string) {
+  const found = await http(e2e.url, "GET", `/api/admin/orders/${orderId}`, { token });
+  expect(found.status).toBe(200);
+  return found.body as { status: string; needs_attention: boolean; refunds: { amount: number }[] };
+}
+
+/** A license bought and delivered through `gateway`: $49.00 paid. */
+async function aPaidOrder(gateway: "gateway_a" | "gateway_b") {
+  const product = await createProduct(e2e, aLicenseProduct());
+  const customer = await registerCustomer(e2e);
+  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "regular" }], gateway);
+  await fulfillmentReaches(db, orderId, "active", 8000);
+  return orderId;
+}
+
+/** The customer's bank disputes the payment at gateway B, which puts the order before a person. */
+async function aDisputedOrder() {
+  const orderId = await aPaidOrder("gateway_b");
+  const [payment] = await db.current.sql<{ payment_id: string }[]>`
+    select payment_id from payments where order_id = ${orderId}`;
+  const intent = await atSandbox(e2e, "gateway_b", `/v1/payment_intents/${payment?.payment_id}`);
+  await simControl(e2e, `/__sim/gateway_b/charges/${intent.latest_charge}/dispute`);
+  await eventually(async () => (await adminOrder(orderId)).needs_attention, 8000, "the order to need attention");
+  return orderId;
+}
+
+describe.skipIf(!hasChromium)("the Orders pages", () => {
+  test("Needs attention keeps only the disputed order, whose page approves it", async () => {
+    const paid = await aPaidOrder("gateway_a");
+    const disputed = await aDisputedOrder();
+
+    const page = await (browser as Browser).context.newPage();
+    const watched = watchPage(page);
+    await signIn(page, e2e.url, "admin", admin, "/orders");
+    await orderLink(page, paid).waitFor();
+    await orderLink(page, disputed).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel("Needs attention").check();
+    await orderLink(page, paid).waitFor({ state: "detached" });
+    const row = page.getByRole("row").filter({ has: orderLink(page, disputed) });
+    expect(await row.textContent()).toContain("Needs attention: dispute");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await orderLink(page, disputed).click();
+    await page.waitForURL(`${e2e.url}/admin/orders/${disputed}`);
+    const attention = page.getByRole("region", { name: "Needs attention" });
+    await attention.waitFor();
+    expect(await attention.textContent()).toContain("dispute");
+    await page.getByRole("region", { name: "Disputes" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await attention.getByRole("button", { name: "Approve" }).click();
+    await page.getByText("Approved; the order is now disputed.").waitFor();
+    await attention.waitFor({ state: "detached" });
+    expect((await adminOrder(disputed)).needs_attention).toBeFalse();
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a part of a paid order is refunded from its page, and shows in its refunds", async () => {
+    const orderId = await aPaidOrder("gateway_a");
+    const page = await (browser as Browser).context.newPage();
+    const watched = watchPage(page);
+    await signIn(page, e2e.url, "admin", admin, `/orders/${orderId}`);
+    await page.getByRole("region", { name: "Items" }).waitFor();
+    expect(await page.getByRole("region", { name: "Payments" }).textContent()).toContain("$49.00");
+    await page.getByText("No refunds.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    const amount = page.getByLabel("Amount to refund, in USD (such as 12.50, not in cents)");
+    await amount.fill("60");
+    await page.getByRole("button", { name: "Refund" }).click();
+    await page.getByText("Refund between $0.01 and $49.00.").first().waitFor();
+    expect((await adminOrder(orderId)).refunds).toEqual([]);
+
+    await amount.fill("10.50");
+    const asked = new Promise<string>((resolve) =>
+      page.once("dialog", (dialog) => {
+        resolve(dialog.message());
+        void dialog.accept();
+      }),
+    );
+    await page.getByRole("button", { name: "Refund" }).click();
+    expect(await asked).toContain("Refund $10.50 of payment");
+    await page.getByText("Refund made; the order is now partially refunded.").waitFor();
+    const refunds = page.getByRole("region", { name: "Refunds" });
+    await refunds.waitFor();
+    expect(await refunds.getByRole("cell").nth(2).textContent()).toBe("$10.50");
+    expect(await page.locator("#order-status").textContent()).toBe("Partially refunded");
+    expect(await page.getByText("$38.50 left to refund.").count()).toBe(1);
+    const after = await adminOrder(orderId);
+    expect(after.status).toBe("partially_refunded");
+    expect(after.refunds.map((refund) => refund.amount)).toEqual([1050]);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,66 @@
+import type { Schemas } from "../shared/api.ts";
+import { unwrap } from "../shared/api.ts";
+import { formatTime } from "../shared/format.ts";
+import { ActionButton } from "../shared/ui.tsx";
+import { api } from "./context.ts";
+import { DomainForm } from "./domain-form.tsx";
+
+type Item = Schemas["DashboardItem"];
+
+/** What the customer can do next with one purchased item, as the API words it. */
+export function NextAction(props: { item: Item; onChange: () => void }) {
+  const { item, onChange } = props;
+  const action = item.next_action;
+  const fulfillmentId = item.fulfillment_id;
+  switch (action.kind) {
+    case "pay":
+    case "open_workspace":
+      return action.url ? (
+        <p>
+          <a href={action.url}>{action.label}</a>
+        </p>
+      ) : (
+        <p>{action.label}</p>
+      );
+    case "download":
+      return (
+        <div>
+          <p>{action.url ? <a href={action.url}>{action.label}</a> : action.label}</p>
+          {action.license_key ? (
+            <p>
+              License key: <code>{action.license_key}</code>
+            </p>
+          ) : null}
+        </div>
+      );
+    case "provide_domain":
+      return fulfillmentId ? (
+        <DomainForm fulfillmentId={fulfillmentId} prompt={action.label} onDone={onChange} />
+      ) : (
+        <p>{action.label}</p>
+      );
+    case "wait_for_team":
+      return (
+        <p>
+          {action.label}
+          {action.due_at ? `; expect it by ${formatTime(action.due_at)}.` : "."}
+        </p>
+      );
+    case "retry":
+      return (
+        <div>
+          <p>{action.label}</p>
+          {fulfillmentId ? (
+            <ActionButton
+              label="Try again"
+              run={() => unwrap(api.POST("/api/fulfillments/{id}/retry", { params: { path: { id: fulfillmentId } } }))}
+              describe={() => "Delivery started again."}
+              onDone={onChange}
+            />
+          ) : null}
+        </div>
+      );
+    default:
+      return <p>{action.label}</p>;
+  }
+}

@@ -1,0 +1,60 @@
+import { type Schemas, unwrap } from "../../shared/api.ts";
+import { formatTime, humanize } from "../../shared/format.ts";
+import { useLoad } from "../../shared/load.ts";
+import { Loaded } from "../../shared/ui.tsx";
+import { Card } from "../card.tsx";
+import { api } from "../context.ts";
+
+type License = Schemas["License"];
+
+function LicenseCard(props: { license: License }) {
+  const { license } = props;
+  return (
+    <Card
+      heading={
+        <>
+          {license.product_name} <span class="note">({humanize(license.license_type)})</span>
+        </>
+      }
+    >
+      <p>
+        Status: <strong>{license.status}</strong>
+        <span class="note">
+          {" · "}
+          {license.activations} of {license.max_activations} activations used
+          {" · "}
+          {license.expires_at ? `expires ${formatTime(license.expires_at)}` : "never expires"}
+        </span>
+      </p>
+      <p>
+        License key: <code>{license.license_key}</code>
+      </p>
+      <p>
+        {license.download_url ? (
+          <a href={license.download_url}>Download {license.product_name}</a>
+        ) : (
+          "No download is available for this license."
+        )}
+      </p>
+    </Card>
+  );
+}
+
+/** The customer's license keys, with how many machines use each and where to download the release. */
+export function Licenses() {
+  const { result } = useLoad(() => unwrap(api.GET("/api/licenses")), []);
+  return (
+    <>
+      <h1>Licenses</h1>
+      <Loaded result={result}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <p>You have no licenses.</p>
+          ) : (
+            page.items.map((license) => <LicenseCard key={license.id} license={license} />)
+          )
+        }
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,100 @@
+import { useId } from "preact/hooks";
+import { type Schemas, unwrap } from "../../shared/api.ts";
+import { ActionButton, TableBox } from "../../shared/ui.tsx";
+import { api } from "../context.ts";
+import { GATEWAY_NAMES } from "./choices.ts";
+
+type Settings = Schemas["GatewaySettings"];
+type Report = Schemas["GatewayConnectionReport"];
+type Environment = Schemas["GatewayEnvironmentSettings"];
+
+const FAILURES: Readonly<Record<Schemas["ConnectionFailureReason"], string>> = {
+  bad_credentials: "the gateway refused the API key",
+  unreachable: "the gateway could not be reached",
+  timeout: "the gateway did not answer in time",
+  not_configured: "no API key is set",
+  unexpected_response: "the gateway answered in a way we did not expect",
+};
+
+export function describeConnection(report: Report): string {
+  if (report.ok) return `Connected to the ${report.environment} environment in ${report.latency_ms} ms.`;
+  const where = report.environment ? ` (${report.environment} environment)` : "";
+  return `Not connected${where}: ${FAILURES[report.reason]}. ${report.message}`;
+}
+
+/**
+ * Whether a secret is set, with the name of the reference it is kept under; never its value. A
+ * missing one matters only in the environment in use.
+ */
+function Secret(props: { set: boolean; reference: string | null; active: boolean }) {
+  if (!props.reference) return <>not used</>;
+  const unset = props.active ? <strong class="error">not set</strong> : "not set";
+  return (
+    <>
+      {props.set ? "set" : unset} <small class="note">({props.reference})</small>
+    </>
+  );
+}
+
+function EnvironmentRow(props: { name: string; environment: Environment; active: boolean }) {
+  const { environment: env } = props;
+  return (
+    <tr>
+      <th scope="row">
+        {props.name}
+        {props.active ? " (active)" : ""}
+      </th>
+      <td>{env.base_url ? <code>{env.base_url}</code> : "—"}</td>
+      <td>
+        <Secret set={env.api_key_configured} reference={env.api_key_ref} active={props.active} />
+      </td>
+      <td>
+        <Secret set={env.client_key_configured} reference={env.client_key_ref} active={props.active} />
+      </td>
+      <td>
+        <Secret set={env.webhook_secret_configured} reference={env.webhook_secret_ref} active={props.active} />
+      </td>
+    </tr>
+  );
+}
+
+export function GatewayCard(props: { settings: Settings }) {
+  const { settings } = props;
+  const name = GATEWAY_NAMES[settings.gateway];
+  const heading = useId();
+  return (
+    <section aria-labelledby={heading}>
+      <h2 id={heading}>{name}</h2>
+      <dl>
+        <dt>Active environment</dt>
+        <dd>{settings.environment}</dd>
+        <dt>Request timeout</dt>
+        <dd>{settings.timeout_seconds} s</dd>
+        <dt>Webhook signatures accepted for</dt>
+        <dd>{settings.webhook_tolerance_seconds} s</dd>
+        <dt>Prices</dt>
+        <dd>{settings.tax_behavior === "inclusive" ? "include tax" : "exclude tax"}</dd>
+      </dl>
+      <TableBox label={`${name} environments`}>
+        <thead>
+          <tr>
+            <th scope="col">Environment</th>
+            <th scope="col">Base URL</th>
+            <th scope="col">API key</th>
+            <th scope="col">Client key</th>
+            <th scope="col">Webhook secret</th>
+          </tr>
+        </thead>
+        <tbody>
+          <EnvironmentRow name="Sandbox" environment={settings.sandbox} active={settings.environment === "sandbox"} />
+          <EnvironmentRow name="Live" environment={settings.live} active={settings.environment === "live"} />
+        </tbody>
+      </TableBox>
+      <ActionButton
+        label="Test payment gateway connection"
+        run={() => unwrap(api.POST(`/api/admin/${settings.gateway}/test-connection`))}
+        describe={describeConnection}
+      />
+    </section>
+  );
+}

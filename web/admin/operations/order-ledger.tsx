@@ -1,0 +1,142 @@
+import type { Schemas } from "../../shared/api.ts";
+import { formatMoney, formatTime, humanize } from "../../shared/format.ts";
+import { TableBox } from "../../shared/ui.tsx";
+import { DRIVER_NAMES } from "./choices.ts";
+
+type Order = Schemas["AdminOrderDetails"];
+
+/** What is left of a payment to give back: neither refunded nor taken back by a chargeback. */
+export const refundableOf = (payment: Schemas["Payment"]) =>
+  payment.amount - payment.refunded_amount - payment.charged_back_amount;
+
+export function ItemTable(props: { order: Order }) {
+  const { order } = props;
+  return (
+    <TableBox label="Items">
+      <thead>
+        <tr>
+          <th scope="col">Product</th>
+          <th scope="col">Variant</th>
+          <th scope="col">Quantity</th>
+          <th scope="col">Unit price</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Delivered by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.items.map((item) => (
+          <tr key={item.id}>
+            <td>{item.product_name}</td>
+            <td>
+              {item.variant}
+              {item.trial_days ? ` (${item.trial_days}-day trial)` : ""}
+            </td>
+            <td>{item.quantity}</td>
+            <td>{formatMoney(item.unit_price, order.currency)}</td>
+            <td>{formatMoney(item.amount, order.currency)}</td>
+            <td>{DRIVER_NAMES[item.fulfillment_driver]}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}
+
+export function PaymentTable(props: { order: Order }) {
+  const { order } = props;
+  if (order.payments.length === 0) return <p>No payments yet.</p>;
+  return (
+    <TableBox label="Payments">
+      <thead>
+        <tr>
+          <th scope="col">Gateway's payment</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Tax</th>
+          <th scope="col">Refunded</th>
+          <th scope="col">Charged back</th>
+          <th scope="col">Received</th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.payments.map((payment) => (
+          <tr key={payment.id}>
+            <td>
+              <code>{payment.payment_id}</code>
+            </td>
+            <td>{payment.kind}</td>
+            <td>{formatMoney(payment.amount, payment.currency)}</td>
+            <td>{formatMoney(payment.tax, payment.currency)}</td>
+            <td>{formatMoney(payment.refunded_amount, payment.currency)}</td>
+            <td>{formatMoney(payment.charged_back_amount, payment.currency)}</td>
+            <td>{formatTime(payment.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}
+
+export function RefundTable(props: { order: Order }) {
+  const { order } = props;
+  if (order.refunds.length === 0) return <p>No refunds.</p>;
+  const gatewayIdOf = (paymentId: string) =>
+    order.payments.find((payment) => payment.id === paymentId)?.payment_id ?? paymentId;
+  return (
+    <TableBox label="Refunds">
+      <thead>
+        <tr>
+          <th scope="col">Gateway's refund</th>
+          <th scope="col">Of payment</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Status</th>
+          <th scope="col">Made</th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.refunds.map((refund) => (
+          <tr key={refund.id}>
+            <td>
+              <code>{refund.gateway_refund_id}</code>
+            </td>
+            <td>
+              <code>{gatewayIdOf(refund.payment_id)}</code>
+            </td>
+            <td>{formatMoney(refund.amount, order.currency)}</td>
+            <td>{refund.status}</td>
+            <td>{formatTime(refund.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}
+
+export function DisputeTable(props: { order: Order }) {
+  const { order } = props;
+  if (order.disputes.length === 0) return <p>No disputes.</p>;
+  return (
+    <TableBox label="Disputes">
+      <thead>
+        <tr>
+          <th scope="col">Gateway's dispute</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Status</th>
+          <th scope="col">Opened</th>
+        </tr>
+      </thead>
+      <tbody>
+        {order.disputes.map((dispute) => (
+          <tr key={dispute.id}>
+            <td>
+              <code>{dispute.gateway_dispute_id}</code>
+            </td>
+            <td>{formatMoney(dispute.amount, dispute.currency)}</td>
+            <td>{humanize(dispute.status)}</td>
+            <td>{formatTime(dispute.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}

@@ -1,0 +1,117 @@
+import { useState } from "preact/hooks";
+import { unwrap } from "../../shared/api.ts";
+import { useLoad } from "../../shared/load.ts";
+import { Loaded, TableBox } from "../../shared/ui.tsx";
+import { api } from "../context.ts";
+import { formErrorsOf } from "./form-errors.ts";
+import { draftOfMapping, inputOfMapping, MAPPING_FIELDS, type MappingDraft, MappingRow } from "./mapping-row.tsx";
+
+const NEW_MAPPING: MappingDraft = {
+  payment_type: "subscription",
+  license_type: "",
+  billing_interval: "monthly",
+  price: "",
+  is_active: true,
+};
+
+/** A product's pricing mappings, edited together and saved in one call: one invalid row saves nothing. */
+export function PricingMappings(props: { id: string; onSaved: () => void }) {
+  const { result } = useLoad(
+    () => unwrap(api.GET("/api/admin/products/{id}/pricing-mappings", { params: { path: { id: props.id } } })),
+    [props.id],
+  );
+  return (
+    <Loaded result={result}>{(page) => <MappingsForm {...props} initial={page.items.map(draftOfMapping)} />}</Loaded>
+  );
+}
+
+function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () => void }) {
+  const [rows, setRows] = useState(props.initial);
+  const [failure, setFailure] = useState<unknown>();
+  const [saved, setSaved] = useState("");
+  const [busy, setBusy] = useState(false);
+  const errors = formErrorsOf(failure);
+  const unplaced = errors.unplaced(rows.flatMap((_, i) => MAPPING_FIELDS.map((field) => `/mappings/${i}/${field}`)));
+  const change = (index: number, patch: Partial<MappingDraft>) =>
+    setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setSaved("");
+    setFailure(undefined);
+    try {
+      const answer = await unwrap(
+        api.POST("/api/admin/products/pricing-mappings/bulk", {
+          body: { product_id: props.id, mappings: rows.map(inputOfMapping) },
+        }),
+      );
+      setRows(answer.items.map(draftOfMapping));
+      setSaved(answer.items.length === 1 ? "Saved 1 mapping." : `Saved ${answer.items.length} mappings.`);
+      props.onSaved();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={save} noValidate>
+      <p class="hint">
+        An active mapping prices its variant instead of the base price. One-time mappings name a license type (regular
+        or extended); subscriptions name their billing interval.
+      </p>
+      {rows.length === 0 ? (
+        <p>No pricing mappings: the base prices apply.</p>
+      ) : (
+        <TableBox label="Mappings">
+          <thead>
+            <tr>
+              <th scope="col">Payment type</th>
+              <th scope="col">License type</th>
+              <th scope="col">Billing interval</th>
+              <th scope="col">Price (minor units)</th>
+              <th scope="col">Active</th>
+              <th scope="col">Remove</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row, index) => (
+              <MappingRow
+                // Rows have no identity until saved; the position is what the API's errors name.
+                key={index}
+                index={index}
+                mapping={row}
+                change={(patch) => change(index, patch)}
+                remove={() => setRows((current) => current.filter((_, i) => i !== index))}
+                errors={errors}
+              />
+            ))}
+          </tbody>
+        </TableBox>
+      )}
+      {failure ? (
+        <div role="alert" class="error">
+          <p>Nothing was saved. {errors.summary}</p>
+          {unplaced.length > 0 ? (
+            <ul>
+              {unplaced.map((line) => (
+                <li key={line}>{line}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+      <p class="action">
+        <button type="button" class="secondary" onClick={() => setRows((current) => [...current, NEW_MAPPING])}>
+          Add mapping
+        </button>
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          Save mappings
+        </button>
+        <span role="status" class="note">
+          {saved}
+        </span>
+      </p>
+    </form>
+  );
+}

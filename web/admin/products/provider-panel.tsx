@@ -1,0 +1,117 @@
+import { unwrap } from "../../shared/api.ts";
+import { formatTime, humanize } from "../../shared/format.ts";
+import { useLoad } from "../../shared/load.ts";
+import { Loaded, TableBox } from "../../shared/ui.tsx";
+import { api } from "../context.ts";
+
+/** The provider's answers are passed through untyped: read what is there, show a dash for the rest. */
+type Row = Readonly<Record<string, unknown>>;
+const rowsOf = (answer: unknown): Row[] => {
+  const items = (answer as { items?: unknown } | null)?.items;
+  return Array.isArray(items) ? items.filter((item): item is Row => typeof item === "object" && item !== null) : [];
+};
+const text = (value: unknown) =>
+  Array.isArray(value) ? value.join(", ") : value === undefined || value === null ? "—" : String(value);
+
+/** What the provider reports for this product, through its management API. */
+export function ProviderPanel(props: { id: string }) {
+  const path = { params: { path: { id: props.id } } };
+  const overview = useLoad(() => unwrap(api.GET("/api/admin/products/{id}/provider/overview", path)), [props.id]);
+  const tenants = useLoad(() => unwrap(api.GET("/api/admin/products/{id}/provider/tenants", path)), [props.id]);
+  const plans = useLoad(() => unwrap(api.GET("/api/admin/products/{id}/provider/plans", path)), [props.id]);
+  return (
+    <>
+      <h3>Overview</h3>
+      <Loaded result={overview.result}>{(answer) => <Overview answer={answer as Row | null} />}</Loaded>
+      <h3>Tenants</h3>
+      <Loaded result={tenants.result}>
+        {(answer) => (
+          <Table
+            label="Provider tenants"
+            empty="The provider has no tenants yet."
+            rows={rowsOf(answer)}
+            columns={[
+              ["external_tenant_id", "Tenant"],
+              ["status", "Status"],
+              ["plan", "Plan"],
+              ["order_id", "Order"],
+            ]}
+          />
+        )}
+      </Loaded>
+      <h3>Plans</h3>
+      <Loaded result={plans.result}>
+        {(answer) => (
+          <Table
+            label="Provider plans"
+            empty="The provider offers no plans."
+            rows={rowsOf(answer)}
+            columns={[
+              ["id", "Plan"],
+              ["name", "Name"],
+              ["billing_intervals", "Billed"],
+            ]}
+          />
+        )}
+      </Loaded>
+    </>
+  );
+}
+
+function Overview(props: { answer: Row | null }) {
+  const byStatus = props.answer?.tenants_by_status;
+  const counts = typeof byStatus === "object" && byStatus !== null ? Object.entries(byStatus) : [];
+  const generated = props.answer?.generated_at;
+  const columns: [string, string][] = [
+    ["Tenants", text(props.answer?.tenants_total)],
+    ...counts.map(([status, count]): [string, string] => [humanize(status), text(count)]),
+    ["Plans", text(props.answer?.plans_total)],
+    ["As of", typeof generated === "string" ? formatTime(generated) : "—"],
+  ];
+  return (
+    <TableBox label="Provider overview">
+      <thead>
+        <tr>
+          {columns.map(([title]) => (
+            <th key={title} scope="col">
+              {title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        <tr>
+          {columns.map(([title, value]) => (
+            <td key={title}>{value}</td>
+          ))}
+        </tr>
+      </tbody>
+    </TableBox>
+  );
+}
+
+function Table(props: { label: string; empty: string; rows: Row[]; columns: readonly (readonly [string, string])[] }) {
+  if (props.rows.length === 0) return <p>{props.empty}</p>;
+  return (
+    <TableBox label={props.label}>
+      <thead>
+        <tr>
+          {props.columns.map(([key, title]) => (
+            <th key={key} scope="col">
+              {title}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((row, i) => (
+          <tr key={i}>
+            {props.columns.map(([key]) => (
+              <td key={key}>{text(row[key])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </TableBox>
+  );
+}
