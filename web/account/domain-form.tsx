@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { ApiProblem, messageOf, unwrap } from "../shared/api.ts";
-import { Field } from "../shared/ui.tsx";
+import { Field } from "../shared/fields.tsx";
 import { api } from "./context.ts";
 
 /** The domain a dedicated installation waits for, sent as the delivery's customer input. */

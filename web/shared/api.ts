@@ -31,8 +31,12 @@ export function createApiClient(session: SessionStore, baseUrl = location.origin
       request.headers.set("accept", "application/json");
       return request;
     },
-    onResponse({ response }) {
-      if (response.status === 401 && session.current()) session.signOut();
+    onResponse({ request, response }) {
+      // Only the token that was refused ends its session: a late answer to a request sent before
+      // a new sign-in leaves the new session alone.
+      const current = session.current()?.token;
+      if (response.status === 401 && current && request.headers.get("authorization") === `Bearer ${current}`)
+        session.signOut();
       return response;
     },
   });

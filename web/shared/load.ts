@@ -2,19 +2,35 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 
 export type Loading<T> =
   | { readonly state: "loading" }
-  | { readonly state: "failed"; readonly error: unknown }
+  /** `stale`: what the last successful load gave, still worth showing beside the failure. */
+  | { readonly state: "failed"; readonly error: unknown; readonly stale?: T }
   | { readonly state: "loaded"; readonly data: T };
 
-/** Runs `load` when `deps` change; `reload` runs it again (after an action changed the data). */
+/** The data to show: loaded, or kept from before a failed reload. */
+export const dataOf = <T>(result: Loading<T>): T | undefined =>
+  result.state === "loaded" ? result.data : result.state === "failed" ? result.stale : undefined;
+
+/**
+ * Runs `load` when `deps` change, showing "loading" meanwhile (other filters, other data). `reload`
+ * runs it again for the same `deps` and keeps the current data on screen until the answer comes,
+ * and beside the failure if it fails.
+ */
 export function useLoad<T>(load: () => Promise<T>, deps: readonly unknown[]) {
   const [result, setResult] = useState<Loading<T>>({ state: "loading" });
   const [round, setRound] = useState(0);
   useEffect(() => {
+    setResult({ state: "loading" });
+  }, deps);
+  useEffect(() => {
     let current = true;
-    setResult((previous) => (previous.state === "loaded" ? previous : { state: "loading" }));
     load().then(
       (data) => current && setResult({ state: "loaded", data }),
-      (error: unknown) => current && setResult({ state: "failed", error }),
+      (error: unknown) =>
+        current &&
+        setResult((previous) => {
+          const stale = dataOf(previous);
+          return stale === undefined ? { state: "failed", error } : { state: "failed", error, stale };
+        }),
     );
     return () => {
       current = false;

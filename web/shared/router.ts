@@ -27,6 +27,15 @@ export function navigate(path: string, options: { replace?: boolean } = {}) {
   window.dispatchEvent(new PopStateEvent("popstate"));
 }
 
+/** A typed or pasted address may hold a stray `%`: kept as written rather than breaking the page. */
+function decodeSegment(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
 /** Matches `path` against `/products/:id`-style patterns, first match wins. */
 export function match<P extends string>(patterns: readonly P[], path: string): Route<P> | undefined {
   const parts = path.split("/").filter(Boolean);
@@ -37,7 +46,7 @@ export function match<P extends string>(patterns: readonly P[], path: string): R
     const fits = wanted.every((segment, i) => {
       const part = parts[i] as string;
       if (segment.startsWith(":")) {
-        params[segment.slice(1)] = decodeURIComponent(part);
+        params[segment.slice(1)] = decodeSegment(part);
         return true;
       }
       return segment === part;
@@ -65,6 +74,8 @@ export function interceptLinks(root: HTMLElement) {
     const anchor = (event.target as Element).closest("a");
     if (!anchor || anchor.target || anchor.origin !== location.origin) return;
     if (anchor.pathname !== base && !anchor.pathname.startsWith(`${base}/`)) return;
+    // A jump within the page (the skip link) is the browser's to make.
+    if (anchor.hash && anchor.pathname === location.pathname && anchor.search === location.search) return;
     event.preventDefault();
     navigate(anchor.pathname.slice(base.length) + anchor.search || "/");
   });

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useErrorBoundary, useState } from "preact/hooks";
 import type { ApiClient } from "./api.ts";
 import { currentPath, href } from "./router.ts";
 import type { Session, SessionStore } from "./session.ts";
@@ -55,8 +55,26 @@ export function Shell(props: {
         </span>
       </header>
       <main id="main" tabIndex={-1}>
-        {props.children}
+        <Page path={props.path}>{props.children}</Page>
       </main>
     </>
+  );
+}
+
+/** A page that throws while drawing says so, and the header stays usable; moving on tries afresh. */
+function Page(props: { path: string; children: ComponentChildren }) {
+  const [error, reset] = useErrorBoundary();
+  // Only a move to another page clears the failure; `error` itself is not a reason to.
+  useEffect(() => {
+    if (error) reset();
+  }, [props.path]);
+  if (!error) return <>{props.children}</>;
+  return (
+    <div role="alert">
+      <p class="error">This page could not be shown: {error instanceof Error ? error.message : String(error)}</p>
+      <button type="button" onClick={reset}>
+        Try again
+      </button>
+    </div>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { type ApiClient, messageOf, unwrap } from "./api.ts";
+import { Field } from "./fields.tsx";
 import type { Role, SessionStore } from "./session.ts";
-import { Field } from "./ui.tsx";
 
 /** Email and password against `POST /api/auth/login`; a user of the wrong role is told where they belong. */
 export function SignIn(props: {

@@ -96,7 +96,21 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
       reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
     }
     expect(reached).toEqual(expect.arrayContaining(["Products", "Gateways", "Fulfillments", "Orders", "Sign out"]));
+    await page.close();
+  }, 30_000);
+
+  test('the first Tab reaches "Skip to content", and Enter moves the focus to the page, not the address', async () => {
+    const page = await newPage();
+    await signIn(page, e2e.url, "admin", admin);
+    await page.waitForURL(`${e2e.url}/admin/products`);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
+    expect(new URL(page.url()).pathname).toBe("/admin/products");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.querySelector("main")?.contains(document.activeElement))).toBe(true);
     await page.close();
   }, 30_000);
 });

@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { Checkbox } from "../../shared/fields.tsx";
 import { formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
-import { ActionButton, Checkbox, Loaded } from "../../shared/ui.tsx";
+import { ActionButton, Loaded } from "../../shared/ui.tsx";
 import { Card } from "../card.tsx";
 import { api } from "../context.ts";
 

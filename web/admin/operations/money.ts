@@ -1,8 +1,4 @@
-/** Minor units in one major unit's decimals, as the browser knows the currency (USD 2, JPY 0). */
-export function fractionDigits(currency: string): number {
-  const format = new Intl.NumberFormat(undefined, { style: "currency", currency: currency.toUpperCase() });
-  return format.resolvedOptions().maximumFractionDigits ?? 2;
-}
+import { fractionDigits } from "../../shared/format.ts";
 
 /** An amount written in major units, for the label's example: `12.50` in USD, `1250` in JPY. */
 export const exampleAmount = (currency: string) =>

@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { ApiProblem, type Schemas, unwrap } from "../../shared/api.ts";
-import { formatMoney } from "../../shared/format.ts";
-import { ActionButton, Field, Select } from "../../shared/ui.tsx";
+import { Field, Select } from "../../shared/fields.tsx";
+import { formatMoney, fractionDigits } from "../../shared/format.ts";
+import { ActionButton } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
-import { exampleAmount, fractionDigits, toMinorUnits } from "./money.ts";
+import { exampleAmount, toMinorUnits } from "./money.ts";
 import { refundableOf } from "./order-ledger.tsx";
 
 type Order = Schemas["AdminOrderDetails"];

@@ -1,7 +1,8 @@
 import { useId, useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { Field, TextArea } from "../../shared/fields.tsx";
 import { formatTime } from "../../shared/format.ts";
-import { ActionButton, Field, TextArea } from "../../shared/ui.tsx";
+import { ActionButton } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 
 type Task = Schemas["OpsTask"];

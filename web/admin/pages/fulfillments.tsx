@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { Select } from "../../shared/fields.tsx";
 import { formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
-import { ActionButton, Loaded, Select, TableBox } from "../../shared/ui.tsx";
+import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 import { choicesOf, DRIVER_NAMES, FULFILLMENT_STATUS_NAMES, shortId } from "../operations/choices.ts";
 import { Notice } from "../operations/notice.tsx";

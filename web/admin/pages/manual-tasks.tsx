@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { Select } from "../../shared/fields.tsx";
 import { humanize } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
-import { Loaded, Select } from "../../shared/ui.tsx";
+import { Loaded } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 import { Notice } from "../operations/notice.tsx";
 import { PageLinks, usePager } from "../operations/pager.tsx";

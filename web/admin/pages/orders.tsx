@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { Checkbox, Select } from "../../shared/fields.tsx";
 import { formatMoney, formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
-import { Checkbox, Loaded, Select, TableBox } from "../../shared/ui.tsx";
+import { Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../operations/choices.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";

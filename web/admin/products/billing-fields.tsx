@@ -1,5 +1,4 @@
-import { Field } from "../../shared/ui.tsx";
-import { CheckField } from "./form-controls.tsx";
+import { Checkbox, Field } from "../../shared/fields.tsx";
 import type { FormErrors } from "./form-errors.ts";
 import { type DriverDescription, PRICE_FIELDS, type PriceField, type ProductDraft } from "./product-draft.ts";
 
@@ -23,14 +22,14 @@ export function BillingFields(props: {
   return (
     <fieldset>
       <legend>Billing</legend>
-      <CheckField
+      <Checkbox
         label="Recurring (sold as a subscription)"
         checked={draft.is_recurring}
         onChange={(is_recurring) => change({ is_recurring })}
         hint={props.driver?.requires_recurring ? "This driver sells subscriptions only: keep it recurring." : undefined}
         error={errors.at("/is_recurring", "Recurring:")}
       />
-      <CheckField
+      <Checkbox
         label="Offers a free trial"
         checked={draft.supports_trial}
         onChange={(supports_trial) => change({ supports_trial })}

@@ -1,5 +1,5 @@
+import { Field, Select } from "../../shared/fields.tsx";
 import { humanize } from "../../shared/format.ts";
-import { Field, Select } from "../../shared/ui.tsx";
 import { type ConfigSchema, keepSchemaKeys } from "./config-schema.ts";
 import { DriverConfigFields } from "./driver-config-fields.tsx";
 import type { FormErrors } from "./form-errors.ts";

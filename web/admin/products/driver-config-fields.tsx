@@ -1,6 +1,5 @@
-import { Field } from "../../shared/ui.tsx";
+import { Checkbox, Field, Select } from "../../shared/fields.tsx";
 import { type ConfigSchema, type ConfigValue, isObjectValue, propertiesOf, withKey } from "./config-schema.ts";
-import { CheckField, ChoiceField } from "./form-controls.tsx";
 import type { FormErrors } from "./form-errors.ts";
 
 interface Props {
@@ -65,17 +64,17 @@ function ConfigField(props: {
   if (schema.type === "boolean") {
     const checked = value === true;
     return (
-      <CheckField label={name} checked={checked} onChange={onChange} hint={hint} error={error} required={required} />
+      <Checkbox label={name} checked={checked} onChange={onChange} hint={hint} error={error} required={required} />
     );
   }
   if (schema.enum) {
     const current = typeof value === "string" ? value : "";
     return (
-      <ChoiceField
+      <Select
         label={name}
         value={current}
-        choices={schema.enum}
-        onChange={onChange}
+        options={[["", "Not set"], ...schema.enum.map((choice) => [choice, choice] as const)]}
+        onChange={(choice) => onChange(choice || undefined)}
         hint={hint}
         error={error}
         required={required}

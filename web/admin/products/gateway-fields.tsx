@@ -1,6 +1,5 @@
 import { useId } from "preact/hooks";
-import { Select } from "../../shared/ui.tsx";
-import { CheckField } from "./form-controls.tsx";
+import { Checkbox, Select } from "../../shared/fields.tsx";
 import type { FormErrors } from "./form-errors.ts";
 import { GATEWAYS, type Gateway, type ProductDraft } from "./product-draft.ts";
 
@@ -25,7 +24,7 @@ export function GatewayFields(props: {
     <fieldset aria-describedby={error ? `${id}-error` : undefined}>
       <legend>Payment gateways</legend>
       {GATEWAYS.map((gateway) => (
-        <CheckField
+        <Checkbox
           key={gateway}
           label={GATEWAY_NAMES[gateway]}
           checked={enabled.includes(gateway)}

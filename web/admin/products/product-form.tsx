@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { Field, Select, TextArea } from "../../shared/fields.tsx";
 import { humanize } from "../../shared/format.ts";
-import { Field, Select, TextArea } from "../../shared/ui.tsx";
 import { BillingFields } from "./billing-fields.tsx";
 import { type ConfigSchema, pointersOf } from "./config-schema.ts";
 import { DeliveryFields } from "./delivery-fields.tsx";
