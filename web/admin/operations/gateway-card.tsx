@@ -1,8 +1,8 @@
 import { useId } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { ActionButton, TableBox } from "../../shared/ui.tsx";
+import { GATEWAY_NAMES } from "../choices.ts";
 import { api } from "../context.ts";
-import { GATEWAY_NAMES } from "./choices.ts";
 
 type Settings = Schemas["GatewaySettings"];
 type Report = Schemas["GatewayConnectionReport"];

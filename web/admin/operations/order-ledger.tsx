@@ -1,7 +1,7 @@
 import type { Schemas } from "../../shared/api.ts";
 import { formatMoney, formatTime, humanize } from "../../shared/format.ts";
 import { TableBox } from "../../shared/ui.tsx";
-import { DRIVER_NAMES } from "./choices.ts";
+import { DRIVER_NAMES } from "../choices.ts";
 
 type Order = Schemas["AdminOrderDetails"];
 

@@ -5,8 +5,8 @@ import { formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
 import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
+import { choicesOf, DRIVER_NAMES, FULFILLMENT_STATUS_NAMES, shortId } from "../choices.ts";
 import { api } from "../context.ts";
-import { choicesOf, DRIVER_NAMES, FULFILLMENT_STATUS_NAMES, shortId } from "../operations/choices.ts";
 import { Notice } from "../operations/notice.tsx";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 

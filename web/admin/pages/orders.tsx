@@ -5,8 +5,8 @@ import { formatMoney, formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
 import { Loaded, TableBox } from "../../shared/ui.tsx";
+import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../choices.ts";
 import { api } from "../context.ts";
-import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../operations/choices.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 
 type Status = Schemas["OrderStatus"];

@@ -2,8 +2,8 @@ import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { formatMoney, humanize } from "../../shared/format.ts";
 import { ActionButton, TableBox } from "../../shared/ui.tsx";
+import { GATEWAY_NAMES } from "../choices.ts";
 import { api } from "../context.ts";
-import { GATEWAY_NAMES } from "./gateway-fields.tsx";
 
 type Preview = Schemas["CheckoutPreview"];
 type Variant = Schemas["CheckoutVariant"];

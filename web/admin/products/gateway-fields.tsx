@@ -1,9 +1,8 @@
 import { useId } from "preact/hooks";
 import { Checkbox, Select } from "../../shared/fields.tsx";
+import { GATEWAY_NAMES } from "../choices.ts";
 import type { FormErrors } from "./form-errors.ts";
 import { GATEWAYS, type Gateway, type ProductDraft } from "./product-draft.ts";
-
-export const GATEWAY_NAMES: Readonly<Record<Gateway, string>> = { gateway_a: "Gateway A", gateway_b: "Gateway B" };
 
 /** The gateways a customer may pay through, and the one offered first. */
 export function GatewayFields(props: {

@@ -1,4 +1,4 @@
-import type { Schemas } from "../../shared/api.ts";
+import type { Schemas } from "../shared/api.ts";
 
 /** Options for a `Select`: a value and its words. */
 export type Choices = readonly (readonly [string, string])[];
