@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useErrorBoundary, useState } from "preact/hooks";
+import { useEffect, useErrorBoundary, useRef, useState } from "preact/hooks";
 import type { ApiClient } from "./api.ts";
 import { currentPath, href } from "./router.ts";
 import type { Session, SessionStore } from "./session.ts";
@@ -21,8 +21,12 @@ export function Shell(props: {
   path: string;
   children: ComponentChildren;
 }) {
+  const opened = useRef(false);
   useEffect(() => {
-    document.getElementById("main")?.focus();
+    // After a move within the console, focus goes to the new page, as a page load would put the
+    // reader at the top; on the first load the browser's own start (then the skip link) stays.
+    if (opened.current) document.getElementById("main")?.focus();
+    opened.current = true;
   }, [props.path]);
   const { api } = props;
   useEffect(() => {
