@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { type Browser, hasChromium, openBrowser, watchPage } from "../support/browser.ts";
+import { seriousViolations } from "../support/console.ts";
 import { useTestDatabase } from "../support/database.ts";
 import { createProduct, http, posProductFor, useE2e } from "../support/e2e.ts";
 
@@ -61,6 +62,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
       user: { email, role: "customer" },
     });
     expect(await page.getByRole("link", { name: "Your account" }).getAttribute("href")).toBe("/account");
+    expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 40_000);
@@ -78,6 +80,32 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     expect(await page.locator("#banner").textContent()).toContain("cancelled");
     expect(await page.locator("#order-status").textContent()).toBe("pending payment");
     expect(await page.getByRole("link", { name: /pay/i }).getAttribute("href")).toContain("/checkout/gateway_b/");
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 40_000);
+
+  test("a next step whose address is no web link is shown as words, not linked", async () => {
+    const page = await (browser as Browser).context.newPage();
+    const watched = watchPage(page);
+    await page.route("**/api/dashboard", async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { items: { next_action: { url?: string } }[] };
+      for (const item of body.items) item.next_action.url = "javascript:document.title='taken'";
+      await route.fulfill({ response, json: body });
+    });
+    const orderId = await openCheckout(page);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=cancelled`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByText("Up to date.").waitFor({ timeout: 10_000 });
+    const next = page.locator(`#items tr[data-item-id] td`).nth(2);
+    expect(await next.textContent()).toMatch(/pay/i);
+    expect(await next.getByRole("link").count()).toBe(0);
+    expect(await page.locator("a[href^='javascript:' i]").count()).toBe(0);
+    expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 40_000);

@@ -1,11 +1,17 @@
 import type { Schemas } from "../shared/api.ts";
 import { unwrap } from "../shared/api.ts";
-import { formatTime } from "../shared/format.ts";
+import { formatTime, safeHref } from "../shared/format.ts";
 import { ActionButton } from "../shared/ui.tsx";
 import { api } from "./context.ts";
 import { DomainForm } from "./domain-form.tsx";
 
 type Item = Schemas["DashboardItem"];
+
+/** A link only to an address safe to follow; otherwise the words alone. */
+function LinkOrText(props: { url: string | null | undefined; label: string }) {
+  const target = safeHref(props.url);
+  return target ? <a href={target}>{props.label}</a> : props.label;
+}
 
 /** What the customer can do next with one purchased item, as the API words it. */
 export function NextAction(props: { item: Item; onChange: () => void }) {
@@ -15,17 +21,17 @@ export function NextAction(props: { item: Item; onChange: () => void }) {
   switch (action.kind) {
     case "pay":
     case "open_workspace":
-      return action.url ? (
+      return (
         <p>
-          <a href={action.url}>{action.label}</a>
+          <LinkOrText url={action.url} label={action.label} />
         </p>
-      ) : (
-        <p>{action.label}</p>
       );
     case "download":
       return (
         <div>
-          <p>{action.url ? <a href={action.url}>{action.label}</a> : action.label}</p>
+          <p>
+            <LinkOrText url={action.url} label={action.label} />
+          </p>
           {action.license_key ? (
             <p>
               License key: <code>{action.license_key}</code>

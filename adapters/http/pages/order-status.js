@@ -50,18 +50,37 @@ function money(amount, currency) {
   return format.format(amount / 10 ** format.resolvedOptions().maximumFractionDigits);
 }
 
+// A link only to http(s) or a path on this site: a provider's `javascript:` address is shown as words.
+function safeHref(url) {
+  if (typeof url !== "string" || !url) return undefined;
+  if (url.startsWith("/") && !url.startsWith("//")) return url;
+  try {
+    const { protocol } = new URL(url);
+    return protocol === "https:" || protocol === "http:" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// The API calls an action makes carry the bearer token, so they go to this site's API only.
+const isApiPath = (url) => typeof url === "string" && url.startsWith("/api/");
+
 function actionCell(action) {
   const cell = document.createElement("td");
   if (!action) return cell;
-  if (action.url && NAVIGABLE.has(action.kind)) {
-    const link = Object.assign(document.createElement("a"), { href: action.url, textContent: action.label });
-    if (action.kind !== "download") link.target = "_blank";
+  const target = safeHref(action.url);
+  if (target && NAVIGABLE.has(action.kind)) {
+    const link = Object.assign(document.createElement("a"), { href: target, textContent: action.label });
+    if (action.kind !== "download") {
+      link.target = "_blank";
+      link.rel = "noopener";
+    }
     cell.append(link);
-  } else if (action.url && action.kind === "retry") {
+  } else if (isApiPath(action.url) && action.kind === "retry") {
     const button = Object.assign(document.createElement("button"), { type: "button", textContent: action.label });
     button.addEventListener("click", () => api("POST", action.url).then(refresh));
     cell.append(button);
-  } else if (action.url && action.kind === "provide_domain") {
+  } else if (isApiPath(action.url) && action.kind === "provide_domain") {
     const form = document.createElement("form");
     const input = Object.assign(document.createElement("input"), { name: "domain", required: true });
     form.append(action.label, " ", input, Object.assign(document.createElement("button"), { textContent: "Save" }));

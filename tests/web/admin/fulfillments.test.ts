@@ -89,6 +89,7 @@ describe.skipIf(!hasChromium)("the Fulfillments page", () => {
 
     await page.getByLabel("Status", { exact: true }).selectOption("failed");
     await rowOf(page, delivered.orderId).waitFor({ state: "detached" });
+    await row.waitFor();
     expect(await page.getByRole("button", { name: "Retry" }).count()).toBeGreaterThanOrEqual(1);
     const cells = await row.getByRole("cell").allTextContents();
     expect(cells[2]).toBe("Failed");
@@ -125,6 +126,7 @@ describe.skipIf(!hasChromium)("the Fulfillments page", () => {
     await rowOf(page, manual.orderId).waitFor();
     await page.getByLabel("Driver").selectOption({ label: "Manual fulfillment" });
     await rowOf(page, licensed.orderId).waitFor({ state: "detached" });
+    await rowOf(page, manual.orderId).waitFor();
     const drivers = await page.locator("tbody tr td:nth-child(2)").allTextContents();
     expect(drivers.length).toBeGreaterThan(0);
     expect(new Set(drivers)).toEqual(new Set(["Manual fulfillment"]));

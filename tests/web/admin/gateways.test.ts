@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
+import { CONNECTION_FAILURES } from "../../../web/shared/connection.ts";
 import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
@@ -67,8 +68,10 @@ describe.skipIf(!hasChromium)("the Gateways page", () => {
       const watched = watchPage(page);
       await signIn(page, e2e.url, "admin", admin, "/gateways");
       await gatewayOn(page, "Gateway B").waitFor();
-      expect(await testConnection(page, "Gateway B")).toStartWith(
-        "Not connected (sandbox environment): the gateway refused the API key.",
+      const report = await http(e2e.url, "POST", "/api/admin/gateway_b/test-connection", { token });
+      expect(report.body).toMatchObject({ ok: false, reason: "bad_credentials", environment: "sandbox" });
+      expect(await testConnection(page, "Gateway B")).toBe(
+        `Not connected (sandbox environment): ${CONNECTION_FAILURES.bad_credentials}. ${report.body.message}`,
       );
       expect(await seriousViolations(page)).toEqual([]);
       expect(watched.errorsOn(e2e.url)).toEqual([]);

@@ -76,6 +76,7 @@ describe.skipIf(!hasChromium)("the Orders pages", () => {
     await page.getByLabel("Needs attention").check();
     await orderLink(page, paid).waitFor({ state: "detached" });
     const row = page.getByRole("row").filter({ has: orderLink(page, disputed) });
+    await row.waitFor();
     expect(await row.textContent()).toContain("Needs attention: dispute");
     expect(await seriousViolations(page)).toEqual([]);
 

@@ -1,5 +1,5 @@
 import { type Schemas, unwrap } from "../../shared/api.ts";
-import { formatTime, humanize } from "../../shared/format.ts";
+import { formatTime, humanize, safeHref } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { Loaded } from "../../shared/ui.tsx";
 import { Card } from "../card.tsx";
@@ -9,6 +9,7 @@ type License = Schemas["License"];
 
 function LicenseCard(props: { license: License }) {
   const { license } = props;
+  const download = safeHref(license.download_url);
   return (
     <Card
       heading={
@@ -30,8 +31,10 @@ function LicenseCard(props: { license: License }) {
         License key: <code>{license.license_key}</code>
       </p>
       <p>
-        {license.download_url ? (
-          <a href={license.download_url}>Download {license.product_name}</a>
+        {download ? (
+          <a href={download}>Download {license.product_name}</a>
+        ) : license.download_url ? (
+          `Download ${license.product_name}: the link given is not one this page can open.`
         ) : (
           "No download is available for this license."
         )}

@@ -1,6 +1,6 @@
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { formatTime, humanize } from "../../shared/format.ts";
-import { useLoad } from "../../shared/load.ts";
+import { dataOf, type Loading, useLoad } from "../../shared/load.ts";
 import { Loaded } from "../../shared/ui.tsx";
 import { Card } from "../card.tsx";
 import { api } from "../context.ts";
@@ -37,21 +37,25 @@ function Purchase(props: { item: Item; onChange: () => void }) {
   );
 }
 
+function statusText(state: Loading<unknown>["state"], inProgress: boolean): string {
+  if (state === "loading") return "";
+  if (!inProgress) return state === "loaded" ? "Up to date." : "";
+  return state === "loaded"
+    ? "A delivery is in progress; this page updates every few seconds."
+    : "This page could not be updated just now; trying again in a few seconds.";
+}
+
 /** Everything the customer bought, where each delivery stands and what to do next. */
 export function Purchases() {
   const { result, reload } = useLoad(() => unwrap(api.GET("/api/dashboard")), []);
-  const items = result.state === "loaded" ? result.data.items : [];
+  const items = dataOf(result)?.items ?? [];
   const inProgress = items.some(moving);
   useRefreshWhile(inProgress, reload);
   return (
     <>
       <h1>Purchases</h1>
       <p role="status" class="note">
-        {result.state !== "loaded"
-          ? ""
-          : inProgress
-            ? "A delivery is in progress; this page updates every few seconds."
-            : "Up to date."}
+        {statusText(result.state, inProgress)}
       </p>
       <Loaded result={result}>
         {(page) =>

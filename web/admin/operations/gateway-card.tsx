@@ -1,5 +1,6 @@
 import { useId } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
+import { CONNECTION_FAILURES } from "../../shared/connection.ts";
 import { ActionButton, TableBox } from "../../shared/ui.tsx";
 import { GATEWAY_NAMES } from "../choices.ts";
 import { api } from "../context.ts";
@@ -8,18 +9,10 @@ type Settings = Schemas["GatewaySettings"];
 type Report = Schemas["GatewayConnectionReport"];
 type Environment = Schemas["GatewayEnvironmentSettings"];
 
-const FAILURES: Readonly<Record<Schemas["ConnectionFailureReason"], string>> = {
-  bad_credentials: "the gateway refused the API key",
-  unreachable: "the gateway could not be reached",
-  timeout: "the gateway did not answer in time",
-  not_configured: "no API key is set",
-  unexpected_response: "the gateway answered in a way we did not expect",
-};
-
-export function describeConnection(report: Report): string {
+function describeConnection(report: Report): string {
   if (report.ok) return `Connected to the ${report.environment} environment in ${report.latency_ms} ms.`;
   const where = report.environment ? ` (${report.environment} environment)` : "";
-  return `Not connected${where}: ${FAILURES[report.reason]}. ${report.message}`;
+  return `Not connected${where}: ${CONNECTION_FAILURES[report.reason]}. ${report.message}`;
 }
 
 /**

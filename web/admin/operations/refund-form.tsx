@@ -54,7 +54,9 @@ export function RefundForm(props: { order: Order; onRefunded: (order: Order) => 
         <Select
           label="Payment to refund"
           value={payment.payment_id}
-          options={refundable.map((p) => [p.payment_id, `${p.payment_id}: ${money(refundableOf(p))} left`] as const)}
+          options={refundable.map(
+            (p) => [p.payment_id, `${p.payment_id}: ${formatMoney(refundableOf(p), p.currency)} left`] as const,
+          )}
           onChange={setPaymentId}
         />
       ) : (

@@ -80,7 +80,7 @@ function FulfillmentTable(props: { items: readonly Fulfillment[]; onRetried: (re
         {props.items.map((record) => (
           <tr key={record.id}>
             <td>
-              <a href={href(`/orders/${record.order_id}`)}>Order {shortId(record.order_id)}</a>
+              <a href={href(`/orders/${encodeURIComponent(record.order_id)}`)}>Order {shortId(record.order_id)}</a>
             </td>
             <td>{DRIVER_NAMES[record.driver]}</td>
             <td class="status">

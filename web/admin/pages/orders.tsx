@@ -80,7 +80,7 @@ function OrderTable(props: { orders: readonly Schemas["AdminOrder"][] }) {
         {props.orders.map((order) => (
           <tr key={order.id}>
             <td>
-              <a href={href(`/orders/${order.id}`)}>Order {shortId(order.id)}</a>
+              <a href={href(`/orders/${encodeURIComponent(order.id)}`)}>Order {shortId(order.id)}</a>
             </td>
             <td>{formatTime(order.created_at)}</td>
             <td>{ORDER_STATUS_NAMES[order.status]}</td>

@@ -1,5 +1,6 @@
 import { Field, Select } from "../../shared/fields.tsx";
 import { humanize } from "../../shared/format.ts";
+import { DRIVER_NAMES } from "../choices.ts";
 import { type ConfigSchema, keepSchemaKeys } from "./config-schema.ts";
 import { DriverConfigFields } from "./driver-config-fields.tsx";
 import type { FormErrors } from "./form-errors.ts";
@@ -38,7 +39,7 @@ export function DeliveryFields(props: {
       <Select
         label="Fulfillment driver"
         value={draft.fulfillment_driver}
-        options={allowed.map((d) => [d.driver, humanize(d.driver)] as const)}
+        options={allowed.map((d) => [d.driver, DRIVER_NAMES[d.driver]] as const)}
         onChange={(value) => change({ fulfillment_driver: value })}
         hint="Only the drivers that can deliver the chosen model are offered."
         error={errors.at("/fulfillment_driver", "The driver")}
@@ -62,7 +63,9 @@ export function DeliveryFields(props: {
       {driver ? (
         <fieldset>
           <legend>Fulfillment configuration</legend>
-          <p class="hint">What the {humanize(driver.driver)} driver needs to deliver. Fields marked * are required.</p>
+          <p class="hint">
+            What the {DRIVER_NAMES[driver.driver]} driver needs to deliver. Fields marked * are required.
+          </p>
           <DriverConfigFields
             schema={driver.config_schema as ConfigSchema}
             value={draft.fulfillment_config}

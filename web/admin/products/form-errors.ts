@@ -17,6 +17,16 @@ export interface FormErrors {
   unplaced(shown: readonly string[]): string[];
 }
 
+/** Fields the page refuses before calling the API, read the same way as the API's refusal. */
+export class FormRefusal extends Error {
+  constructor(
+    message: string,
+    readonly errors: readonly FieldError[],
+  ) {
+    super(message);
+  }
+}
+
 const worded = (label: string, error: FieldError | undefined) => error && `${label} ${error.message}`;
 
 /** `/fulfillment_config/management/foo` → `fulfillment config › management › foo`. */
@@ -28,8 +38,8 @@ const placeOf = (path: string) =>
     .join(" › ") || "The form";
 
 export function formErrorsOf(error: unknown): FormErrors {
-  const problem = error instanceof ApiProblem ? error.problem : undefined;
-  const errors = problem?.errors ?? [];
+  const errors =
+    error instanceof ApiProblem ? (error.problem.errors ?? []) : error instanceof FormRefusal ? error.errors : [];
   const inside = (pointer: string, path: string) => path === pointer || path.startsWith(`${pointer}/`);
   return {
     at: (pointer, label) =>
@@ -50,5 +60,3 @@ export function formErrorsOf(error: unknown): FormErrors {
         .map((e) => `${placeOf(e.path)} ${e.message}`),
   };
 }
-
-export const NO_ERRORS = formErrorsOf(undefined);

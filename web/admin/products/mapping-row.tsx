@@ -23,12 +23,20 @@ export const draftOfMapping = (m: Schemas["PricingMapping"]): MappingDraft => ({
   is_active: m.is_active,
 });
 
+/** What is wrong with the price as typed, said before anything is sent. */
+export function priceProblem(m: MappingDraft): string | undefined {
+  const text = m.price.trim();
+  if (text === "") return "is required";
+  const price = Number(text);
+  return Number.isSafeInteger(price) && price >= 0 ? undefined : "must be a whole number of minor units, 0 or more";
+}
+
+/** The mapping to send, once `priceProblem` found nothing wrong with it. */
 export const inputOfMapping = (m: MappingDraft): Schemas["PricingMappingInput"] => ({
   payment_type: m.payment_type,
   license_type: m.license_type.trim() === "" ? null : m.license_type.trim(),
   billing_interval: m.billing_interval === "" ? null : m.billing_interval,
-  // An empty price goes as null (NaN in JSON), for the API to refuse beside this input.
-  price: m.price.trim() === "" ? Number.NaN : Number(m.price),
+  price: Number(m.price.trim()),
   is_active: m.is_active,
 });
 

@@ -3,8 +3,15 @@ import { unwrap } from "../../shared/api.ts";
 import { useLoad } from "../../shared/load.ts";
 import { Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
-import { formErrorsOf } from "./form-errors.ts";
-import { draftOfMapping, inputOfMapping, MAPPING_FIELDS, type MappingDraft, MappingRow } from "./mapping-row.tsx";
+import { FormRefusal, formErrorsOf } from "./form-errors.ts";
+import {
+  draftOfMapping,
+  inputOfMapping,
+  MAPPING_FIELDS,
+  type MappingDraft,
+  MappingRow,
+  priceProblem,
+} from "./mapping-row.tsx";
 
 const NEW_MAPPING: MappingDraft = {
   payment_type: "subscription",
@@ -34,10 +41,24 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
   const unplaced = errors.unplaced(rows.flatMap((_, i) => MAPPING_FIELDS.map((field) => `/mappings/${i}/${field}`)));
   const change = (index: number, patch: Partial<MappingDraft>) =>
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  /** Adding or removing a row moves the positions the last refusal named: it no longer applies. */
+  const reshape = (next: (current: MappingDraft[]) => MappingDraft[]) => {
+    setRows(next);
+    setFailure(undefined);
+    setSaved("");
+  };
   const save = async (event: Event) => {
     event.preventDefault();
-    setBusy(true);
     setSaved("");
+    const problems = rows.flatMap((row, i) => {
+      const problem = priceProblem(row);
+      return problem ? [{ path: `/mappings/${i}/price`, message: problem }] : [];
+    });
+    if (problems.length > 0) {
+      setFailure(new FormRefusal("Every mapping needs a price in whole minor units.", problems));
+      return;
+    }
+    setBusy(true);
     setFailure(undefined);
     try {
       const answer = await unwrap(
@@ -82,7 +103,7 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
                 index={index}
                 mapping={row}
                 change={(patch) => change(index, patch)}
-                remove={() => setRows((current) => current.filter((_, i) => i !== index))}
+                remove={() => reshape((current) => current.filter((_, i) => i !== index))}
                 errors={errors}
               />
             ))}
@@ -102,7 +123,7 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
         </div>
       ) : null}
       <p class="action">
-        <button type="button" class="secondary" onClick={() => setRows((current) => [...current, NEW_MAPPING])}>
+        <button type="button" class="secondary" onClick={() => reshape((current) => [...current, NEW_MAPPING])}>
           Add mapping
         </button>
         <button type="submit" disabled={busy} aria-busy={busy}>

@@ -1,5 +1,5 @@
 import { unwrap } from "../../shared/api.ts";
-import { formatTime, humanize } from "../../shared/format.ts";
+import { formatTime, humanize, safeHref } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
@@ -12,6 +12,16 @@ const rowsOf = (answer: unknown): Row[] => {
 };
 const text = (value: unknown) =>
   Array.isArray(value) ? value.join(", ") : value === undefined || value === null ? "—" : String(value);
+
+/** A column: the key it shows, its title, and the key of an address to link the value to, if any. */
+type Column = readonly [key: string, title: string, link?: string];
+
+function Cell(props: { row: Row; column: Column }) {
+  const [key, , link] = props.column;
+  const address = link ? props.row[link] : undefined;
+  const target = typeof address === "string" ? safeHref(address) : undefined;
+  return <td>{target ? <a href={target}>{text(props.row[key])}</a> : text(props.row[key])}</td>;
+}
 
 /** What the provider reports for this product, through its management API. */
 export function ProviderPanel(props: { id: string }) {
@@ -31,7 +41,7 @@ export function ProviderPanel(props: { id: string }) {
             empty="The provider has no tenants yet."
             rows={rowsOf(answer)}
             columns={[
-              ["external_tenant_id", "Tenant"],
+              ["external_tenant_id", "Tenant", "workspace_url"],
               ["status", "Status"],
               ["plan", "Plan"],
               ["order_id", "Order"],
@@ -90,7 +100,7 @@ function Overview(props: { answer: Row | null }) {
   );
 }
 
-function Table(props: { label: string; empty: string; rows: Row[]; columns: readonly (readonly [string, string])[] }) {
+function Table(props: { label: string; empty: string; rows: Row[]; columns: readonly Column[] }) {
   if (props.rows.length === 0) return <p>{props.empty}</p>;
   return (
     <TableBox label={props.label}>
@@ -106,8 +116,8 @@ function Table(props: { label: string; empty: string; rows: Row[]; columns: read
       <tbody>
         {props.rows.map((row, i) => (
           <tr key={i}>
-            {props.columns.map(([key]) => (
-              <td key={key}>{text(row[key])}</td>
+            {props.columns.map((column) => (
+              <Cell key={column[0]} row={row} column={column} />
             ))}
           </tr>
         ))}

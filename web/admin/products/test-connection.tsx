@@ -1,5 +1,5 @@
 import { ApiProblem, unwrap } from "../../shared/api.ts";
-import { humanize } from "../../shared/format.ts";
+import { CONNECTION_FAILURES } from "../../shared/connection.ts";
 import { ActionButton } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 
@@ -35,7 +35,7 @@ export function TestConnection(props: {
       throw new Error(refusal(error));
     }
     props.onRefused(undefined);
-    if (!report.ok) throw new Error(`Not connected: ${humanize(report.reason)}. ${report.message}`);
+    if (!report.ok) throw new Error(`Not connected: ${CONNECTION_FAILURES[report.reason]}. ${report.message}`);
     return report;
   };
   return (
