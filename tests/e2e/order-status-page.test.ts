@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../support/browser.ts";
+import { hasChromium, useBrowser, watchPage } from "../support/browser.ts";
 import { seriousViolations } from "../support/console.ts";
 import { useTestDatabase } from "../support/database.ts";
 import { createProduct, http, posProductFor, useE2e } from "../support/e2e.ts";
@@ -9,7 +9,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db);
 
 const password = "customer password";
-let browser: Browser | undefined;
+const browser = useBrowser();
 let email = "";
 let token = "";
 let productId = "";
@@ -19,12 +19,7 @@ beforeAll(async () => {
   const registered = await http(e2e.url, "POST", "/api/auth/register", { body: { email, password, name: "Page" } });
   token = registered.body.token;
   productId = (await createProduct(e2e, posProductFor(e2e))).id;
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** Opens a Stripe-style sandbox checkout for the point-of-sale product in `page`; returns the order id. */
 async function openCheckout(page: Page): Promise<string> {
@@ -41,7 +36,7 @@ const statusOf = (page: Page) => page.locator("#items tr .status");
 
 describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
   test("after paying, the customer lands on it, signs in and watches the item become active", async () => {
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     const orderId = await openCheckout(page);
     await page.getByRole("button", { name: "Pay" }).click();
@@ -68,7 +63,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
   }, 40_000);
 
   test("a cancelled checkout lands on it too, unpaid, with the way back to paying and no refreshing", async () => {
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     const orderId = await openCheckout(page);
     await page.getByRole("link", { name: "Cancel" }).click();
@@ -86,7 +81,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
   }, 40_000);
 
   test("a next step whose address is no web link is shown as words, not linked", async () => {
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await page.route("**/api/dashboard", async (route) => {
       const response = await route.fetch();

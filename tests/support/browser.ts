@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +35,26 @@ export async function openBrowser(): Promise<Browser> {
     async close() {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A browser for a test file: opened before its tests (when Chromium is there), closed after them.
+ * `newPage` opens a tab; the file's tests use `describe.skipIf(!hasChromium)`.
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    if (hasChromium) browser = await openBrowser();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    newPage(): Promise<Page> {
+      if (!browser) throw new Error("no browser: useBrowser's setup has not run, or Chromium is missing");
+      return browser.context.newPage();
     },
   };
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, expect } from "bun:test";
+import { beforeAll, expect } from "bun:test";
 import type { Page } from "playwright-core";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { useBrowser, watchPage } from "../../support/browser.ts";
 import { aLicenseProduct, aManagedSetupProduct } from "../../support/builders/products.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { buyAndPay, createProduct, fulfillmentReaches, http, posProductFor, useE2e } from "../../support/e2e.ts";
@@ -38,7 +38,7 @@ export function useAccountFixture() {
   const db = useTestDatabase();
   const e2e = useE2e(db);
   const products: Record<"pos" | "licensed" | "setup" | "dedicated", Product> = {} as never;
-  let browser: Browser | undefined;
+  const browser = useBrowser();
 
   const aProduct = async (input: { name: string }) => ({ id: (await createProduct(e2e, input)).id, name: input.name });
 
@@ -49,12 +49,7 @@ export function useAccountFixture() {
       aManagedSetupProduct({ sla_hours: 48, instructions_template: "Set up {{order_id}}" }),
     );
     products.dedicated = await aProduct(aDomainProduct());
-    if (hasChromium) browser = await openBrowser();
   }, 30_000);
-
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   return {
     db,
@@ -79,7 +74,7 @@ export function useAccountFixture() {
     get: async (customer: Customer, path: string) => (await http(e2e.url, "GET", path, { token: customer.token })).body,
 
     async newPage(width = 1280, height = 900) {
-      const page = await (browser as Browser).context.newPage();
+      const page = await browser.newPage();
       await page.setViewportSize({ width, height });
       return { page, watched: watchPage(page) };
     },

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import {
@@ -19,17 +19,12 @@ import {
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 
 beforeAll(async () => {
   admin = await anAdminAccount(e2e);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.skipIf(!hasChromium)("the Dead jobs page", () => {
   test("a delivery job that died on every attempt is listed, and redriven it delivers", async () => {
@@ -56,7 +51,7 @@ describe.skipIf(!hasChromium)("the Dead jobs page", () => {
       "the dead fulfill job",
     );
 
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin);
     await page.getByRole("link", { name: "Dead jobs" }).click();

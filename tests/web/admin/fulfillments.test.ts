@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aLicenseProduct, aManagedSetupProduct } from "../../support/builders/products.ts";
 import { type Account, anAdminAccount, screenshot, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
@@ -18,17 +18,12 @@ import {
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 
 beforeAll(async () => {
   admin = await anAdminAccount(e2e);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 /** The provider's onboarding answers 500 to its next `count` calls. */
 async function providerFails(count: number) {
@@ -76,7 +71,7 @@ describe.skipIf(!hasChromium)("the Fulfillments page", () => {
     const failed = await fulfillmentReaches(db, orderId, "failed", 10_000);
     expect(failed.last_error).toContain("HTTP 500");
 
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin, "/fulfillments");
@@ -119,7 +114,7 @@ describe.skipIf(!hasChromium)("the Fulfillments page", () => {
     await fulfillmentReaches(db, licensed.orderId, "active", 8000);
     await fulfillmentReaches(db, manual.orderId, "manual_pending", 8000);
 
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     await page.setViewportSize({ width: 375, height: 740 });
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin, "/fulfillments");

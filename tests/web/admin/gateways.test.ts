@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { CONNECTION_FAILURES } from "../../../web/shared/connection.ts";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { adminToken, http, SANDBOX, useE2e } from "../../support/e2e.ts";
@@ -9,17 +9,12 @@ import { adminToken, http, SANDBOX, useE2e } from "../../support/e2e.ts";
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 
 beforeAll(async () => {
   admin = await anAdminAccount(e2e);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 const gatewayOn = (page: Page, name: "Gateway A" | "Gateway B") => page.getByRole("region", { name, exact: true });
 
@@ -33,7 +28,7 @@ async function testConnection(page: Page, name: "Gateway A" | "Gateway B") {
 
 describe.skipIf(!hasChromium)("the Gateways page", () => {
   test("shows each sandbox gateway's settings without a secret, and tests both connections", async () => {
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin, "/gateways");
     await page.getByRole("heading", { name: "Gateways", level: 1 }).waitFor();
@@ -64,7 +59,7 @@ describe.skipIf(!hasChromium)("the Gateways page", () => {
     });
     expect(wrong.status).toBe(200);
     try {
-      const page = await (browser as Browser).context.newPage();
+      const page = await browser.newPage();
       const watched = watchPage(page);
       await signIn(page, e2e.url, "admin", admin, "/gateways");
       await gatewayOn(page, "Gateway B").waitFor();

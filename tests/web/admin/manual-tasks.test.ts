@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aManagedSetupProduct } from "../../support/builders/products.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
@@ -15,17 +15,12 @@ import {
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 
 beforeAll(async () => {
   admin = await anAdminAccount(e2e);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe.skipIf(!hasChromium)("the Manual tasks page", () => {
   test("a managed setup's task shows its due time, overdue ones are marked, and Complete makes it active", async () => {
@@ -41,7 +36,7 @@ describe.skipIf(!hasChromium)("the Manual tasks page", () => {
     await db.current.sql`
       update ops_tasks set due_at = now() - interval '2 hours' where fulfillment_record_id = ${lateRecord.id}`;
 
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin);
     await page.getByRole("link", { name: "Manual tasks" }).click();

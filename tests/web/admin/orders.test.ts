@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
@@ -19,19 +19,14 @@ import { atSandbox, simControl } from "../../support/subscriptions.ts";
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 let token: string;
 
 beforeAll(async () => {
   admin = await anAdminAccount(e2e);
   token = await adminToken(e2e);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
 
 const orderLink = (page: Page, orderId: string) => page.getByRole("link", { name: `Order ${orderId.slice(0, 8)}` });
 
@@ -66,7 +61,7 @@ describe.skipIf(!hasChromium)("the Orders pages", () => {
     const paid = await aPaidOrder("gateway_a");
     const disputed = await aDisputedOrder();
 
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin, "/orders");
     await orderLink(page, paid).waitFor();
@@ -97,7 +92,7 @@ describe.skipIf(!hasChromium)("the Orders pages", () => {
 
   test("a part of a paid order is refunded from its page, and shows in its refunds", async () => {
     const orderId = await aPaidOrder("gateway_a");
-    const page = await (browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin, `/orders/${orderId}`);
     await page.getByRole("region", { name: "Items" }).waitFor();

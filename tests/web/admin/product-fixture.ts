@@ -1,6 +1,6 @@
-import { afterAll, beforeAll } from "bun:test";
+import { beforeAll } from "bun:test";
 import type { Locator, Page } from "playwright-core";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { useBrowser, watchPage } from "../../support/browser.ts";
 import { type Account, anAdminAccount, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { adminToken, type E2eOptions, useE2e } from "../../support/e2e.ts";
@@ -9,21 +9,17 @@ import { adminToken, type E2eOptions, useE2e } from "../../support/e2e.ts";
 export function useProductConsole(options: E2eOptions = {}) {
   const db = useTestDatabase();
   const e2e = useE2e(db, options);
-  const state: { browser?: Browser; admin?: Account; token: string } = { token: "" };
+  const browser = useBrowser();
+  const state: { admin?: Account; token: string } = { token: "" };
 
   beforeAll(async () => {
     state.admin = await anAdminAccount(e2e);
     state.token = await adminToken(e2e);
-    if (hasChromium) state.browser = await openBrowser();
   }, 30_000);
-
-  afterAll(async () => {
-    await state.browser?.close();
-  });
 
   /** A new page signed in at `/admin{path}`, watched for errors; `prepare` runs before it opens. */
   async function open(path: string, viewport = { width: 1280, height: 900 }, prepare?: (page: Page) => Promise<void>) {
-    const page = await (state.browser as Browser).context.newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await page.setViewportSize(viewport);
     await prepare?.(page);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type Browser, hasChromium, openBrowser, watchPage } from "../../support/browser.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { http, useE2e } from "../../support/e2e.ts";
@@ -7,7 +7,7 @@ import { http, useE2e } from "../../support/e2e.ts";
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let admin: Account;
 const customer = { email: "", password: "customer password" };
 
@@ -18,18 +18,11 @@ beforeAll(async () => {
     body: { email: customer.email, password: customer.password, name: "Console Customer" },
   });
   expect(registered.status).toBe(201);
-  if (hasChromium) browser = await openBrowser();
 }, 30_000);
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-const newPage = () => (browser as Browser).context.newPage();
 
 describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   test("an admin signs in, lands on the products and signs out, which forgets the token", async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     const watched = watchPage(page);
     await signIn(page, e2e.url, "admin", admin);
     await page.waitForURL(`${e2e.url}/admin/products`);
@@ -45,7 +38,7 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   }, 30_000);
 
   test("a wrong password shows the API's message, and the sign-in form passes axe", async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     await page.goto(`${e2e.url}/admin`);
     expect(await seriousViolations(page)).toEqual([]);
     await page.getByLabel("Email").fill(admin.email);
@@ -60,7 +53,7 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   }, 30_000);
 
   test("a customer who signs in at /admin is told it is for admins, and kept out", async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     await page.goto(`${e2e.url}/admin`);
     await page.getByLabel("Email").fill(customer.email);
     await page.getByLabel("Password").fill(customer.password);
@@ -72,7 +65,7 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   }, 30_000);
 
   test("a token the API refuses (401) sends the admin back to sign-in", async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     await signIn(page, e2e.url, "admin", admin);
     await page.evaluate(() => {
       const stored = JSON.parse(sessionStorage.getItem("marketplace.admin_token") as string);
@@ -85,7 +78,7 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   }, 30_000);
 
   test("at 375 px wide nothing is wider than the screen, and the keyboard reaches every section", async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     await page.setViewportSize({ width: 375, height: 740 });
     await signIn(page, e2e.url, "admin", admin);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -100,7 +93,7 @@ describe.skipIf(!hasChromium)("signing in to the consoles", () => {
   }, 30_000);
 
   test('the first Tab reaches "Skip to content", and Enter moves the focus to the page, not the address', async () => {
-    const page = await newPage();
+    const page = await browser.newPage();
     await signIn(page, e2e.url, "admin", admin);
     await page.waitForURL(`${e2e.url}/admin/products`);
     await page.reload();

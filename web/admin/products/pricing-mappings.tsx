@@ -12,6 +12,7 @@ import {
   MappingRow,
   priceProblem,
 } from "./mapping-row.tsx";
+import { RefusalAlert } from "./refusal-alert.tsx";
 
 const NEW_MAPPING: MappingDraft = {
   payment_type: "subscription",
@@ -38,7 +39,6 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
   const [saved, setSaved] = useState("");
   const [busy, setBusy] = useState(false);
   const errors = formErrorsOf(failure);
-  const unplaced = errors.unplaced(rows.flatMap((_, i) => MAPPING_FIELDS.map((field) => `/mappings/${i}/${field}`)));
   const change = (index: number, patch: Partial<MappingDraft>) =>
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
   /** Adding or removing a row moves the positions the last refusal named: it no longer applies. */
@@ -111,16 +111,11 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
         </TableBox>
       )}
       {failure ? (
-        <div role="alert" class="error">
-          <p>Nothing was saved. {errors.summary}</p>
-          {unplaced.length > 0 ? (
-            <ul>
-              {unplaced.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <RefusalAlert
+          lead="Nothing was saved."
+          errors={errors}
+          shown={rows.flatMap((_, i) => MAPPING_FIELDS.map((field) => `/mappings/${i}/${field}`))}
+        />
       ) : null}
       <p class="action">
         <button type="button" class="secondary" onClick={() => reshape((current) => [...current, NEW_MAPPING])}>

@@ -7,6 +7,7 @@ import { DeliveryFields } from "./delivery-fields.tsx";
 import { formErrorsOf } from "./form-errors.ts";
 import { GatewayFields } from "./gateway-fields.tsx";
 import { type DriverDescription, inputOf, type ProductDraft, type ProductInput } from "./product-draft.ts";
+import { RefusalAlert } from "./refusal-alert.tsx";
 
 const STATUSES = ["draft", "published", "archived"] as const;
 
@@ -49,7 +50,6 @@ export function ProductForm(props: {
   const driver = props.drivers.find((d) => d.driver === draft.fulfillment_driver);
   const errors = formErrorsOf(refusal?.error);
   const shown = [...SHOWN, ...(driver ? pointersOf(driver.config_schema as ConfigSchema, "/fulfillment_config") : [])];
-  const unplaced = errors.unplaced(shown);
 
   useEffect(() => {
     if (refusal?.from === "save") form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
@@ -109,21 +109,7 @@ export function ProductForm(props: {
       />
       <BillingFields draft={draft} driver={driver} change={change} errors={errors} />
       <GatewayFields draft={draft} change={change} errors={errors} />
-      {refusal?.from === "save" ? (
-        <div role="alert" class="error">
-          <p>
-            Not saved. {errors.summary}
-            {errors.count > unplaced.length ? " Each problem is shown beside its field." : ""}
-          </p>
-          {unplaced.length > 0 ? (
-            <ul>
-              {unplaced.map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
-      ) : null}
+      {refusal?.from === "save" ? <RefusalAlert lead="Not saved." errors={errors} shown={shown} /> : null}
       <p class="action">
         <button type="submit" disabled={busy} aria-busy={busy}>
           Save
