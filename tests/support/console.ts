@@ -1,3 +1,4 @@
+import { beforeAll } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import axe from "axe-core";
@@ -21,6 +22,26 @@ export async function anAdminAccount(e2e: E2e): Promise<Account> {
     passwordHash: await e2e.marketplace.hasher.hash(account.password),
   });
   return account;
+}
+
+/** An admin account made before the file's tests; its fields read it once it exists. */
+export function useAdminAccount(e2e: E2e): Account {
+  let account: Account | undefined;
+  beforeAll(async () => {
+    account = await anAdminAccount(e2e);
+  }, 30_000);
+  const made = () => {
+    if (!account) throw new Error("the admin account is used before its setup ran");
+    return account;
+  };
+  return {
+    get email() {
+      return made().email;
+    },
+    get password() {
+      return made().password;
+    },
+  };
 }
 
 /** Opens `/admin` or `/account` at `path` and signs in through the form. */

@@ -1,6 +1,6 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
-import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
+import { seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import {
   adminToken,
@@ -20,11 +20,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db);
 
 const browser = useBrowser();
-let admin: Account;
-
-beforeAll(async () => {
-  admin = await anAdminAccount(e2e);
-}, 30_000);
+const admin = useAdminAccount(e2e);
 
 describe.skipIf(!hasChromium)("the Dead jobs page", () => {
   test("a delivery job that died on every attempt is listed, and redriven it delivers", async () => {

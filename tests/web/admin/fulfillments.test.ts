@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aLicenseProduct, aManagedSetupProduct } from "../../support/builders/products.ts";
-import { type Account, anAdminAccount, screenshot, seriousViolations, signIn } from "../../support/console.ts";
+import { screenshot, seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import {
   buyAndPay,
@@ -19,11 +19,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db);
 
 const browser = useBrowser();
-let admin: Account;
-
-beforeAll(async () => {
-  admin = await anAdminAccount(e2e);
-}, 30_000);
+const admin = useAdminAccount(e2e);
 
 /** The provider's onboarding answers 500 to its next `count` calls. */
 async function providerFails(count: number) {

@@ -1,8 +1,8 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { CONNECTION_FAILURES } from "../../../web/shared/connection.ts";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
-import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
+import { seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { adminToken, http, SANDBOX, useE2e } from "../../support/e2e.ts";
 
@@ -10,11 +10,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db);
 
 const browser = useBrowser();
-let admin: Account;
-
-beforeAll(async () => {
-  admin = await anAdminAccount(e2e);
-}, 30_000);
+const admin = useAdminAccount(e2e);
 
 const gatewayOn = (page: Page, name: "Gateway A" | "Gateway B") => page.getByRole("region", { name, exact: true });
 

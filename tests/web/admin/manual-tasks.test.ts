@@ -1,7 +1,7 @@
-import { beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aManagedSetupProduct } from "../../support/builders/products.ts";
-import { type Account, anAdminAccount, seriousViolations, signIn } from "../../support/console.ts";
+import { seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import {
   buyAndPay,
@@ -16,11 +16,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db);
 
 const browser = useBrowser();
-let admin: Account;
-
-beforeAll(async () => {
-  admin = await anAdminAccount(e2e);
-}, 30_000);
+const admin = useAdminAccount(e2e);
 
 describe.skipIf(!hasChromium)("the Manual tasks page", () => {
   test("a managed setup's task shows its due time, overdue ones are marked, and Complete makes it active", async () => {
