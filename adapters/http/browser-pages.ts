@@ -3,7 +3,7 @@ import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { consoleBundle } from "./console-bundle.ts";
-import { type BrowserPages, FAVICON_ASSET, ORDER_PAGE_ASSET, type StaticAsset } from "./page-routes.ts";
+import { type BrowserPages, FAVICON_ASSET, type StaticAsset } from "./page-routes.ts";
 
 const PAGES_DIR = join(import.meta.dir, "pages");
 
@@ -68,14 +68,9 @@ export function loadBrowserPages(options: { simulatorUrl: string | undefined }):
   if (!assets) {
     const docs = docsScript();
     const docsName = `api-reference.${docs.etag.slice(1, 13)}.js`;
-    // Small and edited with the code: a browser revalidates them (ETag) on every load.
-    const page = (name: string, type: string) =>
-      asset(readFileSync(join(PAGES_DIR, name)), `${type}; charset=utf-8`, "no-cache");
     assets = {
       files: {
         [docsName]: docs,
-        [ORDER_PAGE_ASSET]: page(ORDER_PAGE_ASSET, "text/html"),
-        "order-status.js": page("order-status.js", "text/javascript"),
         [FAVICON_ASSET]: asset(readFileSync(join(PAGES_DIR, FAVICON_ASSET)), "image/svg+xml", "public, max-age=86400"),
       },
       docsScriptPath: `/assets/${docsName}`,

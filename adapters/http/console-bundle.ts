@@ -9,6 +9,9 @@ const CONSOLES: Readonly<Record<ConsoleName, { entry: string; title: string }>> 
 };
 
 const WEB_DIR = join(import.meta.dir, "..", "..", "web");
+/** The page checkout returns to: written as HTML, its script built with the consoles. */
+const ORDER_PAGE = join(WEB_DIR, "order-status", "order-status.html");
+const ORDER_PAGE_SCRIPT = join(WEB_DIR, "order-status", "order-status.ts");
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 function asset(bytes: Uint8Array<ArrayBuffer>, contentType: string, cacheControl: string): StaticAsset {
@@ -30,14 +33,14 @@ function shell(title: string, script: string, preload: readonly string[], style:
 }
 
 /**
- * Builds `web/` with Bun's bundler: one entry per console, the code they share split into chunks,
- * one stylesheet. Runs in a few milliseconds, so the marketplace builds it as it starts and a
+ * Builds `web/` with Bun's bundler: one entry per console and one for the order status page, the
+ * code they share split into chunks, one stylesheet. Runs in a few milliseconds, so the marketplace builds it as it starts and a
  * deployment has no build step to forget; everything it serves comes from this repository.
  */
 export async function buildConsole(): Promise<ConsoleBundle> {
   const entries = Object.values(CONSOLES).map((console) => join(WEB_DIR, console.entry, `${console.entry}.tsx`));
   const result = await Bun.build({
-    entrypoints: [...entries, join(WEB_DIR, "shared", "console.css")],
+    entrypoints: [...entries, ORDER_PAGE_SCRIPT, join(WEB_DIR, "shared", "console.css")],
     target: "browser",
     minify: true,
     splitting: true,
@@ -61,7 +64,18 @@ export async function buildConsole(): Promise<ConsoleBundle> {
       "text/html; charset=utf-8",
       "no-cache",
     );
-  return { pages: { admin: page("admin"), account: page("account") }, assets };
+  const orderPage = (await Bun.file(ORDER_PAGE).text()).replace(
+    'src="order-status.ts"',
+    `src="/assets/${named.get("order-status")}"`,
+  );
+  return {
+    pages: {
+      admin: page("admin"),
+      account: page("account"),
+      order: asset(new TextEncoder().encode(orderPage), "text/html; charset=utf-8", "no-cache"),
+    },
+    assets,
+  };
 }
 
 let built: Promise<ConsoleBundle> | undefined;

@@ -14,14 +14,14 @@ export type ConsoleName = "admin" | "account";
 
 /** The consoles' pages and assets, built from `web/` (console-bundle.ts). */
 export interface ConsoleBundle {
-  /** The page every path under `/admin` or `/account` answers with. */
-  readonly pages: Readonly<Record<ConsoleName, StaticAsset>>;
+  /** The page every path under `/admin` or `/account` answers with, and the order status page. */
+  readonly pages: Readonly<Record<ConsoleName | "order", StaticAsset>>;
   /** Scripts and styles, served under `/assets/{name}`; their names carry their hash. */
   readonly assets: Readonly<Record<string, StaticAsset>>;
 }
 
 export interface BrowserPages {
-  /** Served under `/assets/{name}`; `order-status.html` is the page behind `/orders/{id}`. */
+  /** Served under `/assets/{name}`. */
   readonly assets: Readonly<Record<string, StaticAsset>>;
   /** The docs UI's script, named by its content so a browser may keep it for good. */
   readonly docsScriptPath: string;
@@ -35,7 +35,6 @@ export interface PageDeps {
   readonly pages: BrowserPages;
 }
 
-export const ORDER_PAGE_ASSET = "order-status.html";
 export const FAVICON_ASSET = "favicon.svg";
 
 /** Our own pages load only our own scripts and talk only to us; no inline script runs. */
@@ -114,7 +113,7 @@ export function createPageRoutes(deps: PageDeps) {
         }),
       { response: Html, detail: { tags: ["pages"], summary: "Home page linking the docs, health and consoles" } },
     )
-    .get("/orders/:id", ({ request }) => serveAsset(deps.pages.assets[ORDER_PAGE_ASSET], request), {
+    .get("/orders/:id", async ({ request }) => serveAsset((await deps.pages.console()).pages.order, request), {
       params: t.Object({ id: t.String({ maxLength: 64 }) }),
       response: Html,
       detail: {

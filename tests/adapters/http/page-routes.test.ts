@@ -38,18 +38,22 @@ describe("the order status page", () => {
     expect(response.headers.get("content-type")).toStartWith("text/html");
     expect(response.headers.get("content-security-policy")).toContain("script-src 'self'");
     const html = await response.text();
-    expect(html).toContain('<script src="/assets/order-status.js" defer></script>');
+    expect(html).toMatch(/<script type="module" src="\/assets\/order-status-[a-z0-9]+\.js"><\/script>/);
     expect(html).toContain('id="signin-form"');
+    expect(html).toContain('href="/account"');
   });
 
-  test("its script is served with an ETag that answers 304 when unchanged", async () => {
+  test("its script, built with the consoles, is kept for good and answers 304 when unchanged", async () => {
     const app = pages();
-    const first = await get(app, "/assets/order-status.js");
+    const html = await (await get(app, "/orders/any")).text();
+    const script = html.match(/src="(\/assets\/order-status-[a-z0-9]+\.js)"/)?.[1] as string;
+    const first = await get(app, script);
     expect(first.status).toBe(200);
     expect(first.headers.get("content-type")).toStartWith("text/javascript");
-    expect(await first.text()).toContain("sessionStorage");
+    expect(first.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(await first.text()).toContain("marketplace.customer_token");
     const etag = first.headers.get("etag") ?? "";
-    expect((await get(app, "/assets/order-status.js", { "if-none-match": etag })).status).toBe(304);
+    expect((await get(app, script, { "if-none-match": etag })).status).toBe(304);
   });
 
   test("an unknown asset is a 404 problem", async () => {

@@ -1,0 +1,148 @@
+/**
+ * The page checkout returns the customer to (`/orders/{id}`): sign in, then follow the order's
+ * items to delivery. It holds no session of its own: the account console's session store, under the
+ * same key, so signing in on either signs in on both; every call is the public API.
+ */
+import { type ApiClient, createApiClient, messageOf, type Schemas, unwrap } from "../shared/api.ts";
+import { formatMoney, humanize, safeHref } from "../shared/format.ts";
+import { createSessionStore } from "../shared/session.ts";
+
+type DashboardItem = Schemas["DashboardItem"];
+type NextAction = Schemas["NextAction"];
+
+const REFRESH_MS = 3000;
+const IN_PROGRESS = new Set(["queued", "processing"]);
+/** Links a browser can follow; the other actions are API calls made from a button or a form. */
+const NAVIGABLE = new Set<NextAction["kind"]>(["pay", "open_workspace", "download"]);
+
+const session = createSessionStore("marketplace.customer_token");
+const api: ApiClient = createApiClient(session);
+const orderId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const checkout = new URLSearchParams(location.search).get("checkout");
+const byId = (id: string) => document.getElementById(id) as HTMLElement;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+function show(section: "signin" | "order" | "message") {
+  for (const id of ["signin", "order", "message"]) byId(id).hidden = id !== section;
+}
+
+function say(text: string) {
+  byId("message").textContent = text;
+  show("message");
+}
+
+function signIn(note = "") {
+  clearTimeout(timer);
+  byId("signin-note").textContent = note;
+  show("signin");
+}
+
+/** The calls an action makes carry the bearer token, so they go to this site's API only. */
+const apiPath = (url: string | undefined) => (url?.startsWith("/api/") ? url : undefined);
+
+/** `POST` to a path the API named in a next action; the typed client has no route for a path it did not list. */
+async function post(path: string, body?: object) {
+  const token = session.current()?.token;
+  await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  await refresh();
+}
+
+function actionCell(action: NextAction | undefined): HTMLTableCellElement {
+  const cell = document.createElement("td");
+  if (!action) return cell;
+  const target = safeHref(action.url);
+  const path = apiPath(action.url);
+  if (target && NAVIGABLE.has(action.kind)) {
+    const link = Object.assign(document.createElement("a"), { href: target, textContent: action.label });
+    if (action.kind !== "download") Object.assign(link, { target: "_blank", rel: "noopener" });
+    cell.append(link);
+  } else if (path && action.kind === "retry") {
+    const button = Object.assign(document.createElement("button"), { type: "button", textContent: action.label });
+    button.addEventListener("click", () => post(path));
+    cell.append(button);
+  } else if (path && action.kind === "provide_domain") {
+    const form = document.createElement("form");
+    const input = Object.assign(document.createElement("input"), { name: "domain", required: true });
+    form.append(action.label, " ", input, Object.assign(document.createElement("button"), { textContent: "Save" }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void post(path, { domain: input.value });
+    });
+    cell.append(form);
+  } else {
+    cell.textContent = action.label;
+  }
+  return cell;
+}
+
+/** Draws the order; answers whether something is still to come without the customer doing anything. */
+function render(order: Schemas["OrderDetails"], dashboardItems: readonly DashboardItem[]): boolean {
+  byId("order-id").textContent = order.id;
+  byId("order-status").textContent = humanize(order.status);
+  byId("order-total").textContent = formatMoney(order.total, order.currency);
+  const rows = order.items.map((item) => {
+    const shown = dashboardItems.find((d) => d.order_item_id === item.id);
+    const status = shown?.status ?? item.fulfillment?.status ?? "pending_payment";
+    const row = document.createElement("tr");
+    row.dataset.itemId = item.id;
+    const name = Object.assign(document.createElement("td"), { textContent: `${item.product_name} (${item.variant})` });
+    const state = Object.assign(document.createElement("td"), { className: "status", textContent: status });
+    row.append(name, state, actionCell(shown?.next_action));
+    return { row, pending: IN_PROGRESS.has(status) || shown?.next_action.kind === "wait" };
+  });
+  byId("items").replaceChildren(...rows.map((r) => r.row));
+  show("order");
+  // A cancelled checkout leaves the order unpaid on purpose: nothing will change without the customer.
+  const waitingForPayment = order.status === "pending_payment" && checkout !== "cancelled";
+  return waitingForPayment || rows.some((r) => r.pending);
+}
+
+async function refresh(): Promise<void> {
+  clearTimeout(timer);
+  if (!session.current()) return signIn();
+  try {
+    const [order, dashboard] = await Promise.all([
+      api.GET("/api/orders/{id}", { params: { path: { id: orderId } } }),
+      api.GET("/api/dashboard"),
+    ]);
+    if (order.response.status === 401) return signIn("Your session has ended; sign in again.");
+    if (!order.data)
+      return say((order.error as { detail?: string } | undefined)?.detail ?? "This order cannot be shown.");
+    const pending = render(order.data, dashboard.data?.items ?? []);
+    byId("refresh-note").textContent = pending ? "Updating every few seconds..." : "Up to date.";
+    if (pending) timer = setTimeout(refresh, REFRESH_MS);
+  } catch {
+    byId("refresh-note").textContent = "The marketplace cannot be reached; trying again...";
+    timer = setTimeout(refresh, REFRESH_MS);
+  }
+}
+
+byId("signin-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const body = { email: String(form.get("email")), password: String(form.get("password")) };
+  try {
+    const signedIn = await unwrap(api.POST("/api/auth/login", { body }));
+    if (signedIn.user.role !== "customer") {
+      byId("signin-note").textContent = "This page is for customers. Admins sign in at /admin.";
+      return;
+    }
+    session.signIn(signedIn);
+    await refresh();
+  } catch (error) {
+    byId("signin-note").textContent = messageOf(error);
+  }
+});
+
+byId("signout").addEventListener("click", () => {
+  session.signOut();
+  signIn();
+});
+
+if (checkout === "success") byId("banner").textContent = "Thank you: your payment is being confirmed.";
+if (checkout === "cancelled") byId("banner").textContent = "Checkout was cancelled; nothing was charged.";
+void refresh();
