@@ -61,11 +61,25 @@ export function ActionButton<T>(props: {
   );
 }
 
-/** Wide tables scroll inside their box on a narrow screen instead of widening the page. */
-export const TableBox = (props: { label: string; children: ComponentChildren }) => (
+/**
+ * A table under its column headings. Wide tables scroll inside their box on a narrow screen instead
+ * of widening the page.
+ */
+export const TableBox = (props: { label: string; columns: readonly string[]; children: ComponentChildren }) => (
   // Focusable, so a keyboard can scroll it (axe: scrollable-region-focusable).
   // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard.
   <section class="table-box" aria-label={props.label} tabIndex={0}>
-    <table>{props.children}</table>
+    <table>
+      <thead>
+        <tr>
+          {props.columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      {props.children}
+    </table>
   </section>
 );

@@ -48,16 +48,7 @@ export function Subscriptions() {
           page.items.length === 0 ? (
             <p>You have no subscriptions.</p>
           ) : (
-            <TableBox label="Subscriptions">
-              <thead>
-                <tr>
-                  <th scope="col">Product</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Billing</th>
-                  <th scope="col">Period</th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
+            <TableBox label="Subscriptions" columns={["Product", "Status", "Billing", "Period", "Change"]}>
               <tbody>
                 {page.items.map((subscription) => (
                   <tr key={subscription.id}>

@@ -68,16 +68,10 @@ export function GatewayCard(props: { settings: Settings }) {
         <dt>Prices</dt>
         <dd>{settings.tax_behavior === "inclusive" ? "include tax" : "exclude tax"}</dd>
       </dl>
-      <TableBox label={`${name} environments`}>
-        <thead>
-          <tr>
-            <th scope="col">Environment</th>
-            <th scope="col">Base URL</th>
-            <th scope="col">API key</th>
-            <th scope="col">Client key</th>
-            <th scope="col">Webhook secret</th>
-          </tr>
-        </thead>
+      <TableBox
+        label={`${name} environments`}
+        columns={["Environment", "Base URL", "API key", "Client key", "Webhook secret"]}
+      >
         <tbody>
           <EnvironmentRow name="Sandbox" environment={settings.sandbox} active={settings.environment === "sandbox"} />
           <EnvironmentRow name="Live" environment={settings.live} active={settings.environment === "live"} />

@@ -12,17 +12,7 @@ export const refundableOf = (payment: Schemas["Payment"]) =>
 export function ItemTable(props: { order: Order }) {
   const { order } = props;
   return (
-    <TableBox label="Items">
-      <thead>
-        <tr>
-          <th scope="col">Product</th>
-          <th scope="col">Variant</th>
-          <th scope="col">Quantity</th>
-          <th scope="col">Unit price</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Delivered by</th>
-        </tr>
-      </thead>
+    <TableBox label="Items" columns={["Product", "Variant", "Quantity", "Unit price", "Amount", "Delivered by"]}>
       <tbody>
         {order.items.map((item) => (
           <tr key={item.id}>
@@ -46,18 +36,10 @@ export function PaymentTable(props: { order: Order }) {
   const { order } = props;
   if (order.payments.length === 0) return <p>No payments yet.</p>;
   return (
-    <TableBox label="Payments">
-      <thead>
-        <tr>
-          <th scope="col">Gateway's payment</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Tax</th>
-          <th scope="col">Refunded</th>
-          <th scope="col">Charged back</th>
-          <th scope="col">Received</th>
-        </tr>
-      </thead>
+    <TableBox
+      label="Payments"
+      columns={["Gateway's payment", "Kind", "Amount", "Tax", "Refunded", "Charged back", "Received"]}
+    >
       <tbody>
         {order.payments.map((payment) => (
           <tr key={payment.id}>
@@ -83,16 +65,7 @@ export function RefundTable(props: { order: Order }) {
   const gatewayIdOf = (paymentId: string) =>
     order.payments.find((payment) => payment.id === paymentId)?.payment_id ?? paymentId;
   return (
-    <TableBox label="Refunds">
-      <thead>
-        <tr>
-          <th scope="col">Gateway's refund</th>
-          <th scope="col">Of payment</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Made</th>
-        </tr>
-      </thead>
+    <TableBox label="Refunds" columns={["Gateway's refund", "Of payment", "Amount", "Status", "Made"]}>
       <tbody>
         {order.refunds.map((refund) => (
           <tr key={refund.id}>
@@ -116,15 +89,7 @@ export function DisputeTable(props: { order: Order }) {
   const { order } = props;
   if (order.disputes.length === 0) return <p>No disputes.</p>;
   return (
-    <TableBox label="Disputes">
-      <thead>
-        <tr>
-          <th scope="col">Gateway's dispute</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Status</th>
-          <th scope="col">Opened</th>
-        </tr>
-      </thead>
+    <TableBox label="Disputes" columns={["Gateway's dispute", "Amount", "Status", "Opened"]}>
       <tbody>
         {order.disputes.map((dispute) => (
           <tr key={dispute.id}>

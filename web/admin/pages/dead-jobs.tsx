@@ -47,18 +47,10 @@ export function DeadJobs() {
             <p>No dead jobs.</p>
           ) : (
             <>
-              <TableBox label="Dead jobs">
-                <thead>
-                  <tr>
-                    <th scope="col">Job</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Attempts</th>
-                    <th scope="col">Last error</th>
-                    <th scope="col">Died</th>
-                    <th scope="col">Payload</th>
-                    <th scope="col">Action</th>
-                  </tr>
-                </thead>
+              <TableBox
+                label="Dead jobs"
+                columns={["Job", "Kind", "Attempts", "Last error", "Died", "Payload", "Action"]}
+              >
                 <tbody>
                   {found.items.map((job) => (
                     <tr key={job.id}>

@@ -64,18 +64,10 @@ export function Fulfillments() {
 
 function FulfillmentTable(props: { items: readonly Fulfillment[]; onRetried: (record: Fulfillment) => void }) {
   return (
-    <TableBox label="Fulfillments">
-      <thead>
-        <tr>
-          <th scope="col">Order</th>
-          <th scope="col">Driver</th>
-          <th scope="col">Status</th>
-          <th scope="col">Attempts</th>
-          <th scope="col">Last error</th>
-          <th scope="col">Updated</th>
-          <th scope="col">Action</th>
-        </tr>
-      </thead>
+    <TableBox
+      label="Fulfillments"
+      columns={["Order", "Driver", "Status", "Attempts", "Last error", "Updated", "Action"]}
+    >
       <tbody>
         {props.items.map((record) => (
           <tr key={record.id}>

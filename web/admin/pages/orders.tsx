@@ -65,17 +65,7 @@ export function Orders() {
 
 function OrderTable(props: { orders: readonly Schemas["AdminOrder"][] }) {
   return (
-    <TableBox label="Orders">
-      <thead>
-        <tr>
-          <th scope="col">Order</th>
-          <th scope="col">Placed</th>
-          <th scope="col">Status</th>
-          <th scope="col">Total</th>
-          <th scope="col">Gateway</th>
-          <th scope="col">Attention</th>
-        </tr>
-      </thead>
+    <TableBox label="Orders" columns={["Order", "Placed", "Status", "Total", "Gateway", "Attention"]}>
       <tbody>
         {props.orders.map((order) => (
           <tr key={order.id}>

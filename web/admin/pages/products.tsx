@@ -58,15 +58,7 @@ function ProductTable(props: { first: Listing }) {
   };
   return (
     <>
-      <TableBox label="Products">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Status</th>
-            <th scope="col">Delivery</th>
-            <th scope="col">Prices</th>
-          </tr>
-        </thead>
+      <TableBox label="Products" columns={["Name", "Status", "Delivery", "Prices"]}>
         <tbody>
           {items.map((product) => (
             <tr key={product.id}>

@@ -40,17 +40,7 @@ function PreviewTable(props: { options: Schemas["CheckoutOptions"] }) {
     .join(", ");
   if (variants.length === 0) return <p>No variant is for sale.</p>;
   return (
-    <TableBox label="Variants at checkout">
-      <thead>
-        <tr>
-          <th scope="col">Variant</th>
-          <th scope="col">Billing</th>
-          <th scope="col">Price</th>
-          <th scope="col">Currency</th>
-          <th scope="col">Gateways</th>
-          <th scope="col">Trial</th>
-        </tr>
-      </thead>
+    <TableBox label="Variants at checkout" columns={["Variant", "Billing", "Price", "Currency", "Gateways", "Trial"]}>
       <tbody>
         {variants.map((v) => (
           <tr key={v.variant}>

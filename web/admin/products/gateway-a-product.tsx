@@ -28,16 +28,7 @@ export function GatewayAProduct(props: { id: string; currency: string | undefine
         <ActionButton label="Sync prices to gateway A" run={push} describe={said} onDone={setSync} />
       </p>
       {sync ? (
-        <TableBox label="Gateway A prices">
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">Result</th>
-              <th scope="col">Price</th>
-              <th scope="col">Price id</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
+        <TableBox label="Gateway A prices" columns={["Variant", "Result", "Price", "Price id", "From"]}>
           <tbody>
             {sync.variants.map((v) => (
               <tr key={v.variant}>

@@ -84,17 +84,10 @@ function MappingsForm(props: { id: string; initial: MappingDraft[]; onSaved: () 
       {rows.length === 0 ? (
         <p>No pricing mappings: the base prices apply.</p>
       ) : (
-        <TableBox label="Mappings">
-          <thead>
-            <tr>
-              <th scope="col">Payment type</th>
-              <th scope="col">License type</th>
-              <th scope="col">Billing interval</th>
-              <th scope="col">Price (minor units)</th>
-              <th scope="col">Active</th>
-              <th scope="col">Remove</th>
-            </tr>
-          </thead>
+        <TableBox
+          label="Mappings"
+          columns={["Payment type", "License type", "Billing interval", "Price (minor units)", "Active", "Remove"]}
+        >
           <tbody>
             {rows.map((row, index) => (
               <MappingRow

@@ -79,16 +79,7 @@ function Overview(props: { answer: Row | null }) {
     ["As of", typeof generated === "string" ? formatTime(generated) : "—"],
   ];
   return (
-    <TableBox label="Provider overview">
-      <thead>
-        <tr>
-          {columns.map(([title]) => (
-            <th key={title} scope="col">
-              {title}
-            </th>
-          ))}
-        </tr>
-      </thead>
+    <TableBox label="Provider overview" columns={columns.map(([title]) => title)}>
       <tbody>
         <tr>
           {columns.map(([title, value]) => (
@@ -103,16 +94,7 @@ function Overview(props: { answer: Row | null }) {
 function Table(props: { label: string; empty: string; rows: Row[]; columns: readonly Column[] }) {
   if (props.rows.length === 0) return <p>{props.empty}</p>;
   return (
-    <TableBox label={props.label}>
-      <thead>
-        <tr>
-          {props.columns.map(([key, title]) => (
-            <th key={key} scope="col">
-              {title}
-            </th>
-          ))}
-        </tr>
-      </thead>
+    <TableBox label={props.label} columns={props.columns.map(([, title]) => title)}>
       <tbody>
         {props.rows.map((row, i) => (
           <tr key={i}>
