@@ -102,17 +102,24 @@ export function performanceTable(results: Results): string {
       " KB",
     ],
   ];
-  const lines = [
+  const cells = rows.map(([name, value, number, bound, unit]) => [
+    name,
+    value,
+    targetText(bound, unit),
+    met(number, bound) ? "yes" : "no",
+  ]);
+  return [
     `Measured ${results.measured_at.slice(0, 10)} on ${results.machine.cpus} cores, Bun ${results.machine.bun}, load by ${results.generator} and pgbench:`,
     "",
-    "| figure | this run | target | met |",
-    "| --- | --- | --- | --- |",
-    ...rows.map(
-      ([name, value, number, bound, unit]) =>
-        `| ${name} | ${value} | ${targetText(bound, unit)} | ${met(number, bound) ? "yes" : "no"} |`,
-    ),
-  ];
-  return lines.join("\n");
+    ...markdownTable(["figure", "this run", "target", "met"], cells),
+  ].join("\n");
+}
+
+/** A Markdown table with its columns padded to one width, as the formatter lays the README out. */
+function markdownTable(head: readonly string[], body: readonly (readonly string[])[]): string[] {
+  const widths = head.map((title, column) => Math.max(title.length, ...body.map((row) => row[column]?.length ?? 0)));
+  const line = (cells: readonly string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  return [line(head), line(widths.map((width) => "-".repeat(width))), ...body.map(line)];
 }
 
 const START = "<!-- bench:start -->";

@@ -1,0 +1,25 @@
+import { describe, expect, test } from "bun:test";
+import { performanceTable, type Results } from "../../bench/report.ts";
+
+const results = (await Bun.file(new URL("../../bench/results.json", import.meta.url)).json()) as Results;
+
+describe("the README's Performance table", () => {
+  test("has every figure with its target, in columns padded to one width as the formatter lays them out", () => {
+    const table = performanceTable(results)
+      .split("\n")
+      .filter((line) => line.startsWith("|"));
+    expect(table[0]).toMatch(/^\| figure +\| this run +\| target +\| met \|$/);
+    expect(table[1]).toMatch(/^\| -+ \| -+ \| -+ \| -+ \|$/);
+    expect(new Set(table.map((line) => line.length)).size).toBe(1);
+    expect(table.some((line) => line.includes("`catalog_ratio`") && line.includes(">= 0.85"))).toBe(true);
+    expect(table.some((line) => line.includes("web console: first bundle") && line.includes("<= 150 KB"))).toBe(true);
+  });
+
+  test("says whether each figure met its target", () => {
+    const oversized = { ...results, console: { ...results.console, first_bundle_gzip_kb: 151 } };
+    const row = performanceTable(oversized)
+      .split("\n")
+      .find((line) => line.includes("web console: first bundle"));
+    expect(row).toMatch(/\| no +\|$/);
+  });
+});
