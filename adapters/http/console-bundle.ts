@@ -113,6 +113,10 @@ let built: Promise<ConsoleBundle> | undefined;
 
 /** Built once per process; wiring the marketplace again (as tests do) reuses it. */
 export const consoleBundle = () => {
-  built ??= buildConsole();
+  built ??= buildConsole().catch((error: unknown) => {
+    // A failed build (a child that could not start) is tried again by the next request.
+    built = undefined;
+    throw error;
+  });
   return built;
 };

@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { hasChromium, useBrowser, watchPage } from "../support/browser.ts";
+import { aDedicatedInstallationProduct } from "../support/builders/products.ts";
 import { seriousViolations } from "../support/console.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { createProduct, http, posProductFor, useE2e } from "../support/e2e.ts";
+import { buyAndPay, createProduct, http, posProductFor, useE2e } from "../support/e2e.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);
@@ -104,4 +105,33 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 40_000);
+
+  test("a domain the API refuses is said beside the form, which can be used again; a good one moves the item on", async () => {
+    const product = await createProduct(e2e, aDedicatedInstallationProduct());
+    const { orderId } = await buyAndPay(e2e, { token }, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
+    const page = await browser.newPage();
+    const watched = watchPage(page);
+    await page.goto(`${e2e.url}/orders/${orderId}`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const domain = page.getByLabel("Domain");
+    await domain.waitFor({ timeout: 15_000 });
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await domain.fill("not a domain");
+    await page.getByRole("button", { name: "Save" }).click();
+    const dashboard = await http(e2e.url, "GET", "/api/dashboard", { token });
+    const item = dashboard.body.items.find((i: { order_id: string }) => i.order_id === orderId);
+    const refused = await http(e2e.url, "POST", item.next_action.url, { token, body: { domain: "not a domain" } });
+    expect(refused.status).toBe(422);
+    await page.getByRole("status").filter({ hasText: refused.body.detail }).waitFor();
+    expect(await page.getByRole("button", { name: "Save" }).isEnabled()).toBe(true);
+
+    await domain.fill("books.example.com");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByLabel("Domain").waitFor({ state: "detached", timeout: 15_000 });
+    expect(watched.errorsOn(e2e.url).filter((line) => !line.includes("status of 422"))).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

@@ -1,10 +1,13 @@
 import { useEffect } from "preact/hooks";
 
-/** Calls `reload` every `ms` while `active`, stopping as soon as it is not. */
-export function useRefreshWhile(active: boolean, reload: () => void, ms = 3000) {
+/**
+ * While `active`, calls `reload` `ms` after each answer (`answered` changes with every answer, good
+ * or failed), so a slow answer is waited for rather than overtaken by the next reload.
+ */
+export function useRefreshWhile(active: boolean, reload: () => void, answered: unknown, ms = 3000) {
   useEffect(() => {
     if (!active) return;
-    const timer = setInterval(reload, ms);
-    return () => clearInterval(timer);
-  }, [active, reload, ms]);
+    const timer = setTimeout(reload, ms);
+    return () => clearTimeout(timer);
+  }, [active, reload, answered, ms]);
 }

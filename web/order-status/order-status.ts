@@ -5,6 +5,7 @@
  */
 import { type ApiClient, createApiClient, messageOf, type Schemas, unwrap } from "../shared/api.ts";
 import { formatMoney, humanize, safeHref } from "../shared/format.ts";
+import { decodeSegment } from "../shared/router.ts";
 import { createSessionStore } from "../shared/session.ts";
 
 type DashboardItem = Schemas["DashboardItem"];
@@ -17,7 +18,7 @@ const NAVIGABLE = new Set<NextAction["kind"]>(["pay", "open_workspace", "downloa
 
 const session = createSessionStore("marketplace.customer_token");
 const api: ApiClient = createApiClient(session);
-const orderId = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const orderId = decodeSegment(location.pathname.split("/")[2] ?? "");
 const checkout = new URLSearchParams(location.search).get("checkout");
 const byId = (id: string) => document.getElementById(id) as HTMLElement;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -40,16 +41,34 @@ function signIn(note = "") {
 /** The calls an action makes carry the bearer token, so they go to this site's API only. */
 const apiPath = (url: string | undefined) => (url?.startsWith("/api/") ? url : undefined);
 
-/** `POST` to a path the API named in a next action; the typed client has no route for a path it did not list. */
-async function post(path: string, body?: object) {
+/**
+ * `POST` to a path the API named in a next action (the typed client knows only the paths it lists),
+ * with `control` disabled meanwhile; a refusal is said in `note`, and the order is drawn again.
+ */
+async function post(path: string, control: HTMLButtonElement, note: HTMLElement, body?: object) {
   const token = session.current()?.token;
-  await fetch(path, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  await refresh();
+  control.disabled = true;
+  note.textContent = "";
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (!response.ok) {
+      const problem = (await response.json().catch(() => undefined)) as { detail?: string } | undefined;
+      note.textContent = problem?.detail ?? `The marketplace answered ${response.status}.`;
+      return;
+    }
+    await refresh();
+  } catch {
+    note.textContent = "The marketplace cannot be reached; try again in a moment.";
+  } finally {
+    control.disabled = false;
+  }
 }
+
+const noteFor = () => Object.assign(document.createElement("span"), { className: "note", role: "status" });
 
 function actionCell(action: NextAction | undefined): HTMLTableCellElement {
   const cell = document.createElement("td");
@@ -62,15 +81,19 @@ function actionCell(action: NextAction | undefined): HTMLTableCellElement {
     cell.append(link);
   } else if (path && action.kind === "retry") {
     const button = Object.assign(document.createElement("button"), { type: "button", textContent: action.label });
-    button.addEventListener("click", () => post(path));
-    cell.append(button);
+    const note = noteFor();
+    button.addEventListener("click", () => post(path, button, note));
+    cell.append(button, " ", note);
   } else if (path && action.kind === "provide_domain") {
     const form = document.createElement("form");
     const input = Object.assign(document.createElement("input"), { name: "domain", required: true });
-    form.append(action.label, " ", input, Object.assign(document.createElement("button"), { textContent: "Save" }));
+    input.setAttribute("aria-label", "Domain");
+    const save = Object.assign(document.createElement("button"), { textContent: "Save" });
+    const note = noteFor();
+    form.append(action.label, " ", input, save, " ", note);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      void post(path, { domain: input.value });
+      void post(path, save, note, { domain: input.value });
     });
     cell.append(form);
   } else {

@@ -1,4 +1,4 @@
-import { type ComponentChildren, render } from "preact";
+import { type ComponentChildren, Fragment, render } from "preact";
 import { useEffect } from "preact/hooks";
 import type { ApiClient } from "./api.ts";
 import { interceptLinks, match, navigate, setBase, usePath } from "./router.ts";
@@ -44,7 +44,8 @@ function Console(props: { options: ConsoleOptions }) {
   const route = match(Object.keys(pages), path);
   return (
     <Shell api={api} title={title} session={signedIn} store={session} links={props.options.links} path={path}>
-      {route ? pages[route.pattern]?.(route.params) : <p>No page lives here.</p>}
+      {/* Keyed by path: another product's or order's page starts with none of the last one's state. */}
+      <Fragment key={path}>{route ? pages[route.pattern]?.(route.params) : <p>No page lives here.</p>}</Fragment>
     </Shell>
   );
 }

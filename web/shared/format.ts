@@ -37,7 +37,8 @@ export const humanize = (value: string) => value.replaceAll("_", " ");
  */
 export function safeHref(url: string | null | undefined): string | undefined {
   if (!url) return undefined;
-  if (url.startsWith("/") && !url.startsWith("//")) return url;
+  // `//host` and `/\host` are other sites to a browser, not paths here.
+  if (url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\")) return url;
   try {
     const { protocol } = new URL(url);
     return protocol === "https:" || protocol === "http:" ? url : undefined;

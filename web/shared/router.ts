@@ -28,7 +28,7 @@ export function navigate(path: string, options: { replace?: boolean } = {}) {
 }
 
 /** A typed or pasted address may hold a stray `%`: kept as written rather than breaking the page. */
-function decodeSegment(part: string): string {
+export function decodeSegment(part: string): string {
   try {
     return decodeURIComponent(part);
   } catch {

@@ -39,15 +39,17 @@ export function ActionButton<T>(props: {
     if (props.confirm && !window.confirm(props.confirm)) return;
     setBusy(true);
     setOutcome(undefined);
+    let answer: T;
     try {
-      const answer = await props.run();
-      setOutcome({ ok: true, text: props.describe?.(answer) ?? "Done." });
-      props.onDone?.(answer);
+      answer = await props.run();
     } catch (error) {
       setOutcome({ ok: false, text: messageOf(error) });
+      return;
     } finally {
       setBusy(false);
     }
+    setOutcome({ ok: true, text: props.describe?.(answer) ?? "Done." });
+    props.onDone?.(answer);
   };
   return (
     <span class="action">

@@ -88,6 +88,25 @@ export function aManagedSetupProduct(
   };
 }
 
+/** A dedicated installation that waits for the customer's domain before the team sets it up. */
+export function aDedicatedInstallationProduct(overrides: Partial<ProductInput> = {}): ProductInput {
+  return {
+    name: `Dedicated Books ${unique()}`,
+    slug: `dedicated-${unique()}`,
+    status: "published",
+    delivery_model: "saas_singletenant",
+    fulfillment_driver: "singletenant_provisioning",
+    is_recurring: true,
+    price_monthly: 9900,
+    fulfillment_config: {
+      server_profile: "std-2",
+      resource_limits_profile: "small",
+      domain_strategy: "customer_domain",
+    },
+    ...overrides,
+  };
+}
+
 export const subscriptionMappings = (monthly: number, yearly: number): PricingMappingInput[] => [
   { payment_type: "subscription", billing_interval: "monthly", price: monthly, is_active: true },
   { payment_type: "subscription", billing_interval: "yearly", price: yearly, is_active: true },

@@ -30,6 +30,7 @@ describe("links from API data", () => {
       "data:text/html,<script>alert(1)</script>",
       "vbscript:msgbox",
       "//evil.example/x",
+      "/\\evil.example/x",
       "ftp://files.example/x",
       "not a url",
       "",

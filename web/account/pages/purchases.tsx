@@ -50,7 +50,7 @@ export function Purchases() {
   const { result, reload } = useLoad(() => unwrap(api.GET("/api/dashboard")), []);
   const items = dataOf(result)?.items ?? [];
   const inProgress = items.some(moving);
-  useRefreshWhile(inProgress, reload);
+  useRefreshWhile(inProgress, reload, result);
   return (
     <>
       <h1>Purchases</h1>
