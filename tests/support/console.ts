@@ -55,8 +55,8 @@ export async function signIn(page: Page, url: string, console: "admin" | "accoun
 
 /** axe-core's serious and critical findings on what the page shows now, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated over the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(axe.source);
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern; once per document.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axe.source);
   const violations = await page.evaluate(async () => {
     const result = await (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ["violations"] });
     return result.violations.map((v) => ({

@@ -1,7 +1,11 @@
 import { beforeAll, expect } from "bun:test";
 import type { Page } from "playwright-core";
 import { useBrowser, watchPage } from "../../support/browser.ts";
-import { aLicenseProduct, aManagedSetupProduct } from "../../support/builders/products.ts";
+import {
+  aDedicatedInstallationProduct,
+  aLicenseProduct,
+  aManagedSetupProduct,
+} from "../../support/builders/products.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { buyAndPay, createProduct, fulfillmentReaches, http, posProductFor, useE2e } from "../../support/e2e.ts";
 
@@ -15,20 +19,6 @@ export interface Product {
   readonly id: string;
   readonly name: string;
 }
-
-const unique = () => crypto.randomUUID().slice(0, 8);
-
-/** A dedicated installation that waits for the customer's domain before the team sets it up. */
-const aDomainProduct = () => ({
-  name: `Dedicated Books ${unique()}`,
-  slug: `dedicated-${unique()}`,
-  status: "published",
-  delivery_model: "saas_singletenant",
-  fulfillment_driver: "singletenant_provisioning",
-  is_recurring: true,
-  price_monthly: 9900,
-  fulfillment_config: { server_profile: "std-2", resource_limits_profile: "small", domain_strategy: "customer_domain" },
-});
 
 /**
  * The running marketplace with one product of each kind the account shows, a browser, and the
@@ -48,7 +38,7 @@ export function useAccountFixture() {
     products.setup = await aProduct(
       aManagedSetupProduct({ sla_hours: 48, instructions_template: "Set up {{order_id}}" }),
     );
-    products.dedicated = await aProduct(aDomainProduct());
+    products.dedicated = await aProduct(aDedicatedInstallationProduct());
   }, 30_000);
 
   return {

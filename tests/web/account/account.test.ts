@@ -50,6 +50,7 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await signIn(page, e2e.url, "account", customer, "/subscriptions");
     const row = page.getByRole("row", { name: new RegExp(products.pos.name) });
     const subscription = async () => (await get(customer, "/api/subscriptions")).items[0];
+    await row.getByRole("button", { name: "Cancel" }).waitFor();
     expect(await row.getByRole("button", { name: "Resume" }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
 

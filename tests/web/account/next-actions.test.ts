@@ -1,10 +1,13 @@
 import { describe, expect, test } from "bun:test";
+import { errors } from "playwright-core";
 import { hasChromium } from "../../support/browser.ts";
 import { seriousViolations, signIn } from "../../support/console.ts";
 import { adminToken, FAST_JOBS, http } from "../../support/e2e.ts";
 import { useAccountFixture } from "./account-fixture.ts";
 
 const { e2e, products, aCustomer, bought, get, newPage, purchase, onboarding } = useAccountFixture();
+
+const isDashboard = (url: string) => new URL(url).pathname === "/api/dashboard";
 
 describe.skipIf(!hasChromium)("the account's next actions in Chromium", () => {
   test("a failed delivery is retried from the page, which updates itself until the workspace is ready", async () => {
@@ -28,9 +31,22 @@ describe.skipIf(!hasChromium)("the account's next actions in Chromium", () => {
     await item.getByRole("link", { name: "Open your workspace" }).waitFor({ timeout: 15_000 });
     expect(await item.getByText("Status: active").count()).toBe(1);
     await page.getByRole("status").filter({ hasText: "Up to date." }).waitFor();
-    const dashboardCalls = () => watched.requests.filter((url) => url.endsWith("/api/dashboard")).length;
+    const dashboardCalls = () => watched.requests.filter(isDashboard).length;
     const calls = dashboardCalls();
-    await Bun.sleep(3500);
+    // It did update itself while the delivery was under way: the first load, and at least one more.
+    expect(calls).toBeGreaterThanOrEqual(2);
+    // Up to date, it stops: no request within a window longer than the 3 s it waits between updates.
+    // Ends at the first request, so a page that keeps asking fails here, not a sleep later.
+    const next = await page
+      .waitForRequest((request) => isDashboard(request.url()), { timeout: 5000 })
+      .then(
+        (request) => `asked again: ${request.url()}`,
+        (error) => {
+          if (error instanceof errors.TimeoutError) return "quiet";
+          throw error;
+        },
+      );
+    expect(next).toBe("quiet");
     expect(dashboardCalls()).toBe(calls);
     const dashboard = await get(customer, "/api/dashboard");
     expect(dashboard.items.map((i: { status: string }) => i.status).sort()).toEqual(["active", "manual_pending"]);

@@ -16,7 +16,7 @@ async function aNotifiedCustomer() {
   const customer = await aCustomer();
   await bought(customer, products.licensed, "regular");
   await bought(customer, products.pos, "monthly");
-  await eventually(async () => (await listed(customer)).length === 2, 4000, "two notifications");
+  await eventually(async () => (await listed(customer)).length === 2, 10_000, "two notifications");
   return customer;
 }
 

@@ -51,12 +51,12 @@ describe.skipIf(!hasChromium)("the customer's purchases in Chromium", () => {
     await page.getByRole("status").filter({ hasText: "this page updates every few seconds" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole("alert").filter({ hasText: "The marketplace is busy." }).waitFor({ timeout: 5000 });
+    await page.getByRole("alert").filter({ hasText: "The marketplace is busy." }).waitFor();
     expect(await item.getByText("Status: processing").count()).toBe(1);
     await page.getByRole("status").filter({ hasText: "trying again in a few seconds" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await item.getByRole("link", { name: "Open your workspace" }).waitFor({ timeout: 5000 });
+    await item.getByRole("link", { name: "Open your workspace" }).waitFor();
     expect(await page.getByRole("alert").filter({ hasText: "The marketplace is busy." }).count()).toBe(0);
     await page.getByRole("status").filter({ hasText: "Up to date." }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

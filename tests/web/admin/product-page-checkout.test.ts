@@ -119,5 +119,5 @@ describe.skipIf(!hasChromium)("what an admin product's page says a customer is o
     expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([refusedLoad("/api/admin/products/pricing-mappings/bulk")]);
     await page.close();
-  }, 30_000);
+  }, 60_000);
 });

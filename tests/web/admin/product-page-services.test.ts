@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)("the services an admin product's page talks to", (
     expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
-  }, 30_000);
+  }, 60_000);
 
   test("gateway A create and sync say what they did, price by price", async () => {
     const { id } = await createProduct(e2e, posProductFor(e2e));
@@ -72,7 +72,14 @@ describe.skipIf(!hasChromium)("the services an admin product's page talks to", (
 
   test("with management enabled the provider's overview, tenants and plans are shown", async () => {
     const { id } = await createProduct(e2e, posProductFor(e2e));
-    const plans = (await http(e2e.url, "GET", `/api/admin/products/${id}/provider/plans`, { token: token() })).body;
+    const providerSays = async (what: string) => {
+      const answer = await http(e2e.url, "GET", `/api/admin/products/${id}/provider/${what}`, { token: token() });
+      expect(answer.status).toBe(200);
+      return answer.body;
+    };
+    const plans = await providerSays("plans");
+    const overviewAnswer = await providerSays("overview");
+    const tenantsAnswer = await providerSays("tenants");
     const { page, watched } = await openProduct(id);
     const provider = section(page, "Provider");
     const table = provider.getByRole("region", { name: "Provider plans" });
@@ -81,15 +88,37 @@ describe.skipIf(!hasChromium)("the services an admin product's page talks to", (
       const cells = await table.getByRole("row").filter({ hasText: plan.name }).getByRole("cell").allTextContents();
       expect(cells).toEqual([plan.id, plan.name, plan.billing_intervals.join(", ")]);
     }
+
+    // The overview loads by its own request: read it once it is drawn.
     const overview = provider.getByRole("region", { name: "Provider overview" });
+    await overview.getByRole("cell").first().waitFor();
     const headers = await overview.getByRole("columnheader").allTextContents();
     const values = await overview.getByRole("cell").allTextContents();
-    expect(values[headers.indexOf("Plans")]).toBe(String(plans.items.length));
-    expect(values[headers.indexOf("Tenants")]).toMatch(/^\d+$/);
-    await provider
-      .getByText("The provider has no tenants yet.")
-      .or(provider.getByRole("region", { name: "Provider tenants" }))
-      .waitFor();
+    // Tenants, a count per status, Plans, then when the provider answered: as the API says.
+    const byStatus = overviewAnswer.tenants_by_status as Record<string, number>;
+    expect(headers).toHaveLength(Object.keys(byStatus).length + 3);
+    expect([headers[0], headers.at(-2)]).toEqual(["Tenants", "Plans"]);
+    expect(values.slice(0, -1)).toEqual([
+      String(overviewAnswer.tenants_total),
+      ...Object.values(byStatus).map(String),
+      String(overviewAnswer.plans_total),
+    ]);
+    expect(overviewAnswer.plans_total).toBe(plans.items.length);
+
+    // The tenants as the API lists them: the empty note only when it lists none, else a row each.
+    const tenants = provider.getByRole("region", { name: "Provider tenants" });
+    const noTenants = provider.getByText("The provider has no tenants yet.");
+    const listed = tenantsAnswer.items as { external_tenant_id: string }[];
+    if (tenantsAnswer.next_cursor === null) expect(overviewAnswer.tenants_total).toBe(listed.length);
+    if (listed.length === 0) {
+      await noTenants.waitFor();
+      expect(await tenants.count()).toBe(0);
+    } else {
+      await tenants.waitFor();
+      expect(await noTenants.count()).toBe(0);
+      const shown = await tenants.locator("tbody tr td:first-child").allTextContents();
+      expect(shown).toEqual(listed.map((tenant) => tenant.external_tenant_id));
+    }
     expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
@@ -138,7 +167,14 @@ describe.skipIf(!hasChromium)("the services an admin product's page talks to", (
     const { page, watched } = await openProduct(id, { width: 375, height: 740 });
     await page.getByRole("button", { name: "Preview checkout" }).click();
     await section(page, "Checkout preview").getByRole("region").waitFor();
-    await section(page, "Provider").getByRole("region", { name: "Provider plans" }).waitFor();
+    const provider = section(page, "Provider");
+    // Every table the provider's section draws, and its tenants (a table, or the note that there are none).
+    await provider.getByRole("region", { name: "Provider plans" }).waitFor();
+    await provider.getByRole("region", { name: "Provider overview" }).getByRole("cell").first().waitFor();
+    await provider
+      .getByRole("region", { name: "Provider tenants" })
+      .or(provider.getByText("The provider has no tenants yet."))
+      .waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
