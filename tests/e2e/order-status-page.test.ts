@@ -33,6 +33,13 @@ async function openCheckout(page: Page): Promise<string> {
   return checkout.body.order_id;
 }
 
+/** Signs in through the order page's own form, as the customer returning from checkout does. */
+async function signInOnPage(page: Page) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
 const statusOf = (page: Page) => page.locator("#items tr .status");
 
 describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
@@ -43,9 +50,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     await page.getByRole("button", { name: "Pay" }).click();
     await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=success`);
 
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInOnPage(page);
     await statusOf(page)
       .filter({ hasText: /^active$/ })
       .waitFor({ timeout: 15_000 });
@@ -69,9 +74,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     const orderId = await openCheckout(page);
     await page.getByRole("link", { name: "Cancel" }).click();
     await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=cancelled`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInOnPage(page);
     await page.getByText("Up to date.").waitFor({ timeout: 10_000 });
     expect(await page.locator("#banner").textContent()).toContain("cancelled");
     expect(await page.locator("#order-status").textContent()).toBe("pending payment");
@@ -93,9 +96,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     const orderId = await openCheckout(page);
     await page.getByRole("link", { name: "Cancel" }).click();
     await page.waitForURL(`${e2e.url}/orders/${orderId}?checkout=cancelled`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInOnPage(page);
     await page.getByText("Up to date.").waitFor({ timeout: 10_000 });
     const next = page.locator(`#items tr[data-item-id] td`).nth(2);
     expect(await next.textContent()).toMatch(/pay/i);
@@ -112,9 +113,7 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     const page = await browser.newPage();
     const watched = watchPage(page);
     await page.goto(`${e2e.url}/orders/${orderId}`);
-    await page.getByLabel("Email").fill(email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await signInOnPage(page);
     const domain = page.getByLabel("Domain");
     await domain.waitFor({ timeout: 15_000 });
     expect(await seriousViolations(page)).toEqual([]);

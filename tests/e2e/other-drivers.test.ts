@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createLicenseSigner } from "../../adapters/licensing/license-signer.ts";
 import { TEST_LICENSE_KEYS } from "../support/app.ts";
-import { aLicenseProduct, aManagedSetupProduct } from "../support/builders/products.ts";
+import { aDedicatedInstallationProduct, aLicenseProduct, aManagedSetupProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
   adminToken,
@@ -74,20 +74,7 @@ describe("the other three drivers", () => {
 
   test("single-tenant with customer_domain: awaiting_customer, customer input, ops completes, active", async () => {
     const admin = await adminToken(e2e);
-    const product = await createProduct(e2e, {
-      name: "Dedicated Books",
-      slug: `dedicated-${crypto.randomUUID().slice(0, 8)}`,
-      status: "published",
-      delivery_model: "saas_singletenant",
-      fulfillment_driver: "singletenant_provisioning",
-      is_recurring: true,
-      price_monthly: 9900,
-      fulfillment_config: {
-        server_profile: "std-2",
-        resource_limits_profile: "small",
-        domain_strategy: "customer_domain",
-      },
-    });
+    const product = await createProduct(e2e, aDedicatedInstallationProduct({ name: "Dedicated Books" }));
     const customer = await registerCustomer(e2e);
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
     const waiting = await statusOf(orderId, "awaiting_customer");

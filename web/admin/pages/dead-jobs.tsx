@@ -6,6 +6,7 @@ import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
 import { Notice } from "../operations/notice.tsx";
 import { PageLinks, usePager } from "../operations/pager.tsx";
+import { Toolbar } from "../operations/toolbar.tsx";
 
 type Job = Schemas["Job"];
 
@@ -35,11 +36,7 @@ export function DeadJobs() {
         Background jobs that failed on every attempt. Redrive runs one again from its first attempt, once what made it
         fail is fixed.
       </p>
-      <div class="toolbar">
-        <button type="button" class="secondary" onClick={reload}>
-          Refresh
-        </button>
-      </div>
+      <Toolbar onRefresh={reload}></Toolbar>
       <Notice text={notice} />
       <Loaded result={result}>
         {(found) =>

@@ -9,6 +9,7 @@ import { choicesOf, DRIVER_NAMES, FULFILLMENT_STATUS_NAMES, shortId } from "../c
 import { api } from "../context.ts";
 import { Notice } from "../operations/notice.tsx";
 import { PageLinks, usePager } from "../operations/pager.tsx";
+import { Toolbar } from "../operations/toolbar.tsx";
 
 type Fulfillment = Schemas["Fulfillment"];
 type Status = Schemas["FulfillmentStatus"];
@@ -38,13 +39,10 @@ export function Fulfillments() {
   return (
     <>
       <h1>Fulfillments</h1>
-      <div class="toolbar">
+      <Toolbar onRefresh={reload}>
         <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
         <Select label="Driver" value={driver} options={DRIVER_CHOICES} onChange={(v) => setDriver(v as Driver)} />
-        <button type="button" class="secondary" onClick={reload}>
-          Refresh
-        </button>
-      </div>
+      </Toolbar>
       <Notice text={notice} />
       <Loaded result={result}>
         {(found) =>

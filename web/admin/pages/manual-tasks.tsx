@@ -8,6 +8,7 @@ import { api } from "../context.ts";
 import { Notice } from "../operations/notice.tsx";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 import { isOverdue, TaskCard } from "../operations/task-card.tsx";
+import { Toolbar } from "../operations/toolbar.tsx";
 
 type Status = Schemas["OpsTask"]["status"];
 
@@ -39,12 +40,9 @@ export function ManualTasks() {
     <>
       <h1>Manual tasks</h1>
       <p class="note">Deliveries and installations the operations team does by hand, each due by its SLA.</p>
-      <div class="toolbar">
+      <Toolbar onRefresh={reload}>
         <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
-        <button type="button" class="secondary" onClick={reload}>
-          Refresh
-        </button>
-      </div>
+      </Toolbar>
       <Notice text={notice} />
       <Loaded result={result}>
         {(found) => {

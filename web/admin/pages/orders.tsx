@@ -8,6 +8,7 @@ import { Loaded, TableBox } from "../../shared/ui.tsx";
 import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../choices.ts";
 import { api } from "../context.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
+import { Toolbar } from "../operations/toolbar.tsx";
 
 type Status = Schemas["OrderStatus"];
 type Gateway = Schemas["PaymentGateway"];
@@ -39,14 +40,11 @@ export function Orders() {
   return (
     <>
       <h1>Orders</h1>
-      <div class="toolbar">
+      <Toolbar onRefresh={reload}>
         <Checkbox label="Needs attention" checked={attention} onChange={setAttention} />
         <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
         <Select label="Gateway" value={gateway} options={GATEWAY_CHOICES} onChange={(v) => setGateway(v as Gateway)} />
-        <button type="button" class="secondary" onClick={reload}>
-          Refresh
-        </button>
-      </div>
+      </Toolbar>
       <Loaded result={result}>
         {(found) =>
           found.items.length === 0 ? (
