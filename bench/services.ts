@@ -67,7 +67,7 @@ export interface BenchDatabase {
 }
 
 export async function startDatabase(): Promise<BenchDatabase> {
-  const cluster = await startPostgresCluster();
+  const cluster = await startPostgresCluster({ durable: true });
   const admin = postgres(cluster.url, { max: 1, onnotice: () => {} });
   await admin`create database bench`;
   await admin.end();

@@ -1,4 +1,4 @@
-import type { Sql } from "../postgres/database.ts";
+import type { Queryable } from "../postgres/database.ts";
 import type { JobOutcome } from "./job-retry.ts";
 
 export interface ClaimedJob {
@@ -15,7 +15,7 @@ export interface ClaimedJob {
  * still being this worker's, so a worker whose lease was taken over can never overwrite the row.
  */
 export function createPostgresJobLeases(deps: {
-  sql: Sql;
+  sql: Queryable;
   workerId: string;
   leaseMs: number;
   defaultMaxAttempts: number;
@@ -23,27 +23,44 @@ export function createPostgresJobLeases(deps: {
   const { sql, workerId } = deps;
   const leaseEnd = () => sql`now() + ${deps.leaseMs}::float8 * interval '1 millisecond'`;
   const mine = () => sql`locked_by = ${workerId} and state = 'running'`;
+  /**
+   * Joined into a statement, commits its implicit transaction without waiting for the WAL flush
+   * (`synchronous_commit` is per transaction, read when it commits). Only for the queue's own
+   * bookkeeping, which a PostgreSQL crash may roll back without loss: a claim lost is claimable
+   * again, and a job whose `done` is lost runs once more, as after any crash mid-run (handlers are
+   * idempotent). What a job does is committed by its handler, synchronously.
+   */
+  const asyncCommit = () => sql`(select set_config('synchronous_commit', 'off', true)) as async_commit`;
 
   return {
     /**
-     * graphile-worker's claim: lock due jobs, and running jobs whose lease expired (their worker
-     * died, or this one could not record their outcome), skipping rows another worker is claiming
-     * and the jobs still running here (`runningHere`, ids). Materialized so the locking subquery
-     * runs once.
+     * graphile-worker's claim, in two parts on an index each: running jobs whose lease expired
+     * (their worker died, or this one could not record their outcome) first, then due pending jobs
+     * oldest first, skipping rows another worker is claiming and the jobs still running here
+     * (`runningHere`, ids). Each part is materialized so its locking subquery runs once. One index
+     * over both states kept the dead versions of every job finished since the last vacuum, and the
+     * claim stepped over them all (see docs/decisions.md).
      */
     claim(limit: number, runningHere: readonly string[] = []): Promise<ClaimedJob[]> {
       return sql<ClaimedJob[]>`
-        with due as materialized (
+        with expired as materialized (
           select id from jobs
-          where (state = 'pending' and run_at <= now())
-             or (state = 'running' and locked_until < now() and not (id = any(${runningHere as string[]}::bigint[])))
+          where state = 'running' and locked_until < now() and not (id = any(${runningHere as string[]}::bigint[]))
+          order by locked_until
+          limit ${limit}
+          for update skip locked
+        ), due as materialized (
+          select id from jobs
+          where state = 'pending' and run_at <= now()
           order by run_at, id
           limit ${limit}
           for update skip locked
+        ), claimed as (
+          select id from expired union all select id from due limit ${limit}
         )
         update jobs set state = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId},
           locked_until = ${leaseEnd()}, updated_at = now()
-        from due where jobs.id = due.id
+        from claimed, ${asyncCommit()} where jobs.id = claimed.id
         returning jobs.id::text as id, jobs.kind, jobs.payload, jobs.attempts,
           coalesce(jobs.max_attempts, ${deps.defaultMaxAttempts}::int) as max_attempts`;
     },
@@ -60,9 +77,12 @@ export function createPostgresJobLeases(deps: {
       const runAt =
         outcome.state === "pending" ? sql`now() + ${outcome.delayMs}::float8 * interval '1 millisecond'` : sql`run_at`;
       const lastError = outcome.state === "done" ? sql`last_error` : sql`${outcome.error}`;
+      // A dead job is committed durably before anyone is alerted to it.
+      const commit = outcome.state === "dead" ? sql`` : sql`from ${asyncCommit()}`;
       const rows = await sql`
         update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
           locked_by = null, locked_until = null, updated_at = now()
+        ${commit}
         where id = ${jobId}::bigint and ${mine()}
         returning id`;
       return rows.length > 0;

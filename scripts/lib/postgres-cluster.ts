@@ -48,8 +48,12 @@ async function run(command: string[], options: { quiet?: boolean } = {}): Promis
   if (!options.quiet && out.trim()) process.stderr.write(out);
 }
 
-/** A disposable cluster in a temp directory on a free loopback port, trust auth, no fsync. */
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * A disposable cluster in a temp directory on a free loopback port, trust auth. For tests it skips
+ * durability (no fsync, asynchronous commit); `durable` keeps PostgreSQL's defaults, so a commit
+ * returns only once its WAL is on disk, as in production: the bench measures that.
+ */
+export async function startPostgresCluster(settings: { readonly durable?: boolean } = {}): Promise<PostgresCluster> {
   const bin = findPostgresBin();
   if (!bin) throw new Error("initdb and pg_ctl not found");
   const dataDir = await mkdtemp(join(tmpdir(), "mkt-pg-"));
@@ -68,9 +72,7 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     `-p ${port}`,
     "-c listen_addresses=127.0.0.1",
     `-c unix_socket_directories=${dataDir}`,
-    "-c fsync=off",
-    "-c synchronous_commit=off",
-    "-c full_page_writes=off",
+    ...(settings.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
     "-c max_connections=300",
     "-c shared_buffers=256MB",
   ].join(" ");

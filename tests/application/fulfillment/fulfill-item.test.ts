@@ -97,6 +97,35 @@ describe("fulfilling one order item", () => {
     expect(t.notifications()).toEqual([]);
   });
 
+  test("the adapter is handed the record as it is processing, with the context read for it", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ driver: "multitenant_saas", attempts: 2 });
+    const seen: FulfillmentRecord[] = [];
+    const fulfill = t.saas.fulfill;
+    t.saas.fulfill = (context) => {
+      seen.push(context.record);
+      return fulfill(context);
+    };
+
+    await t.run(record, 3);
+
+    expect(t.contexts.loaded).toEqual([record.id]);
+    expect(seen).toMatchObject([{ id: record.id, status: "processing", attempts: 3 }]);
+  });
+
+  test("a context that cannot be read fails the attempt like an outage: queued again, nothing provisioned", async () => {
+    const t = setup();
+    const record = t.fulfillments.add();
+    t.contexts.load = async () => {
+      throw new Error("fulfillment refers to missing rows");
+    };
+
+    await expect(t.run(record, 1)).rejects.toThrow("missing rows");
+
+    expect(t.fulfillments.get(record.id)).toMatchObject({ status: "queued", attempts: 1 });
+    expect(t.saas.calls).toEqual([]);
+  });
+
   test("attempts are counted across retries until one delivers", async () => {
     const t = setup();
     const record = t.fulfillments.add();
