@@ -22,6 +22,8 @@ const REPS = setting("BENCH_REPS", 3, 1);
 const SECONDS = setting("BENCH_SECONDS", 5, 1);
 const E2E_RATE = setting("BENCH_E2E_RATE", 200, 200);
 const E2E_SECONDS = setting("BENCH_E2E_SECONDS", 10, 1);
+/** Orders offered at the target rate before the figure, unmeasured: a running shop's path is warm (JIT, pools, caches). */
+const WARMUP_SECONDS = setting("BENCH_WARMUP_SECONDS", 3, 1);
 const SWEEP_SECONDS = setting("BENCH_SWEEP_SECONDS", 4, 1);
 const SWEEP_RATES = (process.env.BENCH_SWEEP_RATES ?? (SMOKE ? "50,400" : "50,100,150,200,250,300,350,400"))
   .split(",")
@@ -89,8 +91,8 @@ try {
 
   const consoleFigures = await measureConsole({ url: primary.url, loads: CONSOLE_LOADS, say });
 
-  // Warm the path once, then the figure at the target rate.
-  await offerPaidOrders({ ...orders, marketplace: primary, rate: 50, seconds: 1 });
+  // Warm the path at the target rate, then the figure.
+  await offerPaidOrders({ ...orders, marketplace: primary, rate: E2E_RATE, seconds: WARMUP_SECONDS });
   const e2e = await offerPaidOrders({ ...orders, marketplace: primary, rate: E2E_RATE, seconds: E2E_SECONDS });
   say(
     `e2e: ${e2e.orders} orders at ${E2E_RATE}/s, p50 ${e2e.p50_ms} ms, p99 ${e2e.p99_ms} ms, RSS ${e2e.peak_rss_mb} MB`,

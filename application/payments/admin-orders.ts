@@ -130,7 +130,9 @@ export function makeAdminOrders(deps: {
         if (!order.needs_attention && order.status !== "flagged") throw new NothingToApprove();
         const current = order.status === "flagged" ? await scope.orders.move(order, "approved") : order;
         await scope.orders.clearAttention(order.id);
-        if (current.status === "paid") await releasePaidOrder(scope, current, items);
+        if (current.status === "paid") {
+          await releasePaidOrder(scope, (await scope.orders.find(order.id))?.order ?? current, items);
+        }
         await scope.audit.record({
           actor_id: actorId,
           action: "order.approve",

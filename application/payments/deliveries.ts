@@ -41,13 +41,13 @@ export async function deliverOrder(
 
 /**
  * Delivers a paid order and tells the shop's systems it was paid (`order.paid`): once, when its
- * delivery is first queued, however often a payment or an approval comes back to it.
+ * delivery is first queued, however often a payment or an approval comes back to it. `order` is the
+ * order as it stands in this transaction (the event carries it).
  */
 export async function releasePaidOrder(scope: TransactionScope, order: Order, items: readonly OrderItem[]) {
   const queued = await deliverOrder(scope, order, items);
   if (queued.length === 0) return;
-  const current = (await scope.orders.find(order.id))?.order ?? order;
-  await scope.events.publish("order.paid", { ...orderEventData(current), items: orderItemsEventData(items) });
+  await scope.events.publish("order.paid", { ...orderEventData(order), items: orderItemsEventData(items) });
 }
 
 /**
