@@ -104,11 +104,18 @@ try {
     say(`sweep ${rate}/s: p50 ${last?.p50_ms} ms, p90 ${last?.p90_ms} ms, p99 ${last?.p99_ms} ms, lost ${last?.lost}`);
   }
 
-  // Scale: the provider answers onboarding after PROVIDER_LATENCY_MS, as across a network.
+  // Scale: the provider answers onboarding after PROVIDER_LATENCY_MS, as across a network. Each
+  // figure comes after a burst of its own, unmeasured, so neither counts an instance's cold start.
+  const warmup = Math.max(1, Math.round(SCALE_ORDERS / 6));
   const delay = await fetch(`${sim.url}/__sim/faults`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ route: "onboard", mode: "delay", delay_ms: PROVIDER_LATENCY_MS, count: SCALE_ORDERS * 3 }),
+    body: JSON.stringify({
+      route: "onboard",
+      mode: "delay",
+      delay_ms: PROVIDER_LATENCY_MS,
+      count: (SCALE_ORDERS + warmup) * 3,
+    }),
   });
   if (delay.status !== 201) throw new Error(`the simulator refused the latency fault: ${await delay.text()}`);
   await primary.stop();
@@ -116,10 +123,12 @@ try {
   const slots = { JOB_CONCURRENCY: String(SCALE_CONCURRENCY) };
   const first = await startMarketplace(database, sim.url, slots);
   services.push(first);
+  await burstThroughput({ ...orders, instances: [first], orders: warmup });
   const one = await burstThroughput({ ...orders, instances: [first], orders: SCALE_ORDERS });
   say(`scale: one instance ${one} orders/s`);
   const second = await startMarketplace(database, sim.url, slots);
   services.push(second);
+  await burstThroughput({ ...orders, instances: [first, second], orders: warmup });
   const two = await burstThroughput({ ...orders, instances: [first, second], orders: SCALE_ORDERS });
   say(`scale: two instances ${two} orders/s`);
   await sql.end();
