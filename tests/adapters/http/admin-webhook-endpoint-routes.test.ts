@@ -189,6 +189,11 @@ describe("webhook endpoints: admin API", () => {
   test("listed newest first, page by page; a forged cursor is a 422", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await create({ url: PUBLIC_URL, events: ["order.paid"] })).body.id);
+    // Creation times a second apart, so the order does not hang on the wall clock between requests.
+    for (const [i, id] of ids.entries()) {
+      await db.current
+        .sql`update webhook_endpoints set created_at = now() + ${i} * interval '1 second' where id = ${id}`;
+    }
     const first = await call(open.app, "GET", "/api/admin/webhook-endpoints?limit=2", { token: admin });
     expect(first.body.items.map((item: { id: string }) => item.id)).toEqual([ids[2], ids[1]]);
     const second = await call(
