@@ -8,6 +8,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  failOnboarding,
   fulfillmentReaches,
   http,
   posProductFor,
@@ -72,15 +73,6 @@ const mailTo = (address: string, count = 1, timeoutMs = 8000) =>
     `${count} email(s) to ${address}`,
   );
 
-async function failOnboarding(count: number) {
-  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ route: "onboard", mode: "error", status: 500, count }),
-  });
-  expect(response.status).toBe(201);
-}
-
 describe("emails over real SMTP", () => {
   test("a purchase emails the customer that it is ready (text and HTML, the product named and escaped, the links absolute) and tells the shop's systems by signed webhook", async () => {
     const product = await createProduct(
@@ -116,7 +108,7 @@ describe("emails over real SMTP", () => {
   test("a provider failure emails the customer that delivery failed and operations that the job died, and sends fulfillment.failed", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const buyer = await customer();
-    await failOnboarding(Number(FAST_JOBS.JOB_MAX_ATTEMPTS));
+    await failOnboarding(e2e, { mode: "error", status: 500, count: Number(FAST_JOBS.JOB_MAX_ATTEMPTS) });
     const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
     const record = await fulfillmentReaches(db, orderId, "failed", 8000);
     const [failed] = await mailTo(buyer.email);

@@ -6,6 +6,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  failOnboarding,
   fulfillmentReaches,
   fulfillmentsOf,
   http,
@@ -22,20 +23,11 @@ const BASE = Number(FAST_JOBS.JOB_BACKOFF_BASE_MS);
 const CAP = Number(FAST_JOBS.JOB_BACKOFF_MAX_MS);
 const MAX_ATTEMPTS = Number(FAST_JOBS.JOB_MAX_ATTEMPTS);
 
-async function fault(count: number) {
-  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ route: "onboard", mode: "error", status: 500, count }),
-  });
-  expect(response.status).toBe(201);
-}
-
 describe("provider failures", () => {
   test("500 twice then success: active, with attempts and last_error recorded", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const customer = await registerCustomer(e2e);
-    await fault(2);
+    await failOnboarding(e2e, { mode: "error", status: 500, count: 2 });
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     const record = await fulfillmentReaches(db, orderId, "active", 5000);
     expect(record).toMatchObject({ status: "active", attempts: 3 });
@@ -46,7 +38,7 @@ describe("provider failures", () => {
   test("failing every time: failed after JOB_MAX_ATTEMPTS with growing backoff, a notification and a dead job; an admin retry then delivers once", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const customer = await registerCustomer(e2e);
-    await fault(MAX_ATTEMPTS);
+    await failOnboarding(e2e, { mode: "error", status: 500, count: MAX_ATTEMPTS });
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
     const record = await fulfillmentReaches(db, orderId, "failed", 8000);
     expect(record).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
@@ -105,7 +97,7 @@ describe("provider failures", () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const customer = await registerCustomer(e2e);
     const stranger = await registerCustomer(e2e);
-    await fault(MAX_ATTEMPTS);
+    await failOnboarding(e2e, { mode: "error", status: 500, count: MAX_ATTEMPTS });
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     const record = await fulfillmentReaches(db, orderId, "failed", 8000);
     const foreign = await http(e2e.url, "POST", `/api/fulfillments/${record.id}/retry`, { token: stranger.token });

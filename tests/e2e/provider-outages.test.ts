@@ -7,6 +7,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  failOnboarding,
   fulfillmentReaches,
   fulfillmentsOf,
   http,
@@ -29,15 +30,6 @@ afterEach(() => {
 });
 
 type Mode = { mode: "hang" } | { mode: "garbage" } | { mode: "delay"; delay_ms: number };
-
-async function fault(spec: Mode, count: number) {
-  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ route: "onboard", count, ...spec }),
-  });
-  expect(response.status).toBe(201);
-}
 
 /** A point-of-sale product whose provider calls time out after one second, at `baseUrl`. */
 async function productAt(baseUrl: string) {
@@ -86,7 +78,7 @@ async function deadJobOf(fulfillmentId: string, admin: string) {
 describe("provider outages end to end", () => {
   test("a provider hanging past timeout_seconds twice: retried, then active with one tenant", async () => {
     const product = await productAt(e2e.sim.url);
-    await fault({ mode: "hang" }, 2);
+    await failOnboarding(e2e, { ...{ mode: "hang" }, count: 2 });
     const { orderId } = await buy(product.id);
     const record = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(record.attempts).toBe(3);
@@ -96,7 +88,7 @@ describe("provider outages end to end", () => {
 
   test("a provider answering garbage twice: retried, then active with one tenant", async () => {
     const product = await productAt(e2e.sim.url);
-    await fault({ mode: "garbage" }, 2);
+    await failOnboarding(e2e, { ...{ mode: "garbage" }, count: 2 });
     const { orderId } = await buy(product.id);
     const record = await fulfillmentReaches(db, orderId, "active", 10_000);
     expect(record.attempts).toBe(3);
@@ -130,7 +122,7 @@ describe("provider outages end to end", () => {
     "a provider %s on every attempt: failed with a readable last_error and a dead job",
     async (_, spec, reason) => {
       const product = await productAt(e2e.sim.url);
-      await fault(spec, MAX_ATTEMPTS);
+      await failOnboarding(e2e, { ...spec, count: MAX_ATTEMPTS });
       const { orderId } = await buy(product.id);
       const record = await fulfillmentReaches(db, orderId, "failed", 15_000);
       expect(record.attempts).toBe(MAX_ATTEMPTS);
@@ -153,7 +145,7 @@ describe("provider outages end to end", () => {
   test("redriving a dead job whose answers were lost delivers once; a second redrive racing it, and a retry or redrive afterwards, provision nothing more", async () => {
     const product = await productAt(e2e.sim.url);
     // Each call is handled after the client gave up: the tenant exists, but no answer arrives.
-    await fault({ mode: "delay", delay_ms: 1500 }, MAX_ATTEMPTS);
+    await failOnboarding(e2e, { ...{ mode: "delay", delay_ms: 1500 }, count: MAX_ATTEMPTS });
     const { orderId } = await buy(product.id);
     const record = await fulfillmentReaches(db, orderId, "failed", 20_000);
     expect(record.last_error).toContain("did not answer within 1 s");

@@ -1,6 +1,7 @@
 import { beforeAll, expect } from "bun:test";
 import { SERVER_BODY_LIMIT } from "../../kit/body-parser.ts";
 import { createLogger } from "../../kit/logger.ts";
+import type { Fault } from "../../provider-sim/faults.ts";
 import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
 import { tokenFor } from "./auth.ts";
@@ -207,6 +208,16 @@ export async function fulfillmentReaches(
     timeoutMs,
     `a ${status} fulfillment`,
   );
+}
+
+/** The simulator's next `count` onboarding calls fail, stall or answer late, as `fault` says. */
+export async function failOnboarding(e2e: E2e, fault: Omit<Fault, "route">): Promise<void> {
+  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ route: "onboard", ...fault }),
+  });
+  expect(response.status).toBe(201);
 }
 
 /** How many tenants the simulator holds for an order. */

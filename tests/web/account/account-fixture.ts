@@ -1,5 +1,6 @@
 import { beforeAll, expect } from "bun:test";
 import type { Page } from "playwright-core";
+import type { Fault } from "../../../provider-sim/faults.ts";
 import { useBrowser, watchPage } from "../../support/browser.ts";
 import {
   aDedicatedInstallationProduct,
@@ -7,7 +8,15 @@ import {
   aManagedSetupProduct,
 } from "../../support/builders/products.ts";
 import { useTestDatabase } from "../../support/database.ts";
-import { buyAndPay, createProduct, fulfillmentReaches, http, posProductFor, useE2e } from "../../support/e2e.ts";
+import {
+  buyAndPay,
+  createProduct,
+  failOnboarding,
+  fulfillmentReaches,
+  http,
+  posProductFor,
+  useE2e,
+} from "../../support/e2e.ts";
 
 export interface Customer {
   readonly email: string;
@@ -74,13 +83,6 @@ export function useAccountFixture() {
       page.getByRole("article", { name: `${product.name} (${variant})` }),
 
     /** The provider simulator's next `count` onboarding calls fail or wait, as `fault` says. */
-    async onboarding(fault: { mode: "error" | "delay"; count: number; status?: number; delay_ms?: number }) {
-      const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ route: "onboard", ...fault }),
-      });
-      expect(response.status).toBe(201);
-    },
+    onboarding: (fault: Omit<Fault, "route">) => failOnboarding(e2e, fault),
   };
 }

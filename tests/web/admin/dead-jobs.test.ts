@@ -8,6 +8,7 @@ import {
   createProduct,
   eventually,
   FAST_JOBS,
+  failOnboarding,
   fulfillmentReaches,
   fulfillmentsOf,
   http,
@@ -27,12 +28,7 @@ describe.skipIf(!hasChromium)("the Dead jobs page", () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const customer = await registerCustomer(e2e);
     const attempts = FAST_JOBS.JOB_MAX_ATTEMPTS;
-    const fault = await fetch(`${e2e.sim.url}/__sim/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ route: "onboard", mode: "error", status: 500, count: Number(attempts) }),
-    });
-    expect(fault.status).toBe(201);
+    await failOnboarding(e2e, { mode: "error", status: 500, count: Number(attempts) });
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     const failed = await fulfillmentReaches(db, orderId, "failed", 10_000);
     const token = await adminToken(e2e);

@@ -8,6 +8,7 @@ import {
   buyAndPay,
   createProduct,
   FAST_JOBS,
+  failOnboarding,
   fulfillmentReaches,
   fulfillmentsOf,
   posProductFor,
@@ -20,16 +21,6 @@ const e2e = useE2e(db);
 
 const browser = useBrowser();
 const admin = useAdminAccount(e2e);
-
-/** The provider's onboarding answers 500 to its next `count` calls. */
-async function providerFails(count: number) {
-  const response = await fetch(`${e2e.sim.url}/__sim/faults`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ route: "onboard", mode: "error", status: 500, count }),
-  });
-  expect(response.status).toBe(201);
-}
 
 const rowOf = (page: Page, orderId: string) =>
   page.getByRole("row").filter({ hasText: `Order ${orderId.slice(0, 8)}` });
@@ -61,7 +52,7 @@ describe.skipIf(!hasChromium)("the Fulfillments page", () => {
     await fulfillmentReaches(db, delivered.orderId, "active", 8000);
     await fulfillmentReaches(db, licensed.orderId, "active", 8000);
     await fulfillmentReaches(db, manual.orderId, "manual_pending", 8000);
-    await providerFails(Number(FAST_JOBS.JOB_MAX_ATTEMPTS));
+    await failOnboarding(e2e, { mode: "error", status: 500, count: Number(FAST_JOBS.JOB_MAX_ATTEMPTS) });
     const { orderId } = await buyAndPay(e2e, customer, [{ product_id: pos.id, variant: "monthly" }], "gateway_b");
     const failed = await fulfillmentReaches(db, orderId, "failed", 10_000);
     expect(failed.last_error).toContain("HTTP 500");
