@@ -6,38 +6,23 @@ import { type ProductInput, validateProduct } from "../../../domain/catalog/prod
 import type { Variant } from "../../../domain/catalog/variants.ts";
 import type { SelectedOptions } from "../../../domain/checkout/checkout-options.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
+import { aDedicatedInstallationProduct, aManagedSetupProduct } from "./products.ts";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
 
 export function aManualProduct(overrides: Partial<ProductInput> = {}): ProductInput {
-  return {
-    name: `Managed setup ${unique()}`,
-    slug: `setup-${unique()}`,
-    status: "published",
-    delivery_model: "managed_setup",
-    fulfillment_driver: "manual_fulfillment",
-    price_regular: 19900,
-    fulfillment_config: {
-      queue_id: "onboarding",
-      sla_hours: 48,
-      instructions_template: "Set up {{product_name}} for {{customer_name}}.",
-    },
-    ...overrides,
-  };
+  return aManagedSetupProduct(
+    { sla_hours: 48, instructions_template: "Set up {{product_name}} for {{customer_name}}." },
+    { name: `Managed setup ${unique()}`, ...overrides },
+  );
 }
 
 export function aSingletenantProduct(
   config: Record<string, unknown> = {},
   overrides: Partial<ProductInput> = {},
 ): ProductInput {
-  return {
+  return aDedicatedInstallationProduct({
     name: `Dedicated ${unique()}`,
-    slug: `dedicated-${unique()}`,
-    status: "published",
-    delivery_model: "saas_singletenant",
-    fulfillment_driver: "singletenant_provisioning",
-    is_recurring: true,
-    price_monthly: 9900,
     fulfillment_config: {
       server_profile: "vm-small",
       resource_limits_profile: "limits-standard",
@@ -45,7 +30,7 @@ export function aSingletenantProduct(
       ...config,
     },
     ...overrides,
-  };
+  });
 }
 
 export interface ItemOverrides {
