@@ -1,7 +1,7 @@
 /**
  * `npm run check:openapi`: both OpenAPI documents pass an independent validator, the committed
  * marketplace document is the one its routes produce, and the types generated from each
- * document are fresh.
+ * document, and the provider's precompiled response checks, are fresh.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,6 +12,7 @@ import {
   servedMarketplaceDocument,
   validationProblems,
 } from "./lib/openapi-documents.ts";
+import { PROVIDER_VALIDATORS, providerValidatorFiles } from "./lib/provider-validators.ts";
 
 const failures: string[] = [];
 
@@ -38,6 +39,13 @@ try {
     if ((await Bun.file(fresh).text()) !== (await Bun.file(projectPath(types)).text())) {
       failures.push(`${types} is stale: run \`npm run openapi:gen\` and commit the result`);
     } else console.log(`${types} matches ${source}`);
+  }
+  const validators = await providerValidatorFiles();
+  for (const kind of ["module", "types"] as const) {
+    const path = PROVIDER_VALIDATORS[kind];
+    if (validators[kind] !== (await Bun.file(projectPath(path)).text())) {
+      failures.push(`${path} is stale: run \`npm run openapi:gen\` and commit the result`);
+    } else console.log(`${path} matches ${PROVIDER_VALIDATORS.source}`);
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

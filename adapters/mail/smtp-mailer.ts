@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { type Mailer, MailRejected, MailUnavailable } from "../../application/mail/ports.ts";
 
 export interface SmtpMailerOptions {
@@ -50,22 +50,32 @@ export function requiresStartTls(url: string): boolean {
   return parsed.protocol === "smtp:" && parsed.username !== "" && !LOOPBACK.has(parsed.hostname);
 }
 
-/** Sends through one SMTP server with nodemailer; the Message-ID given is kept, so a resend is recognisable. */
+/**
+ * Sends through one SMTP server with nodemailer; the Message-ID given is kept, so a resend is
+ * recognisable. nodemailer (about 4 MB resident) is loaded with the first message, not at start.
+ */
 export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close(): void } {
   const timeout = options.timeoutMs ?? 10_000;
-  const transport = nodemailer.createTransport({
-    url: options.url,
-    requireTLS: options.requireTls ?? requiresStartTls(options.url),
-    connectionTimeout: timeout,
-    greetingTimeout: timeout,
-    socketTimeout: timeout,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
+  let transport: Transporter | undefined;
+  let opening: Promise<Transporter> | undefined;
+  const open = async () => {
+    const { default: nodemailer } = await import("nodemailer");
+    transport = nodemailer.createTransport({
+      url: options.url,
+      requireTLS: options.requireTls ?? requiresStartTls(options.url),
+      connectionTimeout: timeout,
+      greetingTimeout: timeout,
+      socketTimeout: timeout,
+      disableFileAccess: true,
+      disableUrlAccess: true,
+    });
+    return transport;
+  };
   return {
     async send(message) {
       try {
-        await transport.sendMail({
+        opening ??= open();
+        await (await opening).sendMail({
           from: options.from,
           to: message.to,
           subject: message.subject,
@@ -77,6 +87,6 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close()
         throw classify(error);
       }
     },
-    close: () => transport.close(),
+    close: () => transport?.close(),
   };
 }
