@@ -1,4 +1,3 @@
-import ky from "ky";
 import type { WebhookAnswer, WebhookSender } from "../../application/outgoing-webhooks/ports.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
 import { describeConnectionFailure, parseRetryAfter } from "../upstream/upstream-http.ts";
@@ -49,19 +48,16 @@ export function createHttpWebhookSender(deps: {
       const signal = AbortSignal.timeout(deps.timeoutSeconds * 1000);
       let response: Response;
       try {
-        response = await ky.post(message.url, {
+        response = await deps.outbound(message.url, {
+          method: "POST",
           headers: {
             "content-type": "application/json",
             "user-agent": "marketplace-webhooks/1",
             ...standardWebhookHeaders(message),
           },
           body: message.body,
-          timeout: false,
           signal,
-          retry: 0,
-          throwHttpErrors: false,
           redirect: "manual",
-          fetch: deps.outbound,
         });
       } catch (error) {
         if (error instanceof OutboundUrlRefused) {

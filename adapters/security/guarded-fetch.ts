@@ -1,7 +1,7 @@
 import { parseIpAddress } from "./ip-address.ts";
 import { type OutboundGuardOptions, vetOutboundUrl } from "./url-guard.ts";
 
-/** What ky's `fetch` option takes: every outbound call of the marketplace goes through one. */
+/** How the marketplace calls out: every outbound call goes through one (`createGuardedFetch`). */
 export type OutboundFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
 /** Bun's `fetch`, whose `tls.serverName` sets SNI and the name the certificate is verified against. */

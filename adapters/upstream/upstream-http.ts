@@ -1,4 +1,3 @@
-import ky, { TimeoutError } from "ky";
 import {
   type Upstream,
   UpstreamBadResponse,
@@ -11,6 +10,7 @@ import {
 } from "../../application/shared/upstream-errors.ts";
 import { findStructureViolation } from "../../kit/json-structure.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
+import { DeadlinePassed, withinDeadline } from "./deadline.ts";
 
 export interface UpstreamRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -74,30 +74,43 @@ export function describeConnectionFailure(error: unknown): string {
 }
 
 /**
- * One HTTP call to an upstream through ky: no retries (the job system retries, with backoff),
- * a time-out that also covers resolving the host, no redirects followed, and the connection made
- * by `request.outbound`, which refuses non-public addresses as it connects. Anything but a 2xx
- * becomes a typed `UpstreamError`; the 2xx body is returned as text for the caller to parse.
+ * One HTTP call to an upstream: no retries (the job system retries, with backoff), no redirects
+ * followed, and one time-out for the whole exchange (resolving the host, connecting, the answer
+ * and its body), with the connection made by `request.outbound`, which refuses non-public
+ * addresses as it connects. Anything but a 2xx becomes a typed `UpstreamError`; the 2xx body is
+ * returned as text for the caller to parse.
  */
 export async function callUpstream(
   upstream: Upstream,
   request: UpstreamRequest,
   readRejection: RejectionReader,
 ): Promise<UpstreamResponse> {
+  try {
+    return await withinDeadline(request.timeoutSeconds * 1000, (signal) =>
+      exchange(upstream, request, readRejection, signal),
+    );
+  } catch (error) {
+    if (error instanceof DeadlinePassed) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
+    throw error;
+  }
+}
+
+async function exchange(
+  upstream: Upstream,
+  request: UpstreamRequest,
+  readRejection: RejectionReader,
+  signal: AbortSignal,
+): Promise<UpstreamResponse> {
   let response: Response;
   try {
-    response = await ky(request.url, {
+    response = await request.outbound(request.url, {
       method: request.method,
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),
-      timeout: request.timeoutSeconds * 1000,
-      retry: 0,
-      throwHttpErrors: false,
       redirect: "manual",
-      fetch: request.outbound,
+      signal,
     });
   } catch (error) {
-    if (error instanceof TimeoutError) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
     if (error instanceof OutboundUrlRefused) throw new UpstreamUrlNotAllowed(upstream, error.reason, error.transient);
     throw new UpstreamUnreachable(upstream, describeConnectionFailure(error));
   }
@@ -108,7 +121,11 @@ export async function callUpstream(
     const found = status >= 400 ? await rejection(response, readRejection) : { detail: "unexpected redirect" };
     throw new UpstreamRejected(upstream, status, found.code, found.detail);
   }
-  return { status, headers: response.headers, text: await response.text() };
+  try {
+    return { status, headers: response.headers, text: await response.text() };
+  } catch (error) {
+    throw new UpstreamUnreachable(upstream, `the answer broke off: ${describeConnectionFailure(error)}`);
+  }
 }
 
 /** An answer is held to the same shape limits as a request: a hostile upstream cannot stall us either. */

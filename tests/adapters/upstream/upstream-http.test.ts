@@ -10,8 +10,27 @@ import {
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
+  UpstreamUnreachable,
   UpstreamUrlNotAllowed,
 } from "../../../application/shared/upstream-errors.ts";
+
+/** A body whose first byte comes at once and the rest never. */
+const trickle = () =>
+  new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode("{"));
+    },
+  });
+
+/** A body that breaks off after its first bytes. */
+const brokenOff = () =>
+  new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      controller.enqueue(new TextEncoder().encode('{"partial":'));
+      await Bun.sleep(20);
+      controller.error(new Error("gone"));
+    },
+  });
 
 let server: ReturnType<typeof Bun.serve>;
 beforeAll(() => {
@@ -22,6 +41,8 @@ beforeAll(() => {
       if (path === "/redirect")
         return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } });
       if (path === "/timeout") return new Response("", { status: 408 });
+      if (path === "/trickle") return new Response(trickle(), { headers: { "content-type": "application/json" } });
+      if (path === "/broken") return new Response(brokenOff(), { headers: { "content-type": "application/json" } });
       if (path === "/refused")
         return Response.json({ error: { code: "card_declined", message: "no" } }, { status: 402 });
       return Response.json({ ok: true });
@@ -54,6 +75,20 @@ describe("callUpstream", () => {
   test("408 is transient like a 5xx", async () => {
     const error = await call("/timeout").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamServerError);
+  });
+
+  test("a body still arriving at the time-out is a time-out, in time", async () => {
+    const started = performance.now();
+    const error = await call("/trickle").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamTimeout);
+    expect(performance.now() - started).toBeLessThan(1500);
+  });
+
+  test("a body that breaks off is a transient failure to reach the upstream, not an untyped error", async () => {
+    const error = await call("/broken").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUnreachable);
+    expect(error).toMatchObject({ transient: true });
+    expect((error as Error).message).toContain("the answer broke off");
   });
 
   test("the upstream's own error code and detail are read through the given reader", async () => {
