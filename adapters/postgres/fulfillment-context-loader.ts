@@ -3,6 +3,7 @@ import type { SubscriptionRecord } from "../../application/fulfillment/subscript
 import type { Product } from "../../domain/catalog/product.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
+import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
 import { PAYMENT_COLUMNS } from "./payment-ledger.ts";
@@ -20,15 +21,15 @@ export function createPostgresFulfillmentContextLoader(sql: Sql): FulfillmentCon
     async load(record): Promise<FulfillmentContext> {
       const [orders, items, products, customers, payments, subscriptions] = await sql.begin("read only", (tx) =>
         Promise.all([
-          tx<Order[]>`select ${tx(ORDER_COLUMNS)} from orders where id = ${record.order_id}`,
-          tx<OrderItem[]>`select ${tx(ITEM_COLUMNS)} from order_items where id = ${record.order_item_id}`,
-          tx<Product[]>`select ${tx(PRODUCT_COLUMNS)} from products where id = ${record.product_id}`,
+          tx<Order[]>`select ${columnList(tx, ORDER_COLUMNS)} from orders where id = ${record.order_id}`,
+          tx<OrderItem[]>`select ${columnList(tx, ITEM_COLUMNS)} from order_items where id = ${record.order_item_id}`,
+          tx<Product[]>`select ${columnList(tx, PRODUCT_COLUMNS)} from products where id = ${record.product_id}`,
           tx<{ id: string; email: string; name: string }[]>`
             select id, email, name from users where id = ${record.customer_id}`,
           tx<Payment[]>`
-            select ${tx(PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`,
+            select ${columnList(tx, PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`,
           tx<SubscriptionRecord[]>`
-            select ${tx(SUBSCRIPTION_COLUMNS)} from subscriptions where order_item_id = ${record.order_item_id}`,
+            select ${columnList(tx, SUBSCRIPTION_COLUMNS)} from subscriptions where order_item_id = ${record.order_item_id}`,
         ]),
       );
       const [order] = orders;

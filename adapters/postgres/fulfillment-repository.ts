@@ -1,6 +1,7 @@
 import type { FulfillmentRepository } from "../../application/fulfillment/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -24,7 +25,7 @@ export const FULFILLMENT_COLUMNS = [
 ];
 
 export function createPostgresFulfillmentRepository(sql: Queryable): FulfillmentRepository {
-  const columns = sql(FULFILLMENT_COLUMNS);
+  const columns = columnList(sql, FULFILLMENT_COLUMNS);
   return {
     async find(id) {
       if (!isUuid(id)) return undefined;
@@ -84,7 +85,7 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
           external_status = coalesce(${external.external_status ?? null}, external_status),
           payload_snapshot = coalesce(${change.snapshot ? sql.json(change.snapshot as never) : null}::jsonb, payload_snapshot),
           updated_at = now()
-        where id = ${id} and status in ${sql(from as string[])}
+        where id = ${id} and status = any(${from as string[]}::text[])
         returning ${columns}`;
       return record;
     },

@@ -1,4 +1,5 @@
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 
 const COLUMNS = [
@@ -17,7 +18,7 @@ const COLUMNS = [
 ];
 
 export function createPostgresInstallationRepository(sql: Queryable): InstallationRepository {
-  const columns = sql(COLUMNS);
+  const columns = columnList(sql, COLUMNS);
 
   async function findForRecord(fulfillmentRecordId: string) {
     const [installation] = await sql<Installation[]>`

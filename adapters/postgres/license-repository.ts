@@ -1,4 +1,5 @@
 import type { DownloadEntitlement, License, LicenseRepository } from "../../application/fulfillment/license-ports.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 
 const LICENSE_COLUMNS = [
@@ -26,8 +27,8 @@ const ENTITLEMENT_COLUMNS = [
 ];
 
 export function createPostgresLicenseRepository(sql: Sql): LicenseRepository {
-  const licenseColumns = sql(LICENSE_COLUMNS);
-  const entitlementColumns = sql(ENTITLEMENT_COLUMNS);
+  const licenseColumns = columnList(sql, LICENSE_COLUMNS);
+  const entitlementColumns = columnList(sql, ENTITLEMENT_COLUMNS);
 
   async function findForRecord(fulfillmentRecordId: string, db: Queryable = sql) {
     const [license] = await db<License[]>`

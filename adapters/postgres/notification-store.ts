@@ -6,6 +6,7 @@ import type {
 } from "../../application/notifications/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -43,7 +44,7 @@ export function createPostgresNotificationInbox(sql: Sql): NotificationInbox {
     async listForCustomer(customerId, filter, page) {
       const keyset = newestFirst<StoredNotification>(sql, page);
       const rows = await sql<StoredNotification[]>`
-        select ${sql(COLUMNS)} from notifications
+        select ${columnList(sql, COLUMNS)} from notifications
         where customer_id = ${customerId} ${unreadCondition(sql, filter.unread)} ${keyset.after}
         ${keyset.orderAndLimit}`;
       return keyset.cut(rows);
@@ -52,7 +53,7 @@ export function createPostgresNotificationInbox(sql: Sql): NotificationInbox {
       if (!isUuid(id)) return undefined;
       const [row] = await sql<StoredNotification[]>`
         update notifications set read_at = coalesce(read_at, now())
-        where id = ${id} and customer_id = ${customerId} returning ${sql(COLUMNS)}`;
+        where id = ${id} and customer_id = ${customerId} returning ${columnList(sql, COLUMNS)}`;
       return row;
     },
     async markAllRead(customerId) {

@@ -1,6 +1,7 @@
 import type postgres from "postgres";
 import type { OpsTask, OpsTaskRepository } from "../../application/fulfillment/ports.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -19,7 +20,7 @@ const COLUMNS = [
 
 /** Operations tasks (manual fulfillment, provisioning): at most one open task per record and kind. */
 export function createPostgresOpsTaskRepository(sql: Queryable): OpsTaskRepository {
-  const columns = sql(COLUMNS);
+  const columns = columnList(sql, COLUMNS);
 
   const findOpen = async (recordId: string, kind: OpsTask["kind"]) => {
     const [task] = await sql<OpsTask[]>`

@@ -2,6 +2,7 @@ import type { OrderLedger } from "../../application/payments/ledger-ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { nextOrderStatus, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
 
@@ -11,8 +12,10 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
       if (!isUuid(orderId)) return undefined;
       // Sent together: inside the caller's transaction postgres.js pipelines them on its connection.
       const [[order], items] = await Promise.all([
-        sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId} for update`,
-        sql<OrderItem[]>`select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
+        sql<Order[]>`select ${columnList(sql, ORDER_COLUMNS)} from orders where id = ${orderId} for update`,
+        sql<
+          OrderItem[]
+        >`select ${columnList(sql, ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
       ]);
       if (!order) return undefined;
       return { order, items: [...items] };
@@ -23,7 +26,7 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
       // The row is locked by `find`; the status guard still refuses a stale copy of the order.
       const [moved] = await sql<Order[]>`
         update orders set status = ${to}, updated_at = now()
-        where id = ${order.id} and status = ${order.status} returning ${sql(ORDER_COLUMNS)}`;
+        where id = ${order.id} and status = ${order.status} returning ${columnList(sql, ORDER_COLUMNS)}`;
       if (!moved) throw new OrderTransitionRefused(order.status, event);
       return moved;
     },
@@ -33,7 +36,7 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
         update orders set needs_attention = true, updated_at = now(),
           attention_reason = case when needs_attention and attention_reason is not null
             then left(attention_reason || '; ' || ${reason}, 2000) else ${reason} end
-        where id = ${orderId} returning ${sql(ORDER_COLUMNS)}`;
+        where id = ${orderId} returning ${columnList(sql, ORDER_COLUMNS)}`;
       return order;
     },
 

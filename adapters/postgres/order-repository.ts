@@ -4,9 +4,13 @@ import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { NEW_ORDER_STATUS, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
+
+/** The dispute columns, qualified by the alias `d` the order's read uses. */
+const DISPUTE_COLUMNS_OF_D = DISPUTE_COLUMNS.map((column) => `d.${column}`);
 
 export const ORDER_COLUMNS = [
   "id",
@@ -56,7 +60,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           values (${input.customer_id}, ${NEW_ORDER_STATUS}, ${input.totals.currency}, ${input.totals.subtotal},
                   ${input.totals.total}, ${input.totals.due_today}, ${input.payment_gateway},
                   ${input.gateway_environment}, ${input.tax_behavior}, ${input.metadata})
-          returning ${tx(ORDER_COLUMNS)}`;
+          returning ${columnList(tx, ORDER_COLUMNS)}`;
         if (!order) throw new Error("order insert returned no row");
         const rows = input.totals.items.map((item, position) => ({
           order_id: order.id,
@@ -77,7 +81,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           options: tx.json(item.options as Record<string, string>),
         }));
         const items = await tx<OrderItem[]>`
-          insert into order_items ${tx(rows)} returning ${tx(ITEM_COLUMNS)}`;
+          insert into order_items ${tx(rows)} returning ${columnList(tx, ITEM_COLUMNS)}`;
         return { order, items: [...items] };
       });
     },
@@ -97,19 +101,21 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
 
     async find(orderId): Promise<OrderDetails | undefined> {
       if (!isUuid(orderId)) return undefined;
-      const [order] = await sql<Order[]>`select ${sql(ORDER_COLUMNS)} from orders where id = ${orderId}`;
+      const [order] = await sql<Order[]>`select ${columnList(sql, ORDER_COLUMNS)} from orders where id = ${orderId}`;
       if (!order) return undefined;
       const [items, payments, refunds, disputes] = await Promise.all([
-        sql<OrderItem[]>`select ${sql(ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
+        sql<
+          OrderItem[]
+        >`select ${columnList(sql, ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
         sql<
           Payment[]
-        >`select ${sql(PAYMENT_COLUMNS)} from payments where order_id = ${orderId} order by created_at, id`,
+        >`select ${columnList(sql, PAYMENT_COLUMNS)} from payments where order_id = ${orderId} order by created_at, id`,
         sql<RefundRecord[]>`
           select r.id, r.payment_id, r.gateway_refund_id, r.amount, r.status, r.created_at
           from refunds r join payments p on p.id = r.payment_id
           where p.order_id = ${orderId} order by r.created_at, r.id`,
         sql<Dispute[]>`
-          select ${sql(DISPUTE_COLUMNS.map((column) => `d.${column}`))} from disputes d
+          select ${columnList(sql, DISPUTE_COLUMNS_OF_D)} from disputes d
           join payments p on p.id = d.payment_id where p.order_id = ${orderId} order by d.created_at, d.id`,
       ]);
       return { order, items: [...items], payments: [...payments], refunds: [...refunds], disputes: [...disputes] };
@@ -118,7 +124,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
     async list(filter, page): Promise<Page<Order>> {
       const keyset = newestFirst<Order>(sql, page);
       const rows = await sql<Order[]>`
-        select ${sql(ORDER_COLUMNS)} from orders
+        select ${columnList(sql, ORDER_COLUMNS)} from orders
         where true
           ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
           ${filter.status ? sql`and status = ${filter.status}` : sql``}

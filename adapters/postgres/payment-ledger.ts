@@ -1,5 +1,6 @@
 import type { PaymentLedger } from "../../application/payments/ledger-ports.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 
 /** The columns of a `Payment`, as every payment query selects them. */
@@ -33,7 +34,7 @@ export const DISPUTE_COLUMNS = [
 ];
 
 export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
-  const columns = sql(PAYMENT_COLUMNS);
+  const columns = columnList(sql, PAYMENT_COLUMNS);
   const reload = async (paymentId: string) => {
     const [row] = await sql<Payment[]>`select ${columns} from payments where id = ${paymentId}`;
     if (!row) throw new Error(`payment ${paymentId} vanished`);
@@ -100,7 +101,7 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
 
     async settleDispute(payment, dispute) {
       const [before] = await sql<Dispute[]>`
-        select ${sql(DISPUTE_COLUMNS)} from disputes
+        select ${columnList(sql, DISPUTE_COLUMNS)} from disputes
         where gateway = ${payment.gateway} and gateway_dispute_id = ${dispute.gateway_dispute_id} for update`;
       if (before && (before.status === dispute.status || before.status !== "open")) {
         return { dispute: before, changed: false, payment: await reload(payment.id) };
@@ -110,7 +111,7 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
         values (${payment.id}, ${payment.gateway}, ${dispute.gateway_dispute_id}, ${dispute.amount},
                 ${dispute.currency}, ${dispute.status})
         on conflict (gateway, gateway_dispute_id) do update set status = excluded.status, updated_at = now()
-        returning ${sql(DISPUTE_COLUMNS)}`;
+        returning ${columnList(sql, DISPUTE_COLUMNS)}`;
       if (!row) throw new Error("dispute upsert returned no row");
       if (dispute.status === "lost") {
         await sql`

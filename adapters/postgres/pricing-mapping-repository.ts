@@ -1,6 +1,7 @@
 import type { PricingMappingRepository } from "../../application/catalog/ports.ts";
 import type { PricingMapping } from "../../domain/catalog/pricing.ts";
 import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 
 export const MAPPING_COLUMNS = [
@@ -18,7 +19,7 @@ export async function listMappingsOf(sql: Queryable, productIds: readonly string
   const byProduct = new Map<string, PricingMapping[]>();
   if (productIds.length === 0) return byProduct;
   const rows = await sql<PricingMapping[]>`
-    select ${sql([...MAPPING_COLUMNS])} from product_pricing_mappings
+    select ${columnList(sql, MAPPING_COLUMNS)} from product_pricing_mappings
     where product_id in ${sql(productIds as string[])}
     order by product_id, position`;
   for (const mapping of rows) {
@@ -54,7 +55,7 @@ export function createPostgresPricingMappingRepository(sql: Sql): PricingMapping
         }));
         const inserted = await tx<PricingMapping[]>`
           insert into product_pricing_mappings ${tx(rows)}
-          returning ${tx([...MAPPING_COLUMNS])}`;
+          returning ${columnList(tx, MAPPING_COLUMNS)}`;
         return [...inserted];
       });
     },

@@ -4,6 +4,7 @@ import type { Page } from "../../application/shared/ports.ts";
 import { type Product, type ProductDefinition, SlugTaken } from "../../domain/catalog/product.ts";
 import { isUuid } from "../shared/ids.ts";
 import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { byName } from "./keyset-page.ts";
 import { listMappingsOf } from "./pricing-mapping-repository.ts";
@@ -54,7 +55,7 @@ function row(definition: ProductDefinition, sql: Queryable) {
 }
 
 export function createPostgresProductRepository(sql: Sql): ProductRepository {
-  const columns = sql([...PRODUCT_COLUMNS]);
+  const columns = columnList(sql, PRODUCT_COLUMNS);
 
   return {
     async insert(definition, audit) {
@@ -62,7 +63,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
         return await sql.begin(async (tx) => {
           const [product] = await tx<Product[]>`
             insert into products ${tx(row(definition, tx), WRITABLE)}
-            returning ${tx([...PRODUCT_COLUMNS])}`;
+            returning ${columnList(tx, PRODUCT_COLUMNS)}`;
           if (product && audit) await createPostgresAuditTrail(tx).record(audit(product));
           return product;
         });
@@ -79,7 +80,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
           const [product] = await tx<Product[]>`
             update products set ${tx(row(definition, tx), WRITABLE)}, updated_at = now()
             where id = ${id}
-            returning ${tx([...PRODUCT_COLUMNS])}`;
+            returning ${columnList(tx, PRODUCT_COLUMNS)}`;
           if (product && audit) await createPostgresAuditTrail(tx).record(audit);
           return product;
         });

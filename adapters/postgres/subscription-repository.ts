@@ -1,5 +1,6 @@
 import type { SubscriptionRecord, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 
 export const SUBSCRIPTION_COLUMNS = [
@@ -26,7 +27,7 @@ const addInterval = (from: Date, interval: "monthly" | "yearly") => {
 };
 
 export function createPostgresSubscriptionRepository(sql: Queryable): SubscriptionRepository {
-  const columns = sql(SUBSCRIPTION_COLUMNS);
+  const columns = columnList(sql, SUBSCRIPTION_COLUMNS);
   return {
     async upsertForItem({ order, item, facts, now }) {
       const interval = item.billing_interval ?? "monthly";

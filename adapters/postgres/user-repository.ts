@@ -3,6 +3,7 @@ import type { Account } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import { isUuid } from "../shared/ids.ts";
 import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -34,13 +35,15 @@ const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwor
 export function createPostgresUserRepository(sql: Sql): UserRepository {
   return {
     async findByEmail(email) {
-      const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where lower(email) = lower(${email})`;
+      const [row] = await sql<
+        UserRow[]
+      >`select ${columnList(sql, COLUMNS)} from users where lower(email) = lower(${email})`;
       return row ? toStoredUser(row) : undefined;
     },
 
     async findById(id) {
       if (!isUuid(id)) return undefined;
-      const [row] = await sql<UserRow[]>`select ${sql(COLUMNS)} from users where id = ${id}`;
+      const [row] = await sql<UserRow[]>`select ${columnList(sql, COLUMNS)} from users where id = ${id}`;
       return row ? toAccount(row) : undefined;
     },
 
@@ -49,7 +52,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
         insert into users (email, name, role, password_hash)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
         on conflict (lower(email)) do nothing
-        returning ${sql(COLUMNS)}`;
+        returning ${columnList(sql, COLUMNS)}`;
       return row ? toAccount(row) : undefined;
     },
 
@@ -60,7 +63,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
         on conflict (lower(email)) do update
           set name = excluded.name, role = excluded.role, password_hash = excluded.password_hash,
               disabled_at = null, updated_at = now()
-        returning ${sql(COLUMNS)}`;
+        returning ${columnList(sql, COLUMNS)}`;
       if (!row) throw new Error("upsert returned no row");
       return toAccount(row);
     },
@@ -68,7 +71,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
     async list(page) {
       const keyset = newestFirst<UserRow>(sql, page);
       const rows = await sql<UserRow[]>`
-        select ${sql(COLUMNS)} from users where true ${keyset.after}
+        select ${columnList(sql, COLUMNS)} from users where true ${keyset.after}
         ${keyset.orderAndLimit}`;
       const { items, next_cursor } = keyset.cut(rows);
       return { items: items.map(toAccount), next_cursor };
@@ -87,7 +90,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
             token_version = token_version + case when ${change.disabled === true} and disabled_at is null then 1 else 0 end,
             updated_at = now()
           where id = ${id}
-          returning ${tx(COLUMNS)}`;
+          returning ${columnList(tx, COLUMNS)}`;
         if (changed && audit) await createPostgresAuditTrail(tx).record(audit);
         return changed;
       });

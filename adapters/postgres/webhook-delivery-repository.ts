@@ -4,6 +4,7 @@ import type {
   WebhookDeliveryRepository,
 } from "../../application/outgoing-webhooks/ports.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 import { endpointSecretRef, type SecretCipher } from "./webhook-endpoint-repository.ts";
@@ -41,7 +42,7 @@ export function createPostgresWebhookDeliveryRepository(
   sql: Queryable,
   cipher: SecretCipher,
 ): WebhookDeliveryRepository {
-  const columns = sql(COLUMNS);
+  const columns = columnList(sql, COLUMNS);
 
   async function find(deliveryId: string): Promise<WebhookDelivery | undefined> {
     if (!isUuid(deliveryId)) return undefined;

@@ -1,6 +1,7 @@
 import type { WebhookEndpoint, WebhookEndpointRepository } from "../../application/outgoing-webhooks/ports.ts";
 import type { createSecretCipher } from "../secrets/secret-cipher.ts";
 import { isUuid } from "../shared/ids.ts";
+import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
@@ -16,7 +17,7 @@ export function createPostgresWebhookEndpointRepository(
   sql: Queryable,
   cipher: SecretCipher,
 ): WebhookEndpointRepository {
-  const columns = sql(COLUMNS);
+  const columns = columnList(sql, COLUMNS);
   return {
     async create(endpoint) {
       const id = crypto.randomUUID();
