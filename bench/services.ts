@@ -37,7 +37,8 @@ function spawn(entry: string, env: Record<string, string>, logPath?: string, cpu
   const profile = process.env.BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profile}`] : [];
   const pin = cpu === undefined ? [] : pinTo(cpu);
-  return Bun.spawn([...pin, "bun", ...flags, entry], {
+  const pre = process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
+  return Bun.spawn([...pin, "bun", ...flags, ...pre, entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",
     stdout: logPath ? Bun.file(logPath) : "ignore",
