@@ -36,9 +36,10 @@ function spawn(entry: string, env: Record<string, string>, logPath?: string, cpu
   // BENCH_CPU_PROF=<dir>: each process writes a CPU profile (.cpuprofile and markdown) there on exit.
   const profile = process.env.BENCH_CPU_PROF;
   const flags = profile ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${profile}`] : [];
+  // BENCH_PRELOAD=<module>: each process loads it first (a memory or queue sampler, say).
+  const preload = process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
   const pin = cpu === undefined ? [] : pinTo(cpu);
-  const pre = process.env.BENCH_PRELOAD ? ["--preload", process.env.BENCH_PRELOAD] : [];
-  return Bun.spawn([...pin, "bun", ...flags, ...pre, entry], {
+  return Bun.spawn([...pin, "bun", ...flags, ...preload, entry], {
     env: { ...process.env, ...env },
     stdin: "ignore",
     stdout: logPath ? Bun.file(logPath) : "ignore",
