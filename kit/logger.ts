@@ -3,38 +3,71 @@ import type { LogSink } from "./log-sink.ts";
 
 export type { Logger } from "pino";
 
+/** Keys whose values never reach a log sink: credentials, tokens and secret values. */
+const SECRET_KEYS = ["password", "token", "secret", "authorization", "api_key"] as const;
+const SECRET = new Set<string>(SECRET_KEYS);
+const CENSOR = "[redacted]";
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+
+/** Whether a logged field holds a secret one level down: its own secret key or `headers.authorization`. */
+function holdsSecret(field: object): boolean {
+  for (const key of SECRET_KEYS) if (Object.hasOwn(field, key)) return true;
+  const headers = Object.hasOwn(field, "headers") ? (field as Record<string, unknown>).headers : undefined;
+  return isObject(headers) && Object.hasOwn(headers, "authorization");
+}
+
+/** A copy of a field (its prototype and every own property kept) with its secrets censored. */
+function censoredField(field: object): Record<string, unknown> {
+  const copy = Object.create(Object.getPrototypeOf(field), Object.getOwnPropertyDescriptors(field));
+  for (const key of SECRET_KEYS) if (Object.hasOwn(copy, key)) Object.defineProperty(copy, key, { value: CENSOR });
+  const headers = copy.headers;
+  if (isObject(headers) && Object.hasOwn(headers, "authorization")) {
+    Object.defineProperty(copy, "headers", { value: { ...headers, authorization: CENSOR } });
+  }
+  return copy;
+}
+
 /**
- * Paths scrubbed from every line, whatever logs them: credentials, tokens and secret values
- * must never reach a log sink.
+ * What a line or a child's bindings may show: a secret key at the top level (`password`, `token`,
+ * `secret`, `authorization`, `api_key`) or one level down, and `headers.authorization` of any
+ * field, become "[redacted]". A line without them is passed on as it is, with nothing copied or
+ * parsed: pino's own `redact` re-parsed every path for every field of every line.
  */
-export const REDACTED_PATHS = [
-  "password",
-  "*.password",
-  "token",
-  "*.token",
-  "secret",
-  "*.secret",
-  "authorization",
-  "*.authorization",
-  "headers.authorization",
-  "req.headers.authorization",
-  "*.headers.authorization",
-  "api_key",
-  "*.api_key",
-];
+export function redactSecrets(fields: Record<string, unknown>): Record<string, unknown> {
+  let redacted: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    if (!Object.hasOwn(fields, key)) continue;
+    const value = fields[key];
+    let shown: unknown = value;
+    if (SECRET.has(key)) shown = CENSOR;
+    else if (isObject(value) && holdsSecret(value)) shown = censoredField(value);
+    if (shown !== value) {
+      redacted ??= { ...fields };
+      redacted[key] = shown;
+    }
+  }
+  return redacted ?? fields;
+}
 
 export function createLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
-  return pino(
+  const logger = pino(
     {
       level: options.level,
       name: options.name,
       base: undefined,
-      redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      formatters: { level: (label) => ({ level: label }), log: redactSecrets },
     },
     options.destination,
   );
+  // Pino applies a bindings formatter to the root's bindings only; a child (which inherits this
+  // method) hands its bindings through the redaction itself.
+  const child = logger.child;
+  logger.child = function (this: Logger, bindings, childOptions) {
+    return child.call(this, redactSecrets(bindings), childOptions);
+  } as Logger["child"];
+  return logger;
 }
 
 /** The fields of one access-log line. */

@@ -1,0 +1,87 @@
+import { describe, expect, test } from "bun:test";
+import { createLogger, redactSecrets } from "../../kit/logger.ts";
+
+const SECRET = "s3cr3t-value-0123456789";
+
+function capture() {
+  const lines: string[] = [];
+  const logger = createLogger({ level: "info", destination: { write: (line: string) => void lines.push(line) } });
+  const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { logger, lines, parsed };
+}
+
+describe("the logger's redaction", () => {
+  test("secret keys at the top level are censored, whatever their value", () => {
+    const { logger, parsed } = capture();
+    logger.info(
+      {
+        password: SECRET,
+        token: 42,
+        secret: { nested: SECRET },
+        authorization: SECRET,
+        api_key: SECRET,
+        order_id: "o1",
+      },
+      "m",
+    );
+    expect(parsed()[0]).toMatchObject({
+      password: "[redacted]",
+      token: "[redacted]",
+      secret: "[redacted]",
+      authorization: "[redacted]",
+      api_key: "[redacted]",
+      order_id: "o1",
+      msg: "m",
+    });
+  });
+
+  test("one level down, and any field's headers.authorization, are censored; the rest is kept", () => {
+    const { logger, lines, parsed } = capture();
+    logger.info(
+      {
+        gateway: { name: "gateway_b", api_key: SECRET },
+        headers: { authorization: `Bearer ${SECRET}`, accept: "application/json" },
+        req: { method: "POST", headers: { authorization: `Bearer ${SECRET}`, host: "shop.example" } },
+        list: [SECRET.length],
+      },
+      "m",
+    );
+    expect(parsed()[0]).toMatchObject({
+      gateway: { name: "gateway_b", api_key: "[redacted]" },
+      headers: { authorization: "[redacted]", accept: "application/json" },
+      req: { method: "POST", headers: { authorization: "[redacted]", host: "shop.example" } },
+      list: [SECRET.length],
+    });
+    expect(lines.join("")).not.toContain(SECRET);
+  });
+
+  test("an error carrying a secret is written as pino writes errors, without it", () => {
+    const { logger, lines, parsed } = capture();
+    const error = Object.assign(new Error("refused"), { token: SECRET, code: "E_REFUSED" });
+    logger.error({ err: error }, "call failed");
+    expect(parsed()[0]?.err).toMatchObject({
+      type: "Error",
+      message: "refused",
+      code: "E_REFUSED",
+      token: "[redacted]",
+    });
+    expect(lines.join("")).not.toContain(SECRET);
+    expect(error.token).toBe(SECRET);
+  });
+
+  test("a child's bindings are censored too", () => {
+    const { logger, lines, parsed } = capture();
+    logger.child({ token: SECRET, job_id: "7" }).info({ attempt: 1 }, "m");
+    expect(parsed()[0]).toMatchObject({ token: "[redacted]", job_id: "7", attempt: 1 });
+    expect(lines.join("")).not.toContain(SECRET);
+  });
+
+  test("the logged object is never changed, and one without secrets is passed on as it is", () => {
+    const fields = { user: { email: "a@example.com", password: SECRET }, order_id: "o1" };
+    const shown = redactSecrets(fields);
+    expect(shown).toEqual({ user: { email: "a@example.com", password: "[redacted]" }, order_id: "o1" });
+    expect(fields.user.password).toBe(SECRET);
+    const plain = { order_id: "o1", status: "active", external_reference: null };
+    expect(redactSecrets(plain)).toBe(plain);
+  });
+});
