@@ -97,6 +97,34 @@ export async function offerPaidOrders(options: {
   };
 }
 
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2, 1);
+};
+
+/**
+ * Runs of the same offered load as one figure: each percentile the median of the runs' (so one run
+ * caught in a stall of the machine does not decide it), every order counted, every lost or
+ * duplicated delivery summed, and the highest peak RSS.
+ */
+export function combineRuns(runs: readonly DeliveryFigures[]): DeliveryFigures {
+  const sum = (pick: (run: DeliveryFigures) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  return {
+    orders: sum((run) => run.orders),
+    rate_per_sec: runs[0]?.rate_per_sec ?? 0,
+    p50_ms: median(runs.map((run) => run.p50_ms)),
+    p90_ms: median(runs.map((run) => run.p90_ms)),
+    p99_ms: median(runs.map((run) => run.p99_ms)),
+    max_ms: Math.max(...runs.map((run) => run.max_ms)),
+    duplicates: sum((run) => run.duplicates),
+    lost: sum((run) => run.lost),
+    peak_rss_mb: Math.max(...runs.map((run) => run.peak_rss_mb)),
+  };
+}
+
 /**
  * Throughput with `orders` sent at once (50 in flight) across `instances`: orders made active per
  * second, from the first webhook received to the last delivery. Returns once the queue is empty
