@@ -25,19 +25,22 @@ function longestSearch(run: () => void): number {
   return longest;
 }
 
-test.each(builds)("the pool's idle queue (%s) stays as long as what it holds, however many queries pass", async (build) => {
-  const module = await import(new URL(`../../node_modules/postgres/${build}`, import.meta.url).href);
-  const Queue = (module.default ?? module) as <T>(initial?: T[]) => DriverQueue<T>;
-  // As the pool does: one connection stays idle throughout, another is taken and given back per query,
-  // and each one taken is then removed from the queue it was shifted from.
-  const idle = Queue<string>(["spare", "busy"]);
-  const longest = longestSearch(() => {
-    for (let query = 0; query < 20_000; query++) {
-      const taken = idle.shift() as string;
-      expect(idle.remove(taken)).toBeNull();
-      idle.push(taken);
-    }
-  });
-  expect(idle.length).toBe(2);
-  expect(longest).toBeLessThan(200);
-});
+test.each(builds)(
+  "the pool's idle queue (%s) stays as long as what it holds, however many queries pass",
+  async (build) => {
+    const module = await import(new URL(`../../node_modules/postgres/${build}`, import.meta.url).href);
+    const Queue = (module.default ?? module) as <T>(initial?: T[]) => DriverQueue<T>;
+    // As the pool does: one connection stays idle throughout, another is taken and given back per query,
+    // and each one taken is then removed from the queue it was shifted from.
+    const idle = Queue<string>(["spare", "busy"]);
+    const longest = longestSearch(() => {
+      for (let query = 0; query < 20_000; query++) {
+        const taken = idle.shift() as string;
+        expect(idle.remove(taken)).toBeNull();
+        idle.push(taken);
+      }
+    });
+    expect(idle.length).toBe(2);
+    expect(longest).toBeLessThan(200);
+  },
+);
