@@ -23,8 +23,8 @@ const SECONDS = setting("BENCH_SECONDS", 5, 1);
 const E2E_RATE = setting("BENCH_E2E_RATE", 200, 200);
 const E2E_SECONDS = setting("BENCH_E2E_SECONDS", 10, 1);
 /** Runs of the delivery figure, and pairs of the scale figure, each reported as their median. */
-const E2E_REPS = setting("BENCH_E2E_REPS", 3, 1);
-const SCALE_REPS = setting("BENCH_SCALE_REPS", 3, 1);
+const E2E_REPS = Math.max(1, setting("BENCH_E2E_REPS", 3, 1));
+const SCALE_REPS = Math.max(1, setting("BENCH_SCALE_REPS", 3, 1));
 /** Orders offered at the target rate before the figure, unmeasured: a running shop's path is warm (JIT, pools, caches). */
 const WARMUP_SECONDS = setting("BENCH_WARMUP_SECONDS", 3, 1);
 const SWEEP_SECONDS = setting("BENCH_SWEEP_SECONDS", 4, 1);

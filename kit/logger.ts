@@ -17,15 +17,34 @@ function holdsSecret(field: object): boolean {
   return isObject(headers) && Object.hasOwn(headers, "authorization");
 }
 
-/** A copy of a field (its prototype and every own property kept) with its secrets censored. */
+/**
+ * A copy of a field with its secrets censored, every own property kept (made writable, so a frozen
+ * field copies too); an error keeps its prototype, so pino still writes it as an error.
+ */
 function censoredField(field: object): Record<string, unknown> {
-  const copy = Object.create(Object.getPrototypeOf(field), Object.getOwnPropertyDescriptors(field));
+  const descriptors = Object.getOwnPropertyDescriptors(field);
+  for (const descriptor of Object.values(descriptors)) {
+    descriptor.configurable = true;
+    if ("value" in descriptor) descriptor.writable = true;
+  }
+  const copy = Object.create(field instanceof Error ? Object.getPrototypeOf(field) : Object.prototype, descriptors);
   for (const key of SECRET_KEYS) if (Object.hasOwn(copy, key)) Object.defineProperty(copy, key, { value: CENSOR });
   const headers = copy.headers;
   if (isObject(headers) && Object.hasOwn(headers, "authorization")) {
     Object.defineProperty(copy, "headers", { value: { ...headers, authorization: CENSOR } });
   }
   return copy;
+}
+
+/** A field as a line may show it; one that cannot even be copied is censored whole, never thrown. */
+function shownField(key: string, value: unknown): unknown {
+  if (SECRET.has(key)) return CENSOR;
+  if (!isObject(value)) return value;
+  try {
+    return holdsSecret(value) ? censoredField(value) : value;
+  } catch {
+    return CENSOR;
+  }
 }
 
 /**
@@ -39,9 +58,7 @@ export function redactSecrets(fields: Record<string, unknown>): Record<string, u
   for (const key in fields) {
     if (!Object.hasOwn(fields, key)) continue;
     const value = fields[key];
-    let shown: unknown = value;
-    if (SECRET.has(key)) shown = CENSOR;
-    else if (isObject(value) && holdsSecret(value)) shown = censoredField(value);
+    const shown = shownField(key, value);
     if (shown !== value) {
       redacted ??= { ...fields };
       redacted[key] = shown;
@@ -61,12 +78,15 @@ export function createLogger(options: { level: string; name?: string; destinatio
     },
     options.destination,
   );
-  // Pino applies a bindings formatter to the root's bindings only; a child (which inherits this
-  // method) hands its bindings through the redaction itself.
-  const child = logger.child;
+  // Pino applies a bindings formatter to the root's bindings only; a child (which inherits these
+  // methods) hands its bindings through the redaction itself, as do bindings set later.
+  const { child, setBindings } = logger;
   logger.child = function (this: Logger, bindings, childOptions) {
     return child.call(this, redactSecrets(bindings), childOptions);
   } as Logger["child"];
+  logger.setBindings = function (this: Logger, bindings) {
+    setBindings.call(this, redactSecrets(bindings));
+  };
   return logger;
 }
 

@@ -58,9 +58,10 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close()
   const timeout = options.timeoutMs ?? 10_000;
   let transport: Transporter | undefined;
   let opening: Promise<Transporter> | undefined;
+  let closed = false;
   const open = async () => {
     const { default: nodemailer } = await import("nodemailer");
-    transport = nodemailer.createTransport({
+    const created = nodemailer.createTransport({
       url: options.url,
       requireTLS: options.requireTls ?? requiresStartTls(options.url),
       connectionTimeout: timeout,
@@ -69,12 +70,19 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close()
       disableFileAccess: true,
       disableUrlAccess: true,
     });
-    return transport;
+    // Closed while it was loading: the transport is closed too, and the send goes on without a pool.
+    if (closed) created.close();
+    else transport = created;
+    return created;
   };
   return {
     async send(message) {
       try {
-        opening ??= open();
+        // A start that failed is tried again with the next message.
+        opening ??= open().catch((error: unknown) => {
+          opening = undefined;
+          throw error;
+        });
         await (await opening).sendMail({
           from: options.from,
           to: message.to,
@@ -87,6 +95,9 @@ export function createSmtpMailer(options: SmtpMailerOptions): Mailer & { close()
         throw classify(error);
       }
     },
-    close: () => transport?.close(),
+    close() {
+      closed = true;
+      transport?.close();
+    },
   };
 }

@@ -76,6 +76,23 @@ describe("the logger's redaction", () => {
     expect(lines.join("")).not.toContain(SECRET);
   });
 
+  test("bindings set later are censored too", () => {
+    const { logger, lines, parsed } = capture();
+    const child = logger.child({ job_id: "7" });
+    child.setBindings({ api_key: SECRET });
+    child.info("m");
+    expect(parsed()[0]).toMatchObject({ job_id: "7", api_key: "[redacted]" });
+    expect(lines.join("")).not.toContain(SECRET);
+  });
+
+  test("a frozen field, or one whose secret cannot be redefined, is censored without failing the caller", () => {
+    const { logger, lines, parsed } = capture();
+    const locked = Object.defineProperty(new Error("refused"), "token", { value: SECRET, enumerable: true });
+    logger.info({ cfg: Object.freeze({ password: SECRET, region: "eu" }), err: locked }, "m");
+    expect(parsed()[0]).toMatchObject({ cfg: { password: "[redacted]", region: "eu" }, err: { token: "[redacted]" } });
+    expect(lines.join("")).not.toContain(SECRET);
+  });
+
   test("the logged object is never changed, and one without secrets is passed on as it is", () => {
     const fields = { user: { email: "a@example.com", password: SECRET }, order_id: "o1" };
     const shown = redactSecrets(fields);
