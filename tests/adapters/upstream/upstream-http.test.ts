@@ -22,15 +22,17 @@ const trickle = () =>
     },
   });
 
-/** A body that breaks off after its first bytes. */
-const brokenOff = () =>
-  new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      controller.enqueue(new TextEncoder().encode('{"partial":'));
-      await Bun.sleep(20);
-      controller.error(new Error("gone"));
+/** A raw server whose answer promises 100 bytes of body, sends 11 and hangs up. */
+const breaksOff = Bun.listen({
+  hostname: "127.0.0.1",
+  port: 0,
+  socket: {
+    data(socket) {
+      socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"partial":');
+      setTimeout(() => socket.end(), 20);
     },
-  });
+  },
+});
 
 let server: ReturnType<typeof Bun.serve>;
 beforeAll(() => {
@@ -42,14 +44,16 @@ beforeAll(() => {
         return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } });
       if (path === "/timeout") return new Response("", { status: 408 });
       if (path === "/trickle") return new Response(trickle(), { headers: { "content-type": "application/json" } });
-      if (path === "/broken") return new Response(brokenOff(), { headers: { "content-type": "application/json" } });
       if (path === "/refused")
         return Response.json({ error: { code: "card_declined", message: "no" } }, { status: 402 });
       return Response.json({ ok: true });
     },
   });
 });
-afterAll(() => server.stop(true));
+afterAll(() => {
+  server.stop(true);
+  breaksOff.stop(true);
+});
 
 const call = (path: string, outbound: OutboundFetch = connectToAnyAddress, base = `http://127.0.0.1:${server.port}`) =>
   callUpstream(
@@ -85,7 +89,9 @@ describe("callUpstream", () => {
   });
 
   test("a body that breaks off is a transient failure to reach the upstream, not an untyped error", async () => {
-    const error = await call("/broken").catch((e: unknown) => e);
+    const error = await call("/broken", connectToAnyAddress, `http://127.0.0.1:${breaksOff.port}`).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error).toMatchObject({ transient: true });
     expect((error as Error).message).toContain("the answer broke off");
