@@ -17,7 +17,9 @@ export function createPostgresWebhookInbox(sql: Queryable): WebhookInbox {
       return row;
     },
     async markProcessed(id) {
-      await sql`update webhook_inbox set processed_at = now() where id = ${id}`;
+      if (!isUuid(id)) return false;
+      const marked = await sql`update webhook_inbox set processed_at = now() where id = ${id} and processed_at is null`;
+      return marked.count > 0;
     },
   };
 }

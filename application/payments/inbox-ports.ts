@@ -22,7 +22,11 @@ export interface WebhookInbox {
   /** False when the event was already received: nothing else should happen. */
   insert(entry: NewInboxEntry): Promise<{ inserted: true; id: string } | { inserted: false }>;
   find(id: string): Promise<InboxEntry | undefined>;
-  markProcessed(id: string): Promise<void>;
+  /**
+   * Marks an entry processed unless it already is, holding it until the transaction ends (a second
+   * caller waits, then finds it processed): true when this call marked it.
+   */
+  markProcessed(id: string): Promise<boolean>;
 }
 
 /** A verified, normalized event as the inbox stores it. */

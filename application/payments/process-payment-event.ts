@@ -115,10 +115,9 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     const subscription =
       event.kind === "subscription_updated" ? await gateway.getSubscription(event.subscription_id) : null;
     await deps.uow.run(async (scope) => {
-      const current = await scope.inbox.find(inboxId);
-      if (!current || current.processed_at) return;
+      // Marked first: a run that gets here second (a job run twice) waits on the mark, then applies nothing.
+      if (!(await scope.inbox.markProcessed(entry.id))) return;
       await apply(event, { environment: entry.environment, payment, subscription }, scope);
-      await scope.inbox.markProcessed(entry.id);
     });
   };
 }

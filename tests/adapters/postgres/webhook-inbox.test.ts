@@ -51,8 +51,10 @@ describe("PostgresWebhookInbox", () => {
     const inbox = createPostgresWebhookInbox(db.current.sql);
     const stored = await inbox.insert(anEntry(ONE_OF_EACH_KIND.refunded));
     if (!stored.inserted) throw new Error("not inserted");
-    await inbox.markProcessed(stored.id);
+    expect(await inbox.markProcessed(stored.id)).toBeTrue();
     expect((await inbox.find(stored.id))?.processed_at).toBeInstanceOf(Date);
+    expect(await inbox.markProcessed(stored.id)).toBeFalse();
     expect(await inbox.find("not-a-uuid")).toBeUndefined();
+    expect(await inbox.markProcessed("not-a-uuid")).toBeFalse();
   });
 });

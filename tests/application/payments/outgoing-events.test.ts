@@ -256,7 +256,9 @@ describe("subscription events", () => {
     const { uow, tell, events } = setUp();
     const { order } = uow.orders.add();
     const publishedBeforeTheFailure: string[] = [];
-    uow.inbox.markProcessed = async () => {
+    const publish = uow.events.publish;
+    uow.events.publish = async (...args) => {
+      await publish(...args);
       publishedBeforeTheFailure.push(...events.all().map((event) => event.type));
       throw new Error("the connection was lost before the commit");
     };

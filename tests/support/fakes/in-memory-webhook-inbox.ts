@@ -49,7 +49,9 @@ export function createInMemoryWebhookInbox() {
     },
     async markProcessed(id) {
       const stored = entries.get(id);
-      if (stored) entries.set(id, { ...stored, processed_at: new Date() });
+      if (!stored || stored.processed_at) return false;
+      entries.set(id, { ...stored, processed_at: new Date() });
+      return true;
     },
   };
 
