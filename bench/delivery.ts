@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import { awaitActive, awaitQueueDrained, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
 import { rssMb, type Service } from "./services.ts";
-import { round } from "./tools.ts";
+import { median, round } from "./tools.ts";
 
 export interface DeliveryFigures {
   readonly orders: number;
@@ -97,14 +97,6 @@ export async function offerPaidOrders(options: {
   };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2, 1);
-};
-
 /**
  * Runs of the same offered load as one figure: each percentile the median of the runs' (so one run
  * caught in a stall of the machine does not decide it), every order counted, every lost or
@@ -115,9 +107,9 @@ export function combineRuns(runs: readonly DeliveryFigures[]): DeliveryFigures {
   return {
     orders: sum((run) => run.orders),
     rate_per_sec: runs[0]?.rate_per_sec ?? 0,
-    p50_ms: median(runs.map((run) => run.p50_ms)),
-    p90_ms: median(runs.map((run) => run.p90_ms)),
-    p99_ms: median(runs.map((run) => run.p99_ms)),
+    p50_ms: round(median(runs.map((run) => run.p50_ms)), 1),
+    p90_ms: round(median(runs.map((run) => run.p90_ms)), 1),
+    p99_ms: round(median(runs.map((run) => run.p99_ms)), 1),
     max_ms: Math.max(...runs.map((run) => run.max_ms)),
     duplicates: sum((run) => run.duplicates),
     lost: sum((run) => run.lost),
