@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import { awaitActive, awaitQueueDrained, insertOrders, send, tenantsAtSimulator } from "./paid-orders.ts";
-import { rssMb, type Service } from "./services.ts";
+import { type Service, watchPeakRss } from "./services.ts";
 import { median, round } from "./tools.ts";
 
 export interface DeliveryFigures {
@@ -64,8 +64,7 @@ export async function offerPaidOrders(options: {
     Math.max(1, Math.round(rate * options.seconds)),
   );
   const tenantsBefore = await tenantsAtSimulator(sim.url);
-  let peak = await rssMb(marketplace.proc.pid);
-  const sampler = setInterval(() => void rssMb(marketplace.proc.pid).then((mb) => (peak = Math.max(peak, mb))), 50);
+  const memory = await watchPeakRss(marketplace.proc.pid);
   const started = performance.now();
   const sends: Promise<void>[] = [];
   for (let i = 0; i < ids.length; i++) {
@@ -81,7 +80,7 @@ export async function offerPaidOrders(options: {
     lost = ids.length - (await countActive(sql, ids));
   }
   await awaitQueueDrained(sql);
-  clearInterval(sampler);
+  const peak = await memory.stop();
   const { p50, p90, p99, max } = await latencies(sql, ids);
   const duplicates = (await tenantsAtSimulator(sim.url)) - tenantsBefore - (ids.length - lost);
   return {

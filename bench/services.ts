@@ -1,6 +1,8 @@
+import { writeFile } from "node:fs/promises";
 import type { Subprocess } from "bun";
 import postgres from "postgres";
 import { migrate } from "../adapters/postgres/migrate.ts";
+import { buildServer } from "../scripts/lib/build-server.ts";
 import { freePort, type PostgresCluster, startPostgresCluster } from "../scripts/lib/postgres-cluster.ts";
 import { pinTo } from "./tools.ts";
 
@@ -27,6 +29,13 @@ async function waitFor(url: string, proc: Subprocess, what: string) {
     await Bun.sleep(100);
   }
 }
+
+let bundled: Promise<string> | undefined;
+/** The marketplace as production runs it: bundled by `npm run build`'s code, once per bench. */
+const serverBundle = () => {
+  bundled ??= buildServer();
+  return bundled;
+};
 
 /**
  * `logPath` keeps the process's log lines (stdout) in a file; by default they are dropped. `cpu`
@@ -125,7 +134,7 @@ export async function startMarketplace(
 ): Promise<Service> {
   const port = await freePort();
   const proc = spawn(
-    "adapters/main.ts",
+    await serverBundle(),
     {
       NODE_ENV: "production",
       SEED_DEMO_CATALOG: "true",
@@ -158,9 +167,34 @@ export async function startMarketplace(
   return { url, proc, stop: () => stop(proc) };
 }
 
-/** Resident set size of a process in MB, from /proc. */
-export async function rssMb(pid: number): Promise<number> {
+/** A figure of /proc/<pid>/status in MB: `VmRSS` (resident now) or `VmHWM` (the most resident since the mark). */
+async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
   const status = await Bun.file(`/proc/${pid}/status`).text();
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return kb / 1024;
+}
+
+/** Resident set size of a process in MB, from /proc. */
+export const rssMb = (pid: number) => statusMb(pid, "VmRSS");
+
+/**
+ * The exact peak of a process's resident memory over a span: the kernel's high-water mark
+ * (`VmHWM`), moved down to the current size at the start (writing 5 to /proc/<pid>/clear_refs,
+ * Linux 4.0 and later). Where that cannot be done, the highest of samples taken every 50 ms, which
+ * can miss a spike between two of them.
+ */
+export async function watchPeakRss(pid: number): Promise<{ stop(): Promise<number> }> {
+  try {
+    await writeFile(`/proc/${pid}/clear_refs`, "5");
+    return { stop: () => statusMb(pid, "VmHWM") };
+  } catch {
+    let peak = await rssMb(pid);
+    const sampler = setInterval(() => void rssMb(pid).then((mb) => (peak = Math.max(peak, mb))), 50);
+    return {
+      async stop() {
+        clearInterval(sampler);
+        return Math.max(peak, await rssMb(pid));
+      },
+    };
+  }
 }

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from "../adapters/config/config.ts";
 import { environmentName } from "../adapters/secrets/secret-store.ts";
 import { DEMO_PROVIDER_CREDENTIALS_REF } from "../adapters/seed/demo-catalog.ts";
 import { boolean, integer, text } from "../kit/env-parsers.ts";
+import { buildServer } from "./lib/build-server.ts";
 import { DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD } from "./lib/demo-admin.ts";
 
 /**
@@ -58,6 +59,15 @@ const simUrl = `http://127.0.0.1:${config.providerSimPort}`;
 const marketplaceUrl = `http://127.0.0.1:${config.port}`;
 const READY_TIMEOUT_MS = 60_000;
 
+// The marketplace runs bundled, as in production (see scripts/lib/build-server.ts); a fraction of a second.
+let serverBundle: string;
+try {
+  serverBundle = await buildServer();
+} catch (error) {
+  console.error(`start: ${(error as Error).message}`);
+  process.exit(1);
+}
+
 // Outside production a known admin account makes the demo usable at once; configured ones win.
 const demoAdmin =
   config.admin === undefined && config.nodeEnv !== "production"
@@ -101,7 +111,7 @@ const sim = Bun.spawn(["bun", "provider-sim/main.ts"], {
   },
   stdio: ["ignore", "inherit", "inherit"],
 });
-const marketplace = Bun.spawn(["bun", "adapters/main.ts"], {
+const marketplace = Bun.spawn(["bun", serverBundle], {
   // The demo's provider simulator and gateway sandboxes listen on loopback.
   env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ...env, ...mail, ...demoAdmin, INSTANCE_ID: instances.marketplace },
   stdio: ["ignore", "inherit", "inherit"],

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { projectPath } from "../asset-paths.ts";
 import { consoleBundle } from "./console-bundle.ts";
 import { type BrowserPages, FAVICON_ASSET, type StaticAsset } from "./page-routes.ts";
 
-const PAGES_DIR = join(import.meta.dir, "pages");
+const PAGES_DIR = projectPath("adapters", "http", "pages");
 
 const tagOf = (hash: ReturnType<typeof createHash>) => `"${hash.digest("base64url").slice(0, 27)}"`;
 

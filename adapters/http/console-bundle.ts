@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
+import { projectPath } from "../asset-paths.ts";
 import type { ConsoleBundle, ConsoleName, StaticAsset } from "./page-routes.ts";
 
 /** The two consoles, each a page of its own over the same client code. */
@@ -10,7 +11,7 @@ const CONSOLES: Readonly<Record<ConsoleName, { entry: string; title: string }>> 
   account: { entry: "account", title: "Your account" },
 };
 
-const WEB_DIR = join(import.meta.dir, "..", "..", "web");
+const WEB_DIR = projectPath("web");
 /** The page checkout returns to: written as HTML, its script built with the consoles. */
 const ORDER_PAGE = join(WEB_DIR, "order-status", "order-status.html");
 const ORDER_PAGE_SCRIPT = join(WEB_DIR, "order-status", "order-status.ts");

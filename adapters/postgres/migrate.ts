@@ -1,8 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { projectPath } from "../asset-paths.ts";
 import type { Sql } from "./database.ts";
 
-const MIGRATIONS_DIR = join(import.meta.dir, "migrations");
+const MIGRATIONS_DIR = projectPath("adapters", "postgres", "migrations");
 /** Arbitrary but fixed: every instance contends for the same advisory lock. */
 const MIGRATION_LOCK_KEY = 7_423_001;
 
