@@ -170,8 +170,9 @@ export async function startMarketplace(
 /** A figure of /proc/<pid>/status in MB: `VmRSS` (resident now) or `VmHWM` (the most resident since the mark). */
 async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
   const status = await Bun.file(`/proc/${pid}/status`).text();
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return kb / 1024;
+  const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1];
+  if (kb === undefined) throw new Error(`/proc/${pid}/status has no ${field}`);
+  return Number(kb) / 1024;
 }
 
 /** Resident set size of a process in MB, from /proc. */
@@ -187,9 +188,11 @@ export async function watchPeakRss(pid: number): Promise<{ stop(): Promise<numbe
   try {
     await writeFile(`/proc/${pid}/clear_refs`, "5");
     return { stop: () => statusMb(pid, "VmHWM") };
-  } catch {
+  } catch (error) {
+    console.warn(`[bench] peak RSS sampled every 50 ms: /proc/${pid}/clear_refs not writable (${error})`);
     let peak = await rssMb(pid);
     const sampler = setInterval(() => void rssMb(pid).then((mb) => (peak = Math.max(peak, mb))), 50);
+    sampler.unref();
     return {
       async stop() {
         clearInterval(sampler);

@@ -5,5 +5,10 @@
 import { buildServer } from "./lib/build-server.ts";
 
 const started = performance.now();
-const outfile = await buildServer();
-console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+try {
+  const outfile = await buildServer();
+  console.log(`built ${outfile} in ${Math.round(performance.now() - started)} ms`);
+} catch (error) {
+  console.error(`build: ${(error as Error).message}`);
+  process.exit(1);
+}

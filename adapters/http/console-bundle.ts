@@ -60,7 +60,7 @@ async function bundle(entrypoints: readonly string[]): Promise<Map<string, Uint8
         "--chunk-naming=chunk-[hash].[ext]",
         "--asset-naming=[name]-[hash].[ext]",
       ],
-      { cwd: join(WEB_DIR, ".."), stdout: "ignore", stderr: "pipe" },
+      { cwd: projectPath(), stdout: "ignore", stderr: "pipe" },
     );
     const [status, errors] = await Promise.all([build.exited, new Response(build.stderr).text()]);
     if (status !== 0) throw new Error(`the web console does not build:\n${errors}`);

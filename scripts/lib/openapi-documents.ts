@@ -4,6 +4,7 @@
  */
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020";
+import { projectPath } from "../../adapters/asset-paths.ts";
 import { createOfflineApp } from "./offline-app.ts";
 
 export const OPENAPI_DOCUMENTS = [
@@ -11,8 +12,7 @@ export const OPENAPI_DOCUMENTS = [
   { source: "openapi/marketplace.json", types: "openapi/generated/marketplace.ts" },
 ] as const;
 
-const root = new URL("../../", import.meta.url);
-export const projectPath = (path: string) => new URL(path, root).pathname;
+export { projectPath };
 
 /** The document the marketplace serves at /openapi/json, built without a database. */
 export async function servedMarketplaceDocument(): Promise<unknown> {

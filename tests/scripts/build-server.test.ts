@@ -1,17 +1,24 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { buildServer } from "../../scripts/lib/build-server.ts";
-import { createTestDatabase, type TestDatabase } from "../support/database.ts";
-import { type RunningService, startService } from "../support/process.ts";
+import { createTestDatabase } from "../support/database.ts";
+import { startService } from "../support/process.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
-const outDir = join(ROOT, `dist-test-${process.pid}`);
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step();
 });
+
+/** Every TypeScript file under `dir`, recursively. */
+async function sourcesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
 
 describe("the bundled server (npm run build)", () => {
   test("is refused anywhere but one level below the root, where its files are found", async () => {
@@ -19,18 +26,34 @@ describe("the bundled server (npm run build)", () => {
     await expect(buildServer(join(tmpdir(), "marketplace.js"))).rejects.toThrow(/one level below/);
   });
 
-  test("migrates an empty database and serves the catalog, the API reference and the console", async () => {
-    const bundle = await buildServer(join(outDir, "marketplace.js"));
+  test("the server's code finds its files through asset-paths.ts alone: its own folder is the bundle's once bundled", async () => {
+    const allowed = new Set(["adapters/asset-paths.ts"]);
+    const offenders: string[] = [];
+    for (const dir of ["adapters", "kit", "application", "domain"]) {
+      for (const file of await sourcesUnder(join(ROOT, dir))) {
+        const path = relative(ROOT, file);
+        const text = await readFile(file, "utf8");
+        if (allowed.has(path)) continue;
+        if (/import\.meta\.(dir|dirname|url|file|filename|path)\b|__dirname|__filename/.test(text))
+          offenders.push(path);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  test("started from another folder, it migrates an empty database and serves the catalog, the API reference and the console", async () => {
+    const outDir = join(ROOT, `dist-test-${process.pid}`);
     cleanup.push(() => rm(outDir, { recursive: true, force: true }));
-    const database: TestDatabase = await createTestDatabase({ migrated: false });
+    const bundle = await buildServer(join(outDir, "marketplace.js"));
+    const database = await createTestDatabase({ migrated: false });
     cleanup.push(() => database.drop());
-    const dataDir = await mkdtemp(join(tmpdir(), "mkt-bundle-"));
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    // Started from elsewhere: the bundle finds migrations, templates, pages and web/ from its own place.
-    const server: RunningService = await startService(
+    const elsewhere = await mkdtemp(join(tmpdir(), "mkt-bundle-"));
+    cleanup.push(() => rm(elsewhere, { recursive: true, force: true }));
+    // Run from a folder of its own: the bundle finds migrations, templates, pages and web/ from its place.
+    const server = await startService(
       bundle,
-      { DATABASE_URL: database.url, DATA_DIR: dataDir, SEED_DEMO_CATALOG: "true" },
-      { timeoutMs: 30_000 },
+      { DATABASE_URL: database.url, DATA_DIR: elsewhere, SEED_DEMO_CATALOG: "true" },
+      { timeoutMs: 30_000, cwd: elsewhere },
     );
     cleanup.push(() => server.stop());
 

@@ -14,11 +14,12 @@ export interface RunningService {
 export async function startService(
   entry: string,
   env: Record<string, string | undefined>,
-  options: { readyPath?: string; timeoutMs?: number; portVariable?: string } = {},
+  options: { readyPath?: string; timeoutMs?: number; portVariable?: string; cwd?: string } = {},
 ): Promise<RunningService> {
   const portVariable = options.portVariable ?? "PORT";
   const port = env[portVariable] ? Number(env[portVariable]) : await freePort();
   const proc = Bun.spawn(["bun", entry], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     // Simulators and marketplaces all run on loopback in tests.
     env: {
       ...process.env,
