@@ -3,9 +3,10 @@ import type { JobHandler } from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
+import { type HandOn, runHandingOn } from "./job-hand-on.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
-import { type ClaimedJob, createPostgresJobLeases } from "./postgres-job-leases.ts";
+import { type ClaimedJob, createPostgresJobLeases, type FinishedRun } from "./postgres-job-leases.ts";
 
 export interface JobWorkerDeps {
   readonly sql: Sql;
@@ -48,12 +49,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   const backoff = deps.backoff ?? { baseMs: 1_000, maxMs: 300_000 };
   const random = deps.random ?? Math.random;
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
-  const leases = createPostgresJobLeases({
-    sql: deps.sql,
-    workerId,
-    leaseMs,
-    defaultMaxAttempts: deps.maxAttempts ?? 8,
-  });
+  const defaultMaxAttempts = deps.maxAttempts ?? 8;
+  const leases = createPostgresJobLeases({ sql: deps.sql, workerId, leaseMs, defaultMaxAttempts });
   const log = deps.logger.child({ worker_id: workerId });
   const runs = new Set<Run>();
   let phase: "idle" | "started" | "stopping" | "stopped" = "idle";
@@ -86,19 +83,33 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       [...runs].map((run) => run.jobId),
     );
     if (claimed.length === free) pollWanted = true;
-    for (const job of claimed) {
-      const heartbeat = setInterval(() => void keepLease(job, heartbeat), Math.max(10, Math.floor(leaseMs / 3)));
-      const run: Run = {
-        jobId: job.id,
-        heartbeat,
-        done: execute(job).finally(() => {
+    for (const job of claimed) runJob(job);
+  }
+
+  /**
+   * Runs a job in a slot of its own; a job it handed on runs next in the same slot (taken before
+   * this run gives the slot up), or goes back to the queue if the worker is stopping.
+   */
+  function runJob(job: ClaimedJob) {
+    const heartbeat = setInterval(() => void keepLease(job, heartbeat), Math.max(10, Math.floor(leaseMs / 3)));
+    const current: Run = {
+      jobId: job.id,
+      heartbeat,
+      done: execute(job)
+        .then(async (next) => {
           clearInterval(heartbeat);
-          runs.delete(run);
+          if (next === undefined) return;
+          if (phase === "started") runJob(next);
+          else await leases.release(next.id);
+        })
+        .catch((error: unknown) => log.error({ job_id: job.id, error: String(error) }, "handing a job on failed"))
+        .finally(() => {
+          clearInterval(heartbeat);
+          runs.delete(current);
           if (pollWanted) poll();
         }),
-      };
-      runs.add(run);
-    }
+    };
+    runs.add(current);
   }
 
   async function keepLease(job: ClaimedJob, heartbeat: Run["heartbeat"]) {
@@ -116,11 +127,11 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
    * once it is back), so a restart does not leave the job waiting for its lease to expire. Gives up
    * after one lease's time, or when the worker is stopping; the job then reruns after its lease.
    */
-  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome): Promise<boolean> {
+  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome, handedOn?: string): Promise<FinishedRun> {
     const giveUpAt = Date.now() + leaseMs;
     for (let waitMs = 100; ; waitMs = Math.min(waitMs * 2, 2_000)) {
       try {
-        return await leases.finish(job.id, outcome);
+        return await leases.finish(job.id, outcome, handedOn);
       } catch (error) {
         if (!isDatabaseUnavailable(error) || phase !== "started" || Date.now() + waitMs > giveUpAt) throw error;
         log.warn(
@@ -132,8 +143,17 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
   }
 
-  async function execute(job: ClaimedJob) {
+  /** The job handed on, if it is this worker's to run now. */
+  async function handedOnNow(next: ClaimedJob | undefined, finished: FinishedRun): Promise<ClaimedJob | undefined> {
+    if (next === undefined || finished.handed_on === null) return undefined;
+    if (finished.handed_on === "ours" || (await leases.extend(next.id))) return next;
+    return undefined;
+  }
+
+  /** Runs a job and records its outcome; returns the job it handed on, when this worker is to run it. */
+  async function execute(job: ClaimedJob): Promise<ClaimedJob | undefined> {
     const attempt = job.attempts;
+    const handOn: HandOn = { workerId, leaseMs, defaultMaxAttempts, open: true, next: undefined };
     let fields: Record<string, unknown> = { job_id: job.id, kind: job.kind, attempt };
     const handler = deps.handlers[job.kind];
     const started = performance.now();
@@ -151,7 +171,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           maxAttempts: job.max_attempts,
           lastAttempt: attempt >= job.max_attempts,
         };
-        await handler(job.payload, context);
+        await runHandingOn(handOn, () => handler(job.payload, context));
         outcome = { state: "done" };
       } catch (error) {
         outcome = failureOutcome(error, { attempt, maxAttempts: job.max_attempts }, backoff, random);
@@ -160,7 +180,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
     const durationMs = Math.round(performance.now() - started);
     try {
-      if (!(await finishWhileLeased(job, outcome))) {
+      const finished = await finishWhileLeased(job, outcome, handOn.next?.id);
+      if (!finished.recorded) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
         log.info({ ...fields, duration_ms: durationMs }, "job done");
@@ -172,8 +193,11 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           .onDeadLettered?.()
           .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
+      return await handedOnNow(handOn.next, finished);
     } catch (error) {
+      // A job handed on meanwhile is reclaimed after its lease, like this one.
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");
+      return undefined;
     }
   }
 

@@ -32,6 +32,12 @@ export function createPostgresJobLeases(deps: {
    */
   const asyncCommit = () => sql`(select set_config('synchronous_commit', 'off', true)) as async_commit`;
 
+  const handBack = (jobId?: string) => sql`
+    update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
+      locked_by = null, locked_until = null, updated_at = now()
+    where ${mine()} ${jobId === undefined ? sql`` : sql`and id = ${jobId}::bigint`}
+    returning id`;
+
   return {
     /**
      * graphile-worker's claim, in two parts on an index each: running jobs whose lease expired
@@ -72,32 +78,48 @@ export function createPostgresJobLeases(deps: {
       return rows.length > 0;
     },
 
-    /** Records a run's outcome; false when the lease was lost and nothing was written. */
-    async finish(jobId: string, outcome: JobOutcome): Promise<boolean> {
+    /**
+     * Records a run's outcome; `recorded` is false when the lease was lost and nothing was written.
+     * In the same statement, looks up the job this run handed on (job-hand-on.ts), if any: `ours`
+     * when it is still leased here for more than half a lease, `renew` when its lease must be
+     * extended before it runs, and `null` when it never committed or another worker has taken it.
+     */
+    async finish(jobId: string, outcome: JobOutcome, handedOn?: string): Promise<FinishedRun> {
       const runAt =
         outcome.state === "pending" ? sql`now() + ${outcome.delayMs}::float8 * interval '1 millisecond'` : sql`run_at`;
       const lastError = outcome.state === "done" ? sql`last_error` : sql`${outcome.error}`;
       // A dead job is committed durably before anyone is alerted to it.
       const commit = outcome.state === "dead" ? sql`` : sql`from ${asyncCommit()}`;
-      const rows = await sql`
-        update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
-          locked_by = null, locked_until = null, updated_at = now()
-        ${commit}
-        where id = ${jobId}::bigint and ${mine()}
-        returning id`;
-      return rows.length > 0;
+      const [row] = await sql<FinishedRun[]>`
+        with finished as (
+          update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
+            locked_by = null, locked_until = null, updated_at = now()
+          ${commit}
+          where id = ${jobId}::bigint and ${mine()}
+          returning id
+        )
+        select exists (select 1 from finished) as recorded,
+          (select case when locked_until > now() + ${deps.leaseMs / 2}::float8 * interval '1 millisecond'
+             then 'ours' else 'renew' end
+           from jobs where id = ${handedOn ?? null}::bigint and ${mine()}) as handed_on`;
+      return row ?? { recorded: false, handed_on: null };
     },
 
     /** Hands unfinished jobs back on shutdown; the interrupted run does not count as an attempt. */
     async releaseAll(): Promise<number> {
-      const rows = await sql`
-        update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
-          locked_by = null, locked_until = null, updated_at = now()
-        where ${mine()}
-        returning id`;
-      return rows.length;
+      return (await handBack()).length;
+    },
+
+    /** Hands one job back unrun: one handed on to this worker while it stops. */
+    async release(jobId: string): Promise<void> {
+      await handBack(jobId);
     },
   };
+}
+
+export interface FinishedRun {
+  readonly recorded: boolean;
+  readonly handed_on: "ours" | "renew" | null;
 }
 
 export type PostgresJobLeases = ReturnType<typeof createPostgresJobLeases>;

@@ -1,7 +1,9 @@
 import type postgres from "postgres";
 import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
+import { openHandOn } from "./job-hand-on.ts";
 import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
+import type { ClaimedJob } from "./postgres-job-leases.ts";
 
 /**
  * Enqueues through whatever `sql` it is given: pass the transaction (`sql.begin(tx => ...)`) whose
@@ -17,11 +19,29 @@ import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-u
  * then sees the job. After a rollback the wake-up costs one empty poll.
  *
  * A second enqueue with the `dedupeKey` of a pending or running job is dropped, with no wake-up.
+ *
+ * Inside a running job's handler, the first job due now is handed on (job-hand-on.ts): inserted
+ * `running`, leased to that job's worker, with no wake-up, and run by that worker next.
  */
 export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWakeUp }): JobScheduler {
   const { sql, wake } = deps;
   return {
     async enqueue(job: NewJob) {
+      const handOn = openHandOn();
+      if (handOn && (job.runAt === undefined || job.runAt.getTime() <= Date.now())) {
+        const [next] = await sql<ClaimedJob[]>`
+          insert into jobs (kind, payload, run_at, dedupe_key, max_attempts, state, attempts, locked_by, locked_until)
+          values (
+            ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, now(), ${job.dedupeKey ?? null},
+            ${job.maxAttempts ?? null}, 'running', 1, ${handOn.workerId},
+            now() + ${handOn.leaseMs}::float8 * interval '1 millisecond'
+          )
+          on conflict (dedupe_key) where state in ('pending', 'running') do nothing
+          returning id::text as id, kind, payload, attempts,
+            coalesce(max_attempts, ${handOn.defaultMaxAttempts}::int) as max_attempts`;
+        handOn.next = next;
+        return;
+      }
       // Server mode wakes the workers from the insert's own statement: no round trip of its own.
       const channel = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
       const inserted = await sql`

@@ -17,7 +17,7 @@ export interface JobRow {
 export async function jobRows(sql: Sql, kind?: string): Promise<JobRow[]> {
   return sql<JobRow[]>`
     select id::text as id, kind, state, attempts, last_error, locked_by from jobs
-    ${kind ? sql`where kind = ${kind}` : sql``} order by id`;
+    ${kind ? sql`where kind = ${kind}` : sql``} order by jobs.id`;
 }
 
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 3_000): Promise<void> {
