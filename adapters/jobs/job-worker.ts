@@ -179,8 +179,16 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       }
     }
     const durationMs = Math.round(performance.now() - started);
+    // Known committed, with most of its lease left: the job handed on starts now, beside this one's outcome.
+    const next = handOn.next;
+    const early =
+      next !== undefined &&
+      handOn.committed === true &&
+      phase === "started" &&
+      Date.now() - (handOn.insertedAt ?? 0) < leaseMs / 2;
+    if (early) runJob(next);
     try {
-      const finished = await finishWhileLeased(job, outcome, handOn.next?.id);
+      const finished = await finishWhileLeased(job, outcome, early ? undefined : next?.id);
       if (!finished.recorded) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
@@ -193,9 +201,9 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           .onDeadLettered?.()
           .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
-      return await handedOnNow(handOn.next, finished);
+      return early ? undefined : await handedOnNow(next, finished);
     } catch (error) {
-      // A job handed on meanwhile is reclaimed after its lease, like this one.
+      // A job handed on and not started yet is reclaimed after its lease, like this one.
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");
       return undefined;
     }

@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
-import { openHandOn } from "./job-hand-on.ts";
+import { handedOn, openHandOn } from "./job-hand-on.ts";
 import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
 import type { ClaimedJob } from "./postgres-job-leases.ts";
 
@@ -39,7 +39,7 @@ export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWake
           on conflict (dedupe_key) where state in ('pending', 'running') do nothing
           returning id::text as id, kind, payload, attempts,
             coalesce(max_attempts, ${handOn.defaultMaxAttempts}::int) as max_attempts`;
-        handOn.next = next;
+        handedOn(handOn, next, sql);
         return;
       }
       // Server mode wakes the workers from the insert's own statement: no round trip of its own.

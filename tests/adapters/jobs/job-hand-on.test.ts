@@ -2,9 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { type HandOn, runHandingOn } from "../../../adapters/jobs/job-hand-on.ts";
 import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-scheduler.ts";
 import type { Queryable } from "../../../adapters/postgres/database.ts";
+import { createPostgresUnitOfWork } from "../../../adapters/postgres/unit-of-work.ts";
+import type { OpsAlerts } from "../../../application/alerts/ports.ts";
 import type { ChangeSignal } from "../../../application/shared/ports.ts";
 import { useTestDatabase } from "../../support/database.ts";
-import { jobRows, until, useJobTestbed } from "./job-test-kit.ts";
+import { capturingLogger, jobRows, until, useJobTestbed } from "./job-test-kit.ts";
 
 const db = useTestDatabase();
 const testbed = useJobTestbed(db);
@@ -55,6 +57,44 @@ describe("a job handed on by the job that enqueued it", () => {
     ]);
     // Only the first enqueue, from outside any job, woke anyone.
     expect(signal.published).toBe(1);
+  });
+
+  test("starts before the enqueuing job's outcome is recorded when the unit of work saw its insert commit", async () => {
+    const signal = countingSignal();
+    const jobsFor = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake: signal });
+    const uow = createPostgresUnitOfWork(sql(), jobsFor, {
+      mailDomain: "shop.test",
+      alertsFor: () => ({}) as OpsAlerts,
+    });
+    // One worker through the unit of work, one through a bare transaction: only the first knows the commit.
+    for (const [name, enqueue] of [
+      ["uow", () => uow.run((scope) => scope.jobs.enqueue({ kind: "deliver", payload: { via: "uow" } }))],
+      ["bare", () => sql().begin((tx) => jobsFor(tx).enqueue({ kind: "deliver", payload: { via: "bare" } }))],
+    ] as const) {
+      const { logger, lines } = capturingLogger();
+      let payRecordedFirst: boolean | undefined;
+      await sql()`delete from jobs`;
+      await jobsFor(sql()).enqueue({ kind: "pay", payload: {} });
+      testbed
+        .worker({
+          wake: signal,
+          logger,
+          pollIntervalMs: POLL_NEVER,
+          handlers: {
+            pay: async () => {
+              await enqueue();
+            },
+            deliver: async () => {
+              payRecordedFirst = lines().some((line) => line.msg === "job done" && line.kind === "pay");
+            },
+          },
+        })
+        .start();
+      await until(
+        async () => (await jobRows(sql())).every((row) => row.state === "done") && payRecordedFirst !== undefined,
+      );
+      expect([name, payRecordedFirst]).toEqual([name, name === "bare"]);
+    }
   });
 
   test("is never run when the transaction that enqueued it rolled back", async () => {
