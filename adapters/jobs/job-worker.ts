@@ -3,7 +3,7 @@ import type { JobHandler } from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
-import { type HandOn, runHandingOn } from "./job-hand-on.ts";
+import { newHandOn, outsideHandOn, runHandingOn } from "./job-hand-on.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
 import { type ClaimedJob, createPostgresJobLeases, type FinishedRun } from "./postgres-job-leases.ts";
@@ -49,8 +49,12 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
   const backoff = deps.backoff ?? { baseMs: 1_000, maxMs: 300_000 };
   const random = deps.random ?? Math.random;
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
-  const defaultMaxAttempts = deps.maxAttempts ?? 8;
-  const leases = createPostgresJobLeases({ sql: deps.sql, workerId, leaseMs, defaultMaxAttempts });
+  const leases = createPostgresJobLeases({
+    sql: deps.sql,
+    workerId,
+    leaseMs,
+    defaultMaxAttempts: deps.maxAttempts ?? 8,
+  });
   const log = deps.logger.child({ worker_id: workerId });
   const runs = new Set<Run>();
   let phase: "idle" | "started" | "stopping" | "stopped" = "idle";
@@ -95,9 +99,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     const current: Run = {
       jobId: job.id,
       heartbeat,
-      done: execute(job)
+      done: outsideHandOn(() => execute(job))
         .then(async (next) => {
-          clearInterval(heartbeat);
           if (next === undefined) return;
           if (phase === "started") runJob(next);
           else await leases.release(next.id);
@@ -143,17 +146,10 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
   }
 
-  /** The job handed on, if it is this worker's to run now. */
-  async function handedOnNow(next: ClaimedJob | undefined, finished: FinishedRun): Promise<ClaimedJob | undefined> {
-    if (next === undefined || finished.handed_on === null) return undefined;
-    if (finished.handed_on === "ours" || (await leases.extend(next.id))) return next;
-    return undefined;
-  }
-
   /** Runs a job and records its outcome; returns the job it handed on, when this worker is to run it. */
   async function execute(job: ClaimedJob): Promise<ClaimedJob | undefined> {
     const attempt = job.attempts;
-    const handOn: HandOn = { workerId, leaseMs, defaultMaxAttempts, open: true, next: undefined };
+    const handOn = newHandOn();
     let fields: Record<string, unknown> = { job_id: job.id, kind: job.kind, attempt };
     const handler = deps.handlers[job.kind];
     const started = performance.now();
@@ -179,16 +175,9 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
       }
     }
     const durationMs = Math.round(performance.now() - started);
-    // Known committed, with most of its lease left: the job handed on starts now, beside this one's outcome.
-    const next = handOn.next;
-    const early =
-      next !== undefined &&
-      handOn.committed === true &&
-      phase === "started" &&
-      Date.now() - (handOn.insertedAt ?? 0) < leaseMs / 2;
-    if (early) runJob(next);
     try {
-      const finished = await finishWhileLeased(job, outcome, early ? undefined : next?.id);
+      // A stopping worker claims nothing more: what it handed on stays pending for any worker.
+      const finished = await finishWhileLeased(job, outcome, phase === "started" ? handOn.next : undefined);
       if (!finished.recorded) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
@@ -201,9 +190,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           .onDeadLettered?.()
           .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
-      return early ? undefined : await handedOnNow(next, finished);
+      return finished.handed_on ?? undefined;
     } catch (error) {
-      // A job handed on and not started yet is reclaimed after its lease, like this one.
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");
       return undefined;
     }

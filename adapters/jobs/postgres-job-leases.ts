@@ -32,6 +32,13 @@ export function createPostgresJobLeases(deps: {
    */
   const asyncCommit = () => sql`(select set_config('synchronous_commit', 'off', true)) as async_commit`;
 
+  /** A claim: the job runs here, as its next attempt, under a fresh lease. */
+  const takeLease = () => sql`
+    state = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId}, locked_until = ${leaseEnd()},
+    updated_at = now()`;
+  const claimedJob = () => sql`
+    jobs.id::text as id, jobs.kind, jobs.payload, jobs.attempts,
+    coalesce(jobs.max_attempts, ${deps.defaultMaxAttempts}::int) as max_attempts`;
   const handBack = (jobId?: string) => sql`
     update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
       locked_by = null, locked_until = null, updated_at = now()
@@ -64,11 +71,9 @@ export function createPostgresJobLeases(deps: {
         ), claimed as (
           select id from expired union all select id from due limit ${limit}
         )
-        update jobs set state = 'running', attempts = jobs.attempts + 1, locked_by = ${workerId},
-          locked_until = ${leaseEnd()}, updated_at = now()
+        update jobs set ${takeLease()}
         from claimed, ${asyncCommit()} where jobs.id = claimed.id
-        returning jobs.id::text as id, jobs.kind, jobs.payload, jobs.attempts,
-          coalesce(jobs.max_attempts, ${deps.defaultMaxAttempts}::int) as max_attempts`;
+        returning ${claimedJob()}`;
     },
 
     /** Extends the lease of a job still running here; false once it is no longer ours. */
@@ -80,9 +85,9 @@ export function createPostgresJobLeases(deps: {
 
     /**
      * Records a run's outcome; `recorded` is false when the lease was lost and nothing was written.
-     * In the same statement, looks up the job this run handed on (job-hand-on.ts), if any: `ours`
-     * when it is still leased here for more than half a lease, `renew` when its lease must be
-     * extended before it runs, and `null` when it never committed or another worker has taken it.
+     * In the same statement, claims the job the run handed on (`handedOn`, job-hand-on.ts) if it is
+     * still pending: `handed_on` is that job, claimed for this worker, or null when there is none
+     * (its insert rolled back, or another worker's poll took it first).
      */
     async finish(jobId: string, outcome: JobOutcome, handedOn?: string): Promise<FinishedRun> {
       const runAt =
@@ -97,11 +102,12 @@ export function createPostgresJobLeases(deps: {
           ${commit}
           where id = ${jobId}::bigint and ${mine()}
           returning id
+        ), handed as (
+          update jobs set ${takeLease()}
+          where id = ${handedOn ?? null}::bigint and state = 'pending'
+          returning ${claimedJob()}
         )
-        select exists (select 1 from finished) as recorded,
-          (select case when locked_until > now() + ${deps.leaseMs / 2}::float8 * interval '1 millisecond'
-             then 'ours' else 'renew' end
-           from jobs where id = ${handedOn ?? null}::bigint and ${mine()}) as handed_on`;
+        select exists (select 1 from finished) as recorded, (select row_to_json(handed) from handed) as handed_on`;
       return row ?? { recorded: false, handed_on: null };
     },
 
@@ -119,7 +125,7 @@ export function createPostgresJobLeases(deps: {
 
 export interface FinishedRun {
   readonly recorded: boolean;
-  readonly handed_on: "ours" | "renew" | null;
+  readonly handed_on: ClaimedJob | null;
 }
 
 export type PostgresJobLeases = ReturnType<typeof createPostgresJobLeases>;

@@ -1,9 +1,8 @@
 import type postgres from "postgres";
 import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
-import { handedOn, openHandOn } from "./job-hand-on.ts";
+import { takeHandOn } from "./job-hand-on.ts";
 import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
-import type { ClaimedJob } from "./postgres-job-leases.ts";
 
 /**
  * Enqueues through whatever `sql` it is given: pass the transaction (`sql.begin(tx => ...)`) whose
@@ -21,30 +20,16 @@ import type { ClaimedJob } from "./postgres-job-leases.ts";
  * A second enqueue with the `dedupeKey` of a pending or running job is dropped, with no wake-up.
  *
  * Inside a running job's handler, the first job due now is handed on (job-hand-on.ts): inserted
- * `running`, leased to that job's worker, with no wake-up, and run by that worker next.
+ * without a wake-up, for that job's worker to claim and run next.
  */
 export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWakeUp }): JobScheduler {
   const { sql, wake } = deps;
   return {
     async enqueue(job: NewJob) {
-      const handOn = openHandOn();
-      if (handOn && (job.runAt === undefined || job.runAt.getTime() <= Date.now())) {
-        const [next] = await sql<ClaimedJob[]>`
-          insert into jobs (kind, payload, run_at, dedupe_key, max_attempts, state, attempts, locked_by, locked_until)
-          values (
-            ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, now(), ${job.dedupeKey ?? null},
-            ${job.maxAttempts ?? null}, 'running', 1, ${handOn.workerId},
-            now() + ${handOn.leaseMs}::float8 * interval '1 millisecond'
-          )
-          on conflict (dedupe_key) where state in ('pending', 'running') do nothing
-          returning id::text as id, kind, payload, attempts,
-            coalesce(max_attempts, ${handOn.defaultMaxAttempts}::int) as max_attempts`;
-        handedOn(handOn, next, sql);
-        return;
-      }
+      const handOn = job.runAt === undefined || job.runAt.getTime() <= Date.now() ? takeHandOn() : undefined;
       // Server mode wakes the workers from the insert's own statement: no round trip of its own.
-      const channel = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
-      const inserted = await sql`
+      const channel = wake === "notify" && !handOn ? JOB_NOTIFY_CHANNEL : null;
+      const inserted = await sql<{ id: string }[]>`
         with inserted as (
           insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
           values (
@@ -54,9 +39,10 @@ export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWake
           on conflict (dedupe_key) where state in ('pending', 'running') do nothing
           returning id
         )
-        select id, case when ${channel}::text is not null then pg_notify(${channel}::text, ${job.kind}) end
+        select id::text as id, case when ${channel}::text is not null then pg_notify(${channel}::text, ${job.kind}) end
         from inserted`;
-      if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
+      if (handOn) handOn.next = inserted[0]?.id;
+      else if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
     },
   };
 }

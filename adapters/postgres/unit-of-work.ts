@@ -2,7 +2,6 @@ import type { OpsAlerts } from "../../application/alerts/ports.ts";
 import type { EmailQueue } from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { TransactionScope, UnitOfWork } from "../../application/shared/unit-of-work.ts";
-import { transactionCommitted } from "../jobs/job-hand-on.ts";
 import { createPostgresAuditTrail } from "./audit-trail.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresEmailQueue } from "./email-store.ts";
@@ -28,10 +27,8 @@ export function createPostgresUnitOfWork(
   options: UnitOfWorkOptions,
 ): UnitOfWork {
   return {
-    async run(work) {
-      let transaction: Queryable | undefined;
-      const result = await sql.begin((tx) => {
-        transaction = tx;
+    run(work) {
+      return sql.begin((tx) => {
         const jobs = jobsFor(tx);
         const scope: TransactionScope = {
           inbox: createPostgresWebhookInbox(tx),
@@ -46,10 +43,7 @@ export function createPostgresUnitOfWork(
           alerts: options.alertsFor(createPostgresEmailQueue(tx, jobs, options.mailDomain)),
         };
         return work(scope);
-      });
-      // `begin` resolves once COMMIT succeeded.
-      transactionCommitted(transaction);
-      return result as Awaited<ReturnType<typeof work>>;
+      }) as ReturnType<typeof work>;
     },
   };
 }

@@ -14,8 +14,9 @@ export interface NewJob {
 }
 
 /**
- * Enqueues inside the caller's transaction: a job commits (and its wake-up is sent) together with
- * the state change that caused it, or not at all.
+ * Enqueues inside the caller's transaction: a job commits (and the workers hear of it) together with
+ * the state change that caused it, or not at all. A job enqueued by a running job may be run next by
+ * that job's worker instead of waking the others.
  */
 export interface JobScheduler {
   enqueue(job: NewJob): Promise<void>;

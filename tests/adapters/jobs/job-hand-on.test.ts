@@ -1,12 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { type HandOn, runHandingOn } from "../../../adapters/jobs/job-hand-on.ts";
+import { newHandOn, runHandingOn } from "../../../adapters/jobs/job-hand-on.ts";
 import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-scheduler.ts";
 import type { Queryable } from "../../../adapters/postgres/database.ts";
-import { createPostgresUnitOfWork } from "../../../adapters/postgres/unit-of-work.ts";
-import type { OpsAlerts } from "../../../application/alerts/ports.ts";
 import type { ChangeSignal } from "../../../application/shared/ports.ts";
 import { useTestDatabase } from "../../support/database.ts";
-import { capturingLogger, jobRows, until, useJobTestbed } from "./job-test-kit.ts";
+import { jobRows, until, useJobTestbed } from "./job-test-kit.ts";
 
 const db = useTestDatabase();
 const testbed = useJobTestbed(db);
@@ -24,11 +22,14 @@ function countingSignal() {
   return signal satisfies Pick<ChangeSignal, "subscribe" | "publish">;
 }
 
-/** A worker that polls only when it starts: anything it runs later reached it without the queue. */
+/** A worker that polls only when it starts: anything it runs later reached it without the queue's wake-ups. */
 const POLL_NEVER = 600_000;
 
+const rowsOf = async () =>
+  (await jobRows(sql())).map((row) => [row.kind, row.state, row.attempts, row.locked_by] as const);
+
 describe("a job handed on by the job that enqueued it", () => {
-  test("runs next on the same worker, without a wake-up or a claim, as the job's first attempt", async () => {
+  test("runs next on the same worker, without a wake-up or a poll, as its first attempt", async () => {
     const signal = countingSignal();
     const jobs = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake: signal });
     await jobs(sql()).enqueue({ kind: "pay", payload: { order: "o-1" } });
@@ -37,7 +38,6 @@ describe("a job handed on by the job that enqueued it", () => {
       .worker({
         wake: signal,
         pollIntervalMs: POLL_NEVER,
-        workerId: "w-hand",
         handlers: {
           pay: async (payload) => {
             ran.push("pay");
@@ -49,52 +49,14 @@ describe("a job handed on by the job that enqueued it", () => {
         },
       })
       .start();
-    await until(async () => (await jobRows(sql())).every((row) => row.state === "done") && ran.length === 2);
+    await until(async () => ran.length === 2 && (await jobRows(sql())).every((row) => row.state === "done"));
     expect(ran).toEqual(["pay", "deliver o-1"]);
-    expect((await jobRows(sql())).map((row) => [row.kind, row.state, row.attempts, row.locked_by])).toEqual([
+    expect(await rowsOf()).toEqual([
       ["pay", "done", 1, null],
       ["deliver", "done", 1, null],
     ]);
     // Only the first enqueue, from outside any job, woke anyone.
     expect(signal.published).toBe(1);
-  });
-
-  test("starts before the enqueuing job's outcome is recorded when the unit of work saw its insert commit", async () => {
-    const signal = countingSignal();
-    const jobsFor = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake: signal });
-    const uow = createPostgresUnitOfWork(sql(), jobsFor, {
-      mailDomain: "shop.test",
-      alertsFor: () => ({}) as OpsAlerts,
-    });
-    // One worker through the unit of work, one through a bare transaction: only the first knows the commit.
-    for (const [name, enqueue] of [
-      ["uow", () => uow.run((scope) => scope.jobs.enqueue({ kind: "deliver", payload: { via: "uow" } }))],
-      ["bare", () => sql().begin((tx) => jobsFor(tx).enqueue({ kind: "deliver", payload: { via: "bare" } }))],
-    ] as const) {
-      const { logger, lines } = capturingLogger();
-      let payRecordedFirst: boolean | undefined;
-      await sql()`delete from jobs`;
-      await jobsFor(sql()).enqueue({ kind: "pay", payload: {} });
-      testbed
-        .worker({
-          wake: signal,
-          logger,
-          pollIntervalMs: POLL_NEVER,
-          handlers: {
-            pay: async () => {
-              await enqueue();
-            },
-            deliver: async () => {
-              payRecordedFirst = lines().some((line) => line.msg === "job done" && line.kind === "pay");
-            },
-          },
-        })
-        .start();
-      await until(
-        async () => (await jobRows(sql())).every((row) => row.state === "done") && payRecordedFirst !== undefined,
-      );
-      expect([name, payRecordedFirst]).toEqual([name, name === "bare"]);
-    }
   });
 
   test("is never run when the transaction that enqueued it rolled back", async () => {
@@ -123,19 +85,18 @@ describe("a job handed on by the job that enqueued it", () => {
     await until(async () => (await jobRows(sql()))[0]?.state === "done");
     await Bun.sleep(50);
     expect(delivered).toBe(0);
-    expect((await jobRows(sql())).map((row) => row.kind)).toEqual(["pay"]);
+    expect(await rowsOf()).toEqual([["pay", "done", 1, null]]);
   });
 
-  test("is only the first due job: later ones, and jobs due later, are queued for any worker", async () => {
+  test("is only the first due job: later ones, and jobs due later, are queued with a wake-up for any worker", async () => {
     const signal = countingSignal();
     const later = new Date(Date.now() + 3_600_000);
-    let seen: { kind: string; state: string; locked_by: string | null }[] = [];
     await createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind: "pay", payload: {} });
+    const delivered: unknown[] = [];
     testbed
       .worker({
         wake: signal,
         pollIntervalMs: POLL_NEVER,
-        workerId: "w-first",
         handlers: {
           pay: async () => {
             await sql().begin(async (tx) => {
@@ -144,23 +105,52 @@ describe("a job handed on by the job that enqueued it", () => {
               await jobs.enqueue({ kind: "deliver", payload: { n: 1 } });
               await jobs.enqueue({ kind: "deliver", payload: { n: 2 } });
             });
-            seen = (await jobRows(sql())).filter((row) => row.kind !== "pay");
           },
-          deliver: async () => {},
+          deliver: async (payload) => {
+            delivered.push(payload.n);
+          },
         },
       })
       .start();
-    await until(() => seen.length === 3);
-    expect(seen.map((row) => [row.kind, row.state, row.locked_by])).toEqual([
-      ["remind", "pending", null],
-      ["deliver", "running", "w-first"],
-      ["deliver", "pending", null],
+    await until(() => delivered.length === 1);
+    await Bun.sleep(50);
+    // This worker never polls again: the second delivery waits for whichever worker its wake-up reaches.
+    expect(delivered).toEqual([1]);
+    expect(await rowsOf()).toEqual([
+      ["pay", "done", 1, null],
+      ["remind", "pending", 0, null],
+      ["deliver", "done", 1, null],
+      ["deliver", "pending", 0, null],
     ]);
-    // The first enqueue and the two left behind woke the workers, as any enqueue does; the handed-on one did not.
+    // The first enqueue and the two left in the queue woke the workers; the one handed on did not.
     expect(signal.published).toBe(3);
   });
 
-  test("goes back to the queue, unrun, when its worker stops first", async () => {
+  test("runs once when another worker's poll took it first", async () => {
+    const signal = countingSignal();
+    await createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind: "pay", payload: {} });
+    const runs: number[] = [];
+    const handlers = {
+      pay: async () => {
+        await sql().begin((tx) =>
+          createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue({ kind: "deliver", payload: {} }),
+        );
+        // Long enough for the other worker's 20 ms poll to find the delivery pending.
+        await until(async () => (await jobRows(sql(), "deliver"))[0]?.state !== "pending");
+      },
+      deliver: async (_: unknown, context: { attempt: number }) => {
+        runs.push(context.attempt);
+      },
+    };
+    testbed.worker({ wake: signal, pollIntervalMs: POLL_NEVER, handlers }).start();
+    await until(async () => (await jobRows(sql(), "pay"))[0]?.state === "running");
+    testbed.worker({ wake: signal, pollIntervalMs: 20, handlers }).start();
+    await until(async () => (await jobRows(sql())).every((row) => row.state === "done"));
+    await Bun.sleep(50);
+    expect(runs).toEqual([1]);
+  });
+
+  test("stays in the queue, unrun, when its worker stops first", async () => {
     const signal = countingSignal();
     await createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind: "pay", payload: {} });
     let delivered = 0;
@@ -184,21 +174,22 @@ describe("a job handed on by the job that enqueued it", () => {
     await until(() => stopped !== undefined);
     await stopped;
     expect(delivered).toBe(0);
-    expect((await jobRows(sql())).map((row) => [row.kind, row.state, row.attempts, row.locked_by])).toEqual([
+    expect(await rowsOf()).toEqual([
       ["pay", "done", 1, null],
       ["deliver", "pending", 0, null],
     ]);
   });
 
-  test("whose worker died before running it is reclaimed by another worker once its lease expires", async () => {
+  test("whose worker died before claiming it is run by any worker's poll, as its first attempt", async () => {
     const signal = countingSignal();
-    const dead: HandOn = { workerId: "w-died", leaseMs: 200, defaultMaxAttempts: 8, open: true, next: undefined };
+    const dead = newHandOn();
     await runHandingOn(dead, () =>
       sql().begin((tx) =>
         createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue({ kind: "deliver", payload: {} }),
       ),
     );
-    expect(dead.next?.kind).toBe("deliver");
+    expect(dead.next).toBeDefined();
+    expect(signal.published).toBe(0);
     const runs: number[] = [];
     testbed
       .worker({
@@ -211,43 +202,12 @@ describe("a job handed on by the job that enqueued it", () => {
         },
       })
       .start();
-    await Bun.sleep(100);
-    expect(runs).toEqual([]);
     await until(async () => (await jobRows(sql()))[0]?.state === "done");
-    expect(runs).toEqual([2]);
-  });
-
-  test("whose lease ran low while the enqueuing job went on is renewed before it runs, so no other worker takes it", async () => {
-    const signal = countingSignal();
-    await createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind: "pay", payload: {} });
-    const runs: number[] = [];
-    const handlers = {
-      pay: async () => {
-        await sql().begin((tx) =>
-          createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue({ kind: "deliver", payload: {} }),
-        );
-        // Past half the handed-on job's lease: left as it is, it would expire before its first heartbeat.
-        await Bun.sleep(330);
-      },
-      deliver: async (_: unknown, context: { attempt: number }) => {
-        runs.push(context.attempt);
-        await Bun.sleep(200);
-      },
-    };
-    // Two workers polling every 20 ms: either would take a job whose lease expired.
-    testbed.worker({ wake: signal, leaseMs: 400, handlers }).start();
-    testbed.worker({ wake: signal, leaseMs: 400, handlers }).start();
-    await until(async () => (await jobRows(sql())).every((row) => row.state === "done") && runs.length > 0);
-    await Bun.sleep(100);
     expect(runs).toEqual([1]);
-    expect((await jobRows(sql())).map((row) => [row.kind, row.attempts])).toEqual([
-      ["pay", 1],
-      ["deliver", 1],
-    ]);
   });
 
   test("an enqueue after the handler returned is an ordinary one", async () => {
-    const handOn: HandOn = { workerId: "w-late", leaseMs: 30_000, defaultMaxAttempts: 8, open: true, next: undefined };
+    const handOn = newHandOn();
     let later: Promise<void> | undefined;
     const signal = countingSignal();
     await runHandingOn(handOn, async () => {
@@ -257,7 +217,7 @@ describe("a job handed on by the job that enqueued it", () => {
     });
     await later;
     expect(handOn.next).toBeUndefined();
-    expect((await jobRows(sql())).map((row) => [row.kind, row.state])).toEqual([["late", "pending"]]);
+    expect(await rowsOf()).toEqual([["late", "pending", 0, null]]);
     expect(signal.published).toBe(1);
   });
 });
