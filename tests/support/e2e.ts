@@ -2,7 +2,6 @@ import { beforeAll, expect } from "bun:test";
 import { SERVER_BODY_LIMIT } from "../../kit/body-parser.ts";
 import { createLogger } from "../../kit/logger.ts";
 import type { Fault } from "../../provider-sim/faults.ts";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "./app.ts";
 import { tokenFor } from "./auth.ts";
 import { aPointOfSaleProduct } from "./builders/products.ts";
@@ -45,8 +44,16 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
   } = {};
   const logs: string[] = [];
   beforeAll(async () => {
-    const port = await freePort();
-    state.url = `http://127.0.0.1:${port}`;
+    // Listening first, on a port of the kernel's choosing: the simulator, started next, needs the
+    // marketplace's address, and a port only probed free could be taken by it meanwhile.
+    const server = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      maxRequestBodySize: SERVER_BODY_LIMIT,
+      fetch: () => new Response("starting", { status: 503 }),
+    });
+    state.server = server;
+    state.url = `http://127.0.0.1:${server.port}`;
     state.sim = await startProviderSim({ ...SANDBOX, PROVIDER_SIM_MARKETPLACE_URL: state.url });
     state.marketplace = createTestMarketplace(
       db.current.sql,
@@ -75,12 +82,7 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
         ...(options.random ? { random: options.random } : {}),
       },
     );
-    state.server = Bun.serve({
-      port,
-      hostname: "127.0.0.1",
-      maxRequestBodySize: SERVER_BODY_LIMIT,
-      fetch: state.marketplace.app.fetch,
-    });
+    server.reload({ fetch: state.marketplace.app.fetch });
     state.marketplace.worker.start();
   }, 30_000);
   db.onTeardown(async () => {
