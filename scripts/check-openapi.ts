@@ -6,12 +6,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import {
-  OPENAPI_DOCUMENTS,
-  projectPath,
-  servedMarketplaceDocument,
-  validationProblems,
-} from "./lib/openapi-documents.ts";
+import { projectPath } from "../adapters/asset-paths.ts";
+import { OPENAPI_DOCUMENTS, servedMarketplaceDocument, validationProblems } from "./lib/openapi-documents.ts";
 import { PROVIDER_VALIDATORS, providerValidatorFiles } from "./lib/provider-validators.ts";
 
 const failures: string[] = [];

@@ -1,5 +1,6 @@
 /** `npm run openapi:export`: writes the marketplace's OpenAPI document, generated from the routes. */
-import { projectPath, servedMarketplaceDocument } from "./lib/openapi-documents.ts";
+import { projectPath } from "../adapters/asset-paths.ts";
+import { servedMarketplaceDocument } from "./lib/openapi-documents.ts";
 
 const document = (await servedMarketplaceDocument()) as { paths?: object };
 const target = projectPath("openapi/marketplace.json");

@@ -1,5 +1,5 @@
 /** Writes the provider's precompiled response checks (see scripts/lib/provider-validators.ts). */
-import { projectPath } from "./lib/openapi-documents.ts";
+import { projectPath } from "../adapters/asset-paths.ts";
 import { PROVIDER_VALIDATORS, providerValidatorFiles } from "./lib/provider-validators.ts";
 
 const { module, types } = await providerValidatorFiles();

@@ -12,8 +12,6 @@ export const OPENAPI_DOCUMENTS = [
   { source: "openapi/marketplace.json", types: "openapi/generated/marketplace.ts" },
 ] as const;
 
-export { projectPath };
-
 /** The document the marketplace serves at /openapi/json, built without a database. */
 export async function servedMarketplaceDocument(): Promise<unknown> {
   const response = await createOfflineApp("openapi-document").handle(new Request("http://localhost/openapi/json"));

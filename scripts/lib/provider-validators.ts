@@ -7,7 +7,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import standaloneCode from "ajv/dist/standalone";
 import addFormats from "ajv-formats";
-import { projectPath } from "./openapi-documents.ts";
+import { projectPath } from "../../adapters/asset-paths.ts";
 
 export const PROVIDER_VALIDATORS = {
   source: "openapi/provider.yaml",

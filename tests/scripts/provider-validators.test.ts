@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { projectPath } from "../../scripts/lib/openapi-documents.ts";
+import { projectPath } from "../../adapters/asset-paths.ts";
 import { PROVIDER_VALIDATORS, providerValidatorFiles } from "../../scripts/lib/provider-validators.ts";
 
 test("the committed provider checks are what openapi/provider.yaml compiles to (run `npm run openapi:gen`)", async () => {

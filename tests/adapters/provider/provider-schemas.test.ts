@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { projectPath } from "../../../adapters/asset-paths.ts";
 import { checkManagementView, checkTenant } from "../../../adapters/provider/provider-schemas.ts";
-import { projectPath } from "../../../scripts/lib/openapi-documents.ts";
 
 const tenant = () => ({
   external_reference_id: "ref_1",
