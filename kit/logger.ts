@@ -172,18 +172,54 @@ const DURATION = bytes(',"duration_ms":');
 const END = bytes(',"msg":"request"}\n');
 /** The longest a JSON escape makes one UTF-16 unit: `\u001f`. */
 const MAX_ESCAPED_UNIT = 6;
+/** Room for the fixed parts of a line and its two numbers, beyond its opening and its texts. */
+const FIXED_BYTES = 160;
+/** The largest duration, in hundredths of a millisecond, written digit by digit (beyond it, as `String` writes it). */
+const MAX_HUNDREDTHS = 1e15;
 
-/** `text` as the inside of a JSON string: printable ASCII byte by byte, anything else escaped and encoded. */
+/**
+ * `text` as the inside of a JSON string. Printable ASCII without `"` and `\\` is its own JSON text
+ * and is copied unit by unit, checked as it goes; at the first unit that is not, the whole text is
+ * escaped as `JSON.stringify` escapes it and encoded instead.
+ */
 function putText(batch: Uint8Array, offset: number, text: string): number {
-  if (NEEDS_ESCAPE.test(text)) {
-    return offset + encoder.encodeInto(JSON.stringify(text).slice(1, -1), batch.subarray(offset)).written;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c) {
+      return offset + encoder.encodeInto(JSON.stringify(text).slice(1, -1), batch.subarray(offset)).written;
+    }
+    batch[offset + i] = unit;
   }
-  for (let i = 0; i < text.length; i++) batch[offset + i] = text.charCodeAt(i);
   return offset + text.length;
 }
 
-/** A number's JSON text (as `JSON.stringify` writes it: `null` for NaN and the infinities), which is ASCII. */
+/** The decimal digits of a non-negative integer below 2^53, written at `offset`. */
+function putDigits(batch: Uint8Array, offset: number, value: number): number {
+  let end = offset;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) end++;
+  let at = end;
+  for (let rest = value; at >= offset; rest = Math.floor(rest / 10)) batch[at--] = 48 + (rest % 10);
+  return end + 1;
+}
+
+/**
+ * A number's JSON text (as `JSON.stringify` writes it: `null` for NaN and the infinities), which is
+ * ASCII. A whole number of hundredths (what `durationSince` and HTTP statuses give) is written digit
+ * by digit, with the trailing zeros of its fraction dropped, which is the text JavaScript gives such
+ * a number; anything else goes through `String`.
+ */
 function putNumber(batch: Uint8Array, offset: number, value: number): number {
+  const hundredths = Math.round(value * 100);
+  if (hundredths >= 0 && hundredths < MAX_HUNDREDTHS && hundredths / 100 === value) {
+    const whole = Math.floor(hundredths / 100);
+    const fraction = hundredths - whole * 100;
+    let at = putDigits(batch, offset, whole);
+    if (fraction === 0) return at;
+    batch[at++] = 46; // "."
+    batch[at++] = 48 + Math.floor(fraction / 10);
+    if (fraction % 10 !== 0) batch[at++] = 48 + (fraction % 10);
+    return at;
+  }
   const text = Number.isFinite(value) ? String(value) : "null";
   for (let i = 0; i < text.length; i++) batch[offset + i] = text.charCodeAt(i);
   return offset + text.length;
@@ -191,12 +227,43 @@ function putNumber(batch: Uint8Array, offset: number, value: number): number {
 
 /**
  * Access lines formatted straight into the sink's batch: the constant parts are bytes made once
- * (the opening with the time once per millisecond), the fields are copied byte by byte.
+ * (the opening with the time once per millisecond), the fields are copied byte by byte. The line's
+ * fields wait in this writer's own variables for the one `fill` function made here, so a line
+ * allocates nothing of its own.
  */
 function appendingAccessLines(sink: LogSink, name: string, logger: Logger) {
   const now = clock();
   let iso = "";
   let opening = new Uint8Array(0);
+  let id: string | undefined;
+  let method = "";
+  let path = "";
+  let status = 0;
+  let duration: number | undefined;
+  const fill = (batch: Uint8Array, start: number) => {
+    batch.set(opening, start);
+    let at = start + opening.length;
+    if (id !== undefined) {
+      batch.set(REQ_ID, at);
+      at = putText(batch, at + REQ_ID.length, id);
+      batch.set(METHOD_AFTER_ID, at);
+      at += METHOD_AFTER_ID.length;
+    } else {
+      batch.set(METHOD, at);
+      at += METHOD.length;
+    }
+    at = putText(batch, at, method);
+    batch.set(PATH, at);
+    at = putText(batch, at + PATH.length, path);
+    batch.set(STATUS, at);
+    at = putNumber(batch, at + STATUS.length, status);
+    if (duration !== undefined) {
+      batch.set(DURATION, at);
+      at = putNumber(batch, at + DURATION.length, duration);
+    }
+    batch.set(END, at);
+    return at + END.length;
+  };
   return (entry: AccessEntry) => {
     if (logger.levelVal > INFO) return;
     const time = now();
@@ -204,33 +271,15 @@ function appendingAccessLines(sink: LogSink, name: string, logger: Logger) {
       iso = time;
       opening = bytes(`{"level":"info","time":"${time}"${name}`);
     }
-    const { req_id: id, method, path, status, duration_ms: duration } = entry;
+    id = entry.req_id;
+    method = entry.method;
+    path = entry.path;
+    status = entry.status;
+    duration = entry.duration_ms;
     const textUnits = (id?.length ?? 0) + method.length + path.length;
-    sink.append(opening.length + 160 + textUnits * MAX_ESCAPED_UNIT, (batch, start) => {
-      let at = start;
-      batch.set(opening, at);
-      at += opening.length;
-      if (id !== undefined) {
-        batch.set(REQ_ID, at);
-        at = putText(batch, at + REQ_ID.length, id);
-        batch.set(METHOD_AFTER_ID, at);
-        at += METHOD_AFTER_ID.length;
-      } else {
-        batch.set(METHOD, at);
-        at += METHOD.length;
-      }
-      at = putText(batch, at, method);
-      batch.set(PATH, at);
-      at = putText(batch, at + PATH.length, path);
-      batch.set(STATUS, at);
-      at = putNumber(batch, at + STATUS.length, status);
-      if (duration !== undefined) {
-        batch.set(DURATION, at);
-        at = putNumber(batch, at + DURATION.length, duration);
-      }
-      batch.set(END, at);
-      return at + END.length;
-    });
+    sink.append(opening.length + FIXED_BYTES + textUnits * MAX_ESCAPED_UNIT, fill);
+    id = undefined;
+    method = path = "";
   };
 }
 

@@ -200,6 +200,53 @@ describe("the access log", () => {
     },
   );
 
+  test("into a log sink, writes every status and duration as JSON.stringify does", () => {
+    const path = join(dir, "numbers.log");
+    const fd = openSync(path, "w");
+    const sink = createLogSink({ fd, intervalMs: 60_000 });
+    const direct = accessLineWriter(createAccessLogger({ level: "info", destination: sink }));
+    const random = (scale: number) => Math.floor(Math.random() * scale);
+    const durations = [
+      0,
+      -0,
+      0.01,
+      0.1,
+      0.29,
+      1,
+      9.99,
+      10,
+      100.5,
+      1234.05,
+      1e13 - 0.01,
+      1e13,
+      1e15,
+      1e21,
+      1e-7,
+      0.005,
+      0.125,
+      -0.01,
+      -12.5,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.MAX_SAFE_INTEGER,
+      Number.MIN_VALUE,
+      // what durationSince gives: whole hundredths, at every scale
+      ...Array.from({ length: 2000 }, (_, i) => random(10 ** ((i % 15) + 1)) / 100),
+      // anything else a caller might pass
+      ...Array.from({ length: 500 }, () => Math.random() * 10 ** random(12)),
+    ];
+    const statuses = [100, 200, 204, 304, 404, 429, 500, 599];
+    const expected = durations.map((duration, i) => {
+      const status = statuses[i % statuses.length] as number;
+      direct({ req_id: "r", method: "GET", path: "/", status, duration_ms: duration });
+      return `"status":${JSON.stringify(status)},"duration_ms":${JSON.stringify(duration)},`;
+    });
+    sink.close();
+    closeSync(fd);
+    const lines = readFileSync(path, "utf8").split("\n").filter(Boolean);
+    expect(lines.map((line) => /"status":.*"duration_ms":[^,]*,/.exec(line)?.[0])).toEqual(expected);
+  });
+
   test("a level above info writes no access line", () => {
     const lines: string[] = [];
     const logger = createAccessLogger({ level: "warn", destination: { write: (line) => void lines.push(line) } });
