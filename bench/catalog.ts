@@ -9,8 +9,12 @@
  * server here saturates its core while wrk uses part of its own: the share of its core wrk used
  * (`generator_cpu_share`) is the proof that the generator is not the limit, and the rate it would
  * reach on its whole core against the cheapest server, a raw Bun.serve answering 204, is
- * `generator_ceiling_rps` (requests per second divided by that share). Installs nothing: `wrk` must
- * be on PATH (`taskset` too for the pinning, which a machine with one core goes without).
+ * `generator_ceiling_rps` (requests per second divided by that share). A third raw server, run
+ * with `--contract`, also does the per-request work the catalog's contract asks of every answer
+ * (read the target and two headers, a fresh request id, a duration) but writes no access line:
+ * `contract_floor_ratio`, its rate over the raw one, is the most any implementation of the contract
+ * can reach before its access line. Installs nothing: `wrk` must be on PATH (`taskset` too for the
+ * pinning, which a machine with one core goes without).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -30,6 +34,12 @@ export interface CatalogMeasurement {
   readonly raw_product_rps: number;
   /** What wrk would drive on its whole core: the 204 server's rate over wrk's share of its core. */
   readonly generator_ceiling_rps: number;
+  /**
+   * Median per-round ratio of the contract's floor for the list (bench/raw-server.ts --contract:
+   * the target, two headers, a fresh request id and a duration, no access line) over the raw figure.
+   */
+  readonly contract_floor_ratio: number;
+  readonly contract_rps: number;
   /** The share of its core wrk used while it drove the marketplace's list. */
   readonly generator_cpu_share: number;
   /** Lowest and highest per-round `catalog_ratio`. */
@@ -151,14 +161,19 @@ export async function measureCatalog(options: {
   try {
     const script = join(dir, "summary.lua");
     await writeFile(script, SUMMARY_SCRIPT);
-    const rawOf = async (name: string, answer: { body: Uint8Array; headers: Record<string, string> }) => {
+    const rawOf = async (
+      name: string,
+      answer: { body: Uint8Array; headers: Record<string, string> },
+      ...flags: string[]
+    ) => {
       await writeFile(join(dir, `${name}.body`), answer.body);
       await writeFile(join(dir, `${name}.headers.json`), JSON.stringify(answer.headers));
-      const raw = await startRaw([join(dir, `${name}.body`), "0", join(dir, `${name}.headers.json`)]);
+      const raw = await startRaw([join(dir, `${name}.body`), "0", join(dir, `${name}.headers.json`), ...flags]);
       raws.push(raw.proc);
       return raw.url;
     };
     const rawList = `${await rawOf("list", list)}/api/products`;
+    const contractList = `${await rawOf("list", list, "--contract")}/api/products`;
     const rawProduct = `${await rawOf("product", product)}/api/products/${encodeURIComponent(slug)}`;
     const empty = await startRaw(["--empty", "0"]);
     raws.push(empty.proc);
@@ -169,29 +184,40 @@ export async function measureCatalog(options: {
     say(`catalog: ${generator}; ${list.body.length} B list, ${product.body.length} B product (${slug})`);
 
     const warm = Math.min(1, seconds);
-    for (const url of [listUrl, rawList, productUrl, rawProduct, empty.url]) await wrk(url, warm, script);
+    for (const url of [listUrl, rawList, contractList, productUrl, rawProduct, empty.url]) await wrk(url, warm, script);
 
-    const rounds = { app: [] as number[], raw: [] as number[], appProduct: [] as number[], rawProduct: [] as number[] };
+    const rounds = {
+      app: [] as number[],
+      raw: [] as number[],
+      contract: [] as number[],
+      appProduct: [] as number[],
+      rawProduct: [] as number[],
+    };
     const ceiling: number[] = [];
     const shares: number[] = [];
     const ratios: number[] = [];
     const productRatios: number[] = [];
+    const contractRatios: number[] = [];
     for (let rep = 0; rep < reps; rep++) {
       const app = await wrk(listUrl, seconds, script);
       const raw = (await wrk(rawList, seconds, script)).rps;
+      const contract = (await wrk(contractList, seconds, script)).rps;
       const appProduct = (await wrk(productUrl, seconds, script)).rps;
       const rawProductRps = (await wrk(rawProduct, seconds, script)).rps;
       const floor = await wrk(empty.url, seconds, script);
       rounds.app.push(app.rps);
       rounds.raw.push(raw);
+      rounds.contract.push(contract);
       rounds.appProduct.push(appProduct);
       rounds.rawProduct.push(rawProductRps);
       ceiling.push(floor.rps / floor.cpuShare);
       shares.push(app.cpuShare);
       ratios.push(app.rps / raw);
       productRatios.push(appProduct / rawProductRps);
+      contractRatios.push(contract / raw);
       say(
         `catalog round ${rep + 1}: list ${Math.round(app.rps)} vs ${Math.round(raw)} req/s (${round(app.rps / raw)}), ` +
+          `the contract's floor ${Math.round(contract)} req/s (${round(contract / raw)}), ` +
           `product ${Math.round(appProduct)} vs ${Math.round(rawProductRps)} req/s (${round(appProduct / rawProductRps)}); ` +
           `wrk used ${Math.round(app.cpuShare * 100)}% of its core on the list, ${Math.round(floor.cpuShare * 100)}% ` +
           `for ${Math.round(floor.rps)} req/s of 204s: ceiling ${Math.round(floor.rps / floor.cpuShare)} req/s`,
@@ -205,13 +231,16 @@ export async function measureCatalog(options: {
       product_rps: round(median(rounds.appProduct), 0),
       raw_bun_rps: round(median(rounds.raw), 0),
       raw_product_rps: round(median(rounds.rawProduct), 0),
+      contract_floor_ratio: round(median(contractRatios)),
+      contract_rps: round(median(rounds.contract), 0),
       generator_ceiling_rps: round(median(ceiling), 0),
       generator_cpu_share: round(median(shares)),
       spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
     };
     say(
       `catalog: list ratio ${result.catalog_ratio} (${result.spread.min}..${result.spread.max}), product ratio ` +
-        `${result.product_ratio} (${round(Math.min(...productRatios))}..${round(Math.max(...productRatios))})`,
+        `${result.product_ratio} (${round(Math.min(...productRatios))}..${round(Math.max(...productRatios))}), ` +
+        `the contract's floor ${result.contract_floor_ratio}`,
     );
     return result;
   } finally {

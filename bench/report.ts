@@ -137,10 +137,21 @@ export function performanceTable(results: Results): string {
     targetText(bound, unit),
     met(number, bound) ? "yes" : "no",
   ]);
+  // Older results have no contract floor.
+  const floor = typeof catalog.contract_floor_ratio === "number" ? catalog.contract_floor_ratio : undefined;
   return [
     `Measured ${results.measured_at.slice(0, 10)} on ${results.machine.cpus} cores, Bun ${results.machine.bun}, load by ${results.generator} and pgbench:`,
     "",
     ...markdownTable(["figure", "this run", "target", "met"], cells),
+    ...(floor === undefined
+      ? []
+      : [
+          "",
+          `The catalog's contract alone, before any access line (a raw \`Bun.serve\` that reads the target, ` +
+            `\`X-Request-Id\` and \`If-None-Match\`, sets a fresh request id and times the answer: ` +
+            `\`bench/raw-server.ts --contract\`), read ${floor} of the same raw figure in this run ` +
+            `(${thousands(catalog.contract_rps)} req/s): the most any implementation of the catalog could reach.`,
+        ]),
   ].join("\n");
 }
 

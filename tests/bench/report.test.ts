@@ -15,6 +15,13 @@ describe("the README's Performance table", () => {
     expect(table.some((line) => line.includes("web console: first bundle") && line.includes("<= 150 KB"))).toBe(true);
   });
 
+  test("gives the catalog contract's floor beside the table when the run measured it", () => {
+    const measured = { ...results, catalog: { ...results.catalog, contract_floor_ratio: 0.88, contract_rps: 140_000 } };
+    expect(performanceTable(measured)).toContain("read 0.88 of the same raw figure in this run (140,000 req/s)");
+    const { contract_floor_ratio: _ratio, contract_rps: _rps, ...older } = results.catalog;
+    expect(performanceTable({ ...results, catalog: older as Results["catalog"] })).not.toContain("contract alone");
+  });
+
   test("says whether each figure met its target", () => {
     const oversized = { ...results, console: { ...results.console, first_bundle_gzip_kb: 151 } };
     const row = performanceTable(oversized)
