@@ -24,6 +24,9 @@ const headers: Record<string, string> = headersFile
   : { "content-type": "application/json;charset=utf-8" };
 const prepared = empty ? null : new Response(new Blob([await Bun.file(first ?? "").arrayBuffer()]), { headers });
 const etag = headers.etag ?? "";
+const cacheControl = headers["cache-control"] ?? "no-cache";
+/** A caller's request id is kept when it has this shape. */
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const notFound = () => new Response(null, { status: 404 });
 
 /** The contract's per-request work, with ids shaped as the marketplace's: a fixed prefix and a counter. */
@@ -35,10 +38,13 @@ function contractAnswer(answer: Response) {
     const startedAt = performance.now();
     if (request.url.includes("?")) return notFound();
     const incoming = request.headers.get("x-request-id");
-    const id = incoming ?? prefix + next++;
+    const id = incoming !== null && SANE_ID.test(incoming) ? incoming : prefix + next++;
     let response: Response;
     if (request.headers.get("if-none-match") === etag) {
-      response = new Response(null, { status: 304, headers: { etag, "x-request-id": id } });
+      response = new Response(null, {
+        status: 304,
+        headers: { etag, "cache-control": cacheControl, "x-request-id": id },
+      });
     } else {
       response = answer.clone();
       response.headers.set("x-request-id", id);
