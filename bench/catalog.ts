@@ -110,8 +110,8 @@ async function wrkVersion(): Promise<string> {
   return /^wrk \S+/.exec(out)?.[0] ?? "wrk";
 }
 
-/** One raw server: resolves once it listens (it prints its port). */
-async function startRaw(args: string[]): Promise<{ url: string; proc: Subprocess }> {
+/** One raw server (bench/raw-server.ts), pinned to the server core: resolves once it listens (it prints its port). */
+export async function startRaw(args: string[]): Promise<{ url: string; proc: Subprocess }> {
   const entry = new URL("./raw-server.ts", import.meta.url).pathname;
   const pinned = [...pinTo(SERVER_CPU), process.execPath, entry, ...args];
   const proc = Bun.spawn(pinned, { stdout: "pipe", stderr: "inherit" });

@@ -102,10 +102,18 @@ export interface AccessEntry {
 
 const ACCESS_LINE = Symbol("access-line");
 const INFO = 30;
-/** Anything but printable ASCII without `"` and `\\` (a string made of those is its own JSON text). */
-const NEEDS_ESCAPE = /[^\x20\x21\x23-\x5b\x5d-\x7e]/;
+/**
+ * Whether a UTF-16 unit must be escaped or encoded in a JSON string: anything but printable ASCII
+ * without `"` and `\\` (a string made of those is its own JSON text, one byte per unit).
+ */
+const needsEscape = (unit: number) => unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c;
+/** The JSON string of `text` without its quotes. */
+const escapedInner = (text: string) => JSON.stringify(text).slice(1, -1);
 /** What goes between the quotes of the JSON string for `text`. */
-const jsonInner = (text: string) => (NEEDS_ESCAPE.test(text) ? JSON.stringify(text).slice(1, -1) : text);
+function jsonInner(text: string): string {
+  for (let i = 0; i < text.length; i++) if (needsEscape(text.charCodeAt(i))) return escapedInner(text);
+  return text;
+}
 
 /**
  * The access log: one line per request with a fixed, secret-free shape (request id, method, path,
@@ -185,9 +193,7 @@ const MAX_HUNDREDTHS = 1e15;
 function putText(batch: Uint8Array, offset: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit > 0x7e || unit === 0x22 || unit === 0x5c) {
-      return offset + encoder.encodeInto(JSON.stringify(text).slice(1, -1), batch.subarray(offset)).written;
-    }
+    if (needsEscape(unit)) return offset + encoder.encodeInto(escapedInner(text), batch.subarray(offset)).written;
     batch[offset + i] = unit;
   }
   return offset + text.length;

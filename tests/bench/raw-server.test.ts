@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
+import { startRaw } from "../../bench/catalog.ts";
 
-const ENTRY = new URL("../../bench/raw-server.ts", import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), "raw-server-"));
 const BODY = '{"items":[]}';
 const HEADERS = {
@@ -14,27 +13,13 @@ const HEADERS = {
   "x-request-id": "captured-id",
 };
 
-/** Starts bench/raw-server.ts with `args` and resolves its URL once it prints its port. */
-async function start(...args: string[]): Promise<{ url: string; proc: Subprocess<"ignore", "pipe", "inherit"> }> {
-  const proc = Bun.spawn([process.execPath, ENTRY, ...args], { stdout: "pipe" });
-  const reader = proc.stdout.getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const chunk = await reader.read();
-    if (chunk.done) throw new Error(`raw-server ${args.join(" ")} exited before listening`);
-    text += new TextDecoder().decode(chunk.value);
-  }
-  reader.releaseLock();
-  return { url: `http://127.0.0.1:${Number(text.trim())}`, proc };
-}
-
-let raw: Awaited<ReturnType<typeof start>>;
-let contract: Awaited<ReturnType<typeof start>>;
+let raw: Awaited<ReturnType<typeof startRaw>>;
+let contract: Awaited<ReturnType<typeof startRaw>>;
 beforeAll(async () => {
   writeFileSync(join(dir, "body"), BODY);
   writeFileSync(join(dir, "headers.json"), JSON.stringify(HEADERS));
-  raw = await start(join(dir, "body"), "0", join(dir, "headers.json"));
-  contract = await start(join(dir, "body"), "0", join(dir, "headers.json"), "--contract");
+  raw = await startRaw([join(dir, "body"), "0", join(dir, "headers.json")]);
+  contract = await startRaw([join(dir, "body"), "0", join(dir, "headers.json"), "--contract"]);
 });
 afterAll(async () => {
   for (const server of [raw, contract]) server?.proc.kill();
