@@ -78,7 +78,7 @@ export class UpstreamRejected extends UpstreamError {
     upstream: Upstream,
     readonly status: number,
     readonly upstreamCode: string | undefined,
-    detail: string | undefined,
+    readonly detail: string | undefined,
   ) {
     const kind = status === 404 ? "NOT_FOUND" : status === 401 || status === 403 ? "AUTH_FAILED" : "REJECTED";
     super(

@@ -3,6 +3,7 @@ import { UpstreamBadResponse } from "../../../application/shared/upstream-errors
 import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { testPaddleConnection } from "./paddle-connection.ts";
+import { paddleCustomerFor } from "./paddle-customers.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
 import {
@@ -41,10 +42,11 @@ export function createPaddleGateway(deps: {
 
     async createCheckoutSession(request) {
       const settings = await deps.settings.resolve("gateway_a");
+      const customerId = await paddleCustomerFor(settings, request.customer);
       const { data } = await sendPaddle(settings, {
         method: "POST",
         target: "/transactions",
-        body: paddleTransactionBody(request),
+        body: paddleTransactionBody(request, customerId),
       });
       const transaction = readCheckoutTransaction(data);
       return {

@@ -34,16 +34,17 @@ function transactionItem(line: CheckoutLine, currency: string, taxBehavior: TaxB
 
 /**
  * `POST /transactions` for a checkout: synced catalog prices by id, anything else as an inline
- * non-catalog price. `checkout.url: null` asks Paddle for the default payment link.
+ * non-catalog price; the buyer as the Paddle customer `customerId`. `checkout.url: null` asks
+ * Paddle for the default payment link.
  */
-export function paddleTransactionBody(request: CheckoutSessionRequest) {
+export function paddleTransactionBody(request: CheckoutSessionRequest, customerId: string) {
   const currency = request.currency.toUpperCase();
   return {
     items: request.lines.map((line) => transactionItem(line, currency, request.tax_behavior)),
     // Catalog prices carry their own currency; the transaction's must be the order's.
     currency_code: currency,
     custom_data: { order_id: request.order_id },
-    customer: { email: request.customer.email },
+    customer_id: customerId,
     checkout: { url: null },
   };
 }

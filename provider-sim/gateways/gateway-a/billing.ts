@@ -2,6 +2,7 @@ import type { SimClock } from "../../clock.ts";
 import { newGatewayId } from "../ids.ts";
 import { createAdjustmentBook } from "./adjustments.ts";
 import type { GatewayACatalog } from "./catalog.ts";
+import { type GatewayACustomers, SANDBOX_BUYER_EMAIL } from "./customers.ts";
 import { PaddleError } from "./errors.ts";
 import type { PaddleSubscription } from "./model.ts";
 import type { RefundInput, TransactionInput } from "./requests.ts";
@@ -16,6 +17,7 @@ export type GatewayABilling = ReturnType<typeof createGatewayABilling>;
 export function createGatewayABilling(deps: {
   readonly clock: SimClock;
   readonly catalog: GatewayACatalog;
+  readonly customers: GatewayACustomers;
   readonly checkoutUrl: (transactionId: string) => string;
   readonly tax: () => PaddleTaxSettings;
 }) {
@@ -51,6 +53,9 @@ export function createGatewayABilling(deps: {
     transaction,
     findTransaction: (id: string) => transactions.get(id),
     createTransaction(input: TransactionInput): PaddleTransaction {
+      if (input.customer_id !== null && deps.customers.list({ ids: [input.customer_id] }).length === 0) {
+        throw PaddleError.invalidField("customer_id", `${input.customer_id} is not a customer`);
+      }
       const created = buildTransaction({
         lines: priced(input),
         custom_data: input.custom_data,
@@ -60,6 +65,7 @@ export function createGatewayABilling(deps: {
         checkoutUrl: deps.checkoutUrl,
         now: now(),
         tax: deps.tax(),
+        customer_id: input.customer_id,
       });
       transactions.set(created.id, created);
       return created;
@@ -69,7 +75,9 @@ export function createGatewayABilling(deps: {
       const ready = transaction(id);
       if (ready.status === "completed") return undefined;
       const at = deps.clock.now();
-      const customer = { customer_id: newGatewayId("ctm"), address_id: newGatewayId("add") };
+      // The hosted page collects the buyer and an address when the transaction names no customer.
+      const customerId = ready.customer_id ?? deps.customers.ensure(SANDBOX_BUYER_EMAIL).id;
+      const customer = { customer_id: customerId, address_id: newGatewayId("add") };
       const subscription = startSubscription(ready, at, customer);
       if (subscription) subscriptions.set(subscription.id, subscription);
       const paid: PaddleTransaction = {

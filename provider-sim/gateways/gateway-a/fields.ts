@@ -80,3 +80,17 @@ export function list(value: unknown, field: string): unknown[] {
   }
   return value;
 }
+
+/** Paddle refuses a body with a field it does not know (400 `invalid_field`), so a typo is not silently dropped. */
+export function onlyKnown(body: Json, known: readonly string[], field?: string): Json {
+  const unknown = Object.keys(body).filter((key) => !known.includes(key));
+  if (unknown.length > 0) throw PaddleError.unknownFields(unknown.map((key) => (field ? `${field}.${key}` : key)));
+  return body;
+}
+
+export function email(value: unknown, field: string): string {
+  if (typeof value !== "string" || value.length > 320 || !/^[^\s@,<>"]+@[^\s@,<>"]+\.[^\s@,<>"]+$/.test(value)) {
+    throw PaddleError.invalidField(field, "must be an email address");
+  }
+  return value;
+}

@@ -54,6 +54,19 @@ export interface PaddlePrice {
   readonly updated_at: string;
 }
 
+export interface PaddleCustomer {
+  readonly id: string;
+  readonly name: string | null;
+  readonly email: string;
+  readonly marketing_consent: boolean;
+  readonly status: "active" | "archived";
+  readonly custom_data: Json | null;
+  readonly locale: string;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly import_meta: null;
+}
+
 export interface ScheduledChange {
   readonly action: "cancel";
   readonly effective_at: string;

@@ -15,14 +15,16 @@ export function paginate<T extends { readonly id: string }>(items: readonly T[],
   // An unknown `after` reads as the end of the list rather than restarting it.
   const data = start === 0 && query.after !== undefined ? [] : items.slice(start, start + perPage);
   const hasMore = start + data.length < items.length && data.length > 0;
+  // Paddle always gives `next`, the page after the last one seen, even when `has_more` is false.
   const next = new URL(requestUrl);
   next.searchParams.set("per_page", String(perPage));
-  next.searchParams.set("after", data.at(-1)?.id ?? query.after ?? "");
+  const after = data.at(-1)?.id ?? query.after;
+  if (after !== undefined) next.searchParams.set("after", after);
   return {
     data,
     pagination: {
       per_page: perPage,
-      next: hasMore ? next.toString() : null,
+      next: next.toString(),
       has_more: hasMore,
       estimated_total: items.length,
     },

@@ -4,14 +4,17 @@ import {
   currencyCode,
   customData,
   cycle,
+  email,
   list,
   money,
   object,
   oneOf,
+  onlyKnown,
   optionalText,
   quantity,
   text,
 } from "./fields.ts";
+import { KNOWN } from "./known-fields.ts";
 import { type Cycle, type Json, type Money, TAX_MODES, type TaxMode } from "./model.ts";
 
 export interface ProductInput {
@@ -52,7 +55,15 @@ export interface TransactionInput {
   /** The currency to bill in; the sandbox converts nothing, so every item must be priced in it. */
   readonly currency_code: string | null;
   readonly custom_data: Json | null;
-  readonly customer_email: string | null;
+  /** The Paddle customer the transaction is for; null lets checkout ask the buyer. */
+  readonly customer_id: string | null;
+}
+
+export interface CustomerInput {
+  readonly email: string;
+  readonly name: string | null;
+  readonly custom_data: Json | null;
+  readonly locale: string;
 }
 
 export interface RefundInput {
@@ -73,13 +84,15 @@ export function parseJsonObject(raw: Uint8Array): Json {
   throw new PaddleError(400, "bad_request", "The request body must be a JSON object.");
 }
 
-export function productInput(body: Json, field = "body"): ProductInput {
+export function productInput(body: Json, field?: string): ProductInput {
+  onlyKnown(body, KNOWN.product, field);
+  const at = field ?? "body";
   return {
-    name: text(body.name, `${field}.name`),
-    tax_category: text(body.tax_category, `${field}.tax_category`),
-    description: optionalText(body.description, `${field}.description`),
-    image_url: optionalText(body.image_url, `${field}.image_url`),
-    custom_data: customData(body.custom_data, `${field}.custom_data`),
+    name: text(body.name, `${at}.name`),
+    tax_category: text(body.tax_category, `${at}.tax_category`),
+    description: optionalText(body.description, `${at}.description`),
+    image_url: optionalText(body.image_url, `${at}.image_url`),
+    custom_data: customData(body.custom_data, `${at}.custom_data`),
   };
 }
 
@@ -96,6 +109,7 @@ export function priceInput(body: Json, field = "body"): PriceInput {
 }
 
 export function priceUpdate(body: Json): PriceUpdate {
+  onlyKnown(body, KNOWN.priceUpdate);
   const update: PriceUpdate = {
     ...(body.description !== undefined ? { description: text(body.description, "description") } : {}),
     ...(body.name !== undefined ? { name: optionalText(body.name, "name") } : {}),
@@ -108,10 +122,10 @@ export function priceUpdate(body: Json): PriceUpdate {
 }
 
 function transactionItem(value: unknown, field: string): TransactionItemInput {
-  const item = object(value, field);
+  const item = onlyKnown(object(value, field), KNOWN.transactionItem, field);
   const count = quantity(item.quantity, `${field}.quantity`);
   if (item.price_id !== undefined) return { price_id: text(item.price_id, `${field}.price_id`), quantity: count };
-  const price = object(item.price, `${field}.price`);
+  const price = onlyKnown(object(item.price, `${field}.price`), KNOWN.inlinePrice, `${field}.price`);
   const productId = optionalText(price.product_id, `${field}.price.product_id`);
   const product =
     price.product === undefined || price.product === null
@@ -124,7 +138,7 @@ function transactionItem(value: unknown, field: string): TransactionItemInput {
 }
 
 export function transactionInput(body: Json): TransactionInput {
-  const customer = body.customer === undefined || body.customer === null ? null : object(body.customer, "customer");
+  onlyKnown(body, KNOWN.transaction);
   return {
     items: list(body.items, "items").map((item, i) => transactionItem(item, `items[${i}]`)),
     currency_code:
@@ -132,7 +146,17 @@ export function transactionInput(body: Json): TransactionInput {
         ? null
         : currencyCode(body.currency_code, "currency_code"),
     custom_data: customData(body.custom_data, "custom_data"),
-    customer_email: customer ? optionalText(customer.email, "customer.email") : null,
+    customer_id: optionalText(body.customer_id, "customer_id"),
+  };
+}
+
+export function customerInput(body: Json): CustomerInput {
+  onlyKnown(body, KNOWN.customer);
+  return {
+    email: email(body.email, "email"),
+    name: optionalText(body.name, "name"),
+    custom_data: customData(body.custom_data, "custom_data"),
+    locale: body.locale === undefined ? "en" : text(body.locale, "locale"),
   };
 }
 
@@ -145,6 +169,7 @@ export function subscriptionPatch(body: Json): { readonly scheduled_change: null
 }
 
 export function refundInput(body: Json): RefundInput {
+  onlyKnown(body, KNOWN.adjustment);
   oneOf(body.action, "action", ["refund"] as const);
   const items = body.items === undefined || body.items === null ? [] : list(body.items, "items");
   const type = oneOf(body.type, "type", ["full", "partial"] as const, items.length > 0 ? "partial" : "full");
@@ -155,7 +180,7 @@ export function refundInput(body: Json): RefundInput {
     reason: text(body.reason, "reason"),
     type,
     items: items.map((value, i) => {
-      const item = object(value, `items[${i}]`);
+      const item = onlyKnown(object(value, `items[${i}]`), KNOWN.adjustmentItem, `items[${i}]`);
       const itemType = oneOf(item.type, `items[${i}].type`, ["full", "partial"] as const, "partial");
       return {
         item_id: text(item.item_id, `items[${i}].item_id`),

@@ -2,9 +2,11 @@ import { Elysia } from "elysia";
 import { requestIdOf } from "../../../kit/request-context.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
 import { PaddleError } from "./errors.ts";
-import { oneOf, text } from "./fields.ts";
+import { oneOf, onlyKnown, text } from "./fields.ts";
+import { KNOWN } from "./known-fields.ts";
 import { csv, paginate } from "./pagination.ts";
 import {
+  customerInput,
   parseJsonObject,
   priceInput,
   priceUpdate,
@@ -38,7 +40,7 @@ function authorize(apiKey: string) {
 
 /** The Paddle Billing subset of docs/gateway-wire-formats.md under `/gateway_a`. */
 export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
-  const { catalog, billing } = sandbox;
+  const { catalog, billing, customers } = sandbox;
   const handle = createSandboxHandler(authorize(apiKey));
   const envelope = (request: Request, data: unknown, extra: Record<string, unknown> = {}) => ({
     data,
@@ -91,7 +93,7 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .post(
       "/prices",
       handle(({ request, raw, set }) => {
-        const body = parseJsonObject(raw);
+        const body = onlyKnown(parseJsonObject(raw), KNOWN.price);
         const productId = text(body.product_id, "product_id");
         return created(set, envelope(request, catalog.createPrice({ ...priceInput(body), product_id: productId })));
       }),
@@ -100,6 +102,26 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
       "/prices/:id",
       handle(({ request, params, raw }) =>
         envelope(request, catalog.updatePrice(params.id as string, priceUpdate(parseJsonObject(raw)))),
+      ),
+    )
+    .get(
+      "/customers",
+      handle(({ request, query }) =>
+        list(
+          request,
+          customers.list({ ids: csv(query.id), emails: csv(query.email), status: csv(query.status) }),
+          query,
+        ),
+      ),
+    )
+    .get(
+      "/customers/:id",
+      handle(({ request, params }) => envelope(request, customers.customer(params.id as string))),
+    )
+    .post(
+      "/customers",
+      handle(({ request, raw, set }) =>
+        created(set, envelope(request, customers.create(customerInput(parseJsonObject(raw))))),
       ),
     )
     .post(
@@ -132,7 +154,7 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .post(
       "/subscriptions/:id/cancel",
       handle(({ request, params, raw }) => {
-        const body = raw.byteLength === 0 ? {} : parseJsonObject(raw);
+        const body = raw.byteLength === 0 ? {} : onlyKnown(parseJsonObject(raw), KNOWN.cancel);
         const effective = oneOf(
           body.effective_from,
           "effective_from",

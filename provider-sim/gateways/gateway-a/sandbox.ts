@@ -5,6 +5,7 @@ import { createGatewayABilling } from "./billing.ts";
 import { createGatewayACatalog } from "./catalog.ts";
 import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
+import { createGatewayACustomers } from "./customers.ts";
 import { paddleEvent } from "./events.ts";
 import type { EventFactory } from "./period-end-events.ts";
 import type { RefundInput } from "./requests.ts";
@@ -25,9 +26,11 @@ const NO_TAX: PaddleTaxSettings = { rate: 0, default_tax_mode: "exclusive" };
 export function createGatewayASandbox(deps: GatewayASandboxDeps) {
   let tax = NO_TAX;
   const catalog = createGatewayACatalog(deps.clock);
+  const customers = createGatewayACustomers(deps.clock);
   const billing = createGatewayABilling({
     clock: deps.clock,
     catalog,
+    customers,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_a/${id}`,
     tax: () => tax,
   });
@@ -37,6 +40,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
 
   return {
     catalog,
+    customers,
     billing,
     checkout: hosted.checkout,
     ...controls,
@@ -67,6 +71,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     },
     clear() {
       catalog.clear();
+      customers.clear();
       billing.clear();
       hosted.clear();
       controls.clear();

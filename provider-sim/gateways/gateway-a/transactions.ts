@@ -87,6 +87,8 @@ export function buildTransaction(input: {
   readonly tax: PaddleTaxSettings;
   readonly subscription?: { readonly id: string; readonly period: Period };
   readonly customer?: { readonly customer_id: string; readonly address_id: string };
+  /** A customer named before checkout, without an address yet. */
+  readonly customer_id?: string | null;
 }): PaddleTransaction {
   const currency = input.currency_code ?? input.lines[0]?.price.unit_price.currency_code ?? "USD";
   // The sandbox converts no currencies, so a price in another currency cannot be billed.
@@ -112,7 +114,7 @@ export function buildTransaction(input: {
     id,
     status: input.status,
     origin: input.origin,
-    customer_id: input.customer?.customer_id ?? null,
+    customer_id: input.customer?.customer_id ?? input.customer_id ?? null,
     address_id: input.customer?.address_id ?? null,
     business_id: null,
     custom_data: input.custom_data,

@@ -7,9 +7,10 @@ import {
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
+  UpstreamUnreachable,
 } from "../../../../application/shared/upstream-errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
-import { aTransaction, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
+import { aTransaction, BASE, failure, knownCustomer, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
 
 const server = useMockPaddle();
 
@@ -37,20 +38,30 @@ interface Interaction {
   readonly before?: () => void;
 }
 
+const checkout = (g: Gateway) =>
+  g.createCheckoutSession({
+    tax_behavior: "exclusive",
+    order_id: "ord_1",
+    currency: "USD",
+    lines: [],
+    customer: { id: "c", email: "a@example.com", name: "A" },
+    success_url: "https://shop.test/ok",
+    cancel_url: "https://shop.test/cancel",
+  });
+
 const INTERACTIONS: Record<string, Interaction> = {
-  createCheckoutSession: {
+  "createCheckoutSession (looking the customer up)": { method: "get", path: "/customers", call: checkout },
+  "createCheckoutSession (creating the customer)": {
+    method: "post",
+    path: "/customers",
+    call: checkout,
+    before: () => server.use(http.get(`${BASE}/customers`, () => ok([]))),
+  },
+  "createCheckoutSession (posting the transaction)": {
     method: "post",
     path: "/transactions",
-    call: (g) =>
-      g.createCheckoutSession({
-        tax_behavior: "exclusive",
-        order_id: "ord_1",
-        currency: "USD",
-        lines: [],
-        customer: { id: "c", email: "a@example.com", name: "A" },
-        success_url: "https://shop.test/ok",
-        cancel_url: "https://shop.test/cancel",
-      }),
+    call: checkout,
+    before: () => server.use(knownCustomer()),
   },
   "refund (full)": { method: "post", path: "/adjustments", call: (g) => g.refund(payment, null) },
   "refund (partial, reading the transaction)": {
@@ -133,6 +144,11 @@ const FAILURES: Record<string, { answer: () => Response | Promise<Response>; exp
     },
     type: UpstreamTimeout,
     expected: { code: "GATEWAY_TIMEOUT" },
+  },
+  "a refused connection": {
+    answer: () => HttpResponse.error(),
+    type: UpstreamUnreachable,
+    expected: { code: "GATEWAY_UNREACHABLE", transient: true },
   },
   "a malformed body": {
     answer: () => new HttpResponse("<html>maintenance</html>", { status: 200 }),

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
-import { HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { setupServer } from "msw/node";
 
 /** The base URL and key of `createStaticGatewaySettings()` for gateway_a. */
@@ -57,6 +57,23 @@ export const aTransaction = (overrides: Record<string, unknown> = {}) => ({
   checkout: { url: "https://pay.example.test/checkout?_ptxn=txn_01" },
   ...overrides,
 });
+
+export const aCustomer = (overrides: Record<string, unknown> = {}) => ({
+  id: "ctm_01owner",
+  name: "Shop Owner",
+  email: "owner@example.com",
+  marketing_consent: false,
+  status: "active",
+  custom_data: null,
+  locale: "en",
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+  import_meta: null,
+  ...overrides,
+});
+
+/** `GET /customers?email=` finding the checkout's buyer, `ctm_01owner`. */
+export const knownCustomer = () => http.get(`${BASE}/customers`, () => ok([aCustomer()]));
 
 export const aSubscription = (overrides: Record<string, unknown> = {}) => ({
   id: "sub_01",
