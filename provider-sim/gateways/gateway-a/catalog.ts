@@ -32,6 +32,7 @@ export function createGatewayACatalog(clock: SimClock) {
       id: newGatewayId("pri"),
       product_id: productId,
       type,
+      unit_price_overrides: [],
       quantity: { minimum: 1, maximum: 100 },
       status: "active",
       created_at: now(),

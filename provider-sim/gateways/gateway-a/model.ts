@@ -47,6 +47,8 @@ export interface PaddlePrice {
   readonly trial_period: Cycle | null;
   readonly tax_mode: TaxMode;
   readonly unit_price: Money;
+  /** Prices for particular countries; the sandbox bills every country the same, so always empty. */
+  readonly unit_price_overrides: readonly never[];
   readonly quantity: { readonly minimum: number; readonly maximum: number };
   readonly status: "active" | "archived";
   readonly custom_data: Json | null;
@@ -93,6 +95,8 @@ export interface PaddleSubscription {
   readonly billing_cycle: Cycle;
   readonly current_billing_period: Period | null;
   readonly scheduled_change: ScheduledChange | null;
+  /** The customer portal's links; the sandbox has no portal. */
+  readonly management_urls: null;
   readonly items: readonly {
     readonly status: "active" | "trialing" | "inactive";
     readonly quantity: number;

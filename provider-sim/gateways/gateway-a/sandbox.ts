@@ -7,6 +7,7 @@ import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
 import { createGatewayACustomers } from "./customers.ts";
 import { paddleEvent } from "./events.ts";
+import { asNotification } from "./notifications.ts";
 import type { EventFactory } from "./period-end-events.ts";
 import type { RefundInput } from "./requests.ts";
 import type { PaddleTaxSettings } from "./transactions.ts";
@@ -34,7 +35,8 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_a/${id}`,
     tax: () => tax,
   });
-  const event: EventFactory = (type, data) => paddleEvent(deps.webhookSecret, type, data, deps.clock.now());
+  const event: EventFactory = (type, data) =>
+    paddleEvent(deps.webhookSecret, type, asNotification(type, data), deps.clock.now());
   const hosted = createHostedCheckout(gatewayACheckout(billing, event), deps.deliverer);
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
 

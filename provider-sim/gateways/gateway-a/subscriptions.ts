@@ -41,6 +41,7 @@ export function startSubscription(
     billing_cycle: first.price.billing_cycle,
     current_billing_period: period,
     scheduled_change: null,
+    management_urls: null,
     items: recurring.map((item) => ({
       status: trial ? "trialing" : "active",
       quantity: item.quantity,
