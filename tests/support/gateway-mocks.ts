@@ -24,6 +24,13 @@ export function checkoutHandlers(calls: RecordedCall[]) {
   };
   let sequence = 0;
   return [
+    // The buyer is a known Paddle customer; the checkout looks it up before the transaction (not recorded).
+    http.get(`${PADDLE}/customers`, ({ request }) =>
+      HttpResponse.json({
+        data: [{ id: "ctm_01buyer", email: new URL(request.url).searchParams.get("email"), status: "active" }],
+        meta: { request_id: "req" },
+      }),
+    ),
     http.post(`${PADDLE}/transactions`, async ({ request }) => {
       await record(request);
       const id = `txn_${++sequence}`;
