@@ -160,8 +160,9 @@ export function customerInput(body: Json): CustomerInput {
   };
 }
 
-/** `PATCH /subscriptions/{id}`: the sandbox changes only `scheduled_change`, and only to null. */
+/** `PATCH /subscriptions/{id}`: the sandbox changes only `scheduled_change`, and only to null; other fields Paddle knows are 422. */
 export function subscriptionPatch(body: Json): { readonly scheduled_change: null } {
+  onlyKnown(body, KNOWN.subscriptionUpdate);
   const unknown = Object.keys(body).find((key) => key !== "scheduled_change");
   if (unknown !== undefined) throw PaddleError.invalidField(unknown, "cannot be changed in the sandbox");
   if (body.scheduled_change !== null) throw PaddleError.invalidField("scheduled_change", "can only be set to null");

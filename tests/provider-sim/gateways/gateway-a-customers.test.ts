@@ -76,6 +76,33 @@ describe("gateway_a sandbox: customers", () => {
     expect((await sim.a("POST", "/customers", { body: { email: "not-an-email" } })).status).toBe(422);
   });
 
+  test("every body the sandbox reads refuses an unknown field, naming where it is", async () => {
+    const sim = createGatewaySim();
+    const paid = await aTransaction(sim);
+    const cases: [string, string, unknown, string][] = [
+      ["POST", "/products", { name: "P", tax_category: "standard", sku: "1" }, "sku"],
+      ["POST", "/prices", { product_id: "pro_x", description: "d", amount: "1" }, "amount"],
+      ["PATCH", "/prices/pri_x", { unit_price: { amount: "1", currency_code: "USD" }, active: true }, "active"],
+      ["POST", "/adjustments", { action: "refund", transaction_id: paid.id, reason: "r", refund: true }, "refund"],
+      [
+        "POST",
+        "/adjustments",
+        { action: "refund", transaction_id: paid.id, reason: "r", items: [{ item_id: "x", amount: "1", qty: 1 }] },
+        "items[0].qty",
+      ],
+      ["POST", "/subscriptions/sub_x/cancel", { effective_from: "immediately", when: "now" }, "when"],
+      ["PATCH", "/subscriptions/sub_x", { scheduled_change: null, status: "paused" }, "status"],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const response = await sim.a(method, path, { body });
+      expect({ path, status: response.status, errors: response.body.error.errors }).toEqual({
+        path,
+        status: 400,
+        errors: [{ field, message: "unknown field" }],
+      });
+    }
+  });
+
   test("a transaction names its customer by id; an unknown id is refused; checkout keeps the customer", async () => {
     const sim = createGatewaySim();
     const customer = (await sim.a("POST", "/customers", { body: { email: "ada@example.com" } })).body.data;
