@@ -107,7 +107,7 @@ function decodedQuery(gateway: GatewayName, url: URL): unknown {
 const GATEWAY_ROUTE = /^\/(gateway_a|gateway_b)(\/.*)$/;
 
 /**
- * An Elysia `onAfterResponse` hook for the sandbox APIs: records each answered call while recording
+ * An Elysia `onAfterHandle` hook for the sandbox APIs: records each answered call while recording
  * is on. Other routes on the same instance (the hosted checkout pages) are left out.
  */
 export function recordSandboxCalls(recorder: ExchangeRecorder) {

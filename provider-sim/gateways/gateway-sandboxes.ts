@@ -94,7 +94,7 @@ export function createGatewaySandboxes(deps: {
 /** The APIs and hosted checkout pages of the configured sandboxes; the others' paths stay 404. */
 export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes) {
   const { gatewayA, gatewayB } = sandboxes;
-  const app = new Elysia().onAfterResponse(recordSandboxCalls(sandboxes.exchanges));
+  const app = new Elysia().onAfterHandle(recordSandboxCalls(sandboxes.exchanges));
   if (gatewayA) {
     app
       .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey))

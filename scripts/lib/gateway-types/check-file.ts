@@ -28,6 +28,8 @@ export function prelude(root: string): string[] {
 export interface LineOwner {
   readonly check: number;
   readonly path: string;
+  /** A helper alias's line, whose errors repeat the literal's own (a type name the package lacks). */
+  readonly helper?: true;
 }
 
 /** An object in a check's value, for listing every missing and unknown field of it. */
@@ -55,7 +57,7 @@ export function writeCheckFile(root: string, checks: readonly Check[]): CheckFil
   const owners: (LineOwner | undefined)[] = lines.map(() => undefined);
   const objects: ObjectNode[] = [];
   /** After every literal: a type alias may not stand inside one. */
-  const aliases: string[] = [];
+  const aliases: { line: string; owner: LineOwner }[] = [];
 
   checks.forEach((check, index) => {
     const typeAt = (segments: readonly (string | number)[]) =>
@@ -88,7 +90,10 @@ export function writeCheckFile(root: string, checks: readonly Check[]): CheckFil
         const entries = Object.entries(value);
         const alias = `N${objects.length}`;
         objects.push({ check: index, path, alias, keys: entries.map(([key]) => key) });
-        aliases.push(`type ${alias} = Obj<${typeAt(segments)}>;`);
+        aliases.push({
+          line: `type ${alias} = Obj<${typeAt(segments)}>;`,
+          owner: { check: index, path, helper: true },
+        });
         if (entries.length === 0) {
           current += "{}";
           return;
@@ -109,5 +114,9 @@ export function writeCheckFile(root: string, checks: readonly Check[]): CheckFil
     current += ";";
     flush("", "");
   });
-  return { text: `${[...lines, ...aliases].join("\n")}\n`, owners, objects };
+  for (const alias of aliases) {
+    lines.push(alias.line);
+    owners.push(alias.owner);
+  }
+  return { text: `${lines.join("\n")}\n`, owners, objects };
 }

@@ -59,9 +59,10 @@ function writeProject(file: CheckFile): { directory: string; path: string } {
   return { directory, path };
 }
 
-const EXCESS_PROPERTY = 2353;
-/** Missing properties (one, some, many) and an unknown property in an object literal. */
-const LISTED_ABOVE = new Set([2739, 2740, 2741, EXCESS_PROPERTY]);
+/** An unknown property in an object literal, plainly or with a "did you mean". */
+const EXCESS_PROPERTY = new Set([2353, 2561]);
+/** Missing properties (one, some, many) and the excess ones. */
+const LISTED_ABOVE = new Set([2739, 2740, 2741, ...EXCESS_PROPERTY]);
 const parentOf = (path: string) => path.replace(/(\.[^.[]+|\[\d+\]|^[^.[]+)$/, "");
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
@@ -123,8 +124,12 @@ function compile(checks: readonly Check[]): { findings: Finding[]; failed: Set<n
     const { line } = source.getLineAndCharacterOfPosition(diagnostic.start);
     const owner = file.owners[line];
     if (!owner) throw new Error(`the check file's line ${line + 1} does not compile: ${message}`);
+    if (owner.helper) {
+      failed.add(owner.check);
+      continue;
+    }
     // The compiler names a few missing fields and the first unknown one; the lists above name them all.
-    const object = diagnostic.code === EXCESS_PROPERTY ? parentOf(owner.path) : owner.path;
+    const object = EXCESS_PROPERTY.has(diagnostic.code) ? parentOf(owner.path) : owner.path;
     if (LISTED_ABOVE.has(diagnostic.code) && listed.has(`${owner.check} ${object}`)) {
       failed.add(owner.check);
       continue;
