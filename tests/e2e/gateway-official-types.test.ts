@@ -111,13 +111,50 @@ async function dispute(bought: Purchases) {
     const intent = await atSandbox(e2e, "gateway_b", `/v1/payment_intents/${recovered?.payment_id}`);
     const opened = await simControl(e2e, `/__sim/gateway_b/charges/${intent.latest_charge}/dispute`);
     await eventually(async () => (await orderStatus(bought.orderId)) === "disputed", 5000, "disputed");
-    await simControl(e2e, `/__sim/gateway_b/disputes/${opened.dispute?.id ?? opened.id}/close`, { outcome: "won" });
+    const disputeId = opened.dispute?.id ?? opened.id;
+    await simControl(e2e, `/__sim/gateway_b/disputes/${disputeId}/close`, { outcome: "won" });
+    stripeReads.push(`/v1/charges/${intent.latest_charge}`, `/v1/disputes/${disputeId}`);
   } else {
     await simControl(e2e, `/__sim/gateway_a/transactions/${recovered?.payment_id}/chargeback`);
     await eventually(async () => (await orderStatus(bought.orderId)) === "disputed", 5000, "disputed");
     await simControl(e2e, `/__sim/gateway_a/transactions/${recovered?.payment_id}/chargeback/reverse`);
   }
   await eventually(async () => (await orderStatus(bought.orderId)) !== "disputed", 5000, "dispute closed");
+}
+
+/** The gateway calls an admin makes: both connection tests, and a product created and priced at gateway_a. */
+async function adminCalls(admin: string, productId: string) {
+  for (const gateway of GATEWAYS) {
+    const tested = await http(e2e.url, "POST", `/api/admin/${gateway}/test-connection`, { token: admin });
+    expect(tested.status).toBe(200);
+  }
+  const created = await http(e2e.url, "POST", "/api/admin/gateway_a/products/create", {
+    token: admin,
+    body: { product_id: productId },
+  });
+  expect(created.status).toBe(200);
+  const synced = await http(e2e.url, "PUT", `/api/admin/gateway_a/products/${productId}/sync`, { token: admin });
+  expect(synced.status).toBe(200);
+}
+
+/** Objects the marketplace does not read in this lifecycle, read straight from the sandboxes so they are typed too. */
+const stripeReads: string[] = ["/v1/balance"];
+async function sandboxReads(bought: Purchases) {
+  if (bought.gateway === "gateway_a") {
+    for (const path of ["/products", "/prices", "/event-types"]) await atSandbox(e2e, "gateway_a", path);
+    return;
+  }
+  const subscription = await atSandbox(e2e, "gateway_b", `/v1/subscriptions/${bought.subscriptionId}`);
+  const invoice = subscription.latest_invoice as string;
+  const search = new URLSearchParams({ query: "metadata['marketplace_product_id']:'none'" });
+  for (const path of [
+    ...stripeReads,
+    `/v1/invoices/${invoice}?expand[]=payments`,
+    `/v1/invoice_payments?invoice=${invoice}`,
+    `/v1/products/search?${search}`,
+  ]) {
+    await atSandbox(e2e, "gateway_b", path);
+  }
 }
 
 async function cancelAtPeriodEnd(bought: Purchases) {
@@ -154,6 +191,8 @@ test("every call and event of a full lifecycle through both sandboxes matches th
   const admin = await adminToken(e2e);
   await Promise.all(bought.map((each) => refunds(each, admin)));
   await Promise.all(bought.map(dispute));
+  await adminCalls(admin, (await createProduct(e2e, posProductFor(e2e))).id);
+  await Promise.all(bought.map(sandboxReads));
   await Promise.all(bought.map(cancelAtPeriodEnd));
   await advance(32);
   for (const { orderId } of bought) {
@@ -176,4 +215,4 @@ test("every call and event of a full lifecycle through both sandboxes matches th
   writeFileSync(join(report.directory, "exchanges.json"), JSON.stringify(recorded.exchanges, null, 2));
   const findings = findingLines(report.findings);
   expect(findings, `${summaryLine(report)}\n${findings.join("\n")}`).toEqual([]);
-}, 60_000);
+}, 90_000);
