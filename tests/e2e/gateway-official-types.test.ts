@@ -15,6 +15,7 @@ import {
   http,
   posProductFor,
   registerCustomer,
+  SANDBOX,
   useE2e,
 } from "../support/e2e.ts";
 import { atSandbox, simControl, subscriptionOf } from "../support/subscriptions.ts";
@@ -32,33 +33,62 @@ const orderStatus = async (orderId: string) =>
   (await db.current.sql<{ status: string }[]>`select status from orders where id = ${orderId}`)[0]?.status;
 const deliveryStatus = async (orderId: string) => (await fulfillmentsOf(db, orderId))[0]?.status;
 
-/** What each gateway's lifecycle below must have produced, at the least. */
+/** What each gateway's part of the lifecycle below must have produced, at the least. */
 const EXPECTED: Record<Gateway, string[]> = {
   gateway_a: [
     "POST /transactions request",
     "POST /transactions response",
+    "GET /transactions/{id} response",
+    "GET /subscriptions/{id} response",
+    "POST /subscriptions/{id}/cancel request",
+    "POST /subscriptions/{id}/cancel response",
     "POST /adjustments request",
     "POST /adjustments response",
+    "GET /event-types response",
+    "GET /products response",
+    "GET /products/{id} response",
+    "POST /products request",
+    "POST /products response",
+    "GET /prices response",
+    "POST /prices request",
+    "POST /prices response",
+    "GET /transactions/{id} error",
     "event transaction.completed",
+    "event transaction.paid",
     "event transaction.payment_failed",
-    "event adjustment.created",
+    "event transaction.past_due",
+    "event subscription.updated",
     "event subscription.past_due",
     "event subscription.canceled",
+    "event adjustment.created",
   ],
   gateway_b: [
     "POST /v1/checkout/sessions request",
     "POST /v1/checkout/sessions response",
-    "POST /v1/refunds request",
-    "POST /v1/refunds response",
+    "GET /v1/subscriptions/{id} response",
     "POST /v1/subscriptions/{id} request",
     "POST /v1/subscriptions/{id} response",
+    "GET /v1/invoices/{id} response",
+    "GET /v1/invoice_payments response",
+    "GET /v1/payment_intents/{id} response",
+    "GET /v1/charges/{id} response",
+    "GET /v1/disputes/{id} response",
+    "POST /v1/refunds request",
+    "POST /v1/refunds response",
+    "GET /v1/balance response",
+    "GET /v1/products/search response",
+    "GET /v1/charges/{id} error",
     "event checkout.session.completed",
+    "event customer.subscription.created",
+    "event customer.subscription.updated",
+    "event customer.subscription.deleted",
     "event invoice.paid",
+    "event invoice_payment.paid",
     "event invoice.payment_failed",
     "event charge.refunded",
+    "event refund.created",
     "event charge.dispute.created",
     "event charge.dispute.closed",
-    "event customer.subscription.deleted",
   ],
 };
 
@@ -71,7 +101,7 @@ const kindsOf = (exchanges: readonly RecordedExchange[], gateway: Gateway) =>
           ? [`event ${exchange.event_type}`]
           : [
               ...(exchange.request === null ? [] : [`${exchange.method} ${exchange.route} request`]),
-              `${exchange.method} ${exchange.route} response`,
+              `${exchange.method} ${exchange.route} ${exchange.status < 400 ? "response" : "error"}`,
             ],
       ),
   );
@@ -137,13 +167,22 @@ async function adminCalls(admin: string, productId: string) {
   expect(synced.status).toBe(200);
 }
 
+/** A read of what the sandbox does not have, for its error body. */
+async function refusedBySandbox(gateway: Gateway, path: string) {
+  const key = gateway === "gateway_a" ? SANDBOX.GATEWAY_A_SANDBOX_API_KEY : SANDBOX.GATEWAY_B_SANDBOX_API_KEY;
+  const response = await fetch(`${e2e.sim.url}/${gateway}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(response.status).toBe(404);
+}
+
 /** Objects the marketplace does not read in this lifecycle, read straight from the sandboxes so they are typed too. */
 const stripeReads: string[] = ["/v1/balance"];
 async function sandboxReads(bought: Purchases) {
   if (bought.gateway === "gateway_a") {
     for (const path of ["/products", "/prices", "/event-types"]) await atSandbox(e2e, "gateway_a", path);
+    await refusedBySandbox("gateway_a", "/transactions/txn_01unknown000000000000000000");
     return;
   }
+  await refusedBySandbox("gateway_b", "/v1/charges/ch_unknown");
   const subscription = await atSandbox(e2e, "gateway_b", `/v1/subscriptions/${bought.subscriptionId}`);
   const invoice = subscription.latest_invoice as string;
   const search = new URLSearchParams({ query: "metadata['marketplace_product_id']:'none'" });
