@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { rmSync } from "node:fs";
 import type { RecordedCall, RecordedExchange } from "../../../../provider-sim/gateways/exchange-recorder.ts";
 import { checkExchanges } from "../../../../scripts/lib/gateway-types/type-check.ts";
 
@@ -144,4 +145,5 @@ test("each exchange is judged against its official type, and each finding names 
   ]);
   expect(report.checked).toBe(12);
   expect(report.passed).toBe(8);
+  rmSync(report.directory, { recursive: true });
 }, 60_000);
