@@ -134,8 +134,12 @@ async function refunds(bought: Purchases, admin: string) {
   expect(full.status).toBe(200);
 }
 
-/** A dispute on the recovered payment that the merchant wins (Paddle: a chargeback, then its reversal). */
-async function dispute(bought: Purchases) {
+/**
+ * A dispute on the recovered payment that the merchant wins (Paddle: a chargeback, then its
+ * reversal). Returns the objects it made that only a direct read shows.
+ */
+async function dispute(bought: Purchases): Promise<string[]> {
+  let reads: string[] = [];
   const [, , recovered] = await paymentsOf(bought.orderId);
   if (bought.gateway === "gateway_b") {
     const intent = await atSandbox(e2e, "gateway_b", `/v1/payment_intents/${recovered?.payment_id}`);
@@ -143,13 +147,14 @@ async function dispute(bought: Purchases) {
     await eventually(async () => (await orderStatus(bought.orderId)) === "disputed", 5000, "disputed");
     const disputeId = opened.dispute?.id ?? opened.id;
     await simControl(e2e, `/__sim/gateway_b/disputes/${disputeId}/close`, { outcome: "won" });
-    stripeReads.push(`/v1/charges/${intent.latest_charge}`, `/v1/disputes/${disputeId}`);
+    reads = [`/v1/charges/${intent.latest_charge}`, `/v1/disputes/${disputeId}`];
   } else {
     await simControl(e2e, `/__sim/gateway_a/transactions/${recovered?.payment_id}/chargeback`);
     await eventually(async () => (await orderStatus(bought.orderId)) === "disputed", 5000, "disputed");
     await simControl(e2e, `/__sim/gateway_a/transactions/${recovered?.payment_id}/chargeback/reverse`);
   }
   await eventually(async () => (await orderStatus(bought.orderId)) !== "disputed", 5000, "dispute closed");
+  return reads;
 }
 
 /** The gateway calls an admin makes: both connection tests, and a product created and priced at gateway_a. */
@@ -175,8 +180,7 @@ async function refusedBySandbox(gateway: Gateway, path: string) {
 }
 
 /** Objects the marketplace does not read in this lifecycle, read straight from the sandboxes so they are typed too. */
-const stripeReads: string[] = ["/v1/balance"];
-async function sandboxReads(bought: Purchases) {
+async function sandboxReads(bought: Purchases, reads: readonly string[]) {
   if (bought.gateway === "gateway_a") {
     for (const path of ["/products", "/prices", "/event-types"]) await atSandbox(e2e, "gateway_a", path);
     await refusedBySandbox("gateway_a", "/transactions/txn_01unknown000000000000000000");
@@ -187,7 +191,8 @@ async function sandboxReads(bought: Purchases) {
   const invoice = subscription.latest_invoice as string;
   const search = new URLSearchParams({ query: "metadata['marketplace_product_id']:'none'" });
   for (const path of [
-    ...stripeReads,
+    ...reads,
+    "/v1/balance",
     `/v1/invoices/${invoice}?expand[]=payments`,
     `/v1/invoice_payments?invoice=${invoice}`,
     `/v1/products/search?${search}`,
@@ -229,9 +234,9 @@ test("every call and event of a full lifecycle through both sandboxes matches th
   await Promise.all(bought.map(paymentCount(3)));
   const admin = await adminToken(e2e);
   await Promise.all(bought.map((each) => refunds(each, admin)));
-  await Promise.all(bought.map(dispute));
+  const reads = await Promise.all(bought.map(dispute));
   await adminCalls(admin, (await createProduct(e2e, posProductFor(e2e))).id);
-  await Promise.all(bought.map(sandboxReads));
+  await Promise.all(bought.map((each, index) => sandboxReads(each, reads[index] ?? [])));
   await Promise.all(bought.map(cancelAtPeriodEnd));
   await advance(32);
   for (const { orderId } of bought) {
