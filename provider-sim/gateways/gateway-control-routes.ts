@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { asProblem, IdParams, optionalBody } from "./control-problem.ts";
+import { createExchangeControlRoutes } from "./exchange-control-routes.ts";
 import { createGatewayAControlRoutes } from "./gateway-a/control-routes.ts";
 import { createGatewayBControlRoutes } from "./gateway-b/control-routes.ts";
 import type { GatewaySandboxes } from "./gateway-sandboxes.ts";
@@ -18,7 +19,9 @@ const NextRenewalBody = t.Object(
 
 /** `/__sim/gateway_*`: recurring flows, disputes and tax on demand, and the delivered events, for tests and demos. */
 export function createGatewayControlRoutes(sandboxes: GatewaySandboxes) {
-  const app = new Elysia().get("/__sim/gateway_events", () => ({ events: sandboxes.deliverer.recent() }));
+  const app = new Elysia()
+    .get("/__sim/gateway_events", () => ({ events: sandboxes.deliverer.recent() }))
+    .use(createExchangeControlRoutes(sandboxes.exchanges));
   for (const [gateway, entry] of [
     ["gateway_a", sandboxes.gatewayA],
     ["gateway_b", sandboxes.gatewayB],

@@ -2,6 +2,12 @@ import { Elysia } from "elysia";
 import type { Logger } from "../../kit/logger.ts";
 import type { SimClock } from "../clock.ts";
 import { createCheckoutRoutes } from "./checkout-routes.ts";
+import {
+  createExchangeRecorder,
+  type ExchangeRecorder,
+  recordingWebhooks,
+  recordSandboxCalls,
+} from "./exchange-recorder.ts";
 import { createGatewayARoutes } from "./gateway-a/routes.ts";
 import { createGatewayASandbox, type GatewayASandbox } from "./gateway-a/sandbox.ts";
 import { createGatewayBRoutes } from "./gateway-b/routes.ts";
@@ -16,6 +22,8 @@ export interface GatewaySandboxSettings {
 
 export interface GatewaySandboxes {
   readonly deliverer: WebhookDeliverer;
+  /** Every call and webhook while recording is on (`/__sim/gateway_exchanges`). */
+  readonly exchanges: ExchangeRecorder;
   readonly gatewayA: { readonly sandbox: GatewayASandbox; readonly apiKey: string } | undefined;
   readonly gatewayB: { readonly sandbox: GatewayBSandbox; readonly apiKey: string } | undefined;
   readonly mounted: readonly GatewayName[];
@@ -51,13 +59,14 @@ export function createGatewaySandboxes(deps: {
   readonly gatewayB: GatewaySandboxSettings | undefined;
   readonly webhookRetryDelayMs?: number;
 }): GatewaySandboxes {
+  const exchanges = createExchangeRecorder();
   const deliverer = createWebhookDeliverer({
     logger: deps.logger,
     marketplaceUrl: deps.marketplaceUrl,
     wallTime: deps.wallTime,
     ...(deps.webhookRetryDelayMs === undefined ? {} : { retryDelayMs: deps.webhookRetryDelayMs }),
   });
-  const shared = { clock: deps.clock, deliverer, publicUrl: deps.publicUrl };
+  const shared = { clock: deps.clock, deliverer: recordingWebhooks(deliverer, exchanges), publicUrl: deps.publicUrl };
   const gatewayA = deps.gatewayA && {
     sandbox: createGatewayASandbox({ ...shared, webhookSecret: deps.gatewayA.webhookSecret }),
     apiKey: deps.gatewayA.apiKey,
@@ -68,6 +77,7 @@ export function createGatewaySandboxes(deps: {
   };
   return {
     deliverer,
+    exchanges,
     gatewayA,
     gatewayB,
     mounted: [...(gatewayA ? ["gateway_a" as const] : []), ...(gatewayB ? ["gateway_b" as const] : [])],
@@ -76,6 +86,7 @@ export function createGatewaySandboxes(deps: {
       gatewayA?.sandbox.clear();
       gatewayB?.sandbox.clear();
       deliverer.clear();
+      exchanges.clear();
     },
   };
 }
@@ -83,7 +94,7 @@ export function createGatewaySandboxes(deps: {
 /** The APIs and hosted checkout pages of the configured sandboxes; the others' paths stay 404. */
 export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes) {
   const { gatewayA, gatewayB } = sandboxes;
-  const app = new Elysia();
+  const app = new Elysia().onAfterHandle(recordSandboxCalls(sandboxes.exchanges));
   if (gatewayA) {
     app
       .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey))
