@@ -1,4 +1,5 @@
 import { newGatewayId } from "../ids.ts";
+import { INVOICE_DEFAULTS } from "./invoice-defaults.ts";
 import type { Period, StripeSubscription } from "./model.ts";
 import { invoiceTotals, lineTax, type PricedLine, taxEntry } from "./tax-lines.ts";
 
@@ -56,6 +57,7 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
       unit_amount_decimal: line.price.unit_amount_decimal,
     },
     quantity: line.quantity,
+    quantity_decimal: String(line.quantity),
     subscription: input.subscription.id,
     subtotal: line.amount,
     taxes: input.rate === 0 ? [] : [taxEntry(split.tax, behavior, split.net)],
@@ -75,6 +77,7 @@ export function newInvoice(input: NewInvoice) {
   return {
     id,
     object: "invoice" as const,
+    ...INVOICE_DEFAULTS,
     account_country: "US",
     account_name: "Sandbox",
     amount_due: totals.total,

@@ -80,7 +80,11 @@ async function sandboxObjects(): Promise<TypedSample[]> {
     sample("GET /invoices", "Stripe.Invoice", invoice),
     sample("GET /invoices?expand[]=payments", "Stripe.Invoice", expanded),
     sample("GET /invoice_payments", "Stripe.ApiList<Stripe.InvoicePayment>", invoicePayments),
-    sample("GET /invoice_payments/:id", "Stripe.InvoicePayment", await b("GET", `/invoice_payments/${invoicePayments.data[0].id}`)),
+    sample(
+      "GET /invoice_payments/:id",
+      "Stripe.InvoicePayment",
+      await b("GET", `/invoice_payments/${invoicePayments.data[0].id}`),
+    ),
     sample("GET /subscriptions (ended)", "Stripe.Subscription", await subscription(monthly.subscription)),
     sample("DELETE /subscriptions (trial)", "Stripe.Subscription", await subscription(trial.subscription)),
     sample("POST /products", "Stripe.Product", product),
@@ -216,7 +220,10 @@ async function everyMarketplaceRequest() {
   const once = await gateway.createCheckoutSession(checkout("ord_req_once", null, null, null));
   await pay(once.url);
   const oncePaid = await paidEvent("ord_req_once");
-  await gateway.refund({ payment_id: oncePaid.payment.payment_id ?? "", order_id: "ord_req_once", currency: "USD" }, 100);
+  await gateway.refund(
+    { payment_id: oncePaid.payment.payment_id ?? "", order_id: "ord_req_once", currency: "USD" },
+    100,
+  );
 
   const sub = await gateway.createCheckoutSession(checkout("ord_req_sub", "monthly", 14, null));
   await pay(sub.url);

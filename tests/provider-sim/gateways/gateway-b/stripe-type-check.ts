@@ -108,7 +108,7 @@ export async function typeCheck(samples: readonly TypedSample[]): Promise<Record
       if (!at) continue;
       const row = rows[Number(at[1]) - 1];
       const label = row?.label ?? "(tsc)";
-      (found[label] ??= []).push(`${row?.path || "(root)"}: ${gist(at[2] as string)}`);
+      found[label] = [...(found[label] ?? []), `${row?.path || "(root)"}: ${gist(at[2] as string)}`];
     }
     if (run.exitCode !== 0 && Object.keys(found).length === 0) {
       found["(tsc)"] = [`tsc exited with ${run.exitCode}: ${new TextDecoder().decode(run.stdout).slice(0, 2000)}`];
