@@ -99,6 +99,13 @@ async function sandboxObjects(): Promise<TypedSample[]> {
     sample("GET /prices", "Stripe.Price", await b("GET", `/prices/${yearly.id}`)),
     sample("POST /prices/:id", "Stripe.Price", await b("POST", `/prices/${once.id}`, { active: "false" })),
     sample("GET /balance", "Stripe.Balance", await b("GET", "/balance")),
+    sample("404", "{ error: Stripe.StripeRawError }", await b("GET", "/charges/ch_missing")),
+    sample("400", "{ error: Stripe.StripeRawError }", await b("POST", "/refunds", { amount: 100 })),
+    sample(
+      "401",
+      "{ error: Stripe.StripeRawError }",
+      (await sim.b("GET", "/balance", undefined, "sk_test_wrong")).body,
+    ),
     ...marketplace.received.map((webhook, i) =>
       sample(`event ${i} ${webhook.body.type}`, eventType(webhook.body.type), webhook.body),
     ),
