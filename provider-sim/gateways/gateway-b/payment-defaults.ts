@@ -1,4 +1,11 @@
-import type { Payment } from "./payment-model.ts";
+/** What the defaults read of a sandbox payment (a `Payment`). */
+interface Payment {
+  readonly id: string;
+  readonly amount: number;
+  readonly created: number;
+  readonly status: string;
+  readonly customer: string | null;
+}
 
 /**
  * The fields of Stripe's PaymentIntent, Charge, Refund and Dispute that the sandbox never varies:

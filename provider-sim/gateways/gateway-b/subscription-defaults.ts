@@ -1,5 +1,3 @@
-import type { StripePrice } from "./model.ts";
-
 /**
  * The fields of Stripe's Subscription that the sandbox never varies, as Stripe answers them for a
  * subscription a Checkout Session started with a card: flexible billing mode (the default since
@@ -48,8 +46,23 @@ export const subscriptionDefaults = (created: number) =>
 
 export type SubscriptionDefaults = ReturnType<typeof subscriptionDefaults>;
 
+/** What a Plan copies of a sandbox price (a `StripePrice`). */
+interface PlanPrice {
+  readonly id: string;
+  readonly active: boolean;
+  readonly unit_amount: number;
+  readonly unit_amount_decimal: string;
+  readonly billing_scheme: "per_unit";
+  readonly created: number;
+  readonly currency: string;
+  readonly recurring: { readonly interval: "day" | "week" | "month" | "year"; readonly interval_count: number } | null;
+  readonly metadata: Record<string, string>;
+  readonly nickname: string | null;
+  readonly product: string;
+}
+
 /** The legacy Plan every subscription item still carries beside its recurring price. */
-export function planOf(price: StripePrice) {
+export function planOf(price: PlanPrice) {
   return {
     id: price.id,
     object: "plan" as const,
