@@ -51,6 +51,7 @@ export function createGatewayBBilling(deps: {
         period: periodOf(subscription),
         rate: record.rate,
         created: now(),
+        customerEmail: record.session.customer_email,
       }),
     );
     const payment =
@@ -69,7 +70,7 @@ export function createGatewayBBilling(deps: {
         : undefined;
     const { invoice, invoicePayment } = invoices.attempt(draft.id, payment, now());
     const started = { ...subscription, latest_invoice: invoice.id };
-    records.set(started.id, { subscription: started, lines });
+    records.set(started.id, { subscription: started, lines, email: record.session.customer_email });
     return { subscription: started, invoice, invoicePayment, payment };
   }
 

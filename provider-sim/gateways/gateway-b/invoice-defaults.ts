@@ -1,8 +1,8 @@
 /**
  * The fields of Stripe's Invoice that the sandbox never varies, as Stripe answers them for a
  * subscription invoice finalized at once and charged automatically: no customer balance, credit
- * notes, tax IDs, shipping, custom rendering, revision or test clock. The sandbox keeps no customer
- * details, so the invoice copies none.
+ * notes, tax IDs, shipping, custom rendering, revision or test clock. Of the customer, the sandbox
+ * keeps only the email given at checkout (copied by the builder), so name, phone and address are null.
  */
 export const INVOICE_DEFAULTS = {
   account_tax_ids: null,
@@ -11,7 +11,6 @@ export const INVOICE_DEFAULTS = {
   custom_fields: null,
   customer_account: null,
   customer_address: null,
-  customer_email: null,
   customer_name: null,
   customer_phone: null,
   customer_shipping: null,

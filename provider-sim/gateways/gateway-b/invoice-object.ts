@@ -16,6 +16,8 @@ export interface NewInvoice {
   readonly period: Period;
   readonly rate: number;
   readonly created: number;
+  /** The customer's email, which a finalized invoice keeps a copy of. */
+  readonly customerEmail: string | null;
 }
 
 function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) {
@@ -78,6 +80,7 @@ export function newInvoice(input: NewInvoice) {
     id,
     object: "invoice" as const,
     ...INVOICE_DEFAULTS,
+    customer_email: input.customerEmail,
     account_country: "US",
     account_name: "Sandbox",
     amount_due: totals.total,
