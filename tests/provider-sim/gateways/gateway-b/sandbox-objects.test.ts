@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { aSession } from "../flows.ts";
 import { createGatewaySim, startMarketplace } from "../harness.ts";
-import { everyStripeEvent } from "../lifecycles.ts";
+import { everyStripeEvent, paidSession } from "../lifecycles.ts";
 import { eventType, type TypedSample, typeCheck } from "./stripe-type-check.ts";
 
 /**
@@ -46,6 +46,11 @@ async function sandboxObjects(): Promise<TypedSample[]> {
   const failed = marketplace.ofType("invoice.payment_failed")[0]?.body.data.object;
   const failedIntent = (await b("GET", `/invoice_payments?invoice=${failed.id}`)).data[0].payment.payment_intent;
   const subscription = (id: string) => b("GET", `/subscriptions/${id}`);
+  const another = (await paidSession(sim, { monthly: true, orderId: "ord_another" })).subscription;
+  const scheduled = await b("POST", `/subscriptions/${another}`, { cancel_at_period_end: "true" });
+  const resumed = await b("POST", `/subscriptions/${another}`, { cancel_at_period_end: "false" });
+  const deleted = await b("DELETE", `/subscriptions/${another}`);
+  await marketplace.settle();
 
   return [
     sample("POST /checkout/sessions", "Stripe.Checkout.Session", open),
@@ -66,7 +71,10 @@ async function sandboxObjects(): Promise<TypedSample[]> {
       await b("GET", `/invoice_payments/${invoicePayments.data[0].id}`),
     ),
     sample("GET /subscriptions (ended)", "Stripe.Subscription", await subscription(monthly.subscription)),
-    sample("DELETE /subscriptions (trial)", "Stripe.Subscription", await subscription(trial.subscription)),
+    sample("GET /subscriptions (trial, deleted)", "Stripe.Subscription", await subscription(trial.subscription)),
+    sample("POST /subscriptions (cancel at period end)", "Stripe.Subscription", scheduled),
+    sample("POST /subscriptions (resume)", "Stripe.Subscription", resumed),
+    sample("DELETE /subscriptions", "Stripe.Subscription", deleted),
     sample("POST /products", "Stripe.Product", product),
     sample("GET /products", "Stripe.Product", await b("GET", `/products/${product.id}`)),
     sample(
@@ -97,8 +105,22 @@ describe("the gateway_b sandbox answers in the official stripe package's types",
     "every object, list and event type-checks as a literal under tsc --strict",
     async () => {
       const samples = await sandboxObjects();
-      const types = new Set(samples.filter((s) => s.label.startsWith("event")).map((s) => s.type));
-      expect(types.size).toBe(11);
+      const events = samples.filter((entry) => entry.label.startsWith("event"));
+      expect(new Set(events.map((entry) => (entry.value as { type: string }).type))).toEqual(
+        new Set([
+          "charge.dispute.closed",
+          "charge.dispute.created",
+          "charge.refunded",
+          "checkout.session.completed",
+          "customer.subscription.created",
+          "customer.subscription.deleted",
+          "customer.subscription.updated",
+          "invoice.paid",
+          "invoice.payment_failed",
+          "invoice_payment.paid",
+          "refund.created",
+        ]),
+      );
       expect(await typeCheck(samples)).toEqual({});
     },
     TSC_TIMEOUT_MS,
