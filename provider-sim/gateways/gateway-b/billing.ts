@@ -5,6 +5,7 @@ import { type InvoiceLineInput, newInvoice } from "./invoice-object.ts";
 import { createInvoiceBook } from "./invoices.ts";
 import { type CheckoutSession, periodOf } from "./model.ts";
 import { createPaymentLedger } from "./payments.ts";
+import { COLLECTED_INFORMATION, customerDetails, sessionDefaults } from "./session-defaults.ts";
 import type { SessionInput } from "./session-request.ts";
 import { createSubscriptionBilling, type SubscriptionRecord } from "./subscription-billing.ts";
 import { newSubscription } from "./subscriptions.ts";
@@ -50,6 +51,7 @@ export function createGatewayBBilling(deps: {
         period: periodOf(subscription),
         rate: record.rate,
         created: now(),
+        customerEmail: record.session.customer_email,
       }),
     );
     const payment =
@@ -68,7 +70,7 @@ export function createGatewayBBilling(deps: {
         : undefined;
     const { invoice, invoicePayment } = invoices.attempt(draft.id, payment, now());
     const started = { ...subscription, latest_invoice: invoice.id };
-    records.set(started.id, { subscription: started, lines });
+    records.set(started.id, { subscription: started, lines, email: record.session.customer_email });
     return { subscription: started, invoice, invoicePayment, payment };
   }
 
@@ -94,6 +96,7 @@ export function createGatewayBBilling(deps: {
       const session: CheckoutSession = {
         id,
         object: "checkout.session",
+        ...sessionDefaults(input.mode),
         url: deps.checkoutUrl(id),
         status: "open",
         payment_status: "unpaid",
@@ -102,6 +105,8 @@ export function createGatewayBBilling(deps: {
         client_reference_id: input.client_reference_id,
         customer: null,
         customer_email: input.customer_email,
+        customer_details: null,
+        collected_information: null,
         metadata: input.metadata,
         mode: input.mode,
         payment_method_types: ["card"],
@@ -128,11 +133,16 @@ export function createGatewayBBilling(deps: {
       if (record.session.status === "complete") return undefined;
       const { session, input } = record;
       const paymentStatus = session.amount_total > 0 ? "paid" : "no_payment_required";
+      const collected = {
+        customer_details: customerDetails(session.customer_email),
+        collected_information: COLLECTED_INFORMATION,
+      };
       if (session.mode === "subscription") {
         const customer = newGatewayId("cus");
         const started = subscribe(record, customer);
         const completed: CheckoutSession = {
           ...session,
+          ...collected,
           status: "complete",
           payment_status: paymentStatus,
           customer,
@@ -158,6 +168,7 @@ export function createGatewayBBilling(deps: {
           : undefined;
       const completed: CheckoutSession = {
         ...session,
+        ...collected,
         status: "complete",
         payment_status: paymentStatus,
         payment_intent: payment?.id ?? null,

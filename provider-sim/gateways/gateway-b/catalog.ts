@@ -1,6 +1,7 @@
 import type { SimClock } from "../../clock.ts";
 import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
+import { PRICE_DEFAULTS, PRODUCT_DEFAULTS } from "./catalog-defaults.ts";
 import { StripeError } from "./errors.ts";
 import { INTERVALS, type Recurring, type StripePrice, type StripeProduct, TAX_BEHAVIORS } from "./model.ts";
 import {
@@ -58,6 +59,7 @@ export function createGatewayBCatalog(clock: SimClock) {
     return {
       id: newGatewayId("price"),
       object: "price",
+      ...PRICE_DEFAULTS,
       active: optionalBoolean(form.active, at("active")) ?? true,
       billing_scheme: "per_unit",
       currency: currency(form.currency, at("currency")),
@@ -84,6 +86,7 @@ export function createGatewayBCatalog(clock: SimClock) {
       const created: StripeProduct = {
         id: newGatewayId("prod"),
         object: "product",
+        ...PRODUCT_DEFAULTS,
         active: optionalBoolean(form.active, "active") ?? true,
         name: requiredString(form.name, "name"),
         description: optionalString(form.description, "description"),

@@ -1,5 +1,6 @@
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
+import { DISPUTE_DEFAULTS } from "./payment-defaults.ts";
 import type { StripeDispute } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
 
@@ -36,6 +37,7 @@ export function createDisputeBook(ledger: PaymentLedger) {
       const dispute: StripeDispute = {
         id: newGatewayId("dp"),
         object: "dispute",
+        ...DISPUTE_DEFAULTS,
         amount,
         balance_transactions: [],
         charge: payment.charge,
@@ -43,9 +45,11 @@ export function createDisputeBook(ledger: PaymentLedger) {
         currency: payment.currency,
         evidence_details: {
           due_by: now + RESPONSE_WINDOW_S,
+          enhanced_eligibility: {},
           has_evidence: false,
           past_due: false,
           submission_count: 0,
+          submission_method: "not_submitted",
         },
         is_charge_refundable: false,
         livemode: false,

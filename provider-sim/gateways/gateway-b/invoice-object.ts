@@ -1,4 +1,5 @@
 import { newGatewayId } from "../ids.ts";
+import { INVOICE_DEFAULTS } from "./invoice-defaults.ts";
 import type { Period, StripeSubscription } from "./model.ts";
 import { invoiceTotals, lineTax, type PricedLine, taxEntry } from "./tax-lines.ts";
 
@@ -15,6 +16,8 @@ export interface NewInvoice {
   readonly period: Period;
   readonly rate: number;
   readonly created: number;
+  /** The customer's email, which a finalized invoice keeps a copy of. */
+  readonly customerEmail: string | null;
 }
 
 function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) {
@@ -56,6 +59,7 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
       unit_amount_decimal: line.price.unit_amount_decimal,
     },
     quantity: line.quantity,
+    quantity_decimal: String(line.quantity),
     subscription: input.subscription.id,
     subtotal: line.amount,
     taxes: input.rate === 0 ? [] : [taxEntry(split.tax, behavior, split.net)],
@@ -75,6 +79,8 @@ export function newInvoice(input: NewInvoice) {
   return {
     id,
     object: "invoice" as const,
+    ...INVOICE_DEFAULTS,
+    customer_email: input.customerEmail,
     account_country: "US",
     account_name: "Sandbox",
     amount_due: totals.total,

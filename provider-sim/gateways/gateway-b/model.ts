@@ -1,4 +1,7 @@
 import { addInterval, type Interval } from "../calendar.ts";
+import type { PRICE_DEFAULTS, PRODUCT_DEFAULTS } from "./catalog-defaults.ts";
+import type { COLLECTED_INFORMATION, customerDetails, sessionDefaults } from "./session-defaults.ts";
+import type { cancellationDetails, planOf, SubscriptionDefaults } from "./subscription-defaults.ts";
 
 /**
  * The catalog, checkout and subscription objects of the gateway_b sandbox, shaped as Stripe API
@@ -18,7 +21,7 @@ export interface Recurring {
   readonly trial_period_days: null;
 }
 
-export interface StripeProduct {
+export interface StripeProduct extends Readonly<typeof PRODUCT_DEFAULTS> {
   readonly id: string;
   readonly object: "product";
   readonly active: boolean;
@@ -30,7 +33,7 @@ export interface StripeProduct {
   readonly livemode: false;
 }
 
-export interface StripePrice {
+export interface StripePrice extends Readonly<typeof PRICE_DEFAULTS> {
   readonly id: string;
   readonly object: "price";
   readonly active: boolean;
@@ -55,7 +58,7 @@ export interface TotalDetails {
   readonly amount_tax: number;
 }
 
-export interface CheckoutSession {
+export interface CheckoutSession extends ReturnType<typeof sessionDefaults> {
   readonly id: string;
   readonly object: "checkout.session";
   readonly url: string;
@@ -68,6 +71,9 @@ export interface CheckoutSession {
   readonly client_reference_id: string | null;
   readonly customer: string | null;
   readonly customer_email: string | null;
+  /** Null until the buyer completes the hosted page. */
+  readonly customer_details: ReturnType<typeof customerDetails> | null;
+  readonly collected_information: typeof COLLECTED_INFORMATION | null;
   readonly metadata: Record<string, string>;
   readonly mode: "payment" | "subscription";
   readonly payment_method_types: readonly string[];
@@ -91,18 +97,21 @@ export interface SessionLine {
 export interface SubscriptionItem {
   readonly id: string;
   readonly object: "subscription_item";
+  readonly billing_thresholds: null;
   readonly created: number;
+  readonly current_trial: null;
   readonly current_period_start: number;
   readonly current_period_end: number;
   readonly discounts: readonly string[];
   readonly metadata: Record<string, string>;
+  readonly plan: ReturnType<typeof planOf>;
   readonly price: StripePrice;
   readonly quantity: number;
   readonly subscription: string;
   readonly tax_rates: readonly never[];
 }
 
-export interface StripeSubscription {
+export interface StripeSubscription extends SubscriptionDefaults {
   readonly id: string;
   readonly object: "subscription";
   readonly status: "active" | "trialing" | "past_due" | "canceled";
@@ -110,11 +119,7 @@ export interface StripeSubscription {
   readonly cancel_at: number | null;
   readonly cancel_at_period_end: boolean;
   readonly canceled_at: number | null;
-  readonly cancellation_details: {
-    readonly comment: null;
-    readonly feedback: null;
-    readonly reason: "cancellation_requested" | null;
-  };
+  readonly cancellation_details: ReturnType<typeof cancellationDetails>;
   readonly collection_method: "charge_automatically";
   readonly currency: string;
   readonly customer: string;

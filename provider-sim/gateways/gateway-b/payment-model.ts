@@ -1,3 +1,5 @@
+import type { DISPUTE_DEFAULTS, refundDefaults } from "./payment-defaults.ts";
+
 /**
  * The money objects of the gateway_b sandbox: payment intents with their latest charge, refunds and
  * disputes. The Charge and PaymentIntent objects are rendered from a `Payment` on demand.
@@ -19,7 +21,7 @@ export interface Payment {
   readonly created: number;
 }
 
-export interface StripeRefund {
+export interface StripeRefund extends ReturnType<typeof refundDefaults> {
   readonly id: string;
   readonly object: "refund";
   readonly amount: number;
@@ -50,7 +52,7 @@ export const DISPUTE_REASONS = [
   "unrecognized",
 ] as const;
 
-export interface StripeDispute {
+export interface StripeDispute extends Readonly<typeof DISPUTE_DEFAULTS> {
   readonly id: string;
   readonly object: "dispute";
   readonly amount: number;
@@ -60,9 +62,11 @@ export interface StripeDispute {
   readonly currency: string;
   readonly evidence_details: {
     readonly due_by: number;
+    readonly enhanced_eligibility: Record<string, never>;
     readonly has_evidence: false;
     readonly past_due: false;
     readonly submission_count: 0;
+    readonly submission_method: "not_submitted";
   };
   readonly is_charge_refundable: boolean;
   readonly livemode: false;

@@ -1,5 +1,6 @@
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
+import { chargeDefaults, paymentIntentDefaults } from "./payment-defaults.ts";
 import type { Payment } from "./payment-model.ts";
 
 export type PaymentLedger = ReturnType<typeof createPaymentLedger>;
@@ -60,6 +61,7 @@ export function chargeObject(payment: Payment) {
   return {
     id: payment.charge,
     object: "charge" as const,
+    ...chargeDefaults(payment),
     amount: payment.amount,
     amount_captured: paid ? payment.amount : 0,
     amount_refunded: payment.refunded,
@@ -76,7 +78,6 @@ export function chargeObject(payment: Payment) {
     metadata: payment.metadata,
     paid,
     payment_intent: payment.id,
-    payment_method_details: { type: "card", card: { brand: "visa", last4: "4242" } },
     refunded: paid && payment.refunded >= payment.amount,
     status: paid ? ("succeeded" as const) : ("failed" as const),
   };
@@ -87,6 +88,7 @@ export function paymentIntentObject(payment: Payment) {
   return {
     id: payment.id,
     object: "payment_intent" as const,
+    ...paymentIntentDefaults(payment),
     amount: payment.amount,
     amount_received: paid ? payment.amount : 0,
     created: payment.created,

@@ -2,6 +2,7 @@ import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
 import { metadata, optionalInteger, optionalString } from "./params.ts";
+import { refundDefaults } from "./payment-defaults.ts";
 import type { Payment, StripeRefund } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
 
@@ -47,6 +48,7 @@ export function refundPayment(ledger: PaymentLedger, form: FormObject, created: 
   const refund: StripeRefund = {
     id: newGatewayId("re"),
     object: "refund",
+    ...refundDefaults(payment),
     amount,
     balance_transaction: null,
     charge: payment.charge,

@@ -10,6 +10,8 @@ export interface SubscriptionRecord {
   readonly subscription: StripeSubscription;
   /** The recurring lines, in the order of the subscription's items. */
   readonly lines: readonly SessionLine[];
+  /** The email the customer gave at checkout. */
+  readonly email: string | null;
 }
 
 interface Step {
@@ -98,6 +100,7 @@ export function createSubscriptionBilling(deps: {
         period,
         rate: deps.taxRate(),
         created: now(),
+        customerEmail: current.email,
       }),
     );
     const billed = collect(invoice, succeed);

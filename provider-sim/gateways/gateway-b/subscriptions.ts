@@ -2,6 +2,7 @@ import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
 import { addIntervalUnix, type Period, periodOf, type SessionLine, type StripeSubscription } from "./model.ts";
 import type { SessionInput } from "./session-request.ts";
+import { cancellationDetails, planOf, subscriptionDefaults } from "./subscription-defaults.ts";
 
 /**
  * The subscription a paid subscription-mode session starts at `start` (unix seconds): trialing
@@ -22,12 +23,13 @@ export function newSubscription(
   const subscription: StripeSubscription = {
     id,
     object: "subscription",
+    ...subscriptionDefaults(start),
     status: trialEnd ? "trialing" : "active",
     billing_cycle_anchor: end,
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
-    cancellation_details: { comment: null, feedback: null, reason: null },
+    cancellation_details: cancellationDetails(null),
     collection_method: "charge_automatically",
     currency,
     customer,
@@ -37,11 +39,14 @@ export function newSubscription(
       data: lines.map((line) => ({
         id: newGatewayId("si"),
         object: "subscription_item",
+        billing_thresholds: null,
         created: start,
+        current_trial: null,
         current_period_start: start,
         current_period_end: end,
         discounts: [],
         metadata: {},
+        plan: planOf(line.price),
         price: line.price,
         quantity: line.quantity,
         subscription: id,
@@ -92,7 +97,7 @@ export function withCancelAtPeriodEnd(subscription: StripeSubscription, on: bool
     cancel_at_period_end: on,
     cancel_at: on ? periodOf(subscription).end : null,
     canceled_at: on ? now : null,
-    cancellation_details: { comment: null, feedback: null, reason: on ? "cancellation_requested" : null },
+    cancellation_details: cancellationDetails(on ? "cancellation_requested" : null),
   };
 }
 
@@ -103,6 +108,6 @@ export function ended(subscription: StripeSubscription, endedAt: number): Stripe
     status: "canceled",
     canceled_at: subscription.canceled_at ?? endedAt,
     ended_at: endedAt,
-    cancellation_details: { comment: null, feedback: null, reason: "cancellation_requested" },
+    cancellation_details: cancellationDetails("cancellation_requested"),
   };
 }
