@@ -157,6 +157,9 @@ export async function startMarketplace(
       // The bench offers more webhooks from one address than any gateway sends; the limiter still runs.
       WEBHOOK_RATE_LIMIT_BURST: "10000000",
       WEBHOOK_RATE_LIMIT_PER_SECOND: "10000000",
+      // The soak prices carts and opens checkouts from one address, as many customers would from many.
+      CHECKOUT_RATE_LIMIT_BURST: "10000000",
+      CHECKOUT_RATE_LIMIT_PER_SECOND: "10000000",
       ...extra,
     },
     options.logPath,

@@ -4,6 +4,7 @@ import {
   type RetrySchedule,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { boolean, ConfigError, currency, type Env, integer, mailbox, oneOf, text, url } from "../../kit/env-parsers.ts";
+import { checkoutRateLimit } from "./checkout-rate-limit.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
@@ -60,6 +61,8 @@ export interface Config {
   /** Runs the minute tick (one instance at a time holds it). */
   readonly tickEnabled: boolean;
   readonly subscriptionGraceHours: number;
+  /** How long an order waits for its payment before the minute tick expires it and its checkout. */
+  readonly checkoutExpiryMinutes: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
   readonly licenseSigningKey: string | undefined;
   /** Per-client limits (burst, then per second) of sign-in, public license checks and webhooks. */
@@ -67,6 +70,10 @@ export interface Config {
     readonly auth: { readonly burst: number; readonly perSecond: number };
     readonly licenses: { readonly burst: number; readonly perSecond: number };
     readonly webhooks: { readonly burst: number; readonly perSecond: number };
+    /** Opening a checkout, per client address and, apart, per customer. */
+    readonly checkout: { readonly burst: number; readonly perSecond: number };
+    /** Pricing a cart, per client address (the same settings as `checkout`, its own bucket). */
+    readonly checkout_calculate: { readonly burst: number; readonly perSecond: number };
   };
   /** Trust the first X-Forwarded-For hop as the client (only behind a proxy that sets it). */
   readonly trustProxy: boolean;
@@ -166,6 +173,7 @@ export function loadConfig(env: Env): Config {
     },
     tickEnabled: boolean(env, "TICK_ENABLED", true),
     subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
+    checkoutExpiryMinutes: integer(env, "CHECKOUT_EXPIRY_MINUTES", 1440, 1, 366 * 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
     rateLimits: {
@@ -181,6 +189,8 @@ export function loadConfig(env: Env): Config {
         burst: integer(env, "WEBHOOK_RATE_LIMIT_BURST", 2000, 1, 10_000_000),
         perSecond: integer(env, "WEBHOOK_RATE_LIMIT_PER_SECOND", 500, 1, 10_000_000),
       },
+      checkout: checkoutRateLimit(env),
+      checkout_calculate: checkoutRateLimit(env),
     },
     trustProxy: boolean(env, "TRUST_PROXY", false),
     allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),

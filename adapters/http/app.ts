@@ -71,12 +71,13 @@ export function createApp(deps: AppDeps) {
   const routes: { current?: readonly { path: string }[] } = {};
   const catalog = createPublicCatalogAnswers(deps);
   const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
+  const limits = deps.rateLimits?.limits ?? {};
   const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
     .use(createRequestContext({ ...deps, redactTarget }))
     .use(
       createRateLimiter({
-        limits: deps.rateLimits?.limits ?? {},
+        limits,
         groupOf: rateLimitGroup,
         trustProxy: deps.rateLimits?.trustProxy ?? false,
       }),
@@ -117,7 +118,7 @@ export function createApp(deps: AppDeps) {
     .use(createAdminCatalogRoutes(deps))
     .use(createAdminProviderRoutes(deps))
     .use(createAdminSecretRoutes(deps))
-    .use(createCheckoutRoutes(deps))
+    .use(createCheckoutRoutes(deps, { perCustomer: limits.checkout }))
     .use(createAdminGatewayRoutes(deps))
     .use(createAdminOrderRoutes(deps))
     .use(createWebhookRoutes(deps))

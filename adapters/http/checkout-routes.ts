@@ -7,6 +7,7 @@ import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema, VariantSchema } from "./catalog-schemas.ts";
 import { PricedItemSchema, QuantitySchema } from "./order-schemas.ts";
+import { createTokenBuckets, type RateLimit, rateLimitedResponse } from "./rate-limit.ts";
 import { asBody } from "./serializers.ts";
 
 export interface CheckoutDeps {
@@ -75,7 +76,17 @@ const CheckoutSchema = named(
   }),
 );
 
-export function createCheckoutRoutes(deps: CheckoutDeps) {
+/**
+ * `perCustomer` limits how often one customer opens a checkout, from whatever addresses: the
+ * address limit (rate-limit.ts) alone lets one account spread its orders over many.
+ */
+export function createCheckoutRoutes(
+  deps: CheckoutDeps,
+  limits: { readonly perCustomer?: RateLimit | undefined; readonly now?: () => number } = {},
+) {
+  const buckets = createTokenBuckets(limits.now);
+  const waitFor = (customerId: string) =>
+    limits.perCustomer ? buckets.take(`checkout-customer|${customerId}`, limits.perCustomer) : 0;
   return new Elysia({ name: "checkout-routes", tags: ["checkout"] })
     .use(createAuth(deps.auth))
     .post(
@@ -92,6 +103,8 @@ export function createCheckoutRoutes(deps: CheckoutDeps) {
     .post(
       "/api/checkout/create",
       async ({ body, principal, headers, set }) => {
+        const retryAfter = waitFor(principal.userId);
+        if (retryAfter > 0) return rateLimitedResponse(retryAfter);
         const key = headers["idempotency-key"];
         const result = await deps.createCheckout(principal.userId, body as CheckoutRequest, key);
         set.status = result.status;

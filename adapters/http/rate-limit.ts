@@ -13,18 +13,8 @@ interface Bucket {
   updated: number;
 }
 
-/**
- * A token bucket per client and route group, in memory (each instance limits on its own, which
- * bounds the total at instances x limit). The client is the connection's address, or the first
- * `X-Forwarded-For` hop when the deployment says a trusted proxy sets it.
- */
-export function createRateLimiter(options: {
-  readonly limits: Readonly<Record<string, RateLimit>>;
-  readonly groupOf: (path: string) => string | undefined;
-  readonly trustProxy: boolean;
-  readonly now?: () => number;
-}) {
-  const now = options.now ?? Date.now;
+/** Token buckets by key, in memory; `take` answers 0 when a token was left, else the seconds until one is. */
+export function createTokenBuckets(now: () => number = Date.now) {
   const buckets = new Map<string, Bucket>();
   let sweptAt = now();
 
@@ -46,6 +36,33 @@ export function createRateLimiter(options: {
     return Math.ceil((1 - bucket.tokens) / limit.perSecond);
   }
 
+  return { take };
+}
+
+export type TokenBuckets = ReturnType<typeof createTokenBuckets>;
+
+/** The 429 a limited client gets, with the seconds to wait. */
+export function rateLimitedResponse(retryAfter: number): Response {
+  return problemResponse(problem(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`), {
+    "retry-after": String(retryAfter),
+  });
+}
+
+/**
+ * A token bucket per client and route group, in memory (each instance limits on its own, which
+ * bounds the total at instances x limit). The client is the connection's address, or the first
+ * `X-Forwarded-For` hop when the deployment says a trusted proxy sets it. `buckets` may be shared
+ * with limits keyed by something other than the address (a customer, say).
+ */
+export function createRateLimiter(options: {
+  readonly limits: Readonly<Record<string, RateLimit>>;
+  readonly groupOf: (path: string) => string | undefined;
+  readonly trustProxy: boolean;
+  readonly now?: () => number;
+  readonly buckets?: TokenBuckets;
+}) {
+  const { take } = options.buckets ?? createTokenBuckets(options.now);
+
   return new Elysia({ name: "rate-limit" }).onRequest(({ request, server }) => {
     const path = new URL(request.url).pathname;
     const group = options.groupOf(path);
@@ -55,18 +72,19 @@ export function createRateLimiter(options: {
     const client = forwarded || server?.requestIP(request)?.address || "unknown";
     const retryAfter = take(`${group}|${client}`, limit);
     if (retryAfter === 0) return;
-    return problemResponse(problem(429, "RATE_LIMITED", `Too many requests; retry after ${retryAfter} s.`), {
-      "retry-after": String(retryAfter),
-    });
+    return rateLimitedResponse(retryAfter);
   });
 }
 
-/** Which paths are limited, by group: sign-in, public license checks and downloads, and gateway webhooks. */
+/** Which paths are limited, by group: sign-in, public license checks and downloads, gateway webhooks and checkout. */
 export function rateLimitGroup(path: string): string | undefined {
   if (path === "/api/auth/login" || path === "/api/auth/register") return "auth";
   if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
   // A signed link cannot be guessed, yet every attempt still costs a signature check and a lookup.
   if (path.startsWith("/api/downloads/")) return "licenses";
   if (path.startsWith("/api/webhooks/")) return "webhooks";
+  // Each checkout opens a session at the gateway; the customer is limited apart, by the route.
+  if (path === "/api/checkout/create") return "checkout";
+  if (path === "/api/checkout/calculate") return "checkout_calculate";
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { OrderLedger } from "../../application/payments/ledger-ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
-import { nextOrderStatus, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import { nextOrderStatus, OrderTransitionRefused, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import { isUuid } from "../shared/ids.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
@@ -42,6 +42,18 @@ export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
 
     async clearAttention(orderId) {
       await sql`update orders set needs_attention = false, attention_reason = null, updated_at = now() where id = ${orderId}`;
+    },
+
+    async expireUnpaid(placedBefore, limit) {
+      const unpaid = sourcesFor("expired");
+      const expired = await sql<Order[]>`
+        update orders set status = ${targetOf("expired")}, updated_at = now()
+        where id in (
+          select id from orders where status in ${sql(unpaid)} and created_at < ${placedBefore}
+          order by created_at limit ${limit} for update skip locked)
+        and status in ${sql(unpaid)}
+        returning ${columnList(sql, ORDER_COLUMNS)}`;
+      return [...expired];
     },
   };
 }

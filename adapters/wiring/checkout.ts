@@ -1,5 +1,6 @@
 import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
+import { EXPIRE_CHECKOUT_JOB, makeExpireGatewayCheckout } from "../../application/checkout/expire-unpaid-orders.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
@@ -7,9 +8,9 @@ import type { CatalogFeature } from "./catalog.ts";
 import type { PaymentsFeature } from "./payments.ts";
 import type { Platform } from "./platform.ts";
 
-/** Prices a cart, and opens an order with the chosen gateway's hosted checkout. */
+/** Prices a cart, opens an order with the chosen gateway's hosted checkout, and closes it when it expires. */
 export function wireCheckout(
-  { config, sql }: Platform,
+  { config, sql, logger }: Platform,
   {
     catalog,
     payments,
@@ -28,6 +29,13 @@ export function wireCheckout(
         settings: payments.settings,
         refs: payments.refs,
         urls: checkoutReturnUrls(config.checkoutReturnUrl),
+      }),
+    },
+    jobs: {
+      [EXPIRE_CHECKOUT_JOB]: makeExpireGatewayCheckout({
+        orders: payments.orders,
+        gateways: payments.gateways,
+        log: logger,
       }),
     },
   };

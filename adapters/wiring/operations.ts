@@ -1,4 +1,5 @@
 import { makeOpsWatch } from "../../application/alerts/ops-watch.ts";
+import { makeExpireUnpaidOrders } from "../../application/checkout/expire-unpaid-orders.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
 import { makeMinuteTick } from "../../application/maintenance/minute-tick.ts";
 import { makeRedriveJob } from "../../application/maintenance/redrive-job.ts";
@@ -52,6 +53,7 @@ export function wireOperations(
     clock,
     log: logger,
     graceHours: config.subscriptionGraceHours,
+    expireUnpaidOrders: makeExpireUnpaidOrders({ uow, log: logger, minutes: config.checkoutExpiryMinutes }),
     cleanupJobs: async () =>
       (await deleteDoneJobs(sql, { olderThanDays: 7 })) + (await pruneHistory(sql, { olderThanDays: 30 })),
     ...(watch

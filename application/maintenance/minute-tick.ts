@@ -15,6 +15,8 @@ export interface MinuteTickDeps {
   readonly clock: Clock;
   readonly log: Log;
   readonly graceHours: number;
+  /** Expires orders unpaid for too long (their checkouts closed by jobs); returns how many. */
+  readonly expireUnpaidOrders: (now: Date) => Promise<number>;
   /** Deletes finished jobs past their retention; returns how many. */
   readonly cleanupJobs: () => Promise<number>;
   /** Alerts operations to dead jobs and overdue tasks not alerted yet; returns how many. */
@@ -25,7 +27,7 @@ const BATCH = 100;
 
 /**
  * The periodic housekeeping, run by one instance at a time: suspends lapsed subscriptions
- * through their adapter, refreshes active SaaS tenants' status, re-sends notifications whose job
+ * through their adapter, expires orders left unpaid, refreshes active SaaS tenants' status, re-sends notifications whose job
  * was lost, prunes finished jobs and alerts operations to what is stuck. Every effect goes through a job, so the tick itself is short
  * and a crash mid-tick loses nothing.
  */
@@ -82,11 +84,12 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
     return deps.mutex.tryWithLock("minute-tick", async () => {
       const now = deps.clock();
       const suspended = await suspendLapsed(now);
+      const expired = await deps.expireUnpaidOrders(now);
       const synced = await refreshTenants();
       const resent = await resendNotifications();
       const pruned = await deps.cleanupJobs();
       const alerted = (await deps.alertOps?.(now)) ?? 0;
-      deps.log.info({ suspended, synced, resent, pruned, alerted, now: now.toISOString() }, "minute tick");
+      deps.log.info({ suspended, expired, synced, resent, pruned, alerted, now: now.toISOString() }, "minute tick");
     });
   };
 }

@@ -56,4 +56,9 @@ export interface OrderLedger {
   /** Sets `needs_attention` with the reason; a later reason is added to an earlier one. The order after, if it exists. */
   flagForAttention(orderId: string, reason: string): Promise<Order | undefined>;
   clearAttention(orderId: string): Promise<void>;
+  /**
+   * Moves up to `limit` orders placed before `placedBefore` and still unpaid to `expired`, oldest
+   * first, skipping any another transaction holds (a payment being recorded); returns them moved.
+   */
+  expireUnpaid(placedBefore: Date, limit: number): Promise<Order[]>;
 }

@@ -70,6 +70,16 @@ export interface CheckoutSession {
   readonly client_key?: string;
 }
 
+/**
+ * How a checkout ended when the marketplace closed it: `closed_now` when this call closed it;
+ * otherwise the gateway had already closed it (expired, paid, cancelled, or forgotten), and
+ * `status` says which, in the gateway's words.
+ */
+export interface CheckoutClosure {
+  readonly closed_now: boolean;
+  readonly status: string;
+}
+
 export interface WebhookRequest {
   /** Exactly the bytes received, undecoded: signatures are computed over them, and only then is the text read. */
   readonly rawBody: Uint8Array;
@@ -106,6 +116,11 @@ export type ConnectionReport =
 export interface PaymentGateway {
   readonly name: PaymentGatewayName;
   createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
+  /**
+   * Closes an unpaid checkout so that it can no longer be paid. One the gateway already closed is
+   * not an error; one still payable after a refusal is (and so is every transient failure).
+   */
+  expireCheckout(sessionId: string): Promise<CheckoutClosure>;
   /**
    * Checks the signature over the raw bytes against each environment's secrets and answers which
    * environment signed it; throws `InvalidWebhookSignature`.

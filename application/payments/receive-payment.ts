@@ -43,10 +43,17 @@ function amountProblem(order: Order, event: Paid): string | null {
   return `paid ${money(event.amount, event.currency)} (${basis}), expected ${money(order.due_today, order.currency)} ${order.tax_behavior} of tax`;
 }
 
+/** A payment that got through as its order expired: the money is here, the order was closed. */
+function lateProblem(order: Order, event: Paid): string | null {
+  if (order.status !== "expired") return null;
+  return `paid ${money(event.amount, event.currency)} after the order had expired unpaid; nothing was delivered`;
+}
+
 /**
  * Payments coming in: a first payment binds to its order and delivers it once; anything else
  * (a mismatch, a second payment, a payment for an order that is no longer waiting) is recorded as
- * money received and put before a person. Renewals go into the ledger and extend the period.
+ * money received and put before a person; an order that expired first is flagged. Renewals go
+ * into the ledger and extend the period.
  */
 export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log: Log }) {
   async function paid(event: Paid, context: EventContext, scope: TransactionScope) {
@@ -67,7 +74,8 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
     // The gateway's subscription exists whatever happens to the order: its renewals must find it.
     await recordSubscriptions(scope, order, items, event.subscription, deps.clock());
     const log = { order_id: order.id, payment_id: recorded.payment_id, gateway: event.gateway };
-    const problem = bindingProblem(order, event, context.environment) ?? amountProblem(order, event);
+    const problem =
+      bindingProblem(order, event, context.environment) ?? amountProblem(order, event) ?? lateProblem(order, event);
     if (problem) {
       if (canTake(order.status, "flagged")) await scope.orders.move(order, "flagged");
       await flagOrderForAttention(scope, order.id, problem);

@@ -58,6 +58,9 @@ export function nextAction(item: ItemFacts): NextAction {
         reason: "payment under review",
       };
     }
+    if (item.order_status === "expired") {
+      return { kind: "contact_support", label: "This order expired unpaid; order again to buy it", reason: "expired" };
+    }
     if (item.order_status === "refunded" || item.order_status === "cancelled") {
       return { kind: "contact_support", label: "This order was refunded or cancelled", reason: item.order_status };
     }

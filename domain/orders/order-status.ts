@@ -10,6 +10,7 @@ export const ORDER_STATUSES = [
   "disputed",
   "charged_back",
   "cancelled",
+  "expired",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -33,7 +34,9 @@ export type OrderEvent =
   | "dispute_won_paid"
   | "dispute_won_partially_refunded"
   | "dispute_lost"
-  | "cancelled";
+  | "cancelled"
+  /** Nobody paid within the checkout's lifetime: the order is closed, and its checkout too. */
+  | "expired";
 
 /**
  * Every allowed move: from which statuses an event may happen and where it leads. An order is
@@ -42,7 +45,8 @@ export type OrderEvent =
 const MOVES: Readonly<Record<OrderEvent, { readonly from: readonly OrderStatus[]; readonly to: OrderStatus }>> = {
   checkout_failed: { from: ["pending_payment"], to: "checkout_failed" },
   paid: { from: ["pending_payment", "checkout_failed"], to: "paid" },
-  flagged: { from: ["pending_payment", "checkout_failed"], to: "flagged" },
+  // An expired order that is paid anyway (the customer was on the gateway's page as it closed) holds money.
+  flagged: { from: ["pending_payment", "checkout_failed", "expired"], to: "flagged" },
   approved: { from: ["flagged"], to: "paid" },
   partially_refunded: { from: ["paid", "partially_refunded"], to: "partially_refunded" },
   refunded: { from: ["paid", "partially_refunded", "flagged", "disputed"], to: "refunded" },
@@ -51,6 +55,7 @@ const MOVES: Readonly<Record<OrderEvent, { readonly from: readonly OrderStatus[]
   dispute_won_partially_refunded: { from: ["disputed"], to: "partially_refunded" },
   dispute_lost: { from: ["disputed"], to: "charged_back" },
   cancelled: { from: ["pending_payment", "checkout_failed"], to: "cancelled" },
+  expired: { from: ["pending_payment", "checkout_failed"], to: "expired" },
 };
 
 export class OrderTransitionRefused extends DomainError {

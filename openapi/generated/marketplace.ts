@@ -2094,7 +2094,7 @@ export interface components {
             next_cursor: string | null;
         };
         /** @enum {string} */
-        OrderStatus: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled";
+        OrderStatus: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
         /** @enum {string} */
         OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled";
         Payment: {
@@ -3452,6 +3452,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -3485,6 +3486,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -3716,7 +3718,7 @@ export interface operations {
     getApiAdminOrders: {
         parameters: {
             query?: {
-                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled";
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
                 payment_gateway?: "gateway_a" | "gateway_b";
                 needs_attention?: "true" | "false";
                 cursor?: string;

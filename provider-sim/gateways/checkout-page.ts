@@ -18,6 +18,8 @@ export interface CheckoutView {
   readonly total: number;
   readonly currency: string;
   readonly paid: boolean;
+  /** Closed unpaid (expired, or cancelled by the merchant): it can no longer be paid. */
+  readonly expired: boolean;
   readonly successUrl: string | null;
   readonly cancelUrl: string | null;
 }
@@ -64,7 +66,9 @@ export function renderCheckoutPage(view: CheckoutView): string {
   const cancel = view.cancelUrl ? ` <a href="${html(view.cancelUrl)}">Cancel</a>` : "";
   const footer = view.paid
     ? `<p id="status">Already paid.</p>`
-    : `<form method="post" action="${html(action)}"><button type="submit">Pay</button>${cancel}</form>`;
+    : view.expired
+      ? `<p id="status">This checkout has expired.</p>`
+      : `<form method="post" action="${html(action)}"><button type="submit">Pay</button>${cancel}</form>`;
   return page(`Checkout ${view.id}`, `${heading(view)}${linesTable(view)}${footer}`);
 }
 

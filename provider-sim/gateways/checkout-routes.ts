@@ -44,6 +44,7 @@ export function createCheckoutRoutes(checkout: HostedCheckout) {
         if (result.outcome === "already_paid") {
           return html(set, 409, renderReceiptPage(view, "This checkout is already paid."));
         }
+        if (result.outcome === "expired") return html(set, 410, renderReceiptPage(view, "This checkout has expired."));
         if (!view.successUrl) return html(set, 200, renderReceiptPage(view, "Payment received. Thank you."));
         set.status = 303;
         set.headers.location = view.successUrl;
@@ -63,6 +64,7 @@ export function createCheckoutRoutes(checkout: HostedCheckout) {
             "This checkout is already paid; /resend delivers its event again.",
           );
         }
+        if (result.outcome === "expired") throw new HttpProblem(410, "CHECKOUT_EXPIRED", "This checkout has expired.");
         return result.delivery;
       },
       { params },

@@ -4,6 +4,7 @@ import type { DeliveryOutcome, GatewayName, OutgoingWebhook, WebhookDeliverer } 
 export type PayResult =
   | { readonly outcome: "paid"; readonly delivery: DeliveryOutcome }
   | { readonly outcome: "already_paid" }
+  | { readonly outcome: "expired" }
   | { readonly outcome: "not_found" };
 
 export type ResendResult =
@@ -46,7 +47,9 @@ export function createHostedCheckout(
     gateway: source.gateway,
     view: (id) => source.view(id),
     async pay(id) {
-      if (!source.view(id)) return { outcome: "not_found" };
+      const view = source.view(id);
+      if (!view) return { outcome: "not_found" };
+      if (view.expired) return { outcome: "expired" };
       const completed = source.complete(id);
       if (!completed) return { outcome: "already_paid" };
       paidEvents.set(id, completed.paid);

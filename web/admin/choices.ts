@@ -36,6 +36,7 @@ export const ORDER_STATUS_NAMES: Readonly<Record<Schemas["OrderStatus"], string>
   disputed: "Disputed",
   charged_back: "Charged back",
   cancelled: "Cancelled",
+  expired: "Expired unpaid",
 };
 
 /** "Any" first, then every value of `names`. */

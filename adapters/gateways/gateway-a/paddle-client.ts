@@ -2,6 +2,7 @@ import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../.
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
+import { cancelPaddleTransaction } from "./paddle-checkout-expiry.ts";
 import { testPaddleConnection } from "./paddle-connection.ts";
 import { paddleCustomerFor } from "./paddle-customers.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
@@ -55,6 +56,8 @@ export function createPaddleGateway(deps: {
         ...(settings.client_key === null ? {} : { client_key: settings.client_key }),
       };
     },
+
+    expireCheckout: (transactionId) => cancelPaddleTransaction(send, transactionId),
 
     verifyWebhook(request) {
       const header = headerValue(request.headers, "paddle-signature");

@@ -2,6 +2,7 @@ import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../.
 import { signingEnvironment } from "../webhook-environments.ts";
 import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
+import { expireStripeSession } from "./stripe-checkout-expiry.ts";
 import { testStripeConnection } from "./stripe-connection.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
@@ -43,6 +44,8 @@ export function createStripeGateway(deps: {
         ...(settings.client_key === null ? {} : { client_key: settings.client_key }),
       };
     },
+
+    expireCheckout: (sessionId) => expireStripeSession(send, sessionId),
 
     verifyWebhook(request) {
       const header = headerNamed(request.headers, "stripe-signature");

@@ -8,6 +8,7 @@ import type { PaddleSubscription } from "./model.ts";
 import type { RefundInput, TransactionInput } from "./requests.ts";
 import { createSubscriptionBilling } from "./subscription-billing.ts";
 import { startSubscription } from "./subscriptions.ts";
+import { canceledTransaction } from "./transaction-cancel.ts";
 import type { PaddleTransaction } from "./transaction-model.ts";
 import { buildTransaction, completed, type PaddleTaxSettings, type PricedLine } from "./transactions.ts";
 
@@ -88,6 +89,11 @@ export function createGatewayABilling(deps: {
       };
       transactions.set(id, paid);
       return { transaction: paid, subscription };
+    },
+    cancelTransaction(id: string): PaddleTransaction {
+      const canceled = canceledTransaction(transaction(id), now());
+      transactions.set(id, canceled);
+      return canceled;
     },
     refund: (input: RefundInput) => adjustments.refund(settled(input.transaction_id), input, now()),
     chargeback: (id: string, amount: number | null) => adjustments.chargeback(settled(id), amount, now()),

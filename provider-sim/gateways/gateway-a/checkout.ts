@@ -32,6 +32,7 @@ function viewOf(transaction: PaddleTransaction): CheckoutView {
     total: Number(transaction.details.totals.grand_total),
     currency: transaction.currency_code,
     paid: transaction.status === "completed",
+    expired: transaction.status === "canceled",
     successUrl: null,
     cancelUrl: null,
   };

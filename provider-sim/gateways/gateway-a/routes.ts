@@ -16,6 +16,7 @@ import {
   transactionInput,
 } from "./requests.ts";
 import type { GatewayASandbox } from "./sandbox.ts";
+import { cancellationRequest } from "./transaction-cancel.ts";
 
 const EVENT_TYPES = [
   ["transaction.completed", "transaction", "Occurs when a transaction is completed."],
@@ -133,6 +134,13 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .get(
       "/transactions/:id",
       handle(({ request, params }) => envelope(request, billing.transaction(params.id as string))),
+    )
+    .patch(
+      "/transactions/:id",
+      handle(({ request, params, raw }) => {
+        cancellationRequest(parseJsonObject(raw));
+        return envelope(request, billing.cancelTransaction(params.id as string));
+      }),
     )
     .post(
       "/adjustments",

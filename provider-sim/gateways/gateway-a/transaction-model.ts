@@ -58,7 +58,7 @@ export interface PaddleLineItem {
 
 export interface PaddleTransaction {
   readonly id: string;
-  readonly status: "draft" | "ready" | "billed" | "paid" | "completed" | "past_due";
+  readonly status: "draft" | "ready" | "billed" | "paid" | "completed" | "canceled" | "past_due";
   readonly origin: "api" | "web" | "subscription_recurring";
   readonly customer_id: string | null;
   readonly address_id: string | null;

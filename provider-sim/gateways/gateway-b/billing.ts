@@ -6,6 +6,7 @@ import { createInvoiceBook } from "./invoices.ts";
 import { type CheckoutSession, periodOf } from "./model.ts";
 import { createPaymentLedger } from "./payments.ts";
 import { COLLECTED_INFORMATION, customerDetails, sessionDefaults } from "./session-defaults.ts";
+import { expiredSession } from "./session-expiry.ts";
 import type { SessionInput } from "./session-request.ts";
 import { createSubscriptionBilling, type SubscriptionRecord } from "./subscription-billing.ts";
 import { newSubscription } from "./subscriptions.ts";
@@ -83,6 +84,13 @@ export function createGatewayBBilling(deps: {
       const found = sessions.get(id);
       if (!found) throw StripeError.noSuch("checkout.session", id);
       return found.session;
+    },
+    expireSession(id: string): CheckoutSession {
+      const record = sessions.get(id);
+      if (!record) throw StripeError.noSuch("checkout.session", id);
+      const session = expiredSession(record.session);
+      sessions.set(id, { ...record, session });
+      return session;
     },
     createSession(input: SessionInput): CheckoutSession {
       const trial = input.trial_period_days !== null;

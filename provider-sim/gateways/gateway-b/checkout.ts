@@ -23,6 +23,7 @@ function viewOf({ session, input }: SessionRecord): CheckoutView {
     total: session.amount_total,
     currency: session.currency,
     paid: session.status === "complete",
+    expired: session.status === "expired",
     successUrl: session.success_url?.replaceAll("{CHECKOUT_SESSION_ID}", session.id) ?? null,
     cancelUrl: session.cancel_url,
   };

@@ -47,6 +47,10 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
       handle(({ params }) => billing.session(params.id as string)),
     )
     .post(
+      "/checkout/sessions/:id/expire",
+      handle(({ params }) => billing.expireSession(params.id as string)),
+    )
+    .post(
       "/refunds",
       handle(({ raw }) => sandbox.refund(form(raw))),
     )

@@ -22,7 +22,9 @@ let customerId = "";
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: localhostOnly });
-  marketplace = createTestMarketplace(db.current.sql, {}, { env: GATEWAY_TEST_ENV, logger });
+  // Every request here comes from one address and one customer; checkout-rate-limit.test.ts tests the limits.
+  const env = { ...GATEWAY_TEST_ENV, CHECKOUT_RATE_LIMIT_BURST: "1000" };
+  marketplace = createTestMarketplace(db.current.sql, {}, { env, logger });
   admin = await tokenFor("admin");
   const registered = await call(marketplace.app, "POST", "/api/auth/register", {
     body: { email: `buyer-${crypto.randomUUID()}@example.com`, password: "buyer password", name: "Buyer" },

@@ -22,7 +22,7 @@ beforeAll(async () => {
   db.onTeardown(() => server.close());
   // Limits out of the way, so every generated body reaches parsing and validation.
   const unlimited = Object.fromEntries(
-    ["AUTH", "LICENSE", "WEBHOOK"].flatMap((g) => [
+    ["AUTH", "LICENSE", "WEBHOOK", "CHECKOUT"].flatMap((g) => [
       [`${g}_RATE_LIMIT_BURST`, "1000000"],
       [`${g}_RATE_LIMIT_PER_SECOND`, "1000000"],
     ]),

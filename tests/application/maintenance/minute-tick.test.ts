@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { EXPIRE_CHECKOUT_JOB, makeExpireUnpaidOrders } from "../../../application/checkout/expire-unpaid-orders.ts";
 import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeMinuteTick } from "../../../application/maintenance/minute-tick.ts";
 import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
@@ -9,6 +10,7 @@ import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 
 const GRACE_HOURS = 72;
+const EXPIRY_MINUTES = 1440;
 const PERIOD_END = new Date("2026-01-15T00:00:00.000Z");
 
 function setup() {
@@ -29,6 +31,7 @@ function setup() {
     clock: time.clock,
     log,
     graceHours: GRACE_HOURS,
+    expireUnpaidOrders: makeExpireUnpaidOrders({ uow, log, minutes: EXPIRY_MINUTES }),
     cleanupJobs: async () => {
       cleanups++;
       return 2;
@@ -36,7 +39,19 @@ function setup() {
   });
   const actions = () =>
     jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => [job.payload.action, job.payload.fulfillment_id]);
-  return { fulfillments, subscriptions, outbox, jobs, time, mutex, log, tick, actions, cleanups: () => cleanups };
+  return {
+    uow,
+    fulfillments,
+    subscriptions,
+    outbox,
+    jobs,
+    time,
+    mutex,
+    log,
+    tick,
+    actions,
+    cleanups: () => cleanups,
+  };
 }
 
 /** A subscription whose period ended at PERIOD_END and the active delivery of its item. */
@@ -138,7 +153,15 @@ describe("the minute tick", () => {
     expect(t.log.lines).toEqual([
       expect.objectContaining({
         message: "minute tick",
-        fields: { suspended: 1, synced: 0, resent: 0, pruned: 2, alerted: 0, now: t.time.now().toISOString() },
+        fields: {
+          suspended: 1,
+          expired: 0,
+          synced: 0,
+          resent: 0,
+          pruned: 2,
+          alerted: 0,
+          now: t.time.now().toISOString(),
+        },
       }),
     ]);
   });
@@ -157,6 +180,7 @@ describe("the minute tick", () => {
       clock: time.clock,
       log,
       graceHours: GRACE_HOURS,
+      expireUnpaidOrders: async () => 0,
       cleanupJobs: async () => 0,
       alertOps: async (now) => {
         seen.push(now);
@@ -190,5 +214,42 @@ describe("the minute tick", () => {
 
     expect(results.map((r) => r.ran).sort()).toEqual([false, true]);
     expect(t.cleanups()).toBe(1);
+  });
+});
+
+describe("the minute tick expires unpaid orders", () => {
+  const minutes = (count: number) => count * 60_000;
+
+  test("an order unpaid for CHECKOUT_EXPIRY_MINUTES becomes expired and gets a job closing its checkout", async () => {
+    const t = setup();
+    const placed = t.time.now();
+    const { order } = t.uow.orders.add({ created_at: placed, checkout_session_id: "cs_1" });
+    const failed = t.uow.orders.add({ created_at: placed, status: "checkout_failed" }).order;
+    const paid = t.uow.orders.add({ created_at: placed, status: "paid" }).order;
+
+    t.time.advance(minutes(EXPIRY_MINUTES) - 1);
+    await t.tick();
+    expect((await t.uow.orders.find(order.id))?.order.status).toBe("pending_payment");
+    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toEqual([]);
+
+    t.time.advance(2);
+    await t.tick();
+    expect((await t.uow.orders.find(order.id))?.order.status).toBe("expired");
+    expect((await t.uow.orders.find(failed.id))?.order.status).toBe("expired");
+    expect((await t.uow.orders.find(paid.id))?.order.status).toBe("paid");
+    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB).map((job) => job.payload.order_id)).toEqual([order.id, failed.id]);
+    expect(t.log.lines.at(-1)?.fields).toMatchObject({ expired: 2 });
+
+    await t.tick();
+    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toHaveLength(2);
+  });
+
+  test("more unpaid orders than one batch all expire in one tick", async () => {
+    const t = setup();
+    for (let i = 0; i < 250; i++) t.uow.orders.add({ created_at: t.time.now() });
+    t.time.advance(minutes(EXPIRY_MINUTES + 1));
+    await t.tick();
+    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toHaveLength(250);
+    expect(t.log.lines.at(-1)?.fields).toMatchObject({ expired: 250 });
   });
 });

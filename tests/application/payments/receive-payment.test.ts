@@ -107,6 +107,19 @@ describe("a first payment", () => {
     expect(await deliveries(order)).toHaveLength(1);
   });
 
+  test("a payment for an expired order is recorded and flagged for an admin, and nothing is delivered", async () => {
+    const { uow, paid, deliveries } = setUp();
+    const { order } = uow.orders.add({ status: "expired" });
+    await paid(aPaidEvent({ order_id: order.id, payment: { payment_id: "pi_late" } }));
+    expect(uow.orders.get(order.id)).toMatchObject({ status: "flagged", needs_attention: true });
+    expect(uow.orders.get(order.id).attention_reason).toBe(
+      "paid 4900 EUR after the order had expired unpaid; nothing was delivered",
+    );
+    expect(await uow.payments.forOrder(order.id)).toMatchObject([{ payment_id: "pi_late", amount: 4900 }]);
+    expect(await deliveries(order)).toEqual([]);
+    expect(uow.alerts.all()).toMatchObject([{ kind: "order_needs_attention", target_id: order.id }]);
+  });
+
   test("an order waiting for attention is paid but not delivered yet", async () => {
     const { uow, paid, deliveries } = setUp();
     const { order } = uow.orders.add({ needs_attention: true, attention_reason: "fraud check" });

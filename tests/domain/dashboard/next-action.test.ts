@@ -70,6 +70,11 @@ test.each([
     { kind: "pay", url: "https://pay/x" },
   ],
   [
+    "an expired order offers no checkout link any more",
+    item({ order_status: "expired", fulfillment_id: null, status: null, checkout_url: "https://pay/x" }),
+    { kind: "contact_support", reason: "expired" },
+  ],
+  [
     "a flagged payment goes to support",
     item({ order_status: "flagged", fulfillment_id: null, status: null }),
     { kind: "contact_support", reason: "payment under review" },

@@ -25,6 +25,9 @@ describe("the order state machine", () => {
     ["disputed", "dispute_won_paid", "paid"],
     ["disputed", "dispute_won_partially_refunded", "partially_refunded"],
     ["disputed", "dispute_lost", "charged_back"],
+    ["pending_payment", "expired", "expired"],
+    ["checkout_failed", "expired", "expired"],
+    ["expired", "flagged", "flagged"],
   ] as const)("%s takes %s to %s", (from, event, to) => {
     expect(nextOrderStatus(from, event)).toBe(to);
   });
@@ -36,6 +39,8 @@ describe("the order state machine", () => {
     ["paid", "approved", "only a flagged order is approved into delivery"],
     ["flagged", "partially_refunded", "a partial refund leaves a flagged order flagged"],
     ["charged_back", "dispute_won_paid", "a lost dispute is final"],
+    ["expired", "paid", "an expired order is never delivered by a late payment"],
+    ["paid", "expired", "a paid order does not expire"],
   ] as const)("%s refuses %s: %s", (from, event) => {
     expect(() => nextOrderStatus(from, event)).toThrow(OrderTransitionRefused);
   });
@@ -54,6 +59,8 @@ describe("the order state machine", () => {
     expect(leaving("cancelled")).toEqual([]);
     expect(leaving("charged_back")).toEqual([]);
     expect(leaving("refunded")).toEqual(["dispute_opened"]);
+    // A payment that got through as the order expired holds money: a person looks at it.
+    expect(leaving("expired")).toEqual(["flagged"]);
   });
 });
 

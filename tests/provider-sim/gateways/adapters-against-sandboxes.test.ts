@@ -188,3 +188,19 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     expect(await gateway.getPrice(price.id)).toMatchObject({ active: name === "gateway_a" });
   });
 });
+
+describe.each([
+  ["gateway_a", "canceled", "completed"],
+  ["gateway_b", "expired", "complete"],
+] as const)("%s adapter closing a checkout at its sandbox", (name, closed, paidStatus) => {
+  test("an open checkout is closed once, then found closed; a paid one is found paid", async () => {
+    const gateway = gateways[name];
+    const open = await gateway.createCheckoutSession(aCheckout(`ord_expire_${name}`, false));
+    expect(await gateway.expireCheckout(open.session_id)).toEqual({ closed_now: true, status: closed });
+    expect(await gateway.expireCheckout(open.session_id)).toEqual({ closed_now: false, status: closed });
+    const paid = await gateway.createCheckoutSession(aCheckout(`ord_paid_${name}`, false));
+    expect((await pay(paid.url)).delivered).toBe(true);
+    expect(await gateway.expireCheckout(paid.session_id)).toEqual({ closed_now: false, status: paidStatus });
+    events.length = 0;
+  });
+});

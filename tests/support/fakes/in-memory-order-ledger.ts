@@ -104,6 +104,13 @@ export function createInMemoryOrderLedger() {
     async clearAttention(orderId) {
       change(orderId, { needs_attention: false, attention_reason: null });
     },
+    async expireUnpaid(placedBefore, limit) {
+      const due = [...orders.values()]
+        .filter((order) => canTake(order.status, "expired") && order.created_at < placedBefore)
+        .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
+        .slice(0, limit);
+      return due.map((order) => change(order.id, { status: nextOrderStatus(order.status, "expired") }));
+    },
   };
 
   function orderRepository(payments: InMemoryPaymentLedger): OrderRepository {

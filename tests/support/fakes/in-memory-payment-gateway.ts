@@ -19,7 +19,7 @@ interface Hold {
 }
 
 /**
- * A payment gateway in memory: it opens checkout sessions, refunds, and keeps subscriptions whose
+ * A payment gateway in memory: it opens and expires checkout sessions, refunds, and keeps subscriptions whose
  * cancellation it schedules, withdraws or carries out. Every call is recorded; `fail` makes a method
  * throw until `recover`, and `hold` keeps the next call of a method waiting. It sends no webhooks,
  * so there is nothing to verify, normalize or resolve: those refuse.
@@ -31,6 +31,7 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
   const subscriptions = new Map<string, RemoteSubscription>();
   const failures = new Map<Method, Error>();
   const holds = new Map<Method, { arrived(): void; readonly released: Promise<void> }>();
+  const expired = new Set<string>();
   let sessionCount = 0;
 
   async function call<T>(method: Method, args: unknown[], answer: () => T): Promise<T> {
@@ -69,6 +70,12 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
           url: `https://checkout.${name}.test/${session_id}`,
           ...(options.clientKey ? { client_key: options.clientKey } : {}),
         };
+      }),
+    expireCheckout: (sessionId) =>
+      call("expireCheckout", [sessionId], () => {
+        const closed = !expired.has(sessionId);
+        expired.add(sessionId);
+        return { closed_now: closed, status: "expired" };
       }),
     verifyWebhook: (request) =>
       call("verifyWebhook", [request], () => {
