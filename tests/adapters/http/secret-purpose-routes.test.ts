@@ -179,7 +179,7 @@ describe("what is allowed is audited", () => {
     });
     const emails = await db.current.sql<{ recipient: string; data: Record<string, string> }[]>`
       select recipient, data from emails where template = 'ops.secret_destination' and data ->> 'target_id' = 'collector_token'`;
-    expect(emails).toEqual([
+    expect([...emails]).toEqual([
       {
         recipient: "ops@shop.example",
         data: expect.objectContaining({ address: collector.url, actor_id: adminId, via: "test-connection" }),
