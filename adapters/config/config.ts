@@ -132,9 +132,8 @@ export function loadConfig(env: Env): Config {
     gateway_a: gatewayDefaults(env, "GATEWAY_A", "https://sandbox-api.paddle.com", "https://api.paddle.com"),
     gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),
   };
-  const gatewayHosts = {
-    liveOfficialHostsOnly: nodeEnv === "production" && !boolean(env, "GATEWAY_ALLOW_CUSTOM_BASE_URLS", false),
-  };
+  const customGatewayHosts = boolean(env, "GATEWAY_ALLOW_CUSTOM_BASE_URLS", false);
+  const gatewayHosts = { liveOfficialHostsOnly: nodeEnv === "production" && !customGatewayHosts };
   for (const gateway of ["gateway_a", "gateway_b"] as const) {
     const refusal = gatewayHostRefusal(gatewayHosts, gateway, "live", gateways[gateway].liveBaseUrl);
     if (refusal)

@@ -68,7 +68,7 @@ const expectNoGatewaySecretLeft = () => {
 
 describe("an unsaved fulfillment config naming a gateway secret", () => {
   test.each([...WEBHOOK_SECRETS, ...API_KEYS])(
-    "%s: 422 naming both purposes, and the host receives nothing",
+    "%s: 422 naming both purposes; the host receives nothing, so no webhook can be forged with it",
     async (ref) => {
       const before = collector.received.length;
       for (const auth_mode of ["bearer", "hmac"]) {
