@@ -3,6 +3,7 @@ import {
   parseRetrySchedule,
   type RetrySchedule,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
 import { boolean, ConfigError, currency, type Env, integer, mailbox, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutRateLimit } from "./checkout-rate-limit.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
@@ -49,6 +50,8 @@ export interface Config {
   readonly checkoutReturnUrl: string;
   readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
   readonly gatewayTimeoutSeconds: number;
+  /** In production, live API keys go only to the gateways' own hosts unless `GATEWAY_ALLOW_CUSTOM_BASE_URLS=true`. */
+  readonly gatewayHosts: GatewayHostPolicy;
   readonly jobs: {
     readonly enabled: boolean;
     readonly maxAttempts: number;
@@ -132,6 +135,17 @@ export function loadConfig(env: Env): Config {
   if (mail.opsEmail && !mail.smtpUrl) throw new ConfigError("OPS_EMAIL", "needs SMTP_URL to send through", undefined);
   const publicBaseUrl =
     url(env, "PUBLIC_BASE_URL", ["http:", "https:"]) ?? `http://localhost:${integer(env, "PORT", 3000, 0, 65535)}`;
+  const gateways = {
+    gateway_a: gatewayDefaults(env, "GATEWAY_A", "https://sandbox-api.paddle.com", "https://api.paddle.com"),
+    gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),
+  };
+  const customGatewayHosts = boolean(env, "GATEWAY_ALLOW_CUSTOM_BASE_URLS", false);
+  const gatewayHosts = { liveOfficialHostsOnly: nodeEnv === "production" && !customGatewayHosts };
+  for (const gateway of ["gateway_a", "gateway_b"] as const) {
+    const refusal = gatewayHostRefusal(gatewayHosts, gateway, "live", gateways[gateway].liveBaseUrl);
+    if (refusal)
+      throw new ConfigError(`${gateway.toUpperCase()}_LIVE_BASE_URL`, refusal, gateways[gateway].liveBaseUrl);
+  }
   return {
     nodeEnv,
     host: text(env, "HOST") ?? "0.0.0.0",
@@ -157,11 +171,9 @@ export function loadConfig(env: Env): Config {
     shutdownTimeoutMs: integer(env, "SHUTDOWN_TIMEOUT_MS", 10_000, 0, 120_000),
     publicBaseUrl,
     checkoutReturnUrl: checkoutReturnUrlTemplate(env, publicBaseUrl),
-    gateways: {
-      gateway_a: gatewayDefaults(env, "GATEWAY_A", "https://sandbox-api.paddle.com", "https://api.paddle.com"),
-      gateway_b: gatewayDefaults(env, "GATEWAY_B", "https://api.stripe.com", "https://api.stripe.com"),
-    },
+    gateways,
     gatewayTimeoutSeconds: integer(env, "GATEWAY_TIMEOUT_SECONDS", 15, 1, 120),
+    gatewayHosts,
     jobs: {
       enabled: boolean(env, "JOBS_ENABLED", true),
       maxAttempts: integer(env, "JOB_MAX_ATTEMPTS", 8, 1, 100),

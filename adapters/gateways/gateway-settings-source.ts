@@ -12,15 +12,24 @@ import type { SecretStore } from "../../application/secrets/ports.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import { CredentialsNotFound } from "../../application/shared/upstream-errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import {
+  GatewayHostNotAllowed,
+  type GatewayHostPolicy,
+  gatewayHostRefusal,
+} from "../../domain/payments/gateway-hosts.ts";
+import { gatewayPurpose, type SecretPurpose } from "../../domain/secrets/secret-purpose.ts";
 
 /**
  * The active environment's settings with secret values resolved, read at every gateway call so an
  * admin's change applies at once; the stored settings are cached until any instance changes them.
+ * Each secret is resolved for its purpose (this gateway, this environment, this kind of key), and a
+ * live key goes only to an address `hosts` allows.
  */
 export function createGatewaySettingsSource(deps: {
   repository: GatewaySettingsRepository;
   secrets: SecretStore;
   changes: ChangeSignal;
+  hosts: GatewayHostPolicy;
 }): GatewaySettingsSource {
   const cache = new Map<PaymentGatewayName, Promise<GatewaySettings>>();
   deps.changes.subscribe(GATEWAY_SETTINGS_TOPIC, () => cache.clear());
@@ -33,12 +42,13 @@ export function createGatewaySettingsSource(deps: {
     }
     return found;
   };
-  const required = async (ref: string) => {
-    const value = await deps.secrets.resolve(ref);
+  const required = async (ref: string, purpose: SecretPurpose) => {
+    const value = await deps.secrets.resolve(ref, purpose);
     if (value === undefined) throw new CredentialsNotFound("gateway", ref);
     return value;
   };
-  const optional = async (ref: string | null) => (ref === null ? undefined : deps.secrets.resolve(ref));
+  const optional = async (ref: string | null, purpose: SecretPurpose) =>
+    ref === null ? undefined : deps.secrets.resolve(ref, purpose);
 
   return {
     async activeEnvironment(gateway) {
@@ -46,13 +56,17 @@ export function createGatewaySettingsSource(deps: {
     },
     async resolve(gateway): Promise<GatewayRuntimeSettings> {
       const settings = await settingsOf(gateway);
-      const env = settings[settings.environment];
+      const { environment } = settings;
+      const env = settings[environment];
+      const refusal = gatewayHostRefusal(deps.hosts, gateway, environment, env.base_url);
+      if (refusal) throw new GatewayHostNotAllowed(`/${environment}/base_url`, refusal);
       return {
         gateway,
-        environment: settings.environment,
+        environment,
         base_url: env.base_url,
-        api_key: await required(env.api_key_ref),
-        client_key: (await optional(env.client_key_ref)) ?? null,
+        api_key: await required(env.api_key_ref, gatewayPurpose("gateway_api_key", gateway, environment)),
+        client_key:
+          (await optional(env.client_key_ref, gatewayPurpose("gateway_client_key", gateway, environment))) ?? null,
         webhook_tolerance_seconds: settings.webhook_tolerance_seconds,
         timeout_seconds: settings.timeout_seconds,
         tax_behavior: settings.tax_behavior,
@@ -67,7 +81,11 @@ export function createGatewaySettingsSource(deps: {
       // The active environment first: nearly every event is signed with its secret.
       for (const environment of [settings.environment, settings.environment === "live" ? "sandbox" : "live"] as const) {
         const env = settings[environment];
-        const secrets = [await optional(env.webhook_secret_ref), await optional(env.previous_webhook_secret_ref)];
+        const purpose = gatewayPurpose("gateway_webhook_secret", gateway, environment);
+        const secrets = [
+          await optional(env.webhook_secret_ref, purpose),
+          await optional(env.previous_webhook_secret_ref, purpose),
+        ];
         const configured = secrets.filter((secret): secret is string => secret !== undefined);
         if (configured.length > 0) {
           found.push({ environment, secrets: configured, tolerance_seconds: settings.webhook_tolerance_seconds });

@@ -22,7 +22,7 @@ export interface AdminGatewayDeps {
     patch: SettingsPatch,
     actorId: string,
   ): Promise<GatewaySettingsView>;
-  testGatewayConnection(gateway: PaymentGatewayName): Promise<ConnectionReport>;
+  testGatewayConnection(gateway: PaymentGatewayName, actorId: string): Promise<ConnectionReport>;
   createGatewayAProduct(productId: string, actorId: string): Promise<ProductSync>;
   syncGatewayAProduct(productId: string, actorId: string): Promise<ProductSync>;
 }
@@ -53,10 +53,16 @@ export function createAdminGatewayRoutes(deps: AdminGatewayDeps) {
               },
             },
           )
-          .post(`/api/admin/${gateway}/test-connection`, () => deps.testGatewayConnection(gateway), {
-            response: { 200: GatewayConnectionReportSchema },
-            detail: { summary: `Check ${gateway}'s active environment accepts our key` },
-          }) as unknown as typeof app;
+          .post(
+            `/api/admin/${gateway}/test-connection`,
+            ({ principal }) => deps.testGatewayConnection(gateway, principal.userId),
+            {
+              response: { 200: GatewayConnectionReportSchema },
+              detail: {
+                summary: `Check ${gateway}'s active environment accepts our key (audited; a key not for this gateway and environment is refused with 422)`,
+              },
+            },
+          ) as unknown as typeof app;
       }
       return routes
         .post(

@@ -12,7 +12,7 @@ import { oneOf } from "./shared-schemas.ts";
 export interface AdminProviderDeps {
   readonly auth: AuthOptions;
   queryProviderManagement(request: ProviderManagementQuery): Promise<unknown>;
-  testProviderConnection(input: ProviderConnectionInput): Promise<ProviderConnectionReport>;
+  testProviderConnection(input: ProviderConnectionInput, actorId: string): Promise<ProviderConnectionReport>;
 }
 
 const ConnectionBody = t.Union([
@@ -46,13 +46,17 @@ export function createAdminProviderRoutes(deps: AdminProviderDeps) {
     .use(createAuth(deps.auth))
     .guard({ auth: "admin" }, (app) =>
       app
-        .post("/api/admin/fulfillment/test-connection", ({ body }) => deps.testProviderConnection(body), {
-          body: ConnectionBody,
-          response: { 200: ProviderConnectionReportSchema },
-          detail: detail(
-            "Check a SaaS product's provider address and credentials (saved product or unsaved configuration); private addresses are refused with 422",
-          ),
-        })
+        .post(
+          "/api/admin/fulfillment/test-connection",
+          ({ body, principal }) => deps.testProviderConnection(body, principal.userId),
+          {
+            body: ConnectionBody,
+            response: { 200: ProviderConnectionReportSchema },
+            detail: detail(
+              "Check a SaaS product's provider address and credentials (saved product or unsaved configuration); audited; private addresses, and a credentials_ref that is not a provider secret for auth_mode, are refused with 422",
+            ),
+          },
+        )
         .get(
           `${base}/overview`,
           ({ params }) => deps.queryProviderManagement({ productId: params.id, view: "overview" }),

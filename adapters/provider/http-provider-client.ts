@@ -2,6 +2,7 @@ import type { OnboardRequest, ProviderClient, ProviderTenant } from "../../appli
 import type { SecretStore } from "../../application/secrets/ports.ts";
 import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../upstream/upstream-http.ts";
 import { checkManagementView, checkTenant } from "./provider-schemas.ts";
@@ -33,7 +34,7 @@ export function createHttpProviderClient(deps: { secrets: SecretStore; outbound:
   const { outbound } = deps;
 
   async function send(config: MultitenantSaasConfig, call: Call): Promise<{ status: number; body: unknown }> {
-    const secret = await deps.secrets.resolve(config.credentials_ref);
+    const secret = await deps.secrets.resolve(config.credentials_ref, providerPurpose(config.auth_mode));
     if (secret === undefined) throw new CredentialsNotFound("provider", config.credentials_ref);
     const url = new URL(call.path.replace(/^\//, ""), call.baseUrl.endsWith("/") ? call.baseUrl : `${call.baseUrl}/`);
     for (const [key, value] of Object.entries(call.query ?? {})) url.searchParams.set(key, value);

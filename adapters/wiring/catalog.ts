@@ -13,10 +13,10 @@ import { createPostgresProductRepository } from "../postgres/product-repository.
 import type { Platform } from "./platform.ts";
 
 /** Products, pricing mappings and the public catalog (cached per instance, invalidated by `changes`). */
-export function wireCatalog({ config, sql, changes, urls }: Platform) {
+export function wireCatalog({ config, sql, changes, urls, secrets, secretUses }: Platform) {
   const products = createPostgresProductRepository(sql);
   const mappings = createPostgresPricingMappingRepository(sql);
-  const catalog = { products, mappings, changes, currency: config.currency, urls };
+  const catalog = { products, mappings, changes, currency: config.currency, urls, secrets, uses: secretUses };
   return {
     catalog,
     routes: {

@@ -23,16 +23,17 @@ import type { Platform } from "./platform.ts";
 
 /** Both gateways, their settings, webhooks in and the payment job, orders, refunds and subscriptions. */
 export function wirePayments(platform: Platform, { catalog }: { readonly catalog: CatalogFeature["catalog"] }) {
-  const { config, logger: log, sql, changes, wake, secrets, urls, outbound, mutex, uow, clock } = platform;
+  const { config, logger: log, sql, changes, wake, secrets, secretUses, urls, outbound, mutex, uow, clock } = platform;
   const repository = createPostgresGatewaySettingsRepository(sql, defaultGatewaySettings(config));
-  const settings = createGatewaySettingsSource({ repository, secrets, changes });
+  const hosts = config.gatewayHosts;
+  const settings = createGatewaySettingsSource({ repository, secrets, changes, hosts });
   const guarded = withOutboundGuard(settings, outbound);
   const paddle = createPaddleGateway({ settings: guarded });
   const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: guarded }) };
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);
   const subscriptions = createPostgresSubscriptionRepository(sql);
-  const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls });
+  const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls, hosts, uses: secretUses });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
   const adminOrders = makeAdminOrders({ orders, gateways, uow, log });
   // Webhooks are stored by group commit: concurrent arrivals share one transaction.

@@ -1,5 +1,6 @@
 import { makeOpsAlerts } from "../../application/alerts/ops-alerts.ts";
 import type { PasswordHasher } from "../../application/identity/ports.ts";
+import type { SecretUseLog } from "../../application/secrets/ports.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
 import type { Logger } from "../../kit/logger.ts";
@@ -51,6 +52,18 @@ export function wirePlatform(infra: Infrastructure) {
   const jobsFor = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake });
   /** Message-IDs name the sender's domain. */
   const mailDomain = /@([^>\s]+)>?$/.exec(config.mail.from ?? "")?.[1] ?? new URL(config.publicBaseUrl).hostname;
+  const uow = createPostgresUnitOfWork(sql, jobsFor, {
+    mailDomain,
+    alertsFor: (queue) => makeOpsAlerts({ queue, opsEmail: config.mail.opsEmail, publicBaseUrl: config.publicBaseUrl }),
+  });
+  /** Where secrets are sent: audit entries and alerts to operations, in one transaction. */
+  const secretUses: SecretUseLog = {
+    record: (entries, alerts) =>
+      uow.run(async (scope) => {
+        for (const entry of entries) await scope.audit.record(entry);
+        for (const alert of alerts) await scope.alerts.raise(alert);
+      }),
+  };
   return {
     infra,
     config,
@@ -65,11 +78,8 @@ export function wirePlatform(infra: Infrastructure) {
     secrets: createSecretStore({ sql, keyMaterial: infra.secretsKey, env: infra.env, changes }),
     jobsFor,
     mailDomain,
-    uow: createPostgresUnitOfWork(sql, jobsFor, {
-      mailDomain,
-      alertsFor: (queue) =>
-        makeOpsAlerts({ queue, opsEmail: config.mail.opsEmail, publicBaseUrl: config.publicBaseUrl }),
-    }),
+    uow,
+    secretUses,
   };
 }
 

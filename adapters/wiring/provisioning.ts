@@ -10,7 +10,7 @@ import type { Platform } from "./platform.ts";
 
 /** The SaaS provider's API (tenants, plans, connection checks) and the two drivers that provision. */
 export function wireProvisioning(platform: Platform, { catalog }: { readonly catalog: CatalogFeature["catalog"] }) {
-  const { config, sql, secrets, outbound, urls, clock } = platform;
+  const { config, sql, secrets, secretUses, outbound, urls, clock } = platform;
   const provider = createHttpProviderClient({ secrets, outbound });
   return {
     provider,
@@ -20,6 +20,8 @@ export function wireProvisioning(platform: Platform, { catalog }: { readonly cat
         products: catalog.products,
         provider,
         urls,
+        secrets,
+        uses: secretUses,
         now: () => performance.now(),
       }),
     },

@@ -10,5 +10,7 @@ export function adminPathFor(kind: OpsAlertKind, targetId: string): string {
       return `/api/admin/orders/${id}`;
     case "task_overdue":
       return `/api/admin/manual-tasks?status=open#${id}`;
+    case "secret_destination":
+      return `/api/admin/audit-log?target_id=${id}`;
   }
 }

@@ -1,9 +1,9 @@
-export type OpsAlertKind = "job_dead" | "order_needs_attention" | "task_overdue";
+export type OpsAlertKind = "job_dead" | "order_needs_attention" | "task_overdue" | "secret_destination";
 
 /** Something operations must look at. */
 export interface OpsAlert {
   readonly kind: OpsAlertKind;
-  /** The job, order or task concerned. */
+  /** The job, order, task or secret reference concerned. */
   readonly target_id: string;
   /** Tells one occurrence from another for the same target (a job dead again after a redrive). */
   readonly occurrence?: string;

@@ -1,5 +1,5 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
-import { DRIVER_CONFIG_SPECS } from "../../domain/catalog/drivers.ts";
+import { configOf, DRIVER_CONFIG_SPECS } from "../../domain/catalog/drivers.ts";
 import { checkoutOptions } from "../../domain/catalog/pricing.ts";
 import {
   type Product,
@@ -10,7 +10,15 @@ import {
   validateProduct,
 } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
+import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
+import {
+  newDestinations,
+  providerDestinations,
+  recordNewDestinations,
+  type SecretStore,
+  type SecretUseLog,
+} from "../secrets/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { ChangeSignal, PageRequest } from "../shared/ports.ts";
 import type { PricingMappingRepository, ProductFilter, ProductRepository } from "./ports.ts";
@@ -23,14 +31,42 @@ export interface ManageProductsDeps {
   readonly changes: ChangeSignal;
   readonly currency: string;
   readonly urls: OutboundUrlPolicy;
+  /** `credentials_ref` must name a provider secret for `auth_mode` (a reference without a purpose takes it). */
+  readonly secrets: Pick<SecretStore, "claim">;
+  readonly uses: SecretUseLog;
 }
 
-/** Validates a product and refuses addresses the marketplace must not call (SSRF). */
+/**
+ * Validates a product, refuses addresses the marketplace must not call (SSRF) and a
+ * `credentials_ref` that names a secret for another purpose.
+ */
 async function acceptDefinition(deps: ManageProductsDeps, input: ProductInput): Promise<ProductDefinition> {
   const definition = validateProduct(input);
   const spec = DRIVER_CONFIG_SPECS[definition.fulfillment_driver];
   await assertOutboundUrls(deps.urls, urlFieldsOf(spec, definition.fulfillment_config, "/fulfillment_config"));
+  const saas = configOf(definition, "multitenant_saas");
+  if (saas) {
+    const use = { path: "/fulfillment_config/credentials_ref", ref: saas.credentials_ref };
+    await deps.secrets.claim([{ ...use, purpose: providerPurpose(saas.auth_mode) }]);
+  }
   return definition;
+}
+
+/** A stored secret set to go to a new address is audited and told to operations. */
+function recordDestinations(
+  deps: ManageProductsDeps,
+  before: ProductDefinition | undefined,
+  after: ProductDefinition,
+  productId: string,
+  actorId: string,
+) {
+  const previous = providerDestinations(before ? configOf(before, "multitenant_saas") : undefined);
+  return recordNewDestinations(deps.uses, {
+    actorId,
+    via: `product ${productId}`,
+    previous: (ref) => previous.find((d) => d.ref === ref)?.address ?? null,
+    destinations: newDestinations(previous, providerDestinations(configOf(after, "multitenant_saas"))),
+  });
 }
 
 /** An admin's change to a product, for the audit log. */
@@ -72,6 +108,7 @@ export function makeCreateProduct(deps: ManageProductsDeps) {
     );
     if (!product) throw new SlugTaken(definition.slug);
     await deps.changes.publish(CATALOG_TOPIC);
+    await recordDestinations(deps, undefined, definition, product.id, actorId);
     return product;
   };
 }
@@ -89,6 +126,7 @@ export function makeUpdateProduct(deps: ManageProductsDeps) {
     );
     if (!product) throw new ProductNotFound();
     await deps.changes.publish(CATALOG_TOPIC);
+    await recordDestinations(deps, before, definition, id, actorId);
     return product;
   };
 }

@@ -8,6 +8,7 @@ export const EMAIL_TEMPLATES = [
   "ops.job_dead",
   "ops.order_needs_attention",
   "ops.task_overdue",
+  "ops.secret_destination",
 ] as const;
 
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];

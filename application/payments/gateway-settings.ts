@@ -1,10 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import type { GatewayHostPolicy } from "../../domain/payments/gateway-hosts.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { redactSummary } from "../audit/ports.ts";
-import type { SecretStore } from "../secrets/ports.ts";
+import { newDestinations, recordNewDestinations, type SecretStore, type SecretUseLog } from "../secrets/ports.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy, type UrlField } from "../shared/outbound-urls.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import {
@@ -13,6 +14,7 @@ import {
   type GatewaySettings,
   type GatewaySettingsRepository,
 } from "./gateway-settings-ports.ts";
+import { apiKeyDestinations, assertGatewayHosts, gatewaySecretUses } from "./gateway-settings-secrets.ts";
 import type { ConnectionReport, PaymentGateway } from "./ports.ts";
 
 type Secrets = "api_key" | "client_key" | "webhook_secret" | "previous_webhook_secret";
@@ -61,13 +63,14 @@ export function makeGatewaySettingsAdmin(deps: {
   changes: ChangeSignal;
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
   urls: OutboundUrlPolicy;
+  hosts: GatewayHostPolicy;
+  uses: SecretUseLog;
 }) {
   /** What an admin sees: references and whether each resolves, never a value. */
   async function describe(gateway: PaymentGatewayName) {
     const settings = await deps.repository.get(gateway);
     const view = async (env: EnvironmentSettings) => {
-      const configured = async (ref: string | null) =>
-        ref === null ? false : (await deps.secrets.resolve(ref)) !== undefined;
+      const configured = async (ref: string | null) => (ref === null ? false : deps.secrets.has(ref));
       return {
         ...env,
         api_key_configured: await configured(env.api_key_ref),
@@ -83,7 +86,8 @@ export function makeGatewaySettingsAdmin(deps: {
 
     /**
      * Secret values in the patch go to the secret store; the settings and their audit entry (the
-     * patch, secret values redacted) are saved together.
+     * patch, secret values redacted) are saved together. Every reference must be for its field's
+     * purpose, and an API key set to go to a new address is audited and told to operations.
      */
     async update(gateway: PaymentGatewayName, patch: SettingsPatch, actorId: string) {
       const current = await deps.repository.get(gateway);
@@ -123,13 +127,16 @@ export function makeGatewaySettingsAdmin(deps: {
         if (url !== undefined) changedUrls.push({ path: `/${environment}/base_url`, url });
       }
       await assertOutboundUrls(deps.urls, changedUrls);
+      assertGatewayHosts(deps.hosts, gateway, next);
+      await deps.secrets.claim(gatewaySecretUses(next));
       for (const environment of ["sandbox", "live"] as const) {
         for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
           const value = patch[environment]?.[secret];
           const ref = next[environment][SECRET_REF_FIELD[secret]];
           // Each secret is stored with its own audit entry, in its own transaction.
           if (value !== undefined && ref !== null) {
-            await deps.secrets.put(ref, value, {
+            // The reference was claimed for this field's purpose above; the value keeps it.
+            await deps.secrets.put(ref, value, undefined, {
               actor_id: actorId,
               action: "secret.set",
               target_type: "secret",
@@ -147,14 +154,39 @@ export function makeGatewaySettingsAdmin(deps: {
         summary: redactSummary({ ...patch }),
       });
       await deps.changes.publish(GATEWAY_SETTINGS_TOPIC);
+      const before = apiKeyDestinations(current);
+      await recordNewDestinations(deps.uses, {
+        actorId,
+        via: `${gateway} settings`,
+        previous: (ref) => before.find((d) => d.ref === ref)?.address ?? null,
+        destinations: newDestinations(before, apiKeyDestinations(next)),
+      });
       return describe(gateway);
     },
 
-    /** The active environment's address is checked before anything connects to it. */
-    async testConnection(gateway: PaymentGatewayName): Promise<ConnectionReport> {
+    /**
+     * Audited like a change, before anything is sent. The active environment's address is checked,
+     * and its keys must be for it, before anything connects to it.
+     */
+    async testConnection(gateway: PaymentGatewayName, actorId: string): Promise<ConnectionReport> {
       const settings = await deps.repository.get(gateway);
       const environment = settings.environment;
-      await assertOutboundUrls(deps.urls, [{ path: `/${environment}/base_url`, url: settings[environment].base_url }]);
+      const { base_url, api_key_ref } = settings[environment];
+      await assertOutboundUrls(deps.urls, [{ path: `/${environment}/base_url`, url: base_url }]);
+      assertGatewayHosts(deps.hosts, gateway, settings, [environment]);
+      await deps.secrets.claim(gatewaySecretUses(settings, [environment]));
+      await deps.uses.record(
+        [
+          {
+            actor_id: actorId,
+            action: "gateway.test_connection",
+            target_type: "gateway_settings",
+            target_id: gateway,
+            summary: { environment, base_url, api_key_ref },
+          },
+        ],
+        [],
+      );
       return deps.gateways[gateway].testConnection();
     },
   };

@@ -1,8 +1,11 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
 import { configOf, DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { AuditEntry } from "../audit/ports.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
+import { destinationAlert, type SecretStore, type SecretUseLog } from "../secrets/ports.ts";
 import { type ConnectionFailure, connectionFailure } from "../shared/connection-check.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
@@ -36,15 +39,37 @@ const PROVIDER_WORDING = {
   unexpectedResponse: () => "The provider answered in a way the contract does not allow.",
 };
 
+/** The test is audited like a change: who sent which secret where, written before it is sent. */
+function testEntry(input: ProviderConnectionInput, config: MultitenantSaasConfig, actorId: string): AuditEntry {
+  const saved = "product_id" in input;
+  return {
+    actor_id: actorId,
+    action: "fulfillment.test_connection",
+    // An unsaved configuration has no product: the entry is found under the secret it sent.
+    target_type: saved ? "product" : "secret",
+    target_id: saved ? input.product_id : config.credentials_ref,
+    summary: {
+      saved,
+      base_url: config.base_url,
+      auth_mode: config.auth_mode,
+      credentials_ref: config.credentials_ref,
+    },
+  };
+}
+
 /**
- * The "test connection" action of a SaaS product: checks the configuration and its addresses,
- * then asks the provider for the status of a reference that does not exist. The contract's
- * `TENANT_NOT_FOUND` (or a tenant) proves address, credentials and signing all work.
+ * The "test connection" action of a SaaS product: checks the configuration, its addresses and that
+ * `credentials_ref` is a provider secret for its `auth_mode`, then asks the provider for the status
+ * of a reference that does not exist. The contract's `TENANT_NOT_FOUND` (or a tenant) proves
+ * address, credentials and signing all work. An unsaved configuration may send the secret to an
+ * address no product uses, so operations are told (once per secret and address).
  */
 export function makeTestProviderConnection(deps: {
   products: ProductRepository;
   provider: ProviderClient;
   urls: OutboundUrlPolicy;
+  secrets: Pick<SecretStore, "claim">;
+  uses: SecretUseLog;
   /** Milliseconds from any origin, for the latency. */
   now: () => number;
 }) {
@@ -62,10 +87,21 @@ export function makeTestProviderConnection(deps: {
     return config;
   }
 
-  return async function testProviderConnection(input: ProviderConnectionInput): Promise<ProviderConnectionReport> {
+  return async function testProviderConnection(
+    input: ProviderConnectionInput,
+    actorId: string,
+  ): Promise<ProviderConnectionReport> {
     const config = await saasConfigOf(input);
     const fields = urlFieldsOf(SAAS_SPEC, config, "/fulfillment_config");
     await assertOutboundUrls(deps.urls, fields);
+    const purpose = providerPurpose(config.auth_mode);
+    const ref = config.credentials_ref;
+    await deps.secrets.claim([{ path: "/fulfillment_config/credentials_ref", ref, purpose }]);
+    const alerts =
+      "product_id" in input
+        ? []
+        : [destinationAlert({ ref, purpose, address: config.base_url }, actorId, "test-connection")];
+    await deps.uses.record([testEntry(input, config, actorId)], alerts);
     const started = deps.now();
     try {
       await deps.provider.status(config, CONNECTION_PROBE_REFERENCE);

@@ -1,3 +1,5 @@
+import { GatewayHostNotAllowed } from "../../domain/payments/gateway-hosts.ts";
+import { SecretPurposeMismatch } from "../../domain/secrets/secret-purpose.ts";
 import {
   CredentialsNotFound,
   UpstreamRejected,
@@ -35,6 +37,8 @@ export interface ConnectionFailureWording {
 export function connectionFailure(error: unknown, wording: ConnectionFailureWording): ConnectionFailure {
   // An address the marketplace does not call is the admin's input to fix: a 422, not a report.
   if (error instanceof UpstreamUrlNotAllowed) throw error;
+  // So is a secret named for another purpose, or a live key bound for a host that is not the gateway's.
+  if (error instanceof SecretPurposeMismatch || error instanceof GatewayHostNotAllowed) throw error;
   if (error instanceof CredentialsNotFound) return { reason: "not_configured", message: wording.notConfigured };
   if (error instanceof UpstreamRejected && (error.status === 401 || error.status === 403)) {
     return { reason: "bad_credentials", message: wording.badCredentials(error.status) };

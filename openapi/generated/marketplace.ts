@@ -356,7 +356,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check a SaaS product's provider address and credentials (saved product or unsaved configuration); private addresses are refused with 422 */
+        /** Check a SaaS product's provider address and credentials (saved product or unsaved configuration); audited; private addresses, and a credentials_ref that is not a provider secret for auth_mode, are refused with 422 */
         post: operations["postApiAdminFulfillmentTest-connection"];
         delete?: never;
         options?: never;
@@ -474,7 +474,7 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Store a secret encrypted under a reference; the value is never returned */
+        /** Store a secret encrypted under a reference, for one purpose (a gateway_* purpose also names gateway and environment; unset keeps the purpose it had); the value is never returned and only ever used for its purpose */
         put: operations["putApiAdminSecretsByRef"];
         post?: never;
         delete?: never;
@@ -490,7 +490,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Secret references and where each comes from; never the values */
+        /** Secret references, where each comes from and what it is for (null until declared or first used); never the values */
         get: operations["getApiAdminSecrets"];
         put?: never;
         post?: never;
@@ -561,7 +561,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check gateway_a's active environment accepts our key */
+        /** Check gateway_a's active environment accepts our key (audited; a key not for this gateway and environment is refused with 422) */
         post: operations["postApiAdminGateway_aTest-connection"];
         delete?: never;
         options?: never;
@@ -596,7 +596,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check gateway_b's active environment accepts our key */
+        /** Check gateway_b's active environment accepts our key (audited; a key not for this gateway and environment is refused with 422) */
         post: operations["postApiAdminGateway_bTest-connection"];
         delete?: never;
         options?: never;
@@ -2280,6 +2280,12 @@ export interface components {
              * @description Stored secrets only
              */
             updated_at: string | null;
+            /** @enum {string|null} */
+            purpose: "provider_bearer_token" | "provider_hmac_key" | "gateway_api_key" | "gateway_client_key" | "gateway_webhook_secret" | "smtp_password" | "license_signing_key" | null;
+            /** @enum {string|null} */
+            gateway: "gateway_a" | "gateway_b" | null;
+            /** @enum {string|null} */
+            environment: "sandbox" | "live" | null;
         };
         SecretListingPage: {
             items: components["schemas"]["SecretListing"][];
@@ -3381,6 +3387,12 @@ export interface operations {
             content: {
                 "application/json": {
                     value: string;
+                    /** @enum {string} */
+                    purpose?: "provider_bearer_token" | "provider_hmac_key" | "gateway_api_key" | "gateway_client_key" | "gateway_webhook_secret" | "smtp_password" | "license_signing_key";
+                    /** @enum {string} */
+                    gateway?: "gateway_a" | "gateway_b";
+                    /** @enum {string} */
+                    environment?: "sandbox" | "live";
                 };
             };
         };

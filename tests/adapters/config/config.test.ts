@@ -100,4 +100,32 @@ describe("loadConfig", () => {
     });
     expect(config).toMatchObject({ nodeEnv: "production", logLevel: "info", admin: { email: "admin@example.com" } });
   });
+
+  describe("gateway live addresses", () => {
+    const production = {
+      NODE_ENV: "production",
+      JWT_SECRET: "x".repeat(40),
+      SECRETS_KEY: "k".repeat(40),
+      LICENSE_SIGNING_KEY: `${PEM_BEGIN}\nMC4CAQAwBQYDK2VwBCIEIA==\n${PEM_END}`,
+    };
+
+    test("in production, a live address other than the gateway's own host stops the start", () => {
+      expect(() => loadConfig({ ...production, GATEWAY_B_LIVE_BASE_URL: "https://stripe.proxy.example" })).toThrow(
+        "Invalid configuration: GATEWAY_B_LIVE_BASE_URL in production, gateway_b's live address must be https://api.stripe.com",
+      );
+      expect(() => loadConfig({ ...production, GATEWAY_A_LIVE_BASE_URL: "https://sandbox-api.paddle.com" })).toThrow(
+        ConfigError,
+      );
+      expect(loadConfig(production).gatewayHosts).toEqual({ liveOfficialHostsOnly: true });
+    });
+
+    test("GATEWAY_ALLOW_CUSTOM_BASE_URLS=true allows another; outside production any address goes", () => {
+      const custom = { GATEWAY_B_LIVE_BASE_URL: "https://stripe.proxy.example" };
+      expect(loadConfig({ ...production, ...custom, GATEWAY_ALLOW_CUSTOM_BASE_URLS: "true" }).gatewayHosts).toEqual({
+        liveOfficialHostsOnly: false,
+      });
+      expect(loadConfig(custom).gatewayHosts).toEqual({ liveOfficialHostsOnly: false });
+      expect(() => loadConfig({ GATEWAY_ALLOW_CUSTOM_BASE_URLS: "maybe" })).toThrow(ConfigError);
+    });
+  });
 });

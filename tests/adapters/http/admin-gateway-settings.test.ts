@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { delay, HttpResponse, http, passthrough } from "msw";
 import { setupServer } from "msw/node";
+import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
 import { freePort } from "../../../scripts/lib/postgres-cluster.ts";
 import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";
@@ -67,7 +68,12 @@ describe("gateway settings", () => {
     expect(updated.status).toBe(200);
     expect(updated.body.live.api_key_configured).toBeTrue();
     expect(JSON.stringify(updated.body)).not.toContain("sk_live_written_value_999");
-    expect(await marketplace.secrets.resolve("gateway_b_live_api_key")).toBe("sk_live_written_value_999");
+    expect(
+      await marketplace.secrets.resolve(
+        "gateway_b_live_api_key",
+        gatewayPurpose("gateway_api_key", "gateway_b", "live"),
+      ),
+    ).toBe("sk_live_written_value_999");
   });
 
   test("bad URLs and references are 422 problems naming the field", async () => {

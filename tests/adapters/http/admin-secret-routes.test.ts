@@ -17,7 +17,9 @@ test("an admin stores a secret, lists it without its value, and the store resolv
   const listed = await call(marketplace.app, "GET", "/api/admin/secrets", { token: admin });
   expect(listed.body.items).toContainEqual(expect.objectContaining({ ref: "pos_token", source: "stored" }));
   expect(JSON.stringify(listed.body)).not.toContain("very-secret-token-value");
-  expect(await marketplace.secrets.resolve("pos_token")).toBe("very-secret-token-value");
+  expect(await marketplace.secrets.resolve("pos_token", { kind: "provider_bearer_token" })).toBe(
+    "very-secret-token-value",
+  );
   await marketplace.close();
 });
 

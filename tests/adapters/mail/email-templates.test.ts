@@ -74,6 +74,17 @@ describe("the email template files", () => {
           instructions: "Call",
         },
       }),
+      await alertEmail({
+        kind: "secret_destination",
+        target_id: "pos_token",
+        occurrence: "https://pos.example",
+        details: {
+          purpose: "a provider bearer token (provider_bearer_token)",
+          address: "https://pos.example",
+          actor_id: "a-1",
+          via: "product p-1",
+        },
+      }),
     ];
     expect(emails.map((email) => email.template).sort()).toEqual([...EMAIL_TEMPLATES].sort());
     for (const email of emails) {

@@ -8,11 +8,14 @@ import {
   makeUpdateProduct,
 } from "../../../application/catalog/manage-products.ts";
 import type { ProductInput } from "../../../domain/catalog/product.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
+import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
+import { createRecordingSecretUseLog } from "../../support/fakes/recording-secret-use-log.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
 
 const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
@@ -24,7 +27,9 @@ function setup(refusedHosts: readonly string[] = []) {
   const products = createInMemoryProductRepository(mappings, audit);
   const changes = createInMemoryChangeSignal();
   const urls = createStaticOutboundUrlPolicy(refusedHosts);
-  const deps = { products, mappings, changes, urls, currency: "USD" };
+  const secrets = createInMemorySecretStore();
+  const uses = createRecordingSecretUseLog();
+  const deps = { products, mappings, changes, urls, currency: "USD", secrets, uses };
   const createProduct = makeCreateProduct(deps);
   const updateProduct = makeUpdateProduct(deps);
   const archiveProduct = makeArchiveProduct(deps);
@@ -34,6 +39,8 @@ function setup(refusedHosts: readonly string[] = []) {
     changes,
     urls,
     audit,
+    secrets,
+    uses,
     create: (input: ProductInput) => createProduct(input, ADMIN),
     update: (id: string, input: ProductInput) => updateProduct(id, input, ADMIN),
     archive: (id: string) => archiveProduct(id, ADMIN),
@@ -259,5 +266,69 @@ describe("the audit log", () => {
     await failure(update(mine.id, aLicenseProduct({ slug: "mine", supports_trial: true })));
     await failure(archive(crypto.randomUUID()));
     expect(audit.all().map((entry) => entry.action)).toEqual(["product.create"]);
+  });
+});
+
+describe("the secret a product sends", () => {
+  const withConfig = (config: Record<string, unknown>) => {
+    const product = aPointOfSaleProduct();
+    return { ...product, fulfillment_config: { ...product.fulfillment_config, ...config } };
+  };
+
+  test.each(["gateway_b_sandbox_webhook_secret", "gateway_a_live_webhook_secret", "gateway_b_live_api_key"])(
+    "credentials_ref %s is refused on create and update naming both purposes; nothing is stored",
+    async (ref) => {
+      const t = setup();
+      const refused = await failure(t.create(withConfig({ credentials_ref: ref })));
+      expect(refused).toBeInstanceOf(SecretPurposeMismatch);
+      expect(fieldCodes(refused)).toEqual(["/fulfillment_config/credentials_ref SECRET_PURPOSE_MISMATCH"]);
+      expect((refused as SecretPurposeMismatch).message).toMatch(
+        /is a gateway_. (sandbox|live) .* provider bearer token/,
+      );
+      expect(t.products.all()).toEqual([]);
+      const product = await t.create(aPointOfSaleProduct());
+      await failure(t.update(product.id, withConfig({ credentials_ref: ref })));
+      expect(t.products.all()[0]?.fulfillment_config).toMatchObject({ credentials_ref: "pos_provider_token" });
+    },
+  );
+
+  test("switching auth_mode does not turn a bearer token into an HMAC key", async () => {
+    const t = setup();
+    const product = await t.create(aPointOfSaleProduct());
+    expect(fieldCodes(await failure(t.update(product.id, withConfig({ auth_mode: "hmac" }))))).toEqual([
+      "/fulfillment_config/credentials_ref SECRET_PURPOSE_MISMATCH",
+    ]);
+  });
+
+  test("a new address for the credentials is audited and told to operations; an unchanged one is not", async () => {
+    const t = setup();
+    const product = await t.create(aPointOfSaleProduct());
+    expect(t.uses.entries).toMatchObject([
+      {
+        action: "secret.destination_change",
+        target_id: "pos_provider_token",
+        summary: { address: "https://provider.example.com", previous: null, via: `product ${product.id}` },
+      },
+    ]);
+    await t.update(product.id, { ...aPointOfSaleProduct(), slug: product.slug, name: "Renamed" });
+    expect(t.uses.entries).toHaveLength(1);
+    await t.update(product.id, { ...withConfig({ base_url: "https://collector.example" }), slug: product.slug });
+    expect(t.uses.entries[1]).toEqual({
+      actor_id: ADMIN,
+      action: "secret.destination_change",
+      target_type: "secret",
+      target_id: "pos_provider_token",
+      summary: {
+        ref: "pos_provider_token",
+        purpose: "provider_bearer_token",
+        address: "https://collector.example",
+        previous: "https://provider.example.com",
+        via: `product ${product.id}`,
+      },
+    });
+    expect(t.uses.alerts.map((a) => [a.kind, a.target_id, a.occurrence])).toEqual([
+      ["secret_destination", "pos_provider_token", "https://provider.example.com"],
+      ["secret_destination", "pos_provider_token", "https://collector.example"],
+    ]);
   });
 });

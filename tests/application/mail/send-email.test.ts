@@ -18,6 +18,7 @@ const TEMPLATES = {
   "ops.job_dead": TEMPLATE,
   "ops.order_needs_attention": TEMPLATE,
   "ops.task_overdue": TEMPLATE,
+  "ops.secret_destination": TEMPLATE,
 };
 const CONTEXT = { jobId: "1", attempt: 1, maxAttempts: 3, lastAttempt: false };
 

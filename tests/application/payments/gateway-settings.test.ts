@@ -3,18 +3,25 @@ import { makeGatewaySettingsAdmin, type SettingsPatch } from "../../../applicati
 import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
 import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
+import { GatewayHostNotAllowed } from "../../../domain/payments/gateway-hosts.ts";
+import { gatewayPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
+import { createRecordingSecretUseLog } from "../../support/fakes/recording-secret-use-log.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
 
 const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
+const LIVE_WEBHOOK = gatewayPurpose("gateway_webhook_secret", "gateway_b", "live");
 
 /** The settings use cases as the signed-in admin `ADMIN` calls them. */
-function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" }) {
+function setUp(
+  secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" },
+  hosts = { liveOfficialHostsOnly: false },
+) {
   const audit = createInMemoryAuditTrail();
   const repository = createInMemoryGatewaySettingsRepository(audit);
   const store = createInMemorySecretStore(secrets, audit);
@@ -24,12 +31,14 @@ function setUp(secrets: Record<string, string> = { gateway_b_sandbox_api_key: "s
     gateway_a: createWebhookSendingPaymentGateway("gateway_a"),
     gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
   };
-  const settings = makeGatewaySettingsAdmin({ repository, secrets: store, changes, gateways, urls });
+  const uses = createRecordingSecretUseLog();
+  const settings = makeGatewaySettingsAdmin({ repository, secrets: store, changes, gateways, urls, hosts, uses });
   const admin = {
     ...settings,
     update: (gateway: PaymentGatewayName, patch: SettingsPatch) => settings.update(gateway, patch, ADMIN),
+    testConnection: (gateway: PaymentGatewayName) => settings.testConnection(gateway, ADMIN),
   };
-  return { repository, store, changes, urls, gateways, admin, audit };
+  return { repository, store, changes, urls, gateways, admin, audit, uses };
 }
 
 const fieldErrors = async (promise: Promise<unknown>) => {
@@ -69,7 +78,7 @@ describe("updating a gateway's settings", () => {
       live: { base_url: "https://api.gateway.example", webhook_secret_ref: "gateway_b_live_webhook_secret" },
       sandbox: { base_url: "https://sandbox.gateway_b.example" },
     });
-    expect(await store.resolve("gateway_b_live_webhook_secret")).toBe("whsec_live");
+    expect(await store.resolve("gateway_b_live_webhook_secret", LIVE_WEBHOOK)).toBe("whsec_live");
     expect(described.live.webhook_secret_configured).toBe(true);
     expect(JSON.stringify(await repository.get("gateway_b"))).not.toContain("whsec_live");
     expect(changes.published).toEqual([GATEWAY_SETTINGS_TOPIC]);
@@ -89,7 +98,7 @@ describe("updating a gateway's settings", () => {
       "/sandbox/client_key NO_REFERENCE",
     ]);
     expect(repository.saves()).toBe(0);
-    expect(await store.resolve("gateway_b_live_webhook_secret")).toBeUndefined();
+    expect(await store.resolve("gateway_b_live_webhook_secret", LIVE_WEBHOOK)).toBeUndefined();
     expect(changes.published).toEqual([]);
   });
 
@@ -160,5 +169,128 @@ describe("the audit log", () => {
     await fieldErrors(admin.update("gateway_b", { sandbox: { base_url: "ftp://files.example" } }));
     await admin.update("gateway_b", { live: { base_url: "https://10.0.0.1/api" } }).catch(() => undefined);
     expect(audit.all()).toEqual([]);
+  });
+});
+
+describe("secrets by purpose", () => {
+  test.each([
+    ["api_key_ref", "gateway_b_sandbox_webhook_secret"],
+    ["api_key_ref", "gateway_a_sandbox_api_key"],
+    ["api_key_ref", "gateway_b_live_api_key"],
+    ["api_key_ref", "provider_sim_token"],
+    ["client_key_ref", "gateway_b_live_webhook_secret"],
+    ["webhook_secret_ref", "gateway_b_sandbox_api_key"],
+  ])("sandbox %s naming %s is refused naming both purposes, and nothing is saved", async (field, ref) => {
+    const { admin, repository, store, uses } = setUp();
+    await store.claim([{ path: "/", ref: "provider_sim_token", purpose: { kind: "provider_bearer_token" } }]);
+    const error = await admin
+      .update("gateway_b", { sandbox: { base_url: "https://collector.example", [field]: ref } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SecretPurposeMismatch);
+    expect((error as SecretPurposeMismatch).errors).toEqual([
+      {
+        path: `/sandbox/${field}`,
+        code: "SECRET_PURPOSE_MISMATCH",
+        message: expect.stringMatching(new RegExp(`^${ref} is .* cannot be used as a gateway_b sandbox`)),
+      },
+    ]);
+    expect(repository.saves()).toBe(0);
+    expect(uses.entries).toEqual([]);
+  });
+
+  test("a stored pairing of a key with another purpose is refused at test-connection, and the gateway is not called", async () => {
+    const { admin, repository, gateways, uses } = setUp();
+    const settings = await repository.get("gateway_b");
+    await repository.save({
+      ...settings,
+      sandbox: { ...settings.sandbox, api_key_ref: "gateway_b_sandbox_webhook_secret" },
+    });
+    await expect(admin.testConnection("gateway_b")).rejects.toBeInstanceOf(SecretPurposeMismatch);
+    expect(gateways.gateway_b.callsOf("testConnection")).toEqual([]);
+    expect(uses.entries).toEqual([]);
+  });
+
+  test("a test-connection is audited with where the key goes, before the gateway is asked", async () => {
+    const { admin, uses } = setUp();
+    await admin.testConnection("gateway_b");
+    expect(uses.entries).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "gateway.test_connection",
+        target_type: "gateway_settings",
+        target_id: "gateway_b",
+        summary: {
+          environment: "sandbox",
+          base_url: "https://sandbox.gateway_b.example",
+          api_key_ref: "gateway_b_sandbox_api_key",
+        },
+      },
+    ]);
+  });
+
+  test("a new address for an API key is audited and told to operations; other changes are not", async () => {
+    const { admin, uses } = setUp();
+    await admin.update("gateway_b", { timeout_seconds: 9 });
+    expect(uses.entries).toEqual([]);
+    await admin.update("gateway_b", { sandbox: { base_url: "https://proxy.example" } });
+    expect(uses.entries).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "secret.destination_change",
+        target_type: "secret",
+        target_id: "gateway_b_sandbox_api_key",
+        summary: {
+          ref: "gateway_b_sandbox_api_key",
+          purpose: "gateway_api_key",
+          address: "https://proxy.example",
+          previous: "https://sandbox.gateway_b.example",
+          via: "gateway_b settings",
+        },
+      },
+    ]);
+    expect(uses.alerts).toMatchObject([
+      { kind: "secret_destination", target_id: "gateway_b_sandbox_api_key", occurrence: "https://proxy.example" },
+    ]);
+  });
+});
+
+describe("live addresses in production", () => {
+  const production = { liveOfficialHostsOnly: true };
+
+  test("a live address other than the gateway's own host is refused; its own host and sandbox addresses are not", async () => {
+    const { admin, repository } = setUp(undefined, production);
+    const error = await admin
+      .update("gateway_b", { live: { base_url: "https://api.stripe.com.evil.example" } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatewayHostNotAllowed);
+    expect((error as GatewayHostNotAllowed).errors).toMatchObject([{ path: "/live/base_url" }]);
+    expect(repository.saves()).toBe(0);
+    await admin.update("gateway_b", { live: { base_url: "https://api.stripe.com" } });
+    await admin.update("gateway_b", { sandbox: { base_url: "https://anywhere.example" } });
+    expect(repository.saves()).toBe(2);
+  });
+
+  test.each([
+    ["gateway_a", "https://api.paddle.com", true],
+    ["gateway_a", "https://sandbox-api.paddle.com", false],
+    ["gateway_a", "http://api.paddle.com", false],
+    ["gateway_a", "https://api.paddle.com:8443", false],
+    ["gateway_b", "https://api.stripe.com/", true],
+    ["gateway_b", "https://api.paddle.com", false],
+  ] as const)("%s live at %s allowed: %s", async (gateway, url, allowed) => {
+    const { admin } = setUp(undefined, production);
+    const outcome = await admin.update(gateway, { live: { base_url: url } }).then(
+      () => true,
+      () => false,
+    );
+    expect(outcome).toBe(allowed);
+  });
+
+  test("a stored live address that is not the gateway's own is refused at test-connection", async () => {
+    const { admin, repository, gateways } = setUp(undefined, production);
+    const settings = await repository.get("gateway_b");
+    await repository.save({ ...settings, environment: "live" });
+    await expect(admin.testConnection("gateway_b")).rejects.toBeInstanceOf(GatewayHostNotAllowed);
+    expect(gateways.gateway_b.callsOf("testConnection")).toEqual([]);
   });
 });

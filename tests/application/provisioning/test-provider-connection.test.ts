@@ -12,11 +12,16 @@ import {
   UpstreamUrlNotAllowed,
 } from "../../../application/shared/upstream-errors.ts";
 import { ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
+import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
+import { createRecordingSecretUseLog } from "../../support/fakes/recording-secret-use-log.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
+
+const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 function setup(refusedHosts: readonly string[] = []) {
   const products = createInMemoryProductRepository();
@@ -24,7 +29,17 @@ function setup(refusedHosts: readonly string[] = []) {
   const urls = createStaticOutboundUrlPolicy(refusedHosts);
   /** Each reading of the clock is 25 ms after the previous one. */
   let now = 1_000;
-  const test = makeTestProviderConnection({ products, provider, urls, now: () => (now += 25) });
+  const secrets = createInMemorySecretStore();
+  const uses = createRecordingSecretUseLog();
+  const testConnection = makeTestProviderConnection({
+    products,
+    provider,
+    urls,
+    secrets,
+    uses,
+    now: () => (now += 25),
+  });
+  const test = (input: Parameters<typeof testConnection>[0]) => testConnection(input, ADMIN);
   const stored = async (input = aPointOfSaleProduct()) => {
     const product = await products.insert(validateProduct(input));
     if (!product) throw new Error("product insert failed");
@@ -34,7 +49,7 @@ function setup(refusedHosts: readonly string[] = []) {
     fulfillment_driver: "multitenant_saas",
     fulfillment_config: config,
   });
-  return { provider, urls, test, stored, draft };
+  return { provider, urls, test, stored, draft, secrets, uses };
 }
 
 const tenantNotFound = () => new UpstreamRejected("provider", 404, "TENANT_NOT_FOUND", "no such tenant");
@@ -113,5 +128,85 @@ describe("testing a provider connection", () => {
   test("an unknown product is not found", async () => {
     const t = setup();
     await expect(t.test({ product_id: crypto.randomUUID() })).rejects.toBeInstanceOf(ProductNotFound);
+  });
+});
+
+describe("the secret a connection test sends", () => {
+  test.each([
+    "gateway_a_sandbox_webhook_secret",
+    "gateway_a_live_webhook_secret",
+    "gateway_b_sandbox_webhook_secret",
+    "gateway_b_live_webhook_secret",
+    "gateway_a_sandbox_api_key",
+    "gateway_b_live_api_key",
+  ])("%s as credentials_ref is refused naming both purposes, and nothing is sent or audited", async (ref) => {
+    const t = setup();
+    const config = { ...aPointOfSaleProduct().fulfillment_config, credentials_ref: ref };
+    const refused = await t.test(t.draft(config)).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SecretPurposeMismatch);
+    expect((refused as SecretPurposeMismatch).errors).toEqual([
+      {
+        path: "/fulfillment_config/credentials_ref",
+        code: "SECRET_PURPOSE_MISMATCH",
+        message: expect.stringMatching(/gateway_(a|b) (sandbox|live) .*cannot be used as a provider bearer token/),
+      },
+    ]);
+    expect(t.provider.calls).toEqual([]);
+    expect(t.uses.entries).toEqual([]);
+  });
+
+  test("a provider secret declared for HMAC is not sent as a bearer token", async () => {
+    const t = setup();
+    await t.secrets.put("pos_provider_token", "k", { kind: "provider_hmac_key" });
+    await expect(t.test(t.draft())).rejects.toBeInstanceOf(SecretPurposeMismatch);
+    expect(t.provider.calls).toEqual([]);
+  });
+
+  test("a saved product's test is audited under the product, before the call", async () => {
+    const t = setup();
+    const saved = await t.stored();
+    await t.test(saved);
+    expect(t.uses.entries).toEqual([
+      {
+        actor_id: ADMIN,
+        action: "fulfillment.test_connection",
+        target_type: "product",
+        target_id: saved.product_id,
+        summary: {
+          saved: true,
+          base_url: "https://provider.example.com",
+          auth_mode: "bearer",
+          credentials_ref: "pos_provider_token",
+        },
+      },
+    ]);
+    expect(t.uses.alerts).toEqual([]);
+  });
+
+  test("an unsaved configuration's test is audited under its secret and operations are told where it went", async () => {
+    const t = setup();
+    const config = { ...aPointOfSaleProduct().fulfillment_config, base_url: "https://elsewhere.example" };
+    await t.test(t.draft(config));
+    expect(t.uses.entries).toMatchObject([
+      {
+        action: "fulfillment.test_connection",
+        target_type: "secret",
+        target_id: "pos_provider_token",
+        summary: { saved: false, base_url: "https://elsewhere.example" },
+      },
+    ]);
+    expect(t.uses.alerts).toEqual([
+      {
+        kind: "secret_destination",
+        target_id: "pos_provider_token",
+        occurrence: "https://elsewhere.example",
+        details: {
+          purpose: "a provider bearer token (provider_bearer_token)",
+          address: "https://elsewhere.example",
+          actor_id: ADMIN,
+          via: "test-connection",
+        },
+      },
+    ]);
   });
 });

@@ -9,8 +9,8 @@ describe("setSecret", () => {
   test("stores the value and writes one secret.set entry naming the reference, never the value", async () => {
     const audit = createInMemoryAuditTrail();
     const secrets = createInMemorySecretStore({}, audit);
-    await makeSetSecret({ secrets })("pos_token", "s3cr3t-value", ADMIN);
-    expect(await secrets.resolve("pos_token")).toBe("s3cr3t-value");
+    await makeSetSecret({ secrets })("pos_token", "s3cr3t-value", undefined, ADMIN);
+    expect(await secrets.resolve("pos_token", { kind: "provider_bearer_token" })).toBe("s3cr3t-value");
     expect(audit.all()).toEqual([
       {
         actor_id: ADMIN,
@@ -21,5 +21,19 @@ describe("setSecret", () => {
       },
     ]);
     expect(JSON.stringify(audit.all())).not.toContain("s3cr3t-value");
+  });
+
+  test("a declared purpose is stored with the value and named in the entry", async () => {
+    const audit = createInMemoryAuditTrail();
+    const secrets = createInMemorySecretStore({}, audit);
+    await makeSetSecret({ secrets })("pos_hmac", "k", { kind: "provider_hmac_key" }, ADMIN);
+    expect(await secrets.list()).toEqual([
+      { ref: "pos_hmac", source: "stored", updated_at: null, purpose: { kind: "provider_hmac_key" } },
+    ]);
+    expect(audit.all()[0]?.summary).toEqual({
+      ref: "pos_hmac",
+      value_set: true,
+      purpose: { kind: "provider_hmac_key" },
+    });
   });
 });
