@@ -27,7 +27,7 @@ function docsPage(options: OpenApiOptions & { readonly path: string; readonly sp
   const info = { title: "API", version: "0.0.0", ...options.documentation?.info };
   // The configuration rides in a data attribute of an empty script element; emptied of its blank
   // text it is not an inline script at all, so `script-src 'self'` has nothing to refuse.
-  const config = { url: options.specPath, version: "latest", ...options.scalar } as ScalarConfig;
+  const config = { url: options.specPath.replace(/^\//, ""), version: "latest", ...options.scalar } as ScalarConfig;
   const html = ScalarRender(info, config).replace(/(<script\s+id="api-reference"[^>]*>)\s+(<\/script>)/, "$1$2");
   return new Elysia({ name: "api-docs-page" }).get(
     options.path,

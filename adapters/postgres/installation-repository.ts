@@ -1,4 +1,5 @@
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
+import { InstallationDomainTaken } from "../../domain/fulfillment/customer-domain.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 
@@ -17,6 +18,12 @@ const COLUMNS = [
   "updated_at",
 ];
 
+const isLiveDomainTaken = (error: unknown) =>
+  typeof error === "object" &&
+  error !== null &&
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint_name?: string }).constraint_name === "installations_live_domain";
+
 export function createPostgresInstallationRepository(sql: Queryable): InstallationRepository {
   const columns = columnList(sql, COLUMNS);
 
@@ -28,6 +35,13 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
 
   return {
     findForRecord,
+
+    async findLiveByDomain(domain) {
+      const [installation] = await sql<Installation[]>`
+        select ${columns} from installations
+        where lower(domain) = ${domain.toLowerCase()} and status in ('provisioning', 'active', 'suspended')`;
+      return installation;
+    },
 
     async upsert(draft) {
       const [installation] = await sql<Installation[]>`
@@ -43,7 +57,9 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
               status = excluded.status,
               updated_at = now()
           where installations.status in ('awaiting_domain', 'provisioning')
-        returning ${columns}`;
+        returning ${columns}`.catch((error: unknown) => {
+        throw isLiveDomainTaken(error) ? new InstallationDomainTaken() : error;
+      });
       const current = installation ?? (await findForRecord(draft.fulfillment_record_id));
       if (!current) throw new Error(`the installation of fulfillment ${draft.fulfillment_record_id} vanished`);
       return current;

@@ -69,6 +69,11 @@ export interface FulfillmentAdapter {
    * end. Without it, a renewal resumes what is not plainly active (a trial, a lapsed tenant).
    */
   renew?(context: FulfillmentContext): Promise<ExternalState>;
+  /**
+   * Optional: refuses what the customer supplies for `awaiting_customer` before the delivery
+   * resumes (a domain that is the platform's own or another installation's), by throwing.
+   */
+  checkCustomerInput?(context: FulfillmentContext, input: { readonly domain: string }): Promise<void>;
   /** Ops finished the task this adapter opened; returns what was delivered. */
   completeTask?(
     context: FulfillmentContext,
