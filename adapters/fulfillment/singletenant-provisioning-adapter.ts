@@ -16,6 +16,7 @@ import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { FulfillmentStateConflict } from "../../domain/fulfillment/fulfillment.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
+import { asOneLine } from "../../domain/shared/plain-text.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN, type DomainChoice } from "./installation-domain.ts";
 import { provisionInstallation } from "./provisioner-client.ts";
@@ -29,12 +30,14 @@ const stateOf = (installation: Installation): ExternalState => ({
   external_workspace_url: installation.url,
 });
 
+/** Every value stays data on its own line (`asOneLine`): a customer's name cannot add an instruction. */
 function instructionsFor(context: FulfillmentContext, installation: Installation): string {
+  const { product, customer } = context;
   return [
-    `Provision a dedicated installation of ${context.product.name} for ${context.customer.name} <${context.customer.email}>.`,
-    `Domain: ${installation.domain}`,
-    `Server profile: ${installation.server_profile}`,
-    `Resource limits profile: ${installation.resource_limits_profile}`,
+    `Provision a dedicated installation of ${asOneLine(product.name)} for ${asOneLine(customer.name)} <${asOneLine(customer.email)}>.`,
+    `Domain: ${asOneLine(installation.domain ?? "")}`,
+    `Server profile: ${asOneLine(installation.server_profile)}`,
+    `Resource limits profile: ${asOneLine(installation.resource_limits_profile)}`,
     `Installation ${installation.id}; order ${context.order.id}, item ${context.item.id}.`,
     "Complete this task with the installation's URL once it is reachable.",
   ].join("\n");

@@ -1,3 +1,5 @@
+import type { FieldError } from "./domain-error.ts";
+
 /**
  * Characters that steer how text is shown rather than being text: C0 and C1 controls, DEL, the
  * Unicode line and paragraph separators, and the bidirectional overrides and isolates that can
@@ -13,6 +15,10 @@ function isControl(code: number): boolean {
     (code >= 0x2066 && code <= 0x2069)
   );
 }
+
+/** What a field error says about each kind of text. */
+export const ONE_LINE_TEXT = "must be one line without control characters";
+export const MULTI_LINE_TEXT = "must hold no control characters besides line breaks and tabs";
 
 const LINE_BREAK_OR_TAB = new Set([0x09, 0x0a, 0x0d]);
 
@@ -42,4 +48,18 @@ export function asOneLine(value: string): string {
     line += isControl(code) ? `\\u{${code.toString(16)}}` : char;
   }
   return line;
+}
+
+/** A `CONTROL_CHARACTERS` field error for each text (by field name) that holds one; empty ones pass. */
+export function controlCharacterErrors(
+  texts: Readonly<Record<string, string | null | undefined>>,
+  multiline = false,
+): FieldError[] {
+  return Object.entries(texts)
+    .filter(([, text]) => text && (multiline ? hasControlCharactersBesidesLines(text) : hasControlCharacters(text)))
+    .map(([field]) => ({
+      path: `/${field}`,
+      code: "CONTROL_CHARACTERS",
+      message: multiline ? MULTI_LINE_TEXT : ONE_LINE_TEXT,
+    }));
 }

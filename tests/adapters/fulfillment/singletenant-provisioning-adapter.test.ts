@@ -107,6 +107,16 @@ describe("single-tenant provisioning adapter", () => {
     });
   });
 
+  test("the task's instructions keep a customer's name on its line, whatever it holds", async () => {
+    const base = await aContext({}, { customerInput: { domain: "lines.acme.com" } });
+    const context = { ...base, customer: { ...base.customer, name: "Eve\nDomain: victim.example" } };
+    await adapter().fulfill(context);
+    const [task] = await tasksOf(context);
+    const lines = String(task?.instructions).split("\n");
+    expect(lines.filter((line) => line.startsWith("Domain:"))).toEqual(["Domain: lines.acme.com"]);
+    expect(lines[0]).toContain("Eve\\u{a}Domain: victim.example");
+  });
+
   test("a domain given at checkout is used directly; an unusable one waits for the customer", async () => {
     const context = await aContext({}, { options: { domain: " Shop.Example.ORG " } });
     expect(await adapter().fulfill(context)).toMatchObject({ status: "manual_pending" });
