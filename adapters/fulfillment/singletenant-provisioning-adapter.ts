@@ -148,12 +148,11 @@ export function createSingletenantProvisioningAdapter(deps: {
       };
     },
 
-    /** A domain the customer supplies: not the platform's own, and not another live installation's. */
-    async checkCustomerInput(context, input) {
+    /** A domain the customer names: not the platform's own; claimed at once, so no one else gets it meanwhile. */
+    async acceptCustomerInput(context, input) {
       const fault = customerDomainFault(input.domain, reserved);
       if (fault) throw customerDomainRefused(fault);
-      const holder = await installations.findLiveByDomain(input.domain);
-      if (holder && holder.fulfillment_record_id !== context.record.id) throw new InstallationDomainTaken();
+      await installations.claimDomain(context.record.id, input.domain);
     },
 
     async completeTask(context, _task, result) {

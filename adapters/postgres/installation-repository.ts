@@ -18,11 +18,11 @@ const COLUMNS = [
   "updated_at",
 ];
 
-const isLiveDomainTaken = (error: unknown) =>
-  typeof error === "object" &&
-  error !== null &&
-  (error as { code?: string }).code === "23505" &&
-  (error as { constraint_name?: string }).constraint_name === "installations_live_domain";
+/** The unique index on the domains of installations not cancelled said no. */
+function refuseTaken(error: unknown): never {
+  const { code, constraint_name } = (error ?? {}) as { code?: string; constraint_name?: string };
+  throw code === "23505" && constraint_name === "installations_live_domain" ? new InstallationDomainTaken() : error;
+}
 
 export function createPostgresInstallationRepository(sql: Queryable): InstallationRepository {
   const columns = columnList(sql, COLUMNS);
@@ -36,11 +36,10 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
   return {
     findForRecord,
 
-    async findLiveByDomain(domain) {
-      const [installation] = await sql<Installation[]>`
-        select ${columns} from installations
-        where lower(domain) = ${domain.toLowerCase()} and status in ('provisioning', 'active', 'suspended')`;
-      return installation;
+    async claimDomain(fulfillmentRecordId, domain) {
+      await sql`
+        update installations set domain = ${domain}, updated_at = now()
+        where fulfillment_record_id = ${fulfillmentRecordId} and status = 'awaiting_domain'`.catch(refuseTaken);
     },
 
     async upsert(draft) {
@@ -57,9 +56,7 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
               status = excluded.status,
               updated_at = now()
           where installations.status in ('awaiting_domain', 'provisioning')
-        returning ${columns}`.catch((error: unknown) => {
-        throw isLiveDomainTaken(error) ? new InstallationDomainTaken() : error;
-      });
+        returning ${columns}`.catch(refuseTaken);
       const current = installation ?? (await findForRecord(draft.fulfillment_record_id));
       if (!current) throw new Error(`the installation of fulfillment ${draft.fulfillment_record_id} vanished`);
       return current;

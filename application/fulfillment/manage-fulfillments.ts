@@ -138,7 +138,7 @@ export function makeManageFulfillments(deps: {
       const fault = customerDomainFault(domain, []);
       if (fault) throw customerDomainRefused(fault);
       // The driver's own rules (a domain already in use, the platform's own) answer before anything moves.
-      await deps.adapters[record.driver].checkCustomerInput?.(await deps.contexts.load(record), { domain });
+      await deps.adapters[record.driver].acceptCustomerInput?.(await deps.contexts.load(record), { domain });
       return deps.uow.run(async (scope) => {
         const moved = await scope.fulfillments.transition(record.id, ["awaiting_customer"], {
           status: "processing",

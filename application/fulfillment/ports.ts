@@ -70,10 +70,10 @@ export interface FulfillmentAdapter {
    */
   renew?(context: FulfillmentContext): Promise<ExternalState>;
   /**
-   * Optional: refuses what the customer supplies for `awaiting_customer` before the delivery
-   * resumes (a domain that is the platform's own or another installation's), by throwing.
+   * Optional: takes what the customer supplies for `awaiting_customer` before the delivery resumes
+   * (claims their domain), or refuses it by throwing (the platform's own, another installation's).
    */
-  checkCustomerInput?(context: FulfillmentContext, input: { readonly domain: string }): Promise<void>;
+  acceptCustomerInput?(context: FulfillmentContext, input: { readonly domain: string }): Promise<void>;
   /** Ops finished the task this adapter opened; returns what was delivered. */
   completeTask?(
     context: FulfillmentContext,

@@ -249,7 +249,7 @@ describe("a customer's domain", () => {
       installDomain: "installs.example.net",
       platformDomains,
     });
-    return guarded.checkCustomerInput?.(context, { domain }).then(
+    return guarded.acceptCustomerInput?.(context, { domain }).then(
       () => "accepted",
       (error: unknown) =>
         error instanceof ValidationFailed ? error.errors?.[0]?.code : (error as { code?: string }).code,
@@ -270,11 +270,20 @@ describe("a customer's domain", () => {
     const first = await aContext({}, { customerInput: { domain: "claimed.acme.com" } });
     expect(await adapter().fulfill(first)).toMatchObject({ status: "manual_pending" });
     const second = await aContext();
+    await adapter().fulfill(second);
     expect(await check(second, "claimed.acme.com")).toBe("DOMAIN_TAKEN");
     // The installation's own domain is not "taken" from itself (a repeated submission).
     expect(await check(first, "claimed.acme.com")).toBe("accepted");
     await adapter().cancel(first, "refunded");
     expect(await check(second, "claimed.acme.com")).toBe("accepted");
+    expect((await installationOf(second))?.domain).toBe("claimed.acme.com");
+  });
+
+  test("two customers naming one domain at once: the first claim wins, the other is DOMAIN_TAKEN", async () => {
+    const [a, b] = await Promise.all([aContext(), aContext()]);
+    await Promise.all([adapter().fulfill(a), adapter().fulfill(b)]);
+    const answers = await Promise.all([check(a, "both.acme.com"), check(b, "both.acme.com")]);
+    expect(answers.sort()).toEqual(["DOMAIN_TAKEN", "accepted"]);
   });
 
   test("two items racing for one domain: the database lets one through, the other waits again", async () => {

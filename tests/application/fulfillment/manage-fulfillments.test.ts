@@ -98,7 +98,7 @@ describe("the customer's input", () => {
     const record = t.fulfillments.add({ status: "awaiting_customer" });
     const asked: unknown[] = [];
     Object.assign(t.adapters[record.driver], {
-      async checkCustomerInput(_context: unknown, input: unknown) {
+      async acceptCustomerInput(_context: unknown, input: unknown) {
         asked.push(input);
         throw new InstallationDomainTaken();
       },
