@@ -81,6 +81,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     deps,
     users: identity.users,
     hasher: identity.hasher,
+    signInThrottle: identity.signInThrottle,
     secrets: platform.secrets,
     provider: provisioning.provider,
     gateways: payments.gateways,

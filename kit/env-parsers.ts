@@ -69,14 +69,3 @@ export function currency(env: Env, name: string, fallback: string): string {
   if (!/^[A-Z]{3}$/.test(raw)) throw new ConfigError(name, "must be a 3-letter ISO 4217 code", raw);
   return raw;
 }
-
-const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+\.?[^\s@<>",;]*$/;
-
-/** An email address, bare (`shop@example.com`) or with a display name (`Shop <shop@example.com>`). */
-export function mailbox(env: Env, name: string): string | undefined {
-  const raw = present(env, name);
-  if (raw === undefined) return undefined;
-  const named = /^[^<>\r\n]*<([^<>\r\n]+)>$/.exec(raw);
-  if (!ADDRESS.test(named?.[1] ?? raw)) throw new ConfigError(name, "must be an email address", raw);
-  return raw;
-}

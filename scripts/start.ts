@@ -18,8 +18,8 @@ function sandboxMail(smtpPort: number): Record<string, string> {
   if (text(process.env, "SMTP_URL") !== undefined) return {};
   return {
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: text(process.env, "MAIL_FROM") ?? "Marketplace <shop@localhost>",
-    OPS_EMAIL: text(process.env, "OPS_EMAIL") ?? "ops@localhost",
+    MAIL_FROM: text(process.env, "MAIL_FROM") ?? "Marketplace <shop@marketplace.localhost>",
+    OPS_EMAIL: text(process.env, "OPS_EMAIL") ?? "ops@marketplace.localhost",
   };
 }
 

@@ -4,9 +4,10 @@ import {
   type RetrySchedule,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
-import { boolean, ConfigError, currency, type Env, integer, mailbox, oneOf, text, url } from "../../kit/env-parsers.ts";
+import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutRateLimit } from "./checkout-rate-limit.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
+import { emailAddress, senderMailbox } from "./email-settings.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
 
@@ -82,6 +83,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Let admin-supplied URLs point at loopback, private and link-local hosts (demo and tests only). */
   readonly allowPrivateProviderUrls: boolean;
+  /** Let outgoing webhook endpoints point at loopback, private and link-local hosts (development only). */
+  readonly allowPrivateWebhookUrls: boolean;
   /** How long a signed download link stays valid. */
   readonly downloadLinkTtlSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
@@ -120,7 +123,7 @@ export function loadConfig(env: Env): Config {
   if (secretsKey !== undefined && secretsKey.length < 32) {
     throw new ConfigError("SECRETS_KEY", "must be at least 32 characters long", undefined);
   }
-  const adminEmail = text(env, "ADMIN_EMAIL");
+  const adminEmail = emailAddress(env, "ADMIN_EMAIL");
   const adminPassword = text(env, "ADMIN_PASSWORD");
   if ((adminEmail === undefined) !== (adminPassword === undefined)) {
     const missing = adminEmail === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
@@ -128,8 +131,8 @@ export function loadConfig(env: Env): Config {
   }
   const mail = {
     smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
-    from: mailbox(env, "MAIL_FROM"),
-    opsEmail: mailbox(env, "OPS_EMAIL"),
+    from: senderMailbox(env, "MAIL_FROM"),
+    opsEmail: emailAddress(env, "OPS_EMAIL"),
   };
   if (mail.smtpUrl && !mail.from) throw new ConfigError("MAIL_FROM", "is required when SMTP_URL is set", undefined);
   if (mail.opsEmail && !mail.smtpUrl) throw new ConfigError("OPS_EMAIL", "needs SMTP_URL to send through", undefined);
@@ -206,6 +209,7 @@ export function loadConfig(env: Env): Config {
     },
     trustProxy: boolean(env, "TRUST_PROXY", false),
     allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),
+    allowPrivateWebhookUrls: boolean(env, "ALLOW_PRIVATE_WEBHOOK_URLS", false),
     downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:

@@ -3,6 +3,7 @@ import type { Clock } from "../../application/shared/runtime.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
+import { asOneLine } from "../../domain/shared/plain-text.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -10,6 +11,8 @@ const HOUR_MS = 3_600_000;
  * Fills `{{name}}` placeholders (spaces inside the braces allowed) with what the order says.
  * A placeholder we do not know is left as written, so a typo shows up in the task, not as a blank.
  * `{{options}}` is the item's options as JSON with sorted keys, the same text for the same choice.
+ * A value is data, never instructions: it stays on its line, a control character in it written out
+ * (`\u{a}`), so a customer's name cannot add a line the person doing the task would act on.
  */
 export function renderInstructions(template: string, context: FulfillmentContext): string {
   const values: Readonly<Record<string, string>> = {
@@ -21,9 +24,10 @@ export function renderInstructions(template: string, context: FulfillmentContext
     variant: context.item.variant,
     options: canonicalJson(context.item.options),
   };
-  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (placeholder, name: string) =>
-    Object.hasOwn(values, name) ? (values[name] ?? placeholder) : placeholder,
-  );
+  return template.replace(/\{\{\s*([a-z_]+)\s*\}\}/g, (placeholder, name: string) => {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    return value === undefined ? placeholder : asOneLine(value);
+  });
 }
 
 /**

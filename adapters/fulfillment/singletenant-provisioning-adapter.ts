@@ -7,12 +7,18 @@ import type {
 } from "../../application/fulfillment/ports.ts";
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
+import {
+  customerDomainFault,
+  customerDomainRefused,
+  InstallationDomainTaken,
+} from "../../domain/fulfillment/customer-domain.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { FulfillmentStateConflict } from "../../domain/fulfillment/fulfillment.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
+import { asOneLine } from "../../domain/shared/plain-text.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
-import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN } from "./installation-domain.ts";
+import { assignedDomain, customerDomain, DEFAULT_INSTALL_DOMAIN, type DomainChoice } from "./installation-domain.ts";
 import { provisionInstallation } from "./provisioner-client.ts";
 
 const PROVISIONING_QUEUE = "provisioning";
@@ -24,12 +30,14 @@ const stateOf = (installation: Installation): ExternalState => ({
   external_workspace_url: installation.url,
 });
 
+/** Every value stays data on its own line (`asOneLine`): a customer's name cannot add an instruction. */
 function instructionsFor(context: FulfillmentContext, installation: Installation): string {
+  const { product, customer } = context;
   return [
-    `Provision a dedicated installation of ${context.product.name} for ${context.customer.name} <${context.customer.email}>.`,
-    `Domain: ${installation.domain}`,
-    `Server profile: ${installation.server_profile}`,
-    `Resource limits profile: ${installation.resource_limits_profile}`,
+    `Provision a dedicated installation of ${asOneLine(product.name)} for ${asOneLine(customer.name)} <${asOneLine(customer.email)}>.`,
+    `Domain: ${asOneLine(installation.domain ?? "")}`,
+    `Server profile: ${asOneLine(installation.server_profile)}`,
+    `Resource limits profile: ${asOneLine(installation.resource_limits_profile)}`,
     `Installation ${installation.id}; order ${context.order.id}, item ${context.item.id}.`,
     "Complete this task with the installation's URL once it is reachable.",
   ].join("\n");
@@ -56,9 +64,12 @@ export function createSingletenantProvisioningAdapter(deps: {
   /** The marketplace's connect-time address guard, for the provisioner endpoint. */
   outbound: OutboundFetch;
   installDomain?: string;
+  /** Further domains that are the platform's own (its public host): no customer names one or one under it. */
+  platformDomains?: readonly string[];
 }): FulfillmentAdapter {
   const { installations } = deps;
   const installDomain = deps.installDomain ?? DEFAULT_INSTALL_DOMAIN;
+  const reserved = [installDomain, ...(deps.platformDomains ?? [])];
 
   const installationOf = async (context: FulfillmentContext) => {
     const installation = await installations.findForRecord(context.record.id);
@@ -81,25 +92,32 @@ export function createSingletenantProvisioningAdapter(deps: {
       if (existing?.status === "active" && existing.url) return active(existing, existing.url);
 
       const config = configOf(context);
-      const domain =
-        config.domain_strategy === "subdomain" ? assignedDomain(context, installDomain) : customerDomain(context);
-      const installation = await installations.upsert({
+      const choice: DomainChoice =
+        config.domain_strategy === "subdomain"
+          ? { domain: assignedDomain(context, installDomain) }
+          : customerDomain(context, reserved);
+      const draft = {
         fulfillment_record_id: context.record.id,
         customer_id: context.record.customer_id,
         product_id: context.product.id,
         server_profile: config.server_profile,
         resource_limits_profile: config.resource_limits_profile,
         domain_strategy: config.domain_strategy,
-        domain: domain ?? null,
-        status: domain ? "provisioning" : "awaiting_domain",
-      });
-      if (!installation.domain) {
-        const given = context.item.options.domain !== undefined && !context.customerInput?.domain;
-        const reason = given
-          ? "the domain given at checkout is not a domain name; a domain is needed"
-          : "a domain is needed";
-        return { status: "awaiting_customer", reason, snapshot: { installation: { id: installation.id } } };
+      };
+      const waiting = async (reason: string): Promise<FulfillmentOutcome> => {
+        const pending = await installations.upsert({ ...draft, domain: null, status: "awaiting_domain" });
+        return { status: "awaiting_customer", reason, snapshot: { installation: { id: pending.id } } };
+      };
+      if (choice.domain === null) return waiting(choice.reason);
+      let installation: Installation;
+      try {
+        installation = await installations.upsert({ ...draft, domain: choice.domain, status: "provisioning" });
+      } catch (error) {
+        // Claimed by another live installation meanwhile (the database's unique index decided).
+        if (!(error instanceof InstallationDomainTaken) || config.domain_strategy !== "customer_domain") throw error;
+        return waiting(`the domain ${choice.domain} is already used by another installation; another domain is needed`);
       }
+      if (!installation.domain) return waiting("a domain is needed");
 
       if (config.provisioner_url) {
         const url = await provisionInstallation(
@@ -128,6 +146,13 @@ export function createSingletenantProvisioningAdapter(deps: {
         external_status: installation.status,
         snapshot: { installation: { id: installation.id, domain: installation.domain }, ops_task: { id: task.id } },
       };
+    },
+
+    /** A domain the customer names: not the platform's own; claimed at once, so no one else gets it meanwhile. */
+    async acceptCustomerInput(context, input) {
+      const fault = customerDomainFault(input.domain, reserved);
+      if (fault) throw customerDomainRefused(fault);
+      await installations.claimDomain(context.record.id, input.domain);
     },
 
     async completeTask(context, _task, result) {

@@ -22,6 +22,7 @@ import { type CustomerSubscriptionDeps, createCustomerSubscriptionRoutes } from 
 import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import {
   createPublicCatalogAnswers,
@@ -140,7 +141,7 @@ export function createApp(deps: AppDeps) {
       const group = rateLimitGroup(path);
       return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;
     },
-    next: elysiaFetch,
+    next: withNoStore(elysiaFetch),
   });
   Object.defineProperty(app, "fetch", { value: fetch, configurable: true, writable: true });
   return app;

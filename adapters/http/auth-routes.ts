@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Account } from "../../domain/identity/account.ts";
+import { SignInThrottled } from "../../domain/identity/sign-in-throttle.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
 import { named, noContent } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
@@ -64,11 +65,26 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         detail: { summary: "Register a customer account and get a token" },
       },
     )
-    .post("/api/auth/login", async ({ body, jwt }) => issue(jwt.sign, await deps.authenticate(body)), {
-      body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
-      response: { 200: SessionBody },
-      detail: { summary: "Exchange email and password for a token" },
-    })
+    .post(
+      "/api/auth/login",
+      async ({ body, jwt, set }) => {
+        const account = await deps.authenticate(body).catch((error: unknown) => {
+          // The per-account wait answers like the per-address limit: 429 with how long to wait.
+          if (error instanceof SignInThrottled) set.headers["retry-after"] = String(error.retryAfterSeconds);
+          throw error;
+        });
+        return issue(jwt.sign, account);
+      },
+      {
+        body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
+        response: { 200: SessionBody },
+        detail: {
+          summary: "Exchange email and password for a token",
+          description:
+            "Failed attempts are also counted per account: after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min), answered 429 `SIGN_IN_THROTTLED` with `Retry-After`. A successful sign-in clears the count.",
+        },
+      },
+    )
     .get("/api/me", async ({ principal }) => toUserBody(await deps.getUser(principal.userId)), {
       auth: ["customer", "admin"],
       response: { 200: UserBody },

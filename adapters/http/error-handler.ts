@@ -13,6 +13,7 @@ const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  rate_limited: 429,
   unavailable: 503,
   upstream_failed: 502,
   upstream_timeout: 504,

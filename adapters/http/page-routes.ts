@@ -38,7 +38,7 @@ export interface PageDeps {
 export const FAVICON_ASSET = "favicon.svg";
 
 /** Our own pages load only our own scripts and talk only to us; no inline script runs. */
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   "content-security-policy":
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",

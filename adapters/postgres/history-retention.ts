@@ -3,7 +3,7 @@ import type { Sql } from "./database.ts";
 /**
  * Deletes what only served its moment, once older than `olderThanDays`: emails sent or given up on
  * (they hold customers' names and addresses), outgoing webhook deliveries acknowledged or dead, and
- * events no delivery refers to any more. Pending ones stay whatever their age. In batches, so the
+ * events no delivery refers to any more, and sign-in attempts long forgotten. Pending ones stay whatever their age. In batches, so the
  * minute tick never holds many row locks at once. The audit log is kept. Returns the count.
  */
 export async function pruneHistory(sql: Sql, options: { olderThanDays: number; batchSize?: number }): Promise<number> {
@@ -25,6 +25,10 @@ export async function pruneHistory(sql: Sql, options: { olderThanDays: number; b
           and not exists (select 1 from jobs j where j.kind = 'webhook_fanout' and j.state in ('pending', 'running')
                           and j.payload->>'event_id' = e.id::text)
         limit ${batchSize})`,
+    () => sql`
+      delete from sign_in_attempts where email in (
+        select email from sign_in_attempts
+        where last_attempt_at < ${cutoff} and (locked_until is null or locked_until < now()) limit ${batchSize})`,
   ];
   let total = 0;
   for (const batch of batches) {

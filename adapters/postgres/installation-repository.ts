@@ -1,4 +1,5 @@
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
+import { InstallationDomainTaken } from "../../domain/fulfillment/customer-domain.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 
@@ -17,6 +18,12 @@ const COLUMNS = [
   "updated_at",
 ];
 
+/** The unique index on the domains of installations not cancelled said no. */
+function refuseTaken(error: unknown): never {
+  const { code, constraint_name } = (error ?? {}) as { code?: string; constraint_name?: string };
+  throw code === "23505" && constraint_name === "installations_live_domain" ? new InstallationDomainTaken() : error;
+}
+
 export function createPostgresInstallationRepository(sql: Queryable): InstallationRepository {
   const columns = columnList(sql, COLUMNS);
 
@@ -28,6 +35,12 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
 
   return {
     findForRecord,
+
+    async claimDomain(fulfillmentRecordId, domain) {
+      await sql`
+        update installations set domain = ${domain}, updated_at = now()
+        where fulfillment_record_id = ${fulfillmentRecordId} and status = 'awaiting_domain'`.catch(refuseTaken);
+    },
 
     async upsert(draft) {
       const [installation] = await sql<Installation[]>`
@@ -43,7 +56,7 @@ export function createPostgresInstallationRepository(sql: Queryable): Installati
               status = excluded.status,
               updated_at = now()
           where installations.status in ('awaiting_domain', 'provisioning')
-        returning ${columns}`;
+        returning ${columns}`.catch(refuseTaken);
       const current = installation ?? (await findForRecord(draft.fulfillment_record_id));
       if (!current) throw new Error(`the installation of fulfillment ${draft.fulfillment_record_id} vanished`);
       return current;

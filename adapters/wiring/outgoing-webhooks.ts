@@ -10,6 +10,8 @@ import { createPostgresWebhookDeliveryRepository } from "../postgres/webhook-del
 import { createPostgresWebhookEndpointRepository } from "../postgres/webhook-endpoint-repository.ts";
 import { createPostgresWebhookUnitOfWork } from "../postgres/webhook-unit-of-work.ts";
 import { createSecretCipher } from "../secrets/secret-cipher.ts";
+import { createGuardedFetch } from "../security/guarded-fetch.ts";
+import { createOutboundUrlPolicy } from "../security/url-guard.ts";
 import type { Platform } from "./platform.ts";
 
 /**
@@ -17,7 +19,11 @@ import type { Platform } from "./platform.ts";
  * of each published event into deliveries, and their signed sending through the outbound guard.
  */
 export function wireOutgoingWebhooks(platform: Platform) {
-  const { infra, config, logger, sql, wake, urls, outbound, clock } = platform;
+  const { infra, config, logger, sql, wake, clock } = platform;
+  // Its own switch: opening provider and gateway addresses for a demo does not open webhooks.
+  const allowPrivate = config.allowPrivateWebhookUrls;
+  const urls = createOutboundUrlPolicy({ allowPrivate });
+  const outbound = createGuardedFetch({ allowPrivate });
   const cipher = createSecretCipher(infra.secretsKey);
   const endpoints = createPostgresWebhookEndpointRepository(sql, cipher);
   const deliveries = createPostgresWebhookDeliveryRepository(sql, cipher);

@@ -35,6 +35,7 @@ export function wireProvisioning(platform: Platform, { catalog }: { readonly cat
           clock,
           outbound,
           installDomain: config.installDomain,
+          platformDomains: [new URL(config.publicBaseUrl).hostname],
         }),
       };
     },

@@ -1,11 +1,16 @@
 import {
+  customerDomainFault,
+  customerDomainRefused,
+  normalizeDomain,
+} from "../../domain/fulfillment/customer-domain.ts";
+import {
   assertTransition,
   FulfillmentNotFound,
   type FulfillmentRecord,
   FulfillmentStateConflict,
   isLive,
 } from "../../domain/fulfillment/fulfillment.ts";
-import { fixedError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { fixedError } from "../../domain/shared/domain-error.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
@@ -64,8 +69,6 @@ function perform(
       return adapter.syncStatus(context);
   }
 }
-
-const DOMAIN = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
 export function makeManageFulfillments(deps: {
   adapters: FulfillmentAdapters;
@@ -131,12 +134,11 @@ export function makeManageFulfillments(deps: {
         throw new FulfillmentStateConflict(`This fulfillment is ${record.status}; it is not waiting for you.`);
       }
       assertTransition(record.status, "processing");
-      const domain = input.domain.trim().toLowerCase();
-      if (!DOMAIN.test(domain)) {
-        throw new ValidationFailed([
-          { path: "/domain", code: "INVALID_DOMAIN", message: "must be a domain name such as shop.example.com" },
-        ]);
-      }
+      const domain = normalizeDomain(input.domain);
+      const fault = customerDomainFault(domain, []);
+      if (fault) throw customerDomainRefused(fault);
+      // The driver's own rules (a domain already in use, the platform's own) answer before anything moves.
+      await deps.adapters[record.driver].acceptCustomerInput?.(await deps.contexts.load(record), { domain });
       return deps.uow.run(async (scope) => {
         const moved = await scope.fulfillments.transition(record.id, ["awaiting_customer"], {
           status: "processing",

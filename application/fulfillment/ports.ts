@@ -69,6 +69,11 @@ export interface FulfillmentAdapter {
    * end. Without it, a renewal resumes what is not plainly active (a trial, a lapsed tenant).
    */
   renew?(context: FulfillmentContext): Promise<ExternalState>;
+  /**
+   * Optional: takes what the customer supplies for `awaiting_customer` before the delivery resumes
+   * (claims their domain), or refuses it by throwing (the platform's own, another installation's).
+   */
+  acceptCustomerInput?(context: FulfillmentContext, input: { readonly domain: string }): Promise<void>;
   /** Ops finished the task this adapter opened; returns what was delivered. */
   completeTask?(
     context: FulfillmentContext,

@@ -1,10 +1,14 @@
 import { type Account, AccountDisabled } from "../../domain/identity/account.ts";
+import { SignInThrottled } from "../../domain/identity/sign-in-throttle.ts";
 import { InvalidCredentials, normalizeEmail } from "../../domain/identity/user.ts";
-import type { PasswordHasher, UserRepository } from "./ports.ts";
+import type { Clock } from "../shared/runtime.ts";
+import type { PasswordHasher, SignInThrottle, UserRepository } from "./ports.ts";
 
 export interface AuthenticateDeps {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
+  readonly signInThrottle: SignInThrottle;
+  readonly clock: Clock;
 }
 
 export function makeAuthenticate(deps: AuthenticateDeps) {
@@ -17,9 +21,14 @@ export function makeAuthenticate(deps: AuthenticateDeps) {
   };
 
   return async function authenticate(input: { email: string; password: string }): Promise<Account> {
-    const stored = await deps.users.findByEmail(normalizeEmail(input.email));
+    const email = normalizeEmail(input.email);
+    // Counted whether or not the email has an account, so the wait tells a stranger nothing either.
+    const attempt = await deps.signInThrottle.take(email, deps.clock());
+    if (!attempt.allowed) throw new SignInThrottled(attempt.retryAfterSeconds);
+    const stored = await deps.users.findByEmail(email);
     const matches = await deps.hasher.verify(input.password, stored?.passwordHash ?? (await decoy()));
     if (!stored || !matches) throw new InvalidCredentials();
+    await deps.signInThrottle.clear(email);
     // Only after the password matched, so the answer tells a stranger nothing about the account.
     if (stored.disabled) throw new AccountDisabled();
     const { passwordHash: _, ...user } = stored;

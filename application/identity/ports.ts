@@ -1,4 +1,5 @@
 import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
+import type { SignInDecision } from "../../domain/identity/sign-in-throttle.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
@@ -40,4 +41,12 @@ export interface AccountStates {
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string): Promise<boolean>;
+}
+
+/** Sign-in attempts per account (normalized email), shared by every instance. */
+export interface SignInThrottle {
+  /** Counts an attempt before its password is checked, or says how long to wait; concurrent attempts queue. */
+  take(email: string, now: Date): Promise<SignInDecision>;
+  /** Forgets the account's attempts: a successful sign-in and a password reset call it. */
+  clear(email: string): Promise<void>;
 }

@@ -85,8 +85,14 @@ export type InstallationDraft = Pick<
 export interface InstallationRepository {
   findForRecord(fulfillmentRecordId: string): Promise<Installation | undefined>;
   /**
+   * Gives the record's installation, still awaiting its domain, the domain a customer named; the
+   * database refuses one that another installation (not cancelled) has with `InstallationDomainTaken`.
+   */
+  claimDomain(fulfillmentRecordId: string, domain: string): Promise<void>;
+  /**
    * Creates the record's installation, or updates it while it is still being set up. An installation
-   * already past set-up (active, suspended, cancelled) is left as it is and returned.
+   * already past set-up (active, suspended, cancelled) is left as it is and returned. A domain that
+   * another installation (not cancelled) has is refused with `InstallationDomainTaken`.
    */
   upsert(draft: InstallationDraft): Promise<Installation>;
   /** Moves an installation on; `from` guards against a concurrent change. Undefined when it was not in `from`. */

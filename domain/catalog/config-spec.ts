@@ -1,5 +1,11 @@
 import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
 import { isHttpUrl, MAX_URL_LENGTH } from "../shared/http-url.ts";
+import {
+  hasControlCharacters,
+  hasControlCharactersBesidesLines,
+  MULTI_LINE_TEXT,
+  ONE_LINE_TEXT,
+} from "../shared/plain-text.ts";
 
 /**
  * A small declarative description of a JSON object's fields. One description yields both the
@@ -10,7 +16,8 @@ export type FieldKind =
   | { readonly kind: "url" }
   | { readonly kind: "path"; readonly placeholders?: readonly string[]; readonly requiredPlaceholder?: string }
   | { readonly kind: "reference" }
-  | { readonly kind: "text"; readonly maxLength: number }
+  /** One line unless `multiline`; control characters (line breaks aside when multi-line) are refused. */
+  | { readonly kind: "text"; readonly maxLength: number; readonly multiline?: boolean }
   | { readonly kind: "enum"; readonly values: readonly string[] }
   | { readonly kind: "integer"; readonly min: number; readonly max: number }
   | { readonly kind: "boolean" }
@@ -63,6 +70,9 @@ function checkField(spec: FieldSpec, value: unknown, path: string): FieldError[]
     case "text":
       if (typeof value !== "string" || value.trim() === "" || value.length > spec.maxLength) {
         return fail("INVALID_TEXT", `must be a non-empty string of at most ${spec.maxLength} characters`);
+      }
+      if (spec.multiline ? hasControlCharactersBesidesLines(value) : hasControlCharacters(value)) {
+        return fail("CONTROL_CHARACTERS", spec.multiline ? MULTI_LINE_TEXT : ONE_LINE_TEXT);
       }
       return [];
     case "enum":

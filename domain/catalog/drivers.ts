@@ -103,6 +103,7 @@ const CONFIG_SPECS = {
     instructions_template: {
       kind: "text",
       maxLength: 10_000,
+      multiline: true,
       required: true,
       description: "Default instructions for the operations task.",
     },

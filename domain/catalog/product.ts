@@ -1,4 +1,5 @@
 import { DomainError, type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import { controlCharacterErrors } from "../shared/plain-text.ts";
 import { validateObject } from "./config-spec.ts";
 import {
   DELIVERY_MODELS,
@@ -164,6 +165,10 @@ function checkDriver(input: ProductInput, isRecurring: boolean, errors: FieldErr
 function checkFields(input: ProductInput, errors: FieldError[]) {
   if (input.name.trim() === "" || input.name.length > PRODUCT_LIMITS.name)
     errors.push(err("/name", "INVALID_TEXT", `must be 1 to ${PRODUCT_LIMITS.name} characters`));
+  errors.push(...controlCharacterErrors({ name: input.name, seo_title: input.seo_title }));
+  errors.push(
+    ...controlCharacterErrors({ description: input.description, seo_description: input.seo_description }, true),
+  );
   if (!SLUG.test(input.slug) || input.slug.length > PRODUCT_LIMITS.slug) {
     errors.push(err("/slug", "INVALID_SLUG", "must be lowercase words of a-z and 0-9 joined by single hyphens"));
   }

@@ -1,4 +1,8 @@
 import { type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import { emailAddressFault, emailAddressMessage, normalizeEmail } from "../shared/email-address.ts";
+import { hasControlCharacters } from "../shared/plain-text.ts";
+
+export { normalizeEmail } from "../shared/email-address.ts";
 
 export type Role = "customer" | "admin";
 
@@ -12,12 +16,7 @@ export interface User {
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** Emails compare case-insensitively and without surrounding blanks. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export const NAME_MAX_LENGTH = 200;
 
 export interface Registration {
   readonly email: string;
@@ -30,9 +29,8 @@ export function validateRegistration(input: Registration): Registration {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
   const errors: FieldError[] = [];
-  if (!EMAIL_PATTERN.test(email) || email.length > 254) {
-    errors.push({ path: "/email", message: "must be a valid email address", code: "INVALID_EMAIL" });
-  }
+  const emailFault = emailAddressFault(email);
+  if (emailFault) errors.push({ path: "/email", message: emailAddressMessage(emailFault), code: "INVALID_EMAIL" });
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
     errors.push({
       path: "/password",
@@ -40,8 +38,10 @@ export function validateRegistration(input: Registration): Registration {
       code: "INVALID_PASSWORD_LENGTH",
     });
   }
-  if (name.length === 0 || name.length > 200) {
-    errors.push({ path: "/name", message: "must be 1 to 200 characters long", code: "INVALID_NAME" });
+  if (name.length === 0 || name.length > NAME_MAX_LENGTH) {
+    errors.push({ path: "/name", message: `must be 1 to ${NAME_MAX_LENGTH} characters long`, code: "INVALID_NAME" });
+  } else if (hasControlCharacters(name)) {
+    errors.push({ path: "/name", message: "must be one line without control characters", code: "CONTROL_CHARACTERS" });
   }
   if (errors.length > 0) throw new ValidationFailed(errors);
   return { email, password: input.password, name };

@@ -12,6 +12,8 @@ export type ErrorCategory =
   | "conflict"
   /** It existed and will not come back: an expired or revoked link. */
   | "gone"
+  /** Asked too often: wait and retry. */
+  | "rate_limited"
   | "unavailable"
   /** A system we depend on failed or answered nonsense. */
   | "upstream_failed"

@@ -166,7 +166,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange email and password for a token */
+        /**
+         * Exchange email and password for a token
+         * @description Failed attempts are also counted per account: after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min), answered 429 `SIGN_IN_THROTTLED` with `Retry-After`. A successful sign-in clears the count.
+         */
         post: operations["postApiAuthLogin"];
         delete?: never;
         options?: never;

@@ -38,8 +38,14 @@ export function createTestMarketplace(
   overrides: Partial<AppDeps> = {},
   options: TestMarketplaceOptions = {},
 ) {
-  // The simulator and test listeners live on loopback; SSRF tests turn the guard back on.
-  const env = { NODE_ENV: "test", JWT_SECRET: TEST_JWT_SECRET, ALLOW_PRIVATE_PROVIDER_URLS: "true", ...options.env };
+  // The simulator and test listeners live on loopback; SSRF tests turn the guards back on.
+  const env = {
+    NODE_ENV: "test",
+    JWT_SECRET: TEST_JWT_SECRET,
+    ALLOW_PRIVATE_PROVIDER_URLS: "true",
+    ALLOW_PRIVATE_WEBHOOK_URLS: "true",
+    ...options.env,
+  };
   return wireMarketplace(
     {
       config: loadConfig(env),

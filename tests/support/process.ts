@@ -26,6 +26,7 @@ export async function startService(
       NODE_ENV: "test",
       LOG_LEVEL: "info",
       ALLOW_PRIVATE_PROVIDER_URLS: "true",
+      ALLOW_PRIVATE_WEBHOOK_URLS: "true",
       ...env,
       [portVariable]: String(port),
     },

@@ -42,6 +42,16 @@ describe("loadConfig", () => {
     [{ SMTP_URL: "smtp://mail.example.com", MAIL_FROM: "not an address" }, "MAIL_FROM"],
     [{ OPS_EMAIL: "ops@example.com" }, "OPS_EMAIL"],
     [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "s@example.com", OPS_EMAIL: "ops" }, "OPS_EMAIL"],
+    [{ ADMIN_EMAIL: "x,eve@victim.example", ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
+    [{ ADMIN_EMAIL: "Admin <admin@example.com>", ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
+    [
+      { SMTP_URL: "smtp://m.example.com", MAIL_FROM: "s@example.com", OPS_EMAIL: "ops@x.example,eve@y.example" },
+      "OPS_EMAIL",
+    ],
+    [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "s@example.com", OPS_EMAIL: "Ops <ops@example.com>" }, "OPS_EMAIL"],
+    [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "Shop <a@example.com, eve@victim.example>" }, "MAIL_FROM"],
+    [{ SMTP_URL: "smtp://m.example.com", MAIL_FROM: "Shop\u0007 <a@example.com>" }, "MAIL_FROM"],
+    [{ ALLOW_PRIVATE_WEBHOOK_URLS: "yes" }, "ALLOW_PRIVATE_WEBHOOK_URLS"],
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,5min" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,,5m" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "0s" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
@@ -86,6 +96,18 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,soon" })).toThrow(
       'Invalid configuration: OUTGOING_WEBHOOK_RETRY_SCHEDULE must be up to 99 comma-separated waits such as 5s,5m,2h (ms, s, m, h or d; each up to 7d) (got "5s,soon")',
     );
+  });
+
+  test("private addresses: webhooks have their own switch, off whatever the provider switch says", () => {
+    expect(loadConfig({})).toMatchObject({ allowPrivateProviderUrls: false, allowPrivateWebhookUrls: false });
+    expect(loadConfig({ ALLOW_PRIVATE_PROVIDER_URLS: "true" })).toMatchObject({
+      allowPrivateProviderUrls: true,
+      allowPrivateWebhookUrls: false,
+    });
+    expect(loadConfig({ ALLOW_PRIVATE_WEBHOOK_URLS: "true" })).toMatchObject({
+      allowPrivateProviderUrls: false,
+      allowPrivateWebhookUrls: true,
+    });
   });
 
   test("production with a long secret and a database is accepted", () => {

@@ -64,6 +64,22 @@ describe("manual fulfillment adapter", () => {
     });
   });
 
+  test("a value from the order stays data: it cannot add a line to the instructions", async () => {
+    const base = await aContext();
+    const context = {
+      ...base,
+      customer: { ...base.customer, name: "Ada\nStep 0: refund order 42 in full\r\n\u2028Then ship twice" },
+      product: { ...base.product, name: "Pro <b>Plan</b>\u202e" },
+    };
+    const { outcome } = await fulfilled(context);
+    const task = await tasks().find(outcome.external_reference_id ?? "");
+    const lines = task?.instructions.split(/\r\n|\r|\n|\u2028|\u2029/) ?? [];
+    expect(lines).toHaveLength(TEMPLATE.split("\n").length);
+    expect(lines[1]).toBe(
+      `For Ada\\u{a}Step 0: refund order 42 in full\\u{d}\\u{a}\\u{2028}Then ship twice <${base.customer.email}>: Pro <b>Plan</b>\\u{202e} (${base.item.variant})`,
+    );
+  });
+
   test("completing the task reports it with the delivered URL when it is an http(s) URL", async () => {
     const { context, outcome } = await fulfilled(await aContext());
     const task = await tasks().find(outcome.external_reference_id ?? "");

@@ -5,6 +5,7 @@ import { createPostgresOpsTaskRepository } from "../../../adapters/postgres/ops-
 import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
 import type { FulfillmentContext } from "../../../application/fulfillment/ports.ts";
 import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/upstream-errors.ts";
+import { InstallationDomainTaken } from "../../../domain/fulfillment/customer-domain.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { aFulfillmentContext, aSingletenantProduct, withRecord } from "../../support/builders/fulfillment.ts";
 import { useTestDatabase } from "../../support/database.ts";
@@ -106,6 +107,16 @@ describe("single-tenant provisioning adapter", () => {
     });
   });
 
+  test("the task's instructions keep a customer's name on its line, whatever it holds", async () => {
+    const base = await aContext({}, { customerInput: { domain: "lines.acme.com" } });
+    const context = { ...base, customer: { ...base.customer, name: "Eve\nDomain: victim.example" } };
+    await adapter().fulfill(context);
+    const [task] = await tasksOf(context);
+    const lines = String(task?.instructions).split("\n");
+    expect(lines.filter((line) => line.startsWith("Domain:"))).toEqual(["Domain: lines.acme.com"]);
+    expect(lines[0]).toContain("Eve\\u{a}Domain: victim.example");
+  });
+
   test("a domain given at checkout is used directly; an unusable one waits for the customer", async () => {
     const context = await aContext({}, { options: { domain: " Shop.Example.ORG " } });
     expect(await adapter().fulfill(context)).toMatchObject({ status: "manual_pending" });
@@ -171,7 +182,7 @@ describe("single-tenant provisioning adapter", () => {
   });
 
   test("ops complete the task with the URL; anything but an http(s) URL is refused at /url", async () => {
-    const pending = await aContext({}, { customerInput: { domain: "shop.acme.com" } });
+    const pending = await aContext({}, { customerInput: { domain: "store.acme.com" } });
     const outcome = await adapter().fulfill(pending);
     if (outcome.status !== "manual_pending") throw new Error("expected a provisioning task");
     const context = withRecord(pending, { external_reference_id: outcome.external_reference_id ?? null });
@@ -180,7 +191,7 @@ describe("single-tenant provisioning adapter", () => {
     const complete = adapter().completeTask;
     if (!complete) throw new Error("the provisioning adapter completes tasks");
 
-    for (const url of ["shop.acme.com", "ftp://shop.acme.com", undefined]) {
+    for (const url of ["store.acme.com", "ftp://store.acme.com", undefined]) {
       const error = await complete(context, open, { url }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ValidationFailed);
       expect((error as ValidationFailed).errors).toEqual([
@@ -190,15 +201,15 @@ describe("single-tenant provisioning adapter", () => {
     expect((await installationOf(context))?.status).toBe("provisioning");
 
     const installation = await installationOf(context);
-    expect(await complete(context, open, { url: "https://shop.acme.com" })).toEqual({
+    expect(await complete(context, open, { url: "https://store.acme.com" })).toEqual({
       external_reference_id: installation?.id ?? "",
-      external_workspace_url: "https://shop.acme.com",
+      external_workspace_url: "https://store.acme.com",
       external_status: "active",
     });
-    expect(await installationOf(context)).toMatchObject({ status: "active", url: "https://shop.acme.com" });
+    expect(await installationOf(context)).toMatchObject({ status: "active", url: "https://store.acme.com" });
     expect(await adapter().syncStatus(context)).toEqual({
       external_status: "active",
-      external_workspace_url: "https://shop.acme.com",
+      external_workspace_url: "https://store.acme.com",
     });
   });
 
@@ -225,5 +236,99 @@ describe("single-tenant provisioning adapter", () => {
 
     const nothing = await aContext();
     expect(await adapter().cancel(nothing, "refunded")).toEqual({ external_status: "cancelled" });
+  });
+});
+
+describe("a customer's domain", () => {
+  const check = (context: FulfillmentContext, domain: string, platformDomains: string[] = []) => {
+    const guarded = createSingletenantProvisioningAdapter({
+      installations: installations(),
+      tasks: tasks(),
+      clock: () => now,
+      outbound: connectToAnyAddress,
+      installDomain: "installs.example.net",
+      platformDomains,
+    });
+    return guarded.acceptCustomerInput?.(context, { domain }).then(
+      () => "accepted",
+      (error: unknown) =>
+        error instanceof ValidationFailed ? error.errors?.[0]?.code : (error as { code?: string }).code,
+    );
+  };
+
+  test("is never the platform's install domain, a name under it, or its public host", async () => {
+    const waiting = await aContext();
+    expect(await check(waiting, "installs.example.net")).toBe("DOMAIN_RESERVED");
+    expect(await check(waiting, "acme-1234abcd.installs.example.net")).toBe("DOMAIN_RESERVED");
+    expect(await check(waiting, "a.b.installs.example.net")).toBe("DOMAIN_RESERVED");
+    expect(await check(waiting, "shop.example.com", ["example.com"])).toBe("DOMAIN_RESERVED");
+    expect(await check(waiting, "notinstalls.example.net")).toBe("accepted");
+    expect(await check(waiting, "installs.example.net.evil.com")).toBe("accepted");
+  });
+
+  test("is refused while another live installation has it, and free again once that one is cancelled", async () => {
+    const first = await aContext({}, { customerInput: { domain: "claimed.acme.com" } });
+    expect(await adapter().fulfill(first)).toMatchObject({ status: "manual_pending" });
+    const second = await aContext();
+    await adapter().fulfill(second);
+    expect(await check(second, "claimed.acme.com")).toBe("DOMAIN_TAKEN");
+    // The installation's own domain is not "taken" from itself (a repeated submission).
+    expect(await check(first, "claimed.acme.com")).toBe("accepted");
+    await adapter().cancel(first, "refunded");
+    expect(await check(second, "claimed.acme.com")).toBe("accepted");
+    expect((await installationOf(second))?.domain).toBe("claimed.acme.com");
+  });
+
+  test("two customers naming one domain at once: the first claim wins, the other is DOMAIN_TAKEN", async () => {
+    const [a, b] = await Promise.all([aContext(), aContext()]);
+    await Promise.all([adapter().fulfill(a), adapter().fulfill(b)]);
+    const answers = await Promise.all([check(a, "both.acme.com"), check(b, "both.acme.com")]);
+    expect(answers.sort()).toEqual(["DOMAIN_TAKEN", "accepted"]);
+  });
+
+  test("two items racing for one domain: the database lets one through, the other waits again", async () => {
+    const [a, b] = await Promise.all([aContext(), aContext()]);
+    await Promise.all([adapter().fulfill(a), adapter().fulfill(b)]);
+    const outcomes = await Promise.all(
+      [a, b].map((waiting) => adapter().fulfill({ ...waiting, customerInput: { domain: "race.acme.com" } })),
+    );
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(["awaiting_customer", "manual_pending"]);
+    const loser = outcomes.find((outcome) => outcome.status === "awaiting_customer");
+    expect(loser).toMatchObject({ reason: expect.stringContaining("race.acme.com is already used") });
+    const [live] = await db.current.sql<{ n: number }[]>`
+      select count(*)::int as n from installations where domain = 'race.acme.com' and status <> 'cancelled'`;
+    expect(live?.n).toBe(1);
+    const [open] = await db.current.sql<{ n: number }[]>`
+      select count(*)::int as n from ops_tasks
+      where status = 'open' and fulfillment_record_id in (${a.record.id}, ${b.record.id})`;
+    expect(open?.n).toBe(1);
+  });
+
+  test("the repository refuses a second live installation of a domain, whatever the case", async () => {
+    const first = await aContext({}, { customerInput: { domain: "case.acme.com" } });
+    await adapter().fulfill(first);
+    const other = await aContext();
+    const refused = await installations()
+      .upsert({
+        fulfillment_record_id: other.record.id,
+        customer_id: other.record.customer_id,
+        product_id: other.product.id,
+        server_profile: "vm-small",
+        resource_limits_profile: "limits-standard",
+        domain_strategy: "customer_domain",
+        domain: "CASE.acme.com",
+        status: "provisioning",
+      })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(InstallationDomainTaken);
+  });
+
+  test("a domain given at checkout under the install domain waits for another one", async () => {
+    const context = await aContext({}, { options: { domain: "mine.installs.localhost" } });
+    expect(await adapter().fulfill(context)).toMatchObject({
+      status: "awaiting_customer",
+      reason: "the domain given is the platform's own; another domain is needed",
+    });
+    expect((await installationOf(context))?.domain).toBeNull();
   });
 });

@@ -16,7 +16,12 @@ const UNKNOWN = "00000000-0000-4000-8000-00000000beef";
 
 beforeAll(async () => {
   open = createTestMarketplace(db.current.sql);
-  guarded = createTestMarketplace(db.current.sql, {}, { env: { ALLOW_PRIVATE_PROVIDER_URLS: "false" } });
+  // Provider and gateway addresses may be private here (as under `npm start`); webhooks keep their own switch.
+  guarded = createTestMarketplace(
+    db.current.sql,
+    {},
+    { env: { ALLOW_PRIVATE_PROVIDER_URLS: "true", ALLOW_PRIVATE_WEBHOOK_URLS: "false" } },
+  );
   adminId = crypto.randomUUID();
   admin = await tokenFor("admin", adminId);
 });
@@ -161,6 +166,11 @@ describe("webhook endpoints: admin API", () => {
     }
     const kept = await call(guarded.app, "GET", `/api/admin/webhook-endpoints/${id}`, { token: admin });
     expect(kept.body.url).toBe(PUBLIC_URL);
+  });
+
+  test("ALLOW_PRIVATE_WEBHOOK_URLS=true lets an endpoint live on loopback, a development receiver", async () => {
+    const created = await create({ url: "http://127.0.0.1:8080/hooks", events: ["order.paid"] }, open);
+    expect(created.status).toBe(201);
   });
 
   test("unknown ids are 404 problems on every route", async () => {

@@ -47,6 +47,29 @@ describe("register, login, me", () => {
     ]);
   });
 
+  test.each([
+    ["a list", "x,eve@victim.example"],
+    ["a display name", "Eve <eve@victim.example>"],
+    ["a quoted local part", '"x,eve"@victim.example'],
+    ["a header injection", "ada@example.com\r\nBcc: eve@victim.example"],
+  ])("an email that is %s is a 422 on /email, and no account is made", async (_, email) => {
+    const response = await call(app(), "POST", "/api/auth/register", {
+      body: { email, password: "correct horse", name: "Eve" },
+    });
+    expectProblemShape(response, 422, "VALIDATION_FAILED");
+    expect(response.body.errors).toEqual([{ path: "/email", code: "INVALID_EMAIL", message: expect.any(String) }]);
+    const [made] = await db.current.sql`select count(*)::int as n from users where email like '%victim.example%'`;
+    expect(made?.n).toBe(0);
+  });
+
+  test("a name with a line break or another control character is a 422 on /name", async () => {
+    const response = await call(app(), "POST", "/api/auth/register", {
+      body: { email: `n-${crypto.randomUUID()}@example.com`, password: "correct horse", name: "Ada\nShip 10 more" },
+    });
+    expectProblemShape(response, 422, "VALIDATION_FAILED");
+    expect(response.body.errors).toEqual([{ path: "/name", code: "CONTROL_CHARACTERS", message: expect.any(String) }]);
+  });
+
   test("login returns a token that /api/me accepts", async () => {
     const { user } = await register();
     const login = await call(app(), "POST", "/api/auth/login", {

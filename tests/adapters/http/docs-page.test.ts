@@ -18,6 +18,17 @@ describe("the docs page", () => {
   });
   const origin = () => `http://127.0.0.1:${server?.port}`;
 
+  test("sends the security headers every other page sends", async () => {
+    const docs = await fetch(`${origin()}/openapi`);
+    const home = await fetch(`${origin()}/`);
+    expect(docs.headers.get("content-type")).toStartWith("text/html");
+    for (const name of ["content-security-policy", "referrer-policy", "x-content-type-options"]) {
+      expect(docs.headers.get(name)).toBeString();
+      expect(docs.headers.get(name)).toBe(home.headers.get(name));
+    }
+    expect(docs.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
   test("names its script on our own host, cached for good and revalidated by ETag", async () => {
     const html = await (await fetch(`${origin()}/openapi`)).text();
     const script = /<script src="(\/assets\/api-reference\.[\w-]+\.js)"/.exec(html)?.[1];

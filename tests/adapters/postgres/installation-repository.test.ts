@@ -32,24 +32,24 @@ describe("postgres installation repository", () => {
 
   test("an installation past set-up is left alone by upsert", async () => {
     const draft = await aDraft();
-    const created = await installations().upsert({ ...draft, domain: "shop.acme.com", status: "provisioning" });
-    await installations().update(created.id, ["provisioning"], { status: "active", url: "https://shop.acme.com" });
+    const created = await installations().upsert({ ...draft, domain: "kept.acme.com", status: "provisioning" });
+    await installations().update(created.id, ["provisioning"], { status: "active", url: "https://kept.acme.com" });
     const again = await installations().upsert({ ...draft, domain: "other.acme.com", status: "provisioning" });
     expect(again).toMatchObject({
       id: created.id,
       status: "active",
-      domain: "shop.acme.com",
-      url: "https://shop.acme.com",
+      domain: "kept.acme.com",
+      url: "https://kept.acme.com",
     });
   });
 
   test("update moves only from the expected states and keeps the url unless given", async () => {
     const draft = await aDraft();
-    const created = await installations().upsert({ ...draft, domain: "shop.acme.com", status: "provisioning" });
+    const created = await installations().upsert({ ...draft, domain: "moved.acme.com", status: "provisioning" });
     expect(await installations().update(created.id, ["active"], { status: "suspended" })).toBeUndefined();
-    await installations().update(created.id, ["provisioning"], { status: "active", url: "https://shop.acme.com" });
+    await installations().update(created.id, ["provisioning"], { status: "active", url: "https://moved.acme.com" });
     const suspended = await installations().update(created.id, ["active"], { status: "suspended" });
-    expect(suspended).toMatchObject({ status: "suspended", url: "https://shop.acme.com" });
+    expect(suspended).toMatchObject({ status: "suspended", url: "https://moved.acme.com" });
   });
 
   test("a missing installation is undefined", async () => {

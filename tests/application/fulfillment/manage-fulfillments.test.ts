@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeManageFulfillments, TaskNotFound } from "../../../application/fulfillment/manage-fulfillments.ts";
 import { FULFILL_JOB, type OpsTask } from "../../../application/fulfillment/ports.ts";
+import { InstallationDomainTaken } from "../../../domain/fulfillment/customer-domain.ts";
 import { FulfillmentNotFound, FulfillmentStateConflict } from "../../../domain/fulfillment/fulfillment.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
@@ -91,6 +92,38 @@ describe("the customer's input", () => {
     expect(t.fulfillments.get(record.id).status).toBe("awaiting_customer");
     expect(t.jobs.all()).toEqual([]);
   });
+
+  test("the driver's own check (a domain in use) refuses before anything moves", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ status: "awaiting_customer" });
+    const asked: unknown[] = [];
+    Object.assign(t.adapters[record.driver], {
+      async acceptCustomerInput(_context: unknown, input: unknown) {
+        asked.push(input);
+        throw new InstallationDomainTaken();
+      },
+    });
+
+    const refused = await t.manage
+      .supplyInput(record.id, record.customer_id, { domain: " Taken.Example.com. " })
+      .catch((e) => e);
+
+    expect(refused).toBeInstanceOf(InstallationDomainTaken);
+    expect(asked).toEqual([{ domain: "taken.example.com" }]);
+    expect(t.fulfillments.get(record.id).status).toBe("awaiting_customer");
+    expect(t.jobs.all()).toEqual([]);
+  });
+
+  test.each(["shop\nexample.com", "shop.example.com\u0000", "x,eve.example.com", "shop example.com"])(
+    "%j is not a domain name: refused at /domain",
+    async (domain) => {
+      const t = setup();
+      const record = t.fulfillments.add({ status: "awaiting_customer" });
+      const refused = await t.manage.supplyInput(record.id, record.customer_id, { domain }).catch((e) => e);
+      expect(refused).toBeInstanceOf(ValidationFailed);
+      expect(refused.errors).toEqual([expect.objectContaining({ path: "/domain", code: "INVALID_DOMAIN" })]);
+    },
+  );
 
   test("a record that is not waiting for the customer is a conflict", async () => {
     const t = setup();

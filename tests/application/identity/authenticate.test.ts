@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { makeAuthenticate } from "../../../application/identity/authenticate.ts";
 import type { PasswordHasher } from "../../../application/identity/ports.ts";
+import { createInMemorySignInThrottle } from "../../support/fakes/in-memory-sign-in-throttle.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
+import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
 
 /** A stored customer, and a hasher that also remembers which hashes it verified against. */
@@ -23,7 +25,10 @@ async function setup() {
     passwordHash: await plain.hash("correct horse"),
   });
   if (!ada) throw new Error("seed failed");
-  return { users, plain, verifiedAgainst, ada, authenticate: makeAuthenticate({ users, hasher }) };
+  const signInThrottle = createInMemorySignInThrottle();
+  const time = createMovableClock();
+  const authenticate = makeAuthenticate({ users, hasher, signInThrottle, clock: time.clock });
+  return { users, plain, verifiedAgainst, ada, signInThrottle, time, authenticate };
 }
 
 describe("authenticate", () => {
@@ -72,5 +77,74 @@ describe("authenticate", () => {
     await users.revokeTokens(ada.id);
     await users.revokeTokens(ada.id);
     expect((await authenticate({ email: "ada@example.com", password: "correct horse" })).tokenVersion).toBe(2);
+  });
+
+  describe("per account, failed attempts back off", () => {
+    const guess = (
+      authenticate: ReturnType<typeof makeAuthenticate>,
+      password = "wrong horse",
+      email = "ada@example.com",
+    ) => authenticate({ email, password }).catch((error) => error);
+
+    test("five attempts are free, then each waits twice as long, told in seconds, whatever the password", async () => {
+      const { authenticate, time } = await setup();
+      for (let i = 0; i < 5; i += 1) expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      // Even the right password is not checked while the account waits: a guess then learns nothing.
+      expect(await guess(authenticate, "correct horse")).toMatchObject({
+        code: "SIGN_IN_THROTTLED",
+        retryAfterSeconds: 1,
+      });
+      time.advance(1000);
+      expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      expect(await guess(authenticate)).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 2 });
+      time.advance(2000);
+      expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      expect(await guess(authenticate)).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 4 });
+    });
+
+    test("the wait is capped at 15 minutes, so an attacker holds the account back that long at most", async () => {
+      const { authenticate, time } = await setup();
+      const waits: number[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        const answer = await guess(authenticate);
+        if (answer.code === "SIGN_IN_THROTTLED") {
+          waits.push(answer.retryAfterSeconds);
+          time.advance(answer.retryAfterSeconds * 1000);
+        }
+      }
+      expect(Math.max(...waits)).toBe(900);
+      expect(waits.slice(0, 4)).toEqual([1, 2, 4, 8]);
+      expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      expect(await guess(authenticate, "correct horse")).toMatchObject({
+        code: "SIGN_IN_THROTTLED",
+        retryAfterSeconds: 900,
+      });
+      time.advance(900_000);
+      expect(await guess(authenticate, "correct horse")).toMatchObject({ email: "ada@example.com" });
+    });
+
+    test("a successful sign-in clears the count", async () => {
+      const { authenticate, signInThrottle } = await setup();
+      for (let i = 0; i < 4; i += 1) await guess(authenticate);
+      expect(await guess(authenticate, "correct horse")).toMatchObject({ email: "ada@example.com" });
+      expect(signInThrottle.attempts.size).toBe(0);
+      for (let i = 0; i < 5; i += 1) expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    });
+
+    test("each account counts on its own, by its normalized email; an unknown email counts the same way", async () => {
+      const { authenticate } = await setup();
+      for (let i = 0; i < 5; i += 1)
+        await guess(authenticate, "wrong horse", i % 2 ? "ADA@example.com" : " ada@example.com");
+      expect(await guess(authenticate)).toMatchObject({ code: "SIGN_IN_THROTTLED" });
+      for (let i = 0; i < 5; i += 1) await guess(authenticate, "x", "nobody@example.com");
+      expect(await guess(authenticate, "x", "nobody@example.com")).toMatchObject({ code: "SIGN_IN_THROTTLED" });
+    });
+
+    test("a day without attempts forgets the failures", async () => {
+      const { authenticate, time } = await setup();
+      for (let i = 0; i < 5; i += 1) await guess(authenticate);
+      time.advance(time.hours(24));
+      for (let i = 0; i < 4; i += 1) expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+    });
   });
 });

@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { makeEnsureAdmin } from "../../../application/identity/ensure-admin.ts";
+import { createInMemorySignInThrottle } from "../../support/fakes/in-memory-sign-in-throttle.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
 import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
 
 function setup() {
   const users = createInMemoryUserRepository();
   const hasher = createPlainPasswordHasher();
-  return { users, hasher, ensureAdmin: makeEnsureAdmin({ users, hasher }) };
+  const signInThrottle = createInMemorySignInThrottle();
+  return { users, hasher, signInThrottle, ensureAdmin: makeEnsureAdmin({ users, hasher, signInThrottle }) };
 }
 
 const boss = { email: "boss@example.com", password: "boss password" };
@@ -18,6 +20,18 @@ describe("ensureAdmin", () => {
     expect(admin).toMatchObject({ email: "boss@example.com", name: "Administrator", role: "admin" });
     expect(users.all).toEqual([expect.objectContaining({ id: admin.id, passwordHash: "plain:boss password" })]);
     expect(users.all[0]?.disabled).toBe(false);
+  });
+
+  test("clears the admin's failed sign-ins: the configured password lets them in at once", async () => {
+    const { ensureAdmin, signInThrottle } = setup();
+    signInThrottle.attempts.set("boss@example.com", {
+      failures: 12,
+      lockedUntil: new Date(Date.now() + 600_000),
+      lastAttemptAt: new Date(),
+    });
+    signInThrottle.attempts.set("other@example.com", { failures: 3, lockedUntil: null, lastAttemptAt: new Date() });
+    await ensureAdmin({ email: " Boss@Example.com ", password: "boss password" });
+    expect([...signInThrottle.attempts.keys()]).toEqual(["other@example.com"]);
   });
 
   test("run again with the same settings, it keeps the one account and its hash: nothing is re-hashed", async () => {

@@ -201,8 +201,30 @@ describe("product rules", () => {
     [{ tags: ["pos", "pos"] }, "/tags/1", "DUPLICATE"],
     [{ price_regular: -1 }, "/price_regular", "INVALID_PRICE"],
     [{ price_regular: 9.99 }, "/price_regular", "INVALID_PRICE"],
+    [{ name: "Pro\nShip it twice" }, "/name", "CONTROL_CHARACTERS"],
+    [{ seo_title: "Pro\u001b[31m" }, "/seo_title", "CONTROL_CHARACTERS"],
+    [{ description: "Line one\u0007" }, "/description", "CONTROL_CHARACTERS"],
+    [{ seo_description: "\u202eevil" }, "/seo_description", "CONTROL_CHARACTERS"],
   ])("license_download rejects %o at %s", (overrides, path, code) => {
     expect(errorsOf(aLicenseProduct(overrides))).toEqual([{ path, code }]);
+  });
+
+  test("a description may break lines and indent", () => {
+    expect(validateProduct(aLicenseProduct({ description: "Line one\n\tLine two\r\nLine three" })).description).toBe(
+      "Line one\n\tLine two\r\nLine three",
+    );
+  });
+
+  test("a manual task's queue is one line; its instructions template may span lines, without other controls", () => {
+    const manual = (config: Config) =>
+      aProduct("manual_fulfillment", { fulfillment_config: { ...VALID_CONFIG.manual_fulfillment, ...config } });
+    expect(() => validateProduct(manual({ instructions_template: "Step 1\nStep 2\n\tdetail" }))).not.toThrow();
+    expect(errorsOf(manual({ queue_id: "ops\nsetup" }))).toEqual([
+      { path: "/fulfillment_config/queue_id", code: "CONTROL_CHARACTERS" },
+    ]);
+    expect(errorsOf(manual({ instructions_template: "Step 1\u0000" }))).toEqual([
+      { path: "/fulfillment_config/instructions_template", code: "CONTROL_CHARACTERS" },
+    ]);
   });
 
   test("reports every broken rule in one ValidationFailed", () => {

@@ -18,6 +18,12 @@ describe("validateRegistration", () => {
     [{ password: "short" }, "/password", "INVALID_PASSWORD_LENGTH"],
     [{ password: "x".repeat(257) }, "/password", "INVALID_PASSWORD_LENGTH"],
     [{ name: "   " }, "/name", "INVALID_NAME"],
+    [{ email: "x,eve@victim.example" }, "/email", "INVALID_EMAIL"],
+    [{ email: "Eve <eve@victim.example>" }, "/email", "INVALID_EMAIL"],
+    [{ email: "ada@example.com\nbcc@victim.example" }, "/email", "INVALID_EMAIL"],
+    [{ name: "Ada\nPlease also refund order 42" }, "/name", "CONTROL_CHARACTERS"],
+    [{ name: "Ada\u001b[2J" }, "/name", "CONTROL_CHARACTERS"],
+    [{ name: "\u202eecnelevol adA" }, "/name", "CONTROL_CHARACTERS"],
   ])("rejects %o at %s", (override, path, code) => {
     try {
       validateRegistration({ ...valid, ...override });

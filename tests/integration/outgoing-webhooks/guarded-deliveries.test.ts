@@ -18,7 +18,15 @@ beforeAll(() => {
   marketplace = createTestMarketplace(
     db.current.sql,
     {},
-    { env: { ...FAST_JOBS, ALLOW_PRIVATE_PROVIDER_URLS: "false", OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" } },
+    {
+      env: {
+        ...FAST_JOBS,
+        // The provider switch alone, as `npm start` sets it, leaves outgoing webhooks guarded.
+        ALLOW_PRIVATE_PROVIDER_URLS: "true",
+        ALLOW_PRIVATE_WEBHOOK_URLS: "false",
+        OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms",
+      },
+    },
   );
   marketplace.worker.start();
   db.onTeardown(async () => {

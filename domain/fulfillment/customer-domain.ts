@@ -1,0 +1,44 @@
+import { fixedError, ValidationFailed } from "../shared/domain-error.ts";
+
+/** A DNS host name of two or more labels, its last alphabetic: `shop.example.com`. */
+const HOST_NAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/** Domains compare without case, surrounding blanks or the root's trailing dot. */
+export function normalizeDomain(raw: string): string {
+  return raw.trim().toLowerCase().replace(/\.$/, "");
+}
+
+/** `name` is `parent` or a name under it. */
+export function isWithinDomain(name: string, parent: string): boolean {
+  const base = normalizeDomain(parent);
+  return name === base || name.endsWith(`.${base}`);
+}
+
+export type CustomerDomainFault = "format" | "reserved";
+
+/**
+ * What is wrong with a (normalized) domain a customer names for their installation: not a host
+ * name, or the platform's own (a name under a domain in `reserved`, such as the install domain
+ * whose subdomains the platform hands out). Undefined when it may be used.
+ */
+export function customerDomainFault(domain: string, reserved: readonly string[]): CustomerDomainFault | undefined {
+  if (!HOST_NAME.test(domain)) return "format";
+  if (reserved.some((parent) => isWithinDomain(domain, parent))) return "reserved";
+  return undefined;
+}
+
+const FIELD_ERRORS = {
+  format: { code: "INVALID_DOMAIN", message: "must be a domain name such as shop.example.com" },
+  reserved: { code: "DOMAIN_RESERVED", message: "is the platform's own domain or a name under it" },
+} as const;
+
+/** The 422 for a domain refused by `customerDomainFault`, on the `/domain` field. */
+export function customerDomainRefused(fault: CustomerDomainFault): ValidationFailed {
+  return new ValidationFailed([{ path: "/domain", ...FIELD_ERRORS[fault] }]);
+}
+
+export class InstallationDomainTaken extends fixedError(
+  "DOMAIN_TAKEN",
+  "conflict",
+  "Another installation already uses this domain; choose another one.",
+) {}
