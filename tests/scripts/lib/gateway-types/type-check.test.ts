@@ -37,6 +37,21 @@ const refund = {
 
 const { transfer_reversal: _, ...withoutTransferReversal } = refund;
 
+const customer = {
+  id: "ctm_01",
+  name: null,
+  email: "ada@example.com",
+  marketing_consent: false,
+  status: "active",
+  custom_data: null,
+  locale: "en",
+  created_at: "2026-01-01T00:00:00Z",
+  updated_at: "2026-01-01T00:00:00Z",
+};
+const { locale: __, ...withoutLocale } = customer;
+const paddleCustomer = (data: object) =>
+  call({ gateway: "gateway_a", method: "GET", route: "/customers/{id}", response: { data, meta: paddleMeta } });
+
 // Each exchange below is judged on its own; `seq` ties the findings back to it.
 const exchanges: RecordedExchange[] = [
   // 1: Stripe's form scalars are strings on the wire and still match numbers in the params.
@@ -119,6 +134,11 @@ const exchanges: RecordedExchange[] = [
   { seq: ++seq, kind: "webhook", gateway: "gateway_a", event_type: "refund.happened", event: {} },
   // 9: a Stripe event whose type the package does not know.
   { seq: ++seq, kind: "webhook", gateway: "gateway_b", event_type: "charge.teleported", event: { id: "evt_1" } },
+  // 10 to 13: a Paddle object complete, then missing a field, with one too many, and with a value outside the type.
+  paddleCustomer(customer),
+  paddleCustomer(withoutLocale),
+  paddleCustomer({ ...customer, phone: "1" }),
+  paddleCustomer({ ...customer, status: "gone" }),
 ];
 
 test("each exchange is judged against its official type, and each finding names the exchange and the field", () => {
@@ -143,7 +163,11 @@ test("each exchange is judged against its official type, and each finding names 
   expect(of(9)).toEqual([
     expect.stringMatching(/^event -: TS2724: .* has no exported member named 'ChargeTeleportedEvent'/),
   ]);
-  expect(report.checked).toBe(12);
-  expect(report.passed).toBe(8);
+  expect(of(10)).toEqual([]);
+  expect(of(11)).toEqual(["response data: missing: locale"]);
+  expect(of(12)).toEqual(["response data: not in the type: phone"]);
+  expect(of(13)).toEqual([`response data.status: TS2322: Type '"gone"' is not assignable to type 'Status'.`]);
+  expect(report.checked).toBe(16);
+  expect(report.passed).toBe(9);
   rmSync(report.directory, { recursive: true });
 }, 60_000);

@@ -1,9 +1,8 @@
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import type { CheckoutLine, CheckoutSessionRequest } from "../../../../application/payments/ports.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
-import { A_KEY, A_SECRET, createGatewaySim, type GatewaySim, startMarketplace } from "../harness.ts";
+import { A_KEY, A_SECRET, type GatewaySim } from "../harness.ts";
 import { everyPaddleEvent } from "../lifecycles.ts";
-import type { Exchange } from "./wire-types.ts";
 
 const line = (overrides: Partial<CheckoutLine>): CheckoutLine => ({
   order_item_id: "item_1",
@@ -28,33 +27,8 @@ const checkout = (orderId: string, lines: CheckoutLine[]): CheckoutSessionReques
   tax_behavior: "exclusive",
 });
 
-/** The gateway_a API behind a recorder on a free port: every call through it is kept. */
-function recorded(sim: GatewaySim) {
-  const exchanges: Exchange[] = [];
-  const server = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(request) {
-      const url = new URL(request.url);
-      const text = await request.clone().text();
-      const response = await sim.app.fetch(request);
-      const answer = await response.clone().text();
-      exchanges.push({
-        method: request.method,
-        path: url.pathname.replace(/^\/gateway_a/, ""),
-        query: Object.fromEntries(url.searchParams),
-        body: text === "" ? undefined : JSON.parse(text),
-        status: response.status,
-        response: answer === "" ? undefined : JSON.parse(answer),
-      });
-      return response;
-    },
-  });
-  return { exchanges, baseUrl: `http://127.0.0.1:${server.port}/gateway_a`, stop: () => server.stop(true) };
-}
-
 /** The marketplace's gateway_a adapter through one catalog sync, two checkouts, refunds and a subscription's cancellations. */
-async function marketplaceFlow(sim: GatewaySim, baseUrl: string) {
+async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {
   const settings = createStaticGatewaySettings({
     gateway_a: { base_url: baseUrl, api_key: A_KEY, webhook_secrets: [A_SECRET] },
   });
@@ -107,45 +81,27 @@ async function marketplaceFlow(sim: GatewaySim, baseUrl: string) {
   await gateway.getProduct("pro_unknown");
 }
 
-/** Answers the marketplace never asks for, but which the sandbox serves: lists, customers and refusals. */
-async function sandboxOnly(sim: GatewaySim, baseUrl: string) {
-  const get = (path: string, init: RequestInit = {}) =>
-    fetch(`${baseUrl}${path}`, {
-      ...init,
-      headers: { authorization: `Bearer ${A_KEY}`, "content-type": "application/json" },
-    });
-  await get("/products?per_page=1");
-  await get("/prices");
-  await get("/customers");
-  const listed = (await (await get("/customers?email=ada@example.com")).json()) as { data: { id: string }[] };
-  await get(`/customers/${listed.data[0]?.id}`);
-  await get("/customers", { method: "POST", body: JSON.stringify({ email: "ada@example.com" }) });
-  await get("/customers", { method: "POST", body: JSON.stringify({ email: "bob@example.com", nickname: "b" }) });
-  return sim;
+/**
+ * Answers the marketplace never asks for, but which the sandbox serves: lists, customers and a
+ * refusal that lists the fields it does not know (its request is wrong on purpose).
+ */
+async function sandboxOnly(sim: GatewaySim) {
+  await sim.a("GET", "/products?per_page=1");
+  await sim.a("GET", "/prices");
+  await sim.a("GET", "/customers");
+  const listed = await sim.a("GET", "/customers?email=ada@example.com");
+  await sim.a("GET", `/customers/${listed.body.data[0]?.id}`);
+  await sim.a("POST", "/customers", { body: { email: "ada@example.com" } });
+  await sim.a("POST", "/customers", { body: { email: "bob@example.com", nickname: "b" } });
 }
 
 /**
  * Everything gateway_a's sandbox and the marketplace exchange: the marketplace's own calls through
- * its adapter, the answers the sandbox gives to calls the marketplace does not make, and every
- * webhook of every kind the sandbox sends (the lifecycles of `everyPaddleEvent` on top).
+ * its adapter (served at `baseUrl`), answers to calls the marketplace does not make, and every kind
+ * of webhook the sandbox sends.
  */
-export async function recordPaddleExchanges() {
-  const marketplace = startMarketplace();
-  const sim = createGatewaySim({ PROVIDER_SIM_MARKETPLACE_URL: marketplace.url });
-  const recorder = recorded(sim);
-  try {
-    await marketplaceFlow(sim, recorder.baseUrl);
-    const marketplaceCalls = recorder.exchanges.length;
-    await sandboxOnly(sim, recorder.baseUrl);
-    await everyPaddleEvent(sim);
-    const webhooks = await marketplace.settle();
-    return {
-      exchanges: recorder.exchanges,
-      sentByMarketplace: recorder.exchanges.slice(0, marketplaceCalls),
-      events: webhooks.map((webhook) => webhook.body as { event_type: string }),
-    };
-  } finally {
-    recorder.stop();
-    marketplace.stop();
-  }
+export async function everyPaddleExchange(sim: GatewaySim, baseUrl: string) {
+  await marketplaceCalls(sim, baseUrl);
+  await sandboxOnly(sim);
+  await everyPaddleEvent(sim);
 }
