@@ -1,31 +1,8 @@
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
-import type { CheckoutLine, CheckoutSessionRequest } from "../../../../application/payments/ports.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { aCheckoutRequest as checkout, aCheckoutLine as line } from "../flows.ts";
 import { A_KEY, A_SECRET, type GatewaySim } from "../harness.ts";
 import { everyPaddleEvent } from "../lifecycles.ts";
-
-const line = (overrides: Partial<CheckoutLine>): CheckoutLine => ({
-  order_item_id: "item_1",
-  product_id: "mp_1",
-  name: "POS Suite",
-  variant: "regular",
-  billing_interval: null,
-  unit_amount: 4900,
-  quantity: 1,
-  trial_days: null,
-  gateway_price_id: null,
-  ...overrides,
-});
-
-const checkout = (orderId: string, lines: CheckoutLine[]): CheckoutSessionRequest => ({
-  order_id: orderId,
-  currency: "USD",
-  lines,
-  customer: { id: "cust_1", email: "ada@example.com", name: "Ada" },
-  success_url: "https://shop.test/ok",
-  cancel_url: "https://shop.test/cancel",
-  tax_behavior: "exclusive",
-});
 
 /** The marketplace's gateway_a adapter through one catalog sync, two checkouts, refunds and a subscription's cancellations. */
 async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {

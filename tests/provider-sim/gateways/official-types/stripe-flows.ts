@@ -1,47 +1,30 @@
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
-import type { CheckoutSessionRequest } from "../../../../application/payments/ports.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { START } from "../../harness.ts";
-import { aSession } from "../flows.ts";
+import { aCheckoutLine, aCheckoutRequest, aSession } from "../flows.ts";
 import { B_KEY, B_SECRET, type GatewaySim, type startMarketplace } from "../harness.ts";
 import { everyStripeEvent, paidSession } from "../lifecycles.ts";
 
 type Marketplace = ReturnType<typeof startMarketplace>;
 
-function checkout(orderId: string, interval: "monthly" | null, trialDays: number | null, priceId: string | null) {
-  return {
-    order_id: orderId,
-    currency: "USD",
-    lines: [
-      {
-        order_item_id: "item_1",
+/** Two lines, the first by `priceId` when given, else priced inline (monthly when `interval` says so). */
+const checkout = (orderId: string, interval: "monthly" | null, trialDays: number | null, priceId: string | null) =>
+  aCheckoutRequest(
+    orderId,
+    [
+      aCheckoutLine({
         product_id: "prod_1",
-        name: "POS Suite",
         variant: interval ?? "regular",
         billing_interval: interval,
         unit_amount: 2900,
         quantity: 2,
         trial_days: trialDays,
         gateway_price_id: priceId,
-      },
-      {
-        order_item_id: "item_2",
-        product_id: "prod_2",
-        name: "Setup",
-        variant: "regular",
-        billing_interval: null,
-        unit_amount: 500,
-        quantity: 1,
-        trial_days: null,
-        gateway_price_id: null,
-      },
+      }),
+      aCheckoutLine({ order_item_id: "item_2", product_id: "prod_2", name: "Setup", unit_amount: 500 }),
     ],
-    customer: { id: "cust_1", email: "ada@example.com", name: "Ada" },
-    success_url: "https://shop.test/ok?session={CHECKOUT_SESSION_ID}",
-    cancel_url: "https://shop.test/cancel",
-    tax_behavior: "exclusive",
-  } satisfies CheckoutSessionRequest;
-}
+    { success_url: "https://shop.test/ok?session={CHECKOUT_SESSION_ID}" },
+  );
 
 /** Every call the marketplace's Stripe client makes, through its adapter (the sandbox served at `baseUrl`). */
 async function marketplaceCalls(sim: GatewaySim, marketplace: Marketplace, baseUrl: string) {

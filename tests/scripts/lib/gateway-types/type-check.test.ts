@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { RecordedCall, RecordedExchange } from "../../../../provider-sim/gateways/exchange-recorder.ts";
 import { checkExchanges } from "../../../../scripts/lib/gateway-types/type-check.ts";
+import { aCustomer } from "../../../adapters/gateways/gateway-a/paddle-fixtures.ts";
 
 let seq = 0;
 const call = (fields: Partial<RecordedCall> & Pick<RecordedCall, "gateway" | "method" | "route">): RecordedCall => ({
@@ -37,17 +38,7 @@ const refund = {
 
 const { transfer_reversal: _, ...withoutTransferReversal } = refund;
 
-const customer = {
-  id: "ctm_01",
-  name: null,
-  email: "ada@example.com",
-  marketing_consent: false,
-  status: "active",
-  custom_data: null,
-  locale: "en",
-  created_at: "2026-01-01T00:00:00Z",
-  updated_at: "2026-01-01T00:00:00Z",
-};
+const customer = aCustomer();
 const { locale: __, ...withoutLocale } = customer;
 const paddleCustomer = (data: object) =>
   call({ gateway: "gateway_a", method: "GET", route: "/customers/{id}", response: { data, meta: paddleMeta } });
