@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { RecordedExchange } from "../../provider-sim/gateways/exchange-recorder.ts";
+import { exchangeKinds } from "../../scripts/lib/gateway-types/plan.ts";
 import { findingLines, summaryLine } from "../../scripts/lib/gateway-types/report.ts";
 import { checkExchanges } from "../../scripts/lib/gateway-types/type-check.ts";
 import { aLicenseProduct } from "../support/builders/products.ts";
@@ -91,20 +92,6 @@ const EXPECTED: Record<Gateway, string[]> = {
     "event charge.dispute.closed",
   ],
 };
-
-const kindsOf = (exchanges: readonly RecordedExchange[], gateway: Gateway) =>
-  new Set(
-    exchanges
-      .filter((exchange) => exchange.gateway === gateway)
-      .flatMap((exchange) =>
-        exchange.kind === "webhook"
-          ? [`event ${exchange.event_type}`]
-          : [
-              ...(exchange.request === null ? [] : [`${exchange.method} ${exchange.route} request`]),
-              `${exchange.method} ${exchange.route} ${exchange.status < 400 ? "response" : "error"}`,
-            ],
-      ),
-  );
 
 /** A monthly subscription and a one-off license, bought through `gateway` and delivered. */
 async function purchases(gateway: Gateway) {
@@ -251,7 +238,7 @@ test("every call and event of a full lifecycle through both sandboxes matches th
   };
   expect(recorded.dropped).toBe(0);
   for (const gateway of GATEWAYS) {
-    const seen = kindsOf(recorded.exchanges, gateway);
+    const seen = exchangeKinds(recorded.exchanges, gateway);
     expect(EXPECTED[gateway].filter((kind) => !seen.has(kind))).toEqual([]);
   }
 

@@ -39,6 +39,27 @@ export interface Plan {
 const isEmpty = (value: unknown) =>
   value === null || value === undefined || (typeof value === "object" && Object.keys(value).length === 0);
 
+/**
+ * What kinds of exchange a recording holds for one gateway: `POST /v1/refunds request`,
+ * `GET /v1/products query`, `GET /v1/charges/{id} response` (or `error` when refused),
+ * `event charge.refunded`.
+ */
+export function exchangeKinds(exchanges: readonly RecordedExchange[], gateway: GatewayName): Set<string> {
+  return new Set(
+    exchanges
+      .filter((exchange) => exchange.gateway === gateway)
+      .flatMap((exchange) =>
+        exchange.kind === "webhook"
+          ? [`event ${exchange.event_type}`]
+          : [
+              ...(isEmpty(exchange.request) ? [] : [`${exchange.method} ${exchange.route} request`]),
+              ...(isEmpty(exchange.query) ? [] : [`${exchange.method} ${exchange.route} query`]),
+              `${exchange.method} ${exchange.route} ${exchange.status < 400 ? "response" : "error"}`,
+            ],
+      ),
+  );
+}
+
 export function planChecks(exchanges: readonly RecordedExchange[]): Plan {
   const checks = new Map<string, Check>();
   const findings: Finding[] = [];

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
-import type { CheckoutSessionRequest, GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
+import type { GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 import { START } from "../harness.ts";
+import { aCheckoutLine, aCheckoutRequest } from "./flows.ts";
 import { A_KEY, A_SECRET, B_KEY, B_SECRET, createGatewaySim } from "./harness.ts";
 
 /**
@@ -45,29 +46,16 @@ afterAll(() => {
   marketplaceServer.stop(true);
 });
 
-function aCheckout(orderId: string, monthly: boolean, trialDays: number | null = null): CheckoutSessionRequest {
-  return {
-    order_id: orderId,
-    currency: "USD",
-    lines: [
-      {
-        order_item_id: "item_1",
-        product_id: "prod_1",
-        name: "POS Suite",
-        variant: monthly ? "monthly" : "regular",
-        billing_interval: monthly ? "monthly" : null,
-        unit_amount: 2900,
-        quantity: 1,
-        trial_days: trialDays,
-        gateway_price_id: null,
-      },
-    ],
-    customer: { id: "cust_1", email: "ada@example.com", name: "Ada" },
-    success_url: "https://shop.test/ok",
-    cancel_url: "https://shop.test/cancel",
-    tax_behavior: "exclusive",
-  };
-}
+const aCheckout = (orderId: string, monthly: boolean, trialDays: number | null = null) =>
+  aCheckoutRequest(orderId, [
+    aCheckoutLine({
+      product_id: "prod_1",
+      variant: monthly ? "monthly" : "regular",
+      billing_interval: monthly ? "monthly" : null,
+      unit_amount: 2900,
+      trial_days: trialDays,
+    }),
+  ]);
 
 async function pay(url: string) {
   const response = await fetch(`${url.replace(/^http:\/\/sim\.test/, `http://127.0.0.1:${simServer.port}`)}/pay`, {

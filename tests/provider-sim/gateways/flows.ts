@@ -1,4 +1,35 @@
+import type { CheckoutLine, CheckoutSessionRequest } from "../../../application/payments/ports.ts";
 import type { GatewaySim } from "./harness.ts";
+
+/** One line of a marketplace checkout: a one-time POS Suite at 49.00 unless `overrides` say otherwise. */
+export const aCheckoutLine = (overrides: Partial<CheckoutLine> = {}): CheckoutLine => ({
+  order_item_id: "item_1",
+  product_id: "mp_1",
+  name: "POS Suite",
+  variant: "regular",
+  billing_interval: null,
+  unit_amount: 4900,
+  quantity: 1,
+  trial_days: null,
+  gateway_price_id: null,
+  ...overrides,
+});
+
+/** What the marketplace asks a gateway adapter for when `orderId` checks out `lines`. */
+export const aCheckoutRequest = (
+  orderId: string,
+  lines: CheckoutLine[],
+  overrides: Partial<CheckoutSessionRequest> = {},
+): CheckoutSessionRequest => ({
+  order_id: orderId,
+  currency: "USD",
+  lines,
+  customer: { id: "cust_1", email: "ada@example.com", name: "Ada" },
+  success_url: "https://shop.test/ok",
+  cancel_url: "https://shop.test/cancel",
+  tax_behavior: "exclusive",
+  ...overrides,
+});
 
 /** A gateway_a checkout transaction over one inline price. */
 export async function aTransaction(

@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import type { RecordedCall, RecordedExchange } from "../../../../provider-sim/gateways/exchange-recorder.ts";
 import { checkExchanges } from "../../../../scripts/lib/gateway-types/type-check.ts";
+import { aCustomer } from "../../../adapters/gateways/gateway-a/paddle-fixtures.ts";
 
 let seq = 0;
 const call = (fields: Partial<RecordedCall> & Pick<RecordedCall, "gateway" | "method" | "route">): RecordedCall => ({
@@ -36,6 +37,11 @@ const refund = {
 };
 
 const { transfer_reversal: _, ...withoutTransferReversal } = refund;
+
+const customer = aCustomer();
+const { locale: __, ...withoutLocale } = customer;
+const paddleCustomer = (data: object) =>
+  call({ gateway: "gateway_a", method: "GET", route: "/customers/{id}", response: { data, meta: paddleMeta } });
 
 // Each exchange below is judged on its own; `seq` ties the findings back to it.
 const exchanges: RecordedExchange[] = [
@@ -119,6 +125,11 @@ const exchanges: RecordedExchange[] = [
   { seq: ++seq, kind: "webhook", gateway: "gateway_a", event_type: "refund.happened", event: {} },
   // 9: a Stripe event whose type the package does not know.
   { seq: ++seq, kind: "webhook", gateway: "gateway_b", event_type: "charge.teleported", event: { id: "evt_1" } },
+  // 10 to 13: a Paddle object complete, then missing a field, with one too many, and with a value outside the type.
+  paddleCustomer(customer),
+  paddleCustomer(withoutLocale),
+  paddleCustomer({ ...customer, phone: "1" }),
+  paddleCustomer({ ...customer, status: "gone" }),
 ];
 
 test("each exchange is judged against its official type, and each finding names the exchange and the field", () => {
@@ -143,7 +154,11 @@ test("each exchange is judged against its official type, and each finding names 
   expect(of(9)).toEqual([
     expect.stringMatching(/^event -: TS2724: .* has no exported member named 'ChargeTeleportedEvent'/),
   ]);
-  expect(report.checked).toBe(12);
-  expect(report.passed).toBe(8);
+  expect(of(10)).toEqual([]);
+  expect(of(11)).toEqual(["response data: missing: locale"]);
+  expect(of(12)).toEqual(["response data: not in the type: phone"]);
+  expect(of(13)).toEqual([`response data.status: TS2322: Type '"gone"' is not assignable to type 'Status'.`]);
+  expect(report.checked).toBe(16);
+  expect(report.passed).toBe(9);
   rmSync(report.directory, { recursive: true });
 }, 60_000);

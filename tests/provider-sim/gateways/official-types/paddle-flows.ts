@@ -1,0 +1,84 @@
+import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
+import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
+import { aCheckoutRequest as checkout, aCheckoutLine as line } from "../flows.ts";
+import { A_KEY, A_SECRET, type GatewaySim } from "../harness.ts";
+import { everyPaddleEvent } from "../lifecycles.ts";
+
+/** The marketplace's gateway_a adapter through one catalog sync, two checkouts, refunds and a subscription's cancellations. */
+async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {
+  const settings = createStaticGatewaySettings({
+    gateway_a: { base_url: baseUrl, api_key: A_KEY, webhook_secrets: [A_SECRET] },
+  });
+  const gateway = createPaddleGateway({ settings });
+  await gateway.testConnection();
+  await gateway.findProductByMarketplaceId("mp_1");
+  const product = await gateway.createProduct({
+    marketplace_product_id: "mp_1",
+    name: "POS Suite",
+    description: "Tills",
+  });
+  const terms = { product_id: product.id, marketplace_product_id: "mp_1", currency: "USD" } as const;
+  const monthly = await gateway.createPrice({
+    ...terms,
+    variant: "monthly",
+    amount: 2900,
+    billing_interval: "monthly",
+    trial_days: 14,
+    tax_behavior: "exclusive",
+  });
+  const once = await gateway.createPrice({
+    ...terms,
+    variant: "regular",
+    amount: 4900,
+    billing_interval: null,
+    trial_days: null,
+    tax_behavior: "inclusive",
+  });
+  await gateway.updatePrice(once, { amount: 5900, currency: "USD", tax_behavior: "exclusive" });
+  await gateway.getProduct(product.id);
+  await gateway.getPrice(monthly.id);
+  await gateway.findProductByMarketplaceId("mp_1");
+
+  const oneTime = await gateway.createCheckoutSession(
+    checkout("ord_1", [line({ gateway_price_id: once.id, quantity: 2 }), line({ variant: "extended" })]),
+  );
+  const subscribed = await gateway.createCheckoutSession(
+    checkout("ord_2", [line({ variant: "monthly", billing_interval: "monthly", unit_amount: 2900 })]),
+  );
+  for (const session of [oneTime, subscribed]) await sim.plain("POST", `/checkout/gateway_a/${session.session_id}/pay`);
+  const payment = { payment_id: oneTime.session_id, order_id: "ord_1", currency: "USD" };
+  await gateway.refund(payment, 1000);
+  await gateway.refund(payment, null);
+
+  const subscriptionId = (await sim.a("GET", `/transactions/${subscribed.session_id}`)).body.data.subscription_id;
+  await gateway.getSubscription(subscriptionId);
+  await gateway.scheduleCancellation(subscriptionId);
+  await gateway.resumeSubscription(subscriptionId);
+  await gateway.cancelSubscription(subscriptionId);
+  await gateway.getProduct("pro_unknown");
+}
+
+/**
+ * Answers the marketplace never asks for, but which the sandbox serves: lists, customers and a
+ * refusal that lists the fields it does not know (its request is wrong on purpose).
+ */
+async function sandboxOnly(sim: GatewaySim) {
+  await sim.a("GET", "/products?per_page=1");
+  await sim.a("GET", "/prices");
+  await sim.a("GET", "/customers");
+  const listed = await sim.a("GET", "/customers?email=ada@example.com");
+  await sim.a("GET", `/customers/${listed.body.data[0]?.id}`);
+  await sim.a("POST", "/customers", { body: { email: "ada@example.com" } });
+  await sim.a("POST", "/customers", { body: { email: "bob@example.com", nickname: "b" } });
+}
+
+/**
+ * Everything gateway_a's sandbox and the marketplace exchange: the marketplace's own calls through
+ * its adapter (served at `baseUrl`), answers to calls the marketplace does not make, and every kind
+ * of webhook the sandbox sends.
+ */
+export async function everyPaddleExchange(sim: GatewaySim, baseUrl: string) {
+  await marketplaceCalls(sim, baseUrl);
+  await sandboxOnly(sim);
+  await everyPaddleEvent(sim);
+}
