@@ -11,7 +11,7 @@ const CHUNK_BYTES = 1 << 20;
  * The bytes at `start..start+length` of every generated archive: each byte depends on its offset
  * (the top byte of offset x Knuth's multiplier), so a slice taken at the wrong place never matches.
  */
-export function generatedBytes(start: number, length: number): Uint8Array {
+export function generatedBytes(start: number, length: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(length);
   for (let i = 0; i < length; i += 1) bytes[i] = Math.imul(start + i, 2654435761) >>> 24;
   return bytes;
