@@ -43,7 +43,8 @@ export function guardBody(source: ReadableStream<Uint8Array>, guard: BodyGuard):
   const abort = (controller: ReadableStreamDefaultController<Uint8Array>, reason: string) => {
     guard.onAbort(reason);
     reader.cancel().catch(() => {});
-    controller.error(new Aborted(reason));
+    // Without a reason: the server would print an Error's stack; the reason is in the log already.
+    controller.error(undefined);
   };
 
   return new ReadableStream<Uint8Array>(

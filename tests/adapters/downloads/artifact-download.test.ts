@@ -133,6 +133,12 @@ const ask = (overrides: Partial<DownloadRequest> = {}): DownloadRequest => ({
   stillAllowed: async () => true,
   ...overrides,
 });
+/** How reading a body ends: the aborted ones end with no reason given, so only the outcome is compared. */
+const completion = (response: Response) =>
+  response.arrayBuffer().then(
+    (body) => `complete with ${body.byteLength} bytes`,
+    () => "failed",
+  );
 const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
 const failure = (promise: Promise<unknown>) =>
   promise.then(
@@ -290,28 +296,28 @@ describe("a transfer under way is aborted, never quietly short", () => {
   test("a server that hangs up before its Content-Length fails the body", async () => {
     const response = await downloads(`http://127.0.0.1:${cutShort.port}/x`, ask());
     expect(response.status).toBe(200);
-    expect(await failure(response.arrayBuffer())).toBeInstanceOf(Error);
+    expect(await completion(response)).toBe("failed");
   });
 
   test("a body that ends cleanly short of the range its server announced fails", async () => {
     aborted.length = 0;
     const response = await quietly(at("/ends-early"), ask({ range: "bytes=0-" }));
     expect(response.headers.get("content-range")).toBe("bytes 0-9999/10000");
-    expect(await failure(response.arrayBuffer())).toBeInstanceOf(Error);
+    expect(await completion(response)).toBe("failed");
     expect(aborted).toContain("the source ended 6000 bytes short");
   });
 
   test("a server that stops sending for longer than the time-out fails the body", async () => {
     aborted.length = 0;
     const response = await quietly(at("/stalls"), ask());
-    expect(await failure(response.arrayBuffer())).toBeInstanceOf(Error);
+    expect(await completion(response)).toBe("failed");
     expect(aborted).toContain("no bytes for 1000 ms");
   });
 
   test("a range cut here from a server that hangs up short fails the body", async () => {
     const response = await downloads(`http://127.0.0.1:${cutShort.port}/x`, ask({ range: "bytes=3000-5999" }));
     expect(response.status).toBe(206);
-    expect(await failure(response.arrayBuffer())).toBeInstanceOf(Error);
+    expect(await completion(response)).toBe("failed");
   });
 
   test("a download no longer allowed (its license revoked meanwhile) stops where it is", async () => {
@@ -320,6 +326,11 @@ describe("a transfer under way is aborted, never quietly short", () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     expect((await reader.read()).value?.length).toBe(1000);
     allowed = false;
-    expect(await failure(reader.read())).toBeInstanceOf(Error);
+    expect(
+      await reader.read().then(
+        () => "read",
+        () => "failed",
+      ),
+    ).toBe("failed");
   });
 });
