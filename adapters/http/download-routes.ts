@@ -20,7 +20,11 @@ export interface DownloadDeps {
 
 const HEAD_PATH = /^\/api\/downloads\/([^/]{1,1024})$/;
 
-const Archive = t.String({ description: "The release archive, or the byte range asked for", format: "binary" });
+const Archive = t.String({
+  description: "The release archive, or the byte range asked for",
+  format: "binary",
+  contentMediaType: "application/octet-stream",
+});
 
 /**
  * The signed link is the credential by itself, so a browser following it from the dashboard (no
@@ -60,7 +64,9 @@ export function createDownloadRoutes(deps: DownloadDeps) {
         410: refused("DOWNLOAD_LINK_EXPIRED: past its expiry; DOWNLOAD_REVOKED: its license or entitlement is revoked"),
         416: refused("RANGE_NOT_SATISFIABLE: the range lies outside the file (Content-Range names its size)"),
         502: refused("DOWNLOAD_SOURCE_FAILED: the server holding the archive failed or answered nonsense"),
-        503: refused("DOWNLOAD_SOURCE_BUSY: the server holding the archive is busy (Retry-After)"),
+        503: refused(
+          "DOWNLOAD_SOURCE_BUSY: the server holding the archive is busy; DATABASE_UNAVAILABLE (both with Retry-After)",
+        ),
         504: refused("DOWNLOAD_SOURCE_TIMEOUT: the server holding the archive did not answer in time"),
       },
     },
