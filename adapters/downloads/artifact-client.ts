@@ -5,6 +5,7 @@ import {
 } from "../../application/shared/download-source-errors.ts";
 import { type RangeSpec, rangeHeader } from "../../kit/byte-range.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
+import { DeadlinePassed, withinDeadline } from "../upstream/deadline.ts";
 import { describeConnectionFailure, parseRetryAfter } from "../upstream/upstream-http.ts";
 
 export interface ArtifactRequest {
@@ -18,8 +19,6 @@ export interface ArtifactRequest {
 const MAX_REDIRECTS = 5;
 /** A busy answer without a usable Retry-After. */
 const DEFAULT_RETRY_AFTER_S = 5;
-
-class HeadersLate extends Error {}
 
 function parseUrl(raw: string, base?: URL): URL {
   try {
@@ -48,7 +47,7 @@ export function createArtifactClient(deps: { readonly outbound: OutboundFetch; r
     try {
       return await deps.outbound(url, { method: request.method, headers, redirect: "manual", signal });
     } catch (error) {
-      if (signal.aborted) throw new HeadersLate();
+      if (signal.aborted) throw signal.reason;
       if (error instanceof OutboundUrlRefused) throw new DownloadSourceFailed(`address refused: ${error.reason}`);
       throw new DownloadSourceFailed(`unreachable: ${describeConnectionFailure(error)}`);
     }
@@ -56,8 +55,9 @@ export function createArtifactClient(deps: { readonly outbound: OutboundFetch; r
 
   const follow = async (start: URL, request: ArtifactRequest, signal: AbortSignal): Promise<Response> => {
     let url = start;
+    let method = request.method;
     for (let hop = 0; ; hop += 1) {
-      const response = await once(url, request, signal);
+      const response = await once(url, { ...request, method }, signal);
       const { status } = response;
       if ([200, 206, 416].includes(status)) {
         const encoding = response.headers.get("content-encoding");
@@ -68,6 +68,11 @@ export function createArtifactClient(deps: { readonly outbound: OutboundFetch; r
         return response;
       }
       await response.body?.cancel();
+      if (method === "HEAD" && (status === 405 || status === 501)) {
+        // A server that knows no HEAD is asked with a GET whose body is never read.
+        method = "GET";
+        continue;
+      }
       const location = response.headers.get("location");
       if ([301, 302, 303, 307, 308].includes(status) && location && hop < MAX_REDIRECTS) {
         url = parseUrl(location, url);
@@ -82,15 +87,12 @@ export function createArtifactClient(deps: { readonly outbound: OutboundFetch; r
   };
 
   return async (url: string, request: ArtifactRequest): Promise<Response> => {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), deps.timeoutSeconds * 1000);
     try {
-      return await follow(parseUrl(url), request, controller.signal);
+      // The deadline covers resolving, connecting and every hop's headers; the body is not under it.
+      return await withinDeadline(deps.timeoutSeconds * 1000, (signal) => follow(parseUrl(url), request, signal));
     } catch (error) {
-      if (error instanceof HeadersLate) throw new DownloadSourceTimeout();
+      if (error instanceof DeadlinePassed) throw new DownloadSourceTimeout();
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   };
 }

@@ -148,7 +148,11 @@ export function createArtifactDownloads(deps: {
       return whole(url, request, upstream, spec);
     } catch (error) {
       deps.logger.warn(
-        { code: (error as { code?: unknown }).code, reason: (error as { reason?: unknown }).reason },
+        {
+          host: URL.canParse(url) ? new URL(url).host : undefined,
+          code: (error as { code?: unknown }).code,
+          reason: (error as { reason?: unknown }).reason,
+        },
         "artifact download refused",
       );
       throw error;

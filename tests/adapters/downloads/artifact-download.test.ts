@@ -50,6 +50,9 @@ const upstream = Bun.serve({
         return serveRange(request, representation);
       case "/no-ranges":
         return new Response(new Blob([FILE]), { headers: { etag: ETAG, "last-modified": MODIFIED.toUTCString() } });
+      case "/no-head":
+        if (request.method === "HEAD") return new Response(null, { status: 405 });
+        return new Response(new Blob([FILE]), { headers: { etag: ETAG } });
       case "/moved":
         return new Response(null, { status: 302, headers: { location: "/ranges" } });
       case "/loop":
@@ -222,6 +225,16 @@ describe("streaming the archive", () => {
     ]);
   });
 
+  test("a server that refuses HEAD is asked with a GET whose body is left unread", async () => {
+    const head = await downloads(at("/no-head"), ask({ method: "HEAD", range: "bytes=0-9" }));
+    expect([head.status, head.headers.get("content-range"), head.headers.get("etag"), head.body]).toEqual([
+      206,
+      "bytes 0-9/10000",
+      ETAG,
+      null,
+    ]);
+  });
+
   test("a redirect is followed through the guard, and its target never reaches the customer", async () => {
     const response = await downloads(at("/moved"), ask({ range: "bytes=5-9" }));
     expect(response.headers.get("location")).toBeNull();
@@ -261,6 +274,15 @@ describe("when the archive's server fails, the customer gets a clear answer", ()
 
   test("headers later than the time-out are DOWNLOAD_SOURCE_TIMEOUT (504)", async () => {
     expect(await failure(downloads(at("/slow-headers"), ask()))).toBeInstanceOf(DownloadSourceTimeout);
+  });
+
+  test("a host name that never resolves is DOWNLOAD_SOURCE_TIMEOUT too", async () => {
+    const stuck = createArtifactDownloads({
+      outbound: createGuardedFetch({ allowPrivate: false, resolve: () => new Promise(() => {}) }),
+      timeoutSeconds: 1,
+      logger: createLogger({ level: "silent" }),
+    });
+    expect(await failure(stuck("http://artifacts.example/app/1.0.0", ask()))).toBeInstanceOf(DownloadSourceTimeout);
   });
 
   test("a private address, directly or by redirect, is refused by the guard when private addresses are not allowed", async () => {
