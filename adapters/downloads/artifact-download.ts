@@ -24,7 +24,16 @@ export interface DownloadRequest {
 }
 
 /** The server's headers the customer may see: what the file is, never where it lives. */
-const PASSED_ON = ["content-type", "content-disposition", "etag", "last-modified"] as const;
+const PASSED_ON = ["content-type", "etag", "last-modified"] as const;
+
+/**
+ * The bytes come from another server but are served from the marketplace's origin: whatever they
+ * are, the browser saves them and never renders or runs them here.
+ */
+const NEVER_RENDERED = {
+  "x-content-type-options": "nosniff",
+  "content-security-policy": "default-src 'none'; sandbox",
+} as const;
 
 /** RFC 9110 §13.1.5: a strong entity tag equal to the current one, or a date equal to Last-Modified. */
 function ifRangeHolds(ifRange: string, headers: Headers): boolean {
@@ -35,8 +44,12 @@ function ifRangeHolds(ifRange: string, headers: Headers): boolean {
   return !Number.isNaN(modified) && Date.parse(value) === modified;
 }
 
-/** The file name a download is saved under when the server proposes none: the archive's last path segment. */
-function fallbackDisposition(url: string): string {
+/**
+ * Always an attachment: the server's own `attachment; filename=...` where it gives one, otherwise
+ * one named after the archive's last path segment.
+ */
+function disposition(url: string, upstream: string | null): string {
+  if (upstream && /^attachment\s*(;|$)/i.test(upstream.trim())) return upstream.trim();
   const segment = new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "";
   let name = segment;
   try {
@@ -74,7 +87,8 @@ export function createArtifactDownloads(deps: {
       "accept-ranges": shape.size === undefined ? "none" : "bytes",
       "cache-control": "private, no-store",
       "content-type": "application/octet-stream",
-      "content-disposition": fallbackDisposition(url),
+      "content-disposition": disposition(url, upstream.headers.get("content-disposition")),
+      ...NEVER_RENDERED,
     });
     for (const name of PASSED_ON) {
       const value = upstream.headers.get(name);

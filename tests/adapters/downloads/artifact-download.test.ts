@@ -53,6 +53,12 @@ const upstream = Bun.serve({
       case "/no-head":
         if (request.method === "HEAD") return new Response(null, { status: 405 });
         return new Response(new Blob([FILE]), { headers: { etag: ETAG } });
+      case "/page":
+        return new Response("<script>alert(document.domain)</script>", {
+          headers: { "content-type": "text/html", "content-disposition": "inline" },
+        });
+      case "/named":
+        return new Response("x", { headers: { "content-disposition": 'attachment; filename="app-2.0.tar.gz"' } });
       case "/moved":
         return new Response(null, { status: 302, headers: { location: "/ranges" } });
       case "/loop":
@@ -223,6 +229,17 @@ describe("streaming the archive", () => {
       "bytes 100-199/10000",
       "100",
     ]);
+  });
+
+  test("whatever the server says, the browser saves the bytes and never renders them on the marketplace's origin", async () => {
+    const page = await downloads(at("/page"), ask());
+    expect(page.headers.get("content-disposition")).toBe('attachment; filename="page"');
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
+    await page.body?.cancel();
+    const named = await downloads(at("/named"), ask());
+    expect(named.headers.get("content-disposition")).toBe('attachment; filename="app-2.0.tar.gz"');
+    await named.body?.cancel();
   });
 
   test("a server that refuses HEAD is asked with a GET whose body is left unread", async () => {
