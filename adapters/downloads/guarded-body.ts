@@ -25,6 +25,8 @@ export function guardBody(source: ReadableStream<Uint8Array>, guard: BodyGuard):
   let toSkip = guard.skip;
   let remaining = guard.length ?? Number.POSITIVE_INFINITY;
   let checkedAt = Date.now();
+  /** The client went away: a read still under way finds nobody to hand its bytes to. */
+  let cancelled = false;
 
   const read = async (): ReturnType<typeof reader.read> => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,6 +59,7 @@ export function guardBody(source: ReadableStream<Uint8Array>, guard: BodyGuard):
           }
           for (;;) {
             const { done, value } = await read();
+            if (cancelled) return;
             if (done) {
               if (remaining !== Number.POSITIVE_INFINITY && remaining > 0) {
                 return abort(controller, `the source ended ${remaining} bytes short`);
@@ -81,11 +84,12 @@ export function guardBody(source: ReadableStream<Uint8Array>, guard: BodyGuard):
             return;
           }
         } catch (error) {
-          abort(controller, error instanceof Aborted ? error.message : String(error));
+          if (!cancelled) abort(controller, error instanceof Aborted ? error.message : String(error));
         }
       },
       cancel() {
         // The client went away: so does the source.
+        cancelled = true;
         return reader.cancel().catch(() => {});
       },
     },

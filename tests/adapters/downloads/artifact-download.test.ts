@@ -40,6 +40,9 @@ function firstBytes(count: number) {
   });
 }
 
+/** Set when the server's endless body is cancelled: its client hung up. */
+let endlessCancelled = false;
+
 const upstream = Bun.serve({
   port: 0,
   hostname: "127.0.0.1",
@@ -59,6 +62,19 @@ const upstream = Bun.serve({
         });
       case "/named":
         return new Response("x", { headers: { "content-disposition": 'attachment; filename="app-2.0.tar.gz"' } });
+      case "/endless":
+        endlessCancelled = false;
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              await Bun.sleep(5);
+              controller.enqueue(new Uint8Array(65_536));
+            },
+            cancel() {
+              endlessCancelled = true;
+            },
+          }),
+        );
       case "/moved":
         return new Response(null, { status: 302, headers: { location: "/ranges" } });
       case "/loop":
@@ -357,6 +373,28 @@ describe("a transfer under way is aborted, never quietly short", () => {
     const response = await downloads(`http://127.0.0.1:${cutShort.port}/x`, ask({ range: "bytes=3000-5999" }));
     expect(response.status).toBe(206);
     expect(await completion(response)).toBe("failed");
+  });
+
+  test("a customer who hangs up stops the transfer from the server, and nothing is logged as aborted", async () => {
+    aborted.length = 0;
+    const marketplace = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () => quietly(at("/endless"), ask()),
+    });
+    try {
+      const hangUp = new AbortController();
+      const response = await fetch(`http://127.0.0.1:${marketplace.port}/`, { signal: hangUp.signal });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await reader.read();
+      await reader.read();
+      hangUp.abort();
+      for (const deadline = Date.now() + 2000; !endlessCancelled && Date.now() < deadline; ) await Bun.sleep(10);
+      await Bun.sleep(100);
+      expect([endlessCancelled, aborted]).toEqual([true, []]);
+    } finally {
+      marketplace.stop(true);
+    }
   });
 
   test("a download no longer allowed (its license revoked meanwhile) stops where it is", async () => {
