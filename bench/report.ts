@@ -1,6 +1,7 @@
 import type { measureCatalog } from "./catalog.ts";
 import type { ConsoleFigures } from "./console.ts";
 import type { DeliveryFigures } from "./delivery.ts";
+import type { DownloadFigures } from "./download.ts";
 import type { measureWebhooks } from "./webhooks.ts";
 
 export interface Results {
@@ -17,6 +18,8 @@ export interface Results {
   };
   readonly latency_by_load: readonly { rate: number; p50: number; p90: number; p99: number; lost: number }[];
   readonly console: ConsoleFigures;
+  /** Older results have none. */
+  readonly download?: DownloadFigures;
   readonly scale: {
     readonly orders: number;
     readonly provider_latency_ms: number;
@@ -44,6 +47,7 @@ export const TARGETS = {
   speedup: { min: 1.8 },
   console_first_load_ms: { max: 300 },
   console_first_bundle_kb: { max: 150 },
+  download_rss_growth_mb: { max: 32 },
 } as const;
 
 type Bound = { readonly min: number } | { readonly max: number };
@@ -131,6 +135,16 @@ export function performanceTable(results: Results): string {
       " KB",
     ],
   ];
+  const { download } = results;
+  if (download) {
+    rows.push([
+      `marketplace RSS growth while a client downloads a ${Math.round(download.bytes / 1024 / 1024)} MB archive through it`,
+      `${download.rss_growth_mb} MB (${download.rss_before_mb} → ${download.peak_rss_mb} MB; ${download.mb_per_sec} MB/s)`,
+      download.rss_growth_mb,
+      TARGETS.download_rss_growth_mb,
+      " MB",
+    ]);
+  }
   const cells = rows.map(([name, value, number, bound, unit]) => [
     name,
     value,

@@ -10,6 +10,7 @@ import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
 import { measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
+import { measureDownload } from "./download.ts";
 import { latencyChart } from "./latency-chart.ts";
 import { performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
@@ -41,6 +42,7 @@ const PROVIDER_LATENCY_MS = setting("BENCH_PROVIDER_LATENCY_MS", 25, 25);
  */
 const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
 const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 20, 3);
+const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
 const OUT = process.env.BENCH_OUT ?? (SMOKE ? undefined : "bench/results.json");
 
 const ACCESS_LOG = join(tmpdir(), "marketplace-bench-access.log");
@@ -79,6 +81,22 @@ try {
 
   const sql = postgres(database.url, { max: 4, onnotice: () => {} });
   await sql`truncate webhook_inbox, jobs`;
+  const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+  if (!product) throw new Error("the seeded point-of-sale product is missing");
+
+  const downloadHost = await startMarketplace(database, sim.url, noJobs);
+  services.push(downloadHost);
+  const download = await measureDownload({
+    sql,
+    marketplace: downloadHost,
+    simUrl: sim.url,
+    productId: product.id,
+    megabytes: DOWNLOAD_MB,
+    say,
+  });
+  await downloadHost.stop();
+  services.splice(services.indexOf(downloadHost), 1);
+
   const primary = await startMarketplace(database, sim.url);
   services.push(primary);
   const registered = (await (
@@ -88,8 +106,6 @@ try {
       body: JSON.stringify({ email: "bench@example.com", password: "bench password", name: "Bench" }),
     })
   ).json()) as { user: { id: string } };
-  const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
-  if (!product) throw new Error("the seeded point-of-sale product is missing");
   const orders = { sql, sim, customerId: registered.user.id, productId: product.id };
 
   const consoleFigures = await measureConsole({ url: primary.url, loads: CONSOLE_LOADS, say });
@@ -184,6 +200,7 @@ try {
       lost: s.lost,
     })),
     console: consoleFigures,
+    download,
     scale: {
       orders: SCALE_ORDERS,
       provider_latency_ms: PROVIDER_LATENCY_MS,

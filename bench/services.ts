@@ -8,6 +8,8 @@ import { pinTo } from "./tools.ts";
 
 export const SIM_TOKEN = "bench-sim-token-0123456789";
 export const WEBHOOK_SECRET = "whsec_bench_0123456789abcdef";
+/** The marketplaces' JWT secret, which also keys download links: the download figure signs its own. */
+export const JWT_SECRET = "bench-jwt-secret-0123456789-abcdefghijk";
 const GATEWAY_B_API_KEY = "sk_test_bench";
 
 export interface Service {
@@ -145,7 +147,7 @@ export async function startMarketplace(
       ...database.marketplaceEnv,
       DATABASE_POOL_MAX: "20",
       LOG_LEVEL: "info",
-      JWT_SECRET: "bench-jwt-secret-0123456789-abcdefghijk",
+      JWT_SECRET,
       SECRETS_KEY: "bench-secrets-key-0123456789-abcdefghij",
       DATA_DIR: `/tmp/mkt-bench-${port}`,
       GATEWAY_B_SANDBOX_BASE_URL: `${simUrl}/gateway_b`,

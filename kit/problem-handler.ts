@@ -56,7 +56,7 @@ export function createProblemHandler(deps: { logger: Logger; known?: ProblemMapp
     const body = toProblem(code, error, known, deps.logger, request);
     set.status = body.status;
     set.headers["content-type"] = PROBLEM_CONTENT_TYPE;
-    if (body.status === 503) set.headers["retry-after"] = "2";
+    if (body.status === 503) set.headers["retry-after"] ??= "2";
     return JSON.stringify({ ...body, instance: `urn:request:${requestIdOf(request)}` });
   });
 }

@@ -197,7 +197,7 @@ async function main(): Promise<number> {
       const response = await fetch(url, { headers: { authorization: `Bearer ${customer.token}` } });
       const body = new Uint8Array(await response.arrayBuffer());
       if (!response.ok) throw failure("GET", response.url, response.status, new TextDecoder().decode(body));
-      say(`${licensed.product_name}: downloaded ${body.byteLength} bytes from ${response.url}`);
+      say(`${licensed.product_name}: downloaded ${body.byteLength} bytes through the marketplace`);
     }
   } else {
     say("no item offers a download yet; license activation skipped");

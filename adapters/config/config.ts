@@ -87,6 +87,8 @@ export interface Config {
   readonly allowPrivateWebhookUrls: boolean;
   /** How long a signed download link stays valid. */
   readonly downloadLinkTtlSeconds: number;
+  /** How long the artifact's server may take to start answering, and to send the next bytes of a download. */
+  readonly downloadSourceTimeoutSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
   readonly installDomain: string;
   /** Seed the demo catalog when the products table is empty. */
@@ -211,6 +213,7 @@ export function loadConfig(env: Env): Config {
     allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),
     allowPrivateWebhookUrls: boolean(env, "ALLOW_PRIVATE_WEBHOOK_URLS", false),
     downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
+    downloadSourceTimeoutSeconds: integer(env, "DOWNLOAD_SOURCE_TIMEOUT_SECONDS", 15, 1, 120),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??

@@ -1,6 +1,7 @@
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import { makeResolveDownload } from "../../application/customers/resolve-download.ts";
+import { createArtifactDownloads } from "../downloads/artifact-download.ts";
 import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
 import type { FulfillmentFeature } from "./fulfillment.ts";
 import type { LicensingFeature } from "./licensing.ts";
@@ -9,7 +10,7 @@ import type { Platform } from "./platform.ts";
 
 /** A customer's own account: orders, deliveries and their next actions, downloads, subscriptions. */
 export function wireCustomers(
-  { sql, uow, clock }: Platform,
+  { sql, uow, clock, outbound, config, logger }: Platform,
   features: { payments: PaymentsFeature; fulfillment: FulfillmentFeature; licensing: LicensingFeature },
 ) {
   const { payments, fulfillment, licensing } = features;
@@ -31,6 +32,11 @@ export function wireCustomers(
         downloads,
       }),
       resolveDownload: makeResolveDownload({ readModel, downloads }),
+      downloadArtifact: createArtifactDownloads({
+        outbound,
+        timeoutSeconds: config.downloadSourceTimeoutSeconds,
+        logger,
+      }),
       cancelCustomerSubscription: subscriptions.cancel,
       resumeCustomerSubscription: subscriptions.resume,
     },

@@ -130,7 +130,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Follow a signed, expiring download link to the release artifact (redirects, no sign-in) */
+        /** Download the release archive of a signed, expiring link (no sign-in; byte ranges and HEAD supported) */
         get: operations["getApiDownloadsByToken"];
         put?: never;
         post?: never;
@@ -2677,13 +2677,23 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Redirect to the release artifact */
-            302: {
+            /** @description The release archive, or the byte range asked for */
+            200: {
                 headers: {
-                    Location: string;
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The release archive, or the byte range asked for */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
             };
             400: components["responses"]["BadRequest"];
             /** @description DOWNLOAD_LINK_INVALID: tampered, or not bound to its entitlement's customer; DOWNLOAD_SUSPENDED */
@@ -2705,9 +2715,44 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description RANGE_NOT_SATISFIABLE: the range lies outside the file (Content-Range names its size) */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
+            /** @description DOWNLOAD_SOURCE_FAILED: the server holding the archive failed or answered nonsense */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description DOWNLOAD_SOURCE_BUSY: the server holding the archive is busy; DATABASE_UNAVAILABLE (both with Retry-After) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description DOWNLOAD_SOURCE_TIMEOUT: the server holding the archive did not answer in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             default: components["responses"]["Error"];
         };
     };

@@ -29,4 +29,22 @@ describe("the README's Performance table", () => {
       .find((line) => line.includes("web console: first bundle"));
     expect(row).toMatch(/\| no +\|$/);
   });
+
+  test("shows the download's memory when the run measured it, and results from before it without the row", () => {
+    const download = {
+      bytes: 200 * 1024 * 1024,
+      rss_before_mb: 70,
+      peak_rss_mb: 90,
+      rss_growth_mb: 20,
+      seconds: 0.5,
+      mb_per_sec: 400,
+    };
+    const row = performanceTable({ ...results, download })
+      .split("\n")
+      .find((line) => line.includes("downloads a 200 MB archive"));
+    expect(row).toContain("20 MB (70 → 90 MB; 400 MB/s)");
+    expect(row).toMatch(/<= 32 MB +\| yes +\|$/);
+    const { download: _none, ...older } = { ...results, download };
+    expect(performanceTable(older)).not.toContain("downloads a");
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
       default_release_version: "2.0.0",
       fulfillment_config: {
         license_type: "commercial",
-        artifact_source: "https://downloads.example.com/app/",
+        artifact_source: `${e2e.sim.url}/artifacts/app/`,
         max_activations: 2,
       },
     }),
@@ -163,10 +163,11 @@ describe("downloads", () => {
   const signed = (entitlement: string, customer: string, now = Date.now()) =>
     createDownloadTokens({ secret: TEST_JWT_SECRET, ttlSeconds: 60, now: () => now }).issue(entitlement, customer);
 
-  test("the signed link alone, with no Authorization header, redirects to the release artifact", async () => {
+  test("the signed link alone, with no Authorization header, streams the release artifact from the marketplace", async () => {
     const response = await follow(tokenOf(licenseItem?.next_action.url ?? ""));
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("https://downloads.example.com/app/2.0.0");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("location")).toBeNull();
+    expect(await response.text()).toBe("app 2.0.0 release archive\n");
   });
 
   test("a tampered link is a 403 and an expired one a 410, as problem+json", async () => {

@@ -16,7 +16,19 @@ let offsetMs = 0;
 const e2e = useE2e(db, { clock: () => new Date(Date.now() + offsetMs) });
 
 async function aLicense(variant: "monthly" | "regular", gateway: "gateway_a" | "gateway_b") {
-  const product = await createProduct(e2e, aLicenseProduct({ is_recurring: true, price_monthly: 900 }));
+  const product = await createProduct(
+    e2e,
+    aLicenseProduct({
+      is_recurring: true,
+      price_monthly: 900,
+      default_release_version: "1.0.0",
+      fulfillment_config: {
+        license_type: "commercial",
+        artifact_source: `${e2e.sim.url}/artifacts/app`,
+        max_activations: 3,
+      },
+    }),
+  );
   const customer = await registerCustomer(e2e);
   const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant }], gateway);
   return { orderId, customer, ...(await licenseOf(db, orderId)) };
@@ -95,7 +107,8 @@ test("a lapsed subscription suspends its license until a renewal is paid", async
     const renewed = await licenseReaches(db, record.id, "active");
     expect(renewed.expires_at?.getTime()).toBeGreaterThan(subscription.current_period_end.getTime());
     expect(await validate(e2e, key)).toMatchObject({ valid: true, reason: null });
-    expect((await download()).status).toBe(302);
+    const resumed = await download();
+    expect([resumed.status, await resumed.text()]).toEqual([200, "app 1.0.0 release archive\n"]);
   } finally {
     offsetMs = 0;
   }

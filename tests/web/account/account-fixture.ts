@@ -43,7 +43,16 @@ export function useAccountFixture() {
 
   beforeAll(async () => {
     products.pos = await aProduct(posProductFor(e2e));
-    products.licensed = await aProduct(aLicenseProduct({ default_release_version: "3.1.0" }));
+    products.licensed = await aProduct(
+      aLicenseProduct({
+        default_release_version: "3.1.0",
+        fulfillment_config: {
+          license_type: "commercial",
+          artifact_source: `${e2e.sim.url}/artifacts/app`,
+          max_activations: 3,
+        },
+      }),
+    );
     products.setup = await aProduct(
       aManagedSetupProduct({ sla_hours: 48, instructions_template: "Set up {{order_id}}" }),
     );
