@@ -698,7 +698,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund one payment (default: the latest with something left), in full or by amount, through its gateway */
+        /** Refund one payment (default: the latest with something left), in full or by amount, through its gateway (honours Idempotency-Key) */
         post: operations["postApiAdminOrdersByIdRefund"];
         delete?: never;
         options?: never;
@@ -3806,7 +3806,9 @@ export interface operations {
     postApiAdminOrdersByIdRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };

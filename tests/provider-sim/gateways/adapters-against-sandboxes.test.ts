@@ -98,7 +98,7 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     if (paid?.kind !== "paid") throw new Error("not paid");
     // A Stripe subscription's first payment names only its invoice; the gateway resolves the intent.
     const { payment_id } = await gateway.resolvePayment(paid.payment);
-    const refund = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900);
+    const refund = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900, "rf_1");
     expect(refund.status).toBe("succeeded");
     const cancelled = await gateway.cancelSubscription(subscriptionId);
     expect(cancelled).toMatchObject({ status: "canceled", cancelled_at: expect.any(String) });
