@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { requestIdOf } from "../../../kit/request-context.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
+import { selectAdjustments } from "./adjustment-list.ts";
 import { PaddleError } from "./errors.ts";
 import { oneOf, text } from "./fields.ts";
 import { csv, paginate } from "./pagination.ts";
@@ -111,6 +112,10 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .get(
       "/transactions/:id",
       handle(({ request, params }) => envelope(request, billing.transaction(params.id as string))),
+    )
+    .get(
+      "/adjustments",
+      handle(({ request, query }) => list(request, selectAdjustments(billing.adjustments(), query), query)),
     )
     .post(
       "/adjustments",

@@ -100,6 +100,9 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     const { payment_id } = await gateway.resolvePayment(paid.payment);
     const refund = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900, "rf_1");
     expect(refund.status).toBe("succeeded");
+    // Asked again about the same refund (a retry after a lost answer), the gateway makes no second one.
+    const again = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900, "rf_1");
+    expect(again).toEqual(refund);
     const cancelled = await gateway.cancelSubscription(subscriptionId);
     expect(cancelled).toMatchObject({ status: "canceled", cancelled_at: expect.any(String) });
     const deadline = Date.now() + 3_000;
