@@ -2187,6 +2187,16 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             /** @description `urn:request:` and the request id (X-Request-Id) */
             instance?: string;
+            /** @description With `SUBSCRIPTION_ENDED`: the subscription as its gateway had already ended it */
+            subscription?: {
+                id: string;
+                /** @description The subscription's status here, caught up: `cancelled` */
+                status: string;
+                /** @description What the gateway says of it, in its own word */
+                gateway_status: string;
+                /** Format: date-time */
+                cancelled_at: string;
+            };
         };
         Product: {
             /** Format: uuid */

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
+import { makeCustomerSubscriptions, SubscriptionEnded } from "../../../application/customers/customer-subscriptions.ts";
 import type { CheckoutSessionRequest, GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
+import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 import { START } from "../harness.ts";
 import { A_KEY, A_SECRET, B_KEY, B_SECRET, createGatewaySim } from "./harness.ts";
@@ -142,6 +145,37 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     expect(updates().every((event) => "subscription_id" in event && event.subscription_id === subscriptionId)).toBe(
       true,
     );
+    events.length = 0;
+  });
+
+  test("a subscription the gateway ended: a customer's cancel or resume is SUBSCRIPTION_ENDED, and the record catches up", async () => {
+    const gateway = gateways[name];
+    const session = await gateway.createCheckoutSession(aCheckout(`ord_ended_${name}`, true));
+    await pay(session.url);
+    const paid = events.find((event) => event.kind === "paid");
+    const subscriptionId = paid?.kind === "paid" ? (paid.subscription?.subscription_id ?? "") : "";
+    await gateway.cancelSubscription(subscriptionId);
+
+    const uow = createInMemoryUnitOfWork();
+    const record = uow.subscriptions.add({
+      customer_id: "cus-ada",
+      gateway: name,
+      gateway_subscription_id: subscriptionId,
+    });
+    const customers = makeCustomerSubscriptions({
+      readModel: createInMemoryCustomerReadModel({ subscriptions: () => [uow.subscriptions.get(record.id)] }),
+      subscriptions: uow.subscriptions,
+      gateways,
+      uow,
+      clock: () => START,
+    });
+    for (const verb of ["cancel", "resume"] as const) {
+      uow.subscriptions.update(record.id, { status: "active" });
+      const refused = await customers[verb]("cus-ada", record.id).catch((error: unknown) => error);
+      if (!(refused instanceof SubscriptionEnded)) throw refused;
+      expect(refused.extensions).toMatchObject({ subscription: { status: "cancelled", gateway_status: "canceled" } });
+      expect(uow.subscriptions.get(record.id).status).toBe("cancelled");
+    }
     events.length = 0;
   });
 
