@@ -88,6 +88,12 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
             select 1 from refunds where payment_id = ${paymentId} and gateway_refund_id = ${refund.refund_id})
           returning id`;
         if (settled.length === 0) {
+          // The refund keeps the request key: a retry under it finds the refund made.
+          await sql`
+            update refunds set request_key = coalesce(refunds.request_key, reserved.request_key)
+            from refunds reserved
+            where reserved.id = ${refund.reservation_id} and reserved.status = 'reserved'
+              and refunds.payment_id = ${paymentId} and refunds.gateway_refund_id = ${refund.refund_id}`;
           await sql`delete from refunds where id = ${refund.reservation_id} and status = 'reserved'`;
         }
       } else if (!refund.cumulative) {

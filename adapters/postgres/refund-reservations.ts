@@ -46,11 +46,12 @@ export function createPostgresRefundReservations(
     },
 
     async reservationFor(orderId, requestKey) {
-      const [row] = await sql<ReservationRow[]>`
-        select r.id, r.payment_id, r.amount, r.refunded_before, false as claimed
+      const [row] = await sql<(ReservationRow & { open: boolean })[]>`
+        select r.id, r.payment_id, r.amount, r.refunded_before, false as claimed, r.status = 'reserved' as open
         from refunds r join payments p on p.id = r.payment_id
-        where p.order_id = ${orderId} and r.request_key = ${requestKey} and r.status = 'reserved'`;
-      return row ? toReservation(row) : undefined;
+        where p.order_id = ${orderId} and r.request_key = ${requestKey} and r.status <> 'failed'
+        order by r.created_at desc limit 1`;
+      return row ? { reservation: await toReservation(row), open: row.open } : undefined;
     },
 
     async claimReservation(reservationId, claimSeconds) {

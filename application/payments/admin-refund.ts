@@ -75,13 +75,17 @@ type Asked = { readonly kind: "settled" } | { readonly kind: "refused"; readonly
  * settles or releases it; an answer never heard leaves it held for a retry or the settle job.
  */
 export function makeAdminRefund(deps: AdminRefundDeps) {
+  /** The reservation to ask the gateway about, or null when the refund under `requestKey` is already made. */
   async function reserve(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
-    return deps.uow.run(async (scope): Promise<RefundReservation> => {
+    return deps.uow.run(async (scope): Promise<RefundReservation | null> => {
       if (requestKey !== null) {
         const earlier = await scope.payments.reservationFor(orderId, requestKey);
-        const taken = earlier && (await scope.payments.claimReservation(earlier.id, REFUND_CLAIM_SECONDS));
+        // Settled meanwhile (by the settle job, after this request's first attempt lost its answer).
+        if (earlier && !earlier.open) return null;
+        const taken = earlier && (await scope.payments.claimReservation(earlier.reservation.id, REFUND_CLAIM_SECONDS));
         if (taken && !taken.claimed) throw new RefundInProgress();
         if (taken) return taken.reservation;
+        if (earlier) return null;
       }
       const payments = await scope.payments.forOrder(orderId);
       const candidates = request.payment_id
@@ -181,6 +185,7 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
      */
     async refund(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
       const reservation = await reserve(orderId, request, actorId, requestKey);
+      if (reservation === null) return;
       const asked = await ask(reservation, orderId, actorId);
       if (asked.kind === "refused") throw asked.error;
     },

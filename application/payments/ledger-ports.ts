@@ -63,8 +63,14 @@ export interface PaymentLedger {
     requestKey: string | null,
     claimSeconds: number,
   ): Promise<RefundReservation>;
-  /** The open reservation made under `requestKey` for one of the order's payments. */
-  reservationFor(orderId: string, requestKey: string): Promise<RefundReservation | undefined>;
+  /**
+   * The latest refund made under `requestKey` for one of the order's payments: `open` while still
+   * reserved, not once settled. A released reservation is gone: nothing was refunded under it.
+   */
+  reservationFor(
+    orderId: string,
+    requestKey: string,
+  ): Promise<{ reservation: RefundReservation; open: boolean } | undefined>;
   /**
    * Claims an open reservation for one round of asking the gateway, for `claimSeconds`: `claimed`
    * is false while someone else holds it; undefined when it is settled or released.

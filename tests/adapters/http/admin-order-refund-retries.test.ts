@@ -205,6 +205,33 @@ describe("a refund whose gateway call fails", () => {
     expect(after.refunds).toMatchObject([{ id: held.reserved[0]?.id, amount: 3000, status: "succeeded" }]);
   });
 
+  test("and never retried is settled by the settle job; a late retry under the key refunds nothing more", async () => {
+    const { orderId, paymentId } = await aPaidOrder();
+    answers = [() => HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 })];
+    const key = `late-${crypto.randomUUID()}`;
+    expect((await refund(orderId, { amount: 2500 }, key)).status).toBe(502);
+    const [reserved] = (await ledger(paymentId)).reserved;
+    // A quarter of an hour later: the job that settles what nobody settled comes due.
+    await db.current.sql`
+      update jobs set run_at = now() where kind = 'settle_refund' and payload->>'reservation_id' = ${reserved?.id ?? ""}`;
+    marketplace.worker.start();
+    try {
+      const deadline = Date.now() + 5_000;
+      while ((await ledger(paymentId)).reserved.length > 0 && Date.now() < deadline) await Bun.sleep(20);
+    } finally {
+      await marketplace.worker.stop({ timeoutMs: 2000 });
+    }
+    expect(await ledger(paymentId)).toMatchObject({ refunded: 2500, reserved: [], refunds: [{ id: reserved?.id }] });
+    const retried = await refund(orderId, { amount: 2500 }, key);
+    expect(retried.status).toBe(200);
+    expect(retried.body.refunds).toMatchObject([{ id: reserved?.id, amount: 2500 }]);
+    expect(askedFor(paymentId).map((request) => request.key)).toEqual([
+      `refund-${reserved?.id}`,
+      `refund-${reserved?.id}`,
+    ]);
+    expect((await ledger(paymentId)).refunded).toBe(2500);
+  });
+
   test("with a refusal releases the amount", async () => {
     const { orderId, paymentId } = await aPaidOrder();
     answers = [

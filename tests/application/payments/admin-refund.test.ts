@@ -149,4 +149,17 @@ describe("an admin refund's reservation", () => {
     await retry;
     expect(references()).toHaveLength(2);
   });
+
+  test("a retry under the same key after the settle job made the refund refunds nothing more", async () => {
+    const { uow, gateways, orders, payment, refund, references, settleJobs } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
+    await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
+    gateways.gateway_b.recover("refund");
+    await orders.settleRefund(settleJobs()[0]?.payload ?? {});
+    const details = await refund({ amount: 700 }, "key-1");
+    expect(references()).toHaveLength(2);
+    expect(new Set(references()).size).toBe(1);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(700);
+    expect(details.refunds).toHaveLength(1);
+  });
 });

@@ -14,6 +14,8 @@ export function createInMemoryPaymentLedger() {
   let refunds: RefundRecord[] = [];
   let disputes = new Map<string, Dispute>();
   /** Refunds reserved and not yet settled or released; `claimed_until` in epoch ms. */
+  /** The request key each refund settled from a reservation was made under. */
+  let settledKeys = new Map<string, string>();
   let reservations: (Omit<RefundReservation, "payment"> & {
     payment_id: string;
     request_key: string | null;
@@ -88,7 +90,8 @@ export function createInMemoryPaymentLedger() {
       if (refund.reservation_id !== undefined && refund.refund_id !== null) {
         const reserved = reservations.find((r) => r.id === refund.reservation_id);
         reservations = reservations.filter((r) => r.id !== refund.reservation_id);
-        const known = refunds.some((r) => r.payment_id === paymentId && r.gateway_refund_id === refund.refund_id);
+        const known = refunds.find((r) => r.payment_id === paymentId && r.gateway_refund_id === refund.refund_id);
+        if (reserved?.request_key) settledKeys.set(known?.id ?? reserved.id, reserved.request_key);
         if (reserved && !known) {
           refunds = [
             ...refunds,
@@ -144,14 +147,14 @@ export function createInMemoryPaymentLedger() {
     },
     async reservationFor(orderId, requestKey) {
       const found = reservations.find((r) => r.request_key === requestKey && get(r.payment_id).order_id === orderId);
-      return (
-        found && {
-          id: found.id,
-          payment: get(found.payment_id),
-          amount: found.amount,
-          refunded_before: found.refunded_before,
-        }
-      );
+      if (found) {
+        const { id, amount, refunded_before } = found;
+        return { reservation: { id, payment: get(found.payment_id), amount, refunded_before }, open: true };
+      }
+      const made = refunds.find((r) => settledKeys.get(r.id) === requestKey && get(r.payment_id).order_id === orderId);
+      if (!made) return undefined;
+      const reservation = { id: made.id, payment: get(made.payment_id), amount: made.amount, refunded_before: 0 };
+      return { reservation, open: false };
     },
     async claimReservation(reservationId, claimSeconds) {
       const found = reservations.find((r) => r.id === reservationId);
@@ -220,12 +223,14 @@ export function createInMemoryPaymentLedger() {
         refunds: [...refunds],
         disputes: new Map(disputes),
         reservations: reservations.map((r) => ({ ...r })),
+        settledKeys: new Map(settledKeys),
       };
       return () => {
         payments = saved.payments;
         refunds = saved.refunds;
         disputes = saved.disputes;
         reservations = saved.reservations;
+        settledKeys = saved.settledKeys;
       };
     },
   };
