@@ -85,7 +85,8 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
         const taken = earlier && (await scope.payments.claimReservation(earlier.reservation.id, REFUND_CLAIM_SECONDS));
         if (taken && !taken.claimed) throw new RefundInProgress();
         if (taken) return taken.reservation;
-        if (earlier) return null;
+        // Settled or released between the two reads: the next retry sees which.
+        if (earlier) throw new RefundInProgress();
       }
       const payments = await scope.payments.forOrder(orderId);
       const candidates = request.payment_id
