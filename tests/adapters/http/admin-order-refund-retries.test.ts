@@ -41,6 +41,30 @@ const server = setupServer(
     return answer ? answer() : refunded(intent, amount);
   }),
 );
+/** Paddle's adjustments as the stand-in made them; `loseNextAnswer` makes one but answers a 503. */
+const adjustments: { id: string; transaction_id: string; reason: string; status: string }[] = [];
+let loseNextAnswer = false;
+const PADDLE = GATEWAY_TEST_ENV.GATEWAY_A_SANDBOX_BASE_URL;
+server.use(
+  http.get(`${PADDLE}/adjustments`, ({ request }) => {
+    const query = new URL(request.url).searchParams;
+    const data = adjustments.filter(
+      (made) => made.transaction_id === query.get("transaction_id") && query.get("action") === "refund",
+    );
+    const pagination = { per_page: 50, next: `${PADDLE}/adjustments?after=x`, has_more: false, estimated_total: 1 };
+    return HttpResponse.json({ data, meta: { request_id: "r", pagination } });
+  }),
+  http.post(`${PADDLE}/adjustments`, async ({ request }) => {
+    const body = (await request.json()) as { transaction_id: string; reason: string };
+    const made = { id: `adj_${adjustments.length + 1}`, ...body, action: "refund", status: "approved" };
+    adjustments.push(made);
+    if (loseNextAnswer) {
+      loseNextAnswer = false;
+      return HttpResponse.json({ error: { type: "api_error", code: "internal_error", detail: "" } }, { status: 503 });
+    }
+    return HttpResponse.json({ data: made, meta: { request_id: "r" } }, { status: 201 });
+  }),
+);
 let marketplace: ReturnType<typeof createTestMarketplace>;
 let admin = "";
 let customer = "";
@@ -246,5 +270,26 @@ describe("a refund whose gateway call fails", () => {
     expect(await ledger(paymentId)).toMatchObject({ refunded: 0, refunds: [], reserved: [] });
     expect((await refund(orderId, {}, "refused-1")).status).toBe(200);
     expect(await ledger(paymentId)).toMatchObject({ refunded: 4900, reserved: [] });
+  });
+});
+
+describe("a gateway_a refund whose answer was lost", () => {
+  test("is found at Paddle by its reference on the retry: one adjustment, one refund", async () => {
+    const { orderId } = await aPaidOrder();
+    const transaction = `txn_${crypto.randomUUID().slice(0, 8)}`;
+    await db.current
+      .sql`update payments set gateway = 'gateway_a', payment_id = ${transaction} where order_id = ${orderId}`;
+    loseNextAnswer = true;
+    const key = `paddle-${crypto.randomUUID()}`;
+    expect((await refund(orderId, {}, key)).status).toBe(502);
+    const [reserved] = (await ledger(transaction)).reserved;
+    expect(adjustments.filter((made) => made.transaction_id === transaction)).toHaveLength(1);
+
+    const retried = await refund(orderId, {}, key);
+    expect(retried.status).toBe(200);
+    const made = adjustments.filter((each) => each.transaction_id === transaction);
+    expect(made).toMatchObject([{ reason: `Refund ${reserved?.id} for order ${orderId}` }]);
+    expect(retried.body.refunds).toMatchObject([{ id: reserved?.id, gateway_refund_id: made[0]?.id, amount: 4900 }]);
+    expect(await ledger(transaction)).toMatchObject({ refunded: 4900, reserved: [] });
   });
 });
