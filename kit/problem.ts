@@ -43,9 +43,11 @@ export function problem(
   status: number,
   code: string,
   detail: string,
-  extra: { errors?: readonly ProblemField[]; instance?: string } = {},
+  extra: { errors?: readonly ProblemField[]; instance?: string; extensions?: Readonly<Record<string, unknown>> } = {},
 ): Problem {
   return {
+    // Extension members first: none may stand in for a member the RFC defines.
+    ...extra.extensions,
     type: `urn:problem:${code.toLowerCase().replaceAll("_", "-")}`,
     title: TITLES[status] ?? "Error",
     status,

@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
+import type { IdempotentAnswer } from "../../application/shared/idempotent-request.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
@@ -8,18 +9,20 @@ import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema } from "./catalog-schemas.ts";
 import { AdminOrderDetailsSchema, AdminOrderSchema } from "./order-schemas.ts";
-import { toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
+import { type AdminOrderDetailsBody, toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
 import { Cursor, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminOrderDeps {
   readonly auth: AuthOptions;
   listAdminOrders(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   getAdminOrder(orderId: string): Promise<OrderDetails>;
+  /** Honours the admin's Idempotency-Key: the first answer is stored and replayed. */
   refundOrder(
     orderId: string,
     request: { payment_id?: string; amount?: number },
     actorId: string,
-  ): Promise<OrderDetails>;
+    idempotencyKey: string | undefined,
+  ): Promise<IdempotentAnswer<AdminOrderDetailsBody>>;
   approveOrder(orderId: string, actorId: string): Promise<OrderDetails>;
 }
 
@@ -70,10 +73,15 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         )
         .post(
           "/api/admin/orders/:id/refund",
-          async ({ params, body, principal }) =>
-            toAdminOrderDetailsBody(await deps.refundOrder(params.id, body ?? {}, principal.userId)),
+          async ({ params, body, principal, headers, set }) => {
+            const answer = await deps.refundOrder(params.id, body ?? {}, principal.userId, headers["idempotency-key"]);
+            set.status = answer.status;
+            if (answer.replayed) set.headers["idempotent-replayed"] = "true";
+            return answer.body;
+          },
           {
             params: IdParams,
+            headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
             body: t.Optional(
               t.Object(
                 {
@@ -86,7 +94,7 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
             response: { 200: AdminOrderDetailsSchema },
             detail: {
               summary:
-                "Refund one payment (default: the latest with something left), in full or by amount, through its gateway",
+                "Refund one payment (default: the latest with something left), in full or by amount, through its gateway (honours Idempotency-Key)",
             },
           },
         ),

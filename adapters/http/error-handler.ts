@@ -25,6 +25,7 @@ function marketplaceProblem(logger: Logger) {
     if (error instanceof DomainError) {
       return problem(STATUS_BY_CATEGORY[error.category], error.code, error.message, {
         ...(error.errors ? { errors: error.errors } : {}),
+        ...(error.extensions ? { extensions: error.extensions } : {}),
       });
     }
     if (!isDatabaseUnavailable(error)) return undefined;

@@ -55,7 +55,9 @@ export function toAdminOrderBody(order: Order): Static<typeof AdminOrderSchema> 
   };
 }
 
-export function toAdminOrderDetailsBody(details: OrderDetails): Static<typeof AdminOrderDetailsSchema> {
+export type AdminOrderDetailsBody = Static<typeof AdminOrderDetailsSchema>;
+
+export function toAdminOrderDetailsBody(details: OrderDetails): AdminOrderDetailsBody {
   return {
     ...toOrderDetailsBody(details),
     ...toAdminOrderBody(details.order),

@@ -22,5 +22,16 @@ export const ProblemSchema = named(
     code: t.String({ pattern: "^[A-Z][A-Z0-9_]*$", description: "Stable UPPER_SNAKE code to branch on" }),
     errors: t.Optional(t.Array(FieldErrorSchema, { description: "One entry per refused field" })),
     instance: t.Optional(t.String({ description: "`urn:request:` and the request id (X-Request-Id)" })),
+    subscription: t.Optional(
+      t.Object(
+        {
+          id: t.String(),
+          status: t.String({ description: "The subscription's status here, caught up: `cancelled`" }),
+          gateway_status: t.String({ description: "What the gateway says of it, in its own word" }),
+          cancelled_at: t.String({ format: "date-time" }),
+        },
+        { description: "With `SUBSCRIPTION_ENDED`: the subscription as its gateway had already ended it" },
+      ),
+    ),
   }),
 );

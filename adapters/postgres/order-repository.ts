@@ -113,7 +113,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
         sql<RefundRecord[]>`
           select r.id, r.payment_id, r.gateway_refund_id, r.amount, r.status, r.created_at
           from refunds r join payments p on p.id = r.payment_id
-          where p.order_id = ${orderId} order by r.created_at, r.id`,
+          where p.order_id = ${orderId} and r.status <> 'reserved' order by r.created_at, r.id`,
         sql<Dispute[]>`
           select ${columnList(sql, DISPUTE_COLUMNS_OF_D)} from disputes d
           join payments p on p.id = d.payment_id where p.order_id = ${orderId} order by d.created_at, d.id`,

@@ -2,6 +2,7 @@ import type { PaymentLedger } from "../../application/payments/ledger-ports.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
+import { createPostgresRefundReservations } from "./refund-reservations.ts";
 
 /** The columns of a `Payment`, as every payment query selects them. */
 export const PAYMENT_COLUMNS = [
@@ -41,6 +42,8 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
     return row;
   };
   return {
+    ...createPostgresRefundReservations(sql, reload),
+
     async record(payment) {
       const [row] = await sql<Payment[]>`
         insert into payments ${sql(payment)} on conflict (gateway, payment_id) do nothing returning ${columns}`;
@@ -76,7 +79,24 @@ export function createPostgresPaymentLedger(sql: Queryable): PaymentLedger {
     async applyRefund(paymentId, refund) {
       // The payment row first, on every path, so concurrent reports of one refund queue up behind it.
       await sql`select id from payments where id = ${paymentId} for update`;
-      if (!refund.cumulative) {
+      if (refund.reservation_id !== undefined && refund.refund_id !== null) {
+        // The reservation becomes the refund, unless the gateway's event about it was recorded first:
+        // then that row is the refund and the reservation goes.
+        const settled = await sql`
+          update refunds set status = 'succeeded', gateway_refund_id = ${refund.refund_id}, claimed_until = null
+          where id = ${refund.reservation_id} and status = 'reserved' and not exists (
+            select 1 from refunds where payment_id = ${paymentId} and gateway_refund_id = ${refund.refund_id})
+          returning id`;
+        if (settled.length === 0) {
+          // The refund keeps the request key: a retry under it finds the refund made.
+          await sql`
+            update refunds set request_key = coalesce(refunds.request_key, reserved.request_key)
+            from refunds reserved
+            where reserved.id = ${refund.reservation_id} and reserved.status = 'reserved'
+              and refunds.payment_id = ${paymentId} and refunds.gateway_refund_id = ${refund.refund_id}`;
+          await sql`delete from refunds where id = ${refund.reservation_id} and status = 'reserved'`;
+        }
+      } else if (!refund.cumulative) {
         // The unique (payment, refund id) decides, not a prior read: the admin's record of a refund and
         // the gateway's event about it may be applied at the same moment.
         const inserted = await sql`

@@ -23,7 +23,7 @@ export function wireCheckout(
       createCheckout: makeCreateCheckout({
         ...catalog,
         orders: payments.orders,
-        idempotency: createPostgresIdempotencyStore(sql),
+        idempotency: createPostgresIdempotencyStore(sql, "checkout.create"),
         customers: { find: users.findById },
         gateways: payments.gateways,
         settings: payments.settings,

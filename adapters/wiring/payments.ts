@@ -1,4 +1,5 @@
 import { makeAdminOrders } from "../../application/payments/admin-orders.ts";
+import { SETTLE_REFUND_JOB } from "../../application/payments/admin-refund.ts";
 import {
   END_GATEWAY_SUBSCRIPTION_JOB,
   makeEndGatewaySubscription,
@@ -7,12 +8,15 @@ import { makeGatewayProductSync } from "../../application/payments/gateway-produ
 import { makeGatewaySettingsAdmin } from "../../application/payments/gateway-settings.ts";
 import { makeProcessPaymentEvent } from "../../application/payments/process-payment-event.ts";
 import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../application/payments/receive-webhook.ts";
+import { runIdempotently } from "../../application/shared/idempotent-request.ts";
 import { defaultGatewaySettings } from "../config/gateway-defaults.ts";
 import { createPaddleGateway } from "../gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "../gateways/gateway-settings-source.ts";
+import { toAdminOrderDetailsBody } from "../http/order-serializers.ts";
 import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
+import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
 import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
 import { createPostgresWebhookInbox } from "../postgres/webhook-inbox.ts";
@@ -35,7 +39,8 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const subscriptions = createPostgresSubscriptionRepository(sql);
   const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls, hosts, uses: secretUses });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
-  const adminOrders = makeAdminOrders({ orders, gateways, uow, log });
+  const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log });
+  const refundKeys = createPostgresIdempotencyStore(sql, "order.refund");
   // Webhooks are stored by group commit: concurrent arrivals share one transaction.
   const intake = createPostgresWebhookIntake({ sql, wake });
   return {
@@ -52,7 +57,19 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       syncGatewayAProduct: sync.syncProduct,
       listAdminOrders: adminOrders.list,
       getAdminOrder: adminOrders.get,
-      refundOrder: adminOrders.refund,
+      refundOrder: (
+        orderId: string,
+        request: { payment_id?: string; amount?: number },
+        actorId: string,
+        key: string | undefined,
+      ) =>
+        // The answer is stored as the client saw it, to be replayed as it was.
+        runIdempotently(refundKeys, actorId, key, { order_id: orderId, ...request }, async () => ({
+          status: 200,
+          body: toAdminOrderDetailsBody(
+            await adminOrders.refund(orderId, request, actorId, key === undefined ? null : `${actorId}:${key}`),
+          ),
+        })),
       approveOrder: adminOrders.approve,
       receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },
@@ -65,6 +82,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
         log,
       }),
       [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
+      [SETTLE_REFUND_JOB]: adminOrders.settleRefund,
     },
   };
 }

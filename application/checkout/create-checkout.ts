@@ -3,20 +3,9 @@ import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
 import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
+import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
 import type { CheckoutUrls, CustomerDirectory, IdempotencyStore, OrderRepository } from "./ports.ts";
-
-export class IdempotencyKeyReused extends fixedError(
-  "IDEMPOTENCY_KEY_REUSED",
-  "invalid",
-  "This Idempotency-Key was used with a different request body.",
-) {}
-
-export class IdempotentRequestInProgress extends fixedError(
-  "IDEMPOTENT_REQUEST_IN_PROGRESS",
-  "conflict",
-  "A request with this Idempotency-Key is still being processed; retry shortly.",
-) {}
 
 export class CustomerNotFound extends fixedError(
   "CUSTOMER_NOT_FOUND",
@@ -41,11 +30,6 @@ export interface CreateCheckoutDeps extends CalculateCheckoutDeps {
   readonly settings: GatewaySettingsSource;
   readonly refs: GatewayProductRefs;
   readonly urls: CheckoutUrls;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /**
@@ -128,22 +112,11 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
     customerId: string,
     request: CheckoutRequest,
     idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }> {
-    if (!idempotencyKey) return { status: 201, body: await create(customerId, request), replayed: false };
-    const hash = await sha256Hex(canonicalJson(request));
-    const begun = await deps.idempotency.begin(customerId, idempotencyKey, hash);
-    if (begun.state === "mismatch") throw new IdempotencyKeyReused();
-    if (begun.state === "in_progress") throw new IdempotentRequestInProgress();
-    if (begun.state === "completed")
-      return { status: begun.status, body: begun.response as CheckoutResponse, replayed: true };
-    try {
-      const body = await create(customerId, request);
-      await deps.idempotency.complete(customerId, idempotencyKey, 201, body);
-      return { status: 201, body, replayed: false };
-    } catch (error) {
-      // Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.
-      await deps.idempotency.abandon(customerId, idempotencyKey);
-      throw error;
-    }
+  ): Promise<IdempotentAnswer<CheckoutResponse>> {
+    // Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.
+    return runIdempotently(deps.idempotency, customerId, idempotencyKey, request, async () => ({
+      status: 201,
+      body: await create(customerId, request),
+    }));
   };
 }

@@ -1,9 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
+import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
 import type { Clock } from "../shared/runtime.ts";
+import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
 
 export class SubscriptionNotFound extends fixedError(
@@ -27,7 +29,32 @@ export class SubscriptionChangeRefused extends ReasonedRefusal<SubscriptionRefus
   }
 }
 
-type CancellationCalls = Pick<PaymentGateway, "scheduleCancellation" | "resumeSubscription">;
+/**
+ * The gateway had already ended the subscription (a full refund ended it there, say) when the
+ * customer asked to cancel or resume it: the record has caught up, and the answer says so.
+ */
+export class SubscriptionEnded extends DomainError {
+  readonly code = "SUBSCRIPTION_ENDED";
+  readonly category = "conflict";
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(record: SubscriptionRecord, remote: RemoteSubscription, cancelledAt: Date) {
+    super(`The payment gateway has already ended this subscription (${remote.status}).`);
+    this.extensions = {
+      subscription: {
+        id: record.id,
+        status: "cancelled",
+        gateway_status: remote.status,
+        cancelled_at: cancelledAt.toISOString(),
+      },
+    };
+  }
+}
+
+/** The gateways' words for a subscription that ended and bills no more (Stripe's and Paddle's). */
+const ENDED_AT_GATEWAY: ReadonlySet<string> = new Set(["canceled", "incomplete_expired"]);
+
+type CancellationCalls = Pick<PaymentGateway, "scheduleCancellation" | "resumeSubscription" | "getSubscription">;
 
 /**
  * A customer lets a subscription run out at the end of its paid period, or changes their mind
@@ -65,10 +92,45 @@ export function makeCustomerSubscriptions(deps: {
 
   const gatewayOf = (record: SubscriptionRecord) => deps.gateways[record.gateway as PaymentGatewayName];
 
+  /** Records the end the gateway reports, on every item its subscription billed, and refuses the change. */
+  async function caughtUp(record: SubscriptionRecord, remote: RemoteSubscription): Promise<never> {
+    const at = remote.cancelled_at ? new Date(remote.cancelled_at) : deps.clock();
+    await deps.uow.run(async (scope) => {
+      // Under the rows' lock: the gateway's own cancellation event may be recording the end meanwhile.
+      for (const each of await scope.subscriptions.findByGatewayId(record.gateway, remote.subscription_id)) {
+        await recordSubscriptionEnded(scope, each, at);
+      }
+    });
+    throw new SubscriptionEnded(record, remote, at);
+  }
+
+  /**
+   * Asks the gateway for a change. Gateways refuse to change what already ended, each in its own
+   * words: on a refusal the subscription is read back, and only when the gateway says it ended (or
+   * when its answer does) is the record brought up to date and the change a `SubscriptionEnded`.
+   */
+  async function change(
+    record: SubscriptionRecord,
+    gatewayId: string,
+    ask: (gateway: CancellationCalls) => Promise<RemoteSubscription>,
+  ): Promise<RemoteSubscription> {
+    const gateway = gatewayOf(record);
+    let remote: RemoteSubscription;
+    try {
+      remote = await ask(gateway);
+    } catch (error) {
+      if (!(error instanceof UpstreamRejected)) throw error;
+      const current = await gateway.getSubscription(gatewayId).catch(() => undefined);
+      if (!current || !ENDED_AT_GATEWAY.has(current.status)) throw error;
+      remote = current;
+    }
+    return ENDED_AT_GATEWAY.has(remote.status) ? caughtUp(record, remote) : remote;
+  }
+
   return {
     async cancel(customerId: string, id: string): Promise<CustomerSubscription> {
       const { record, gatewayId } = await changeable(customerId, id);
-      return show(customerId, record, await gatewayOf(record).scheduleCancellation(gatewayId));
+      return show(customerId, record, await change(record, gatewayId, (g) => g.scheduleCancellation(gatewayId)));
     },
 
     async resume(customerId: string, id: string): Promise<CustomerSubscription> {
@@ -77,7 +139,7 @@ export function makeCustomerSubscriptions(deps: {
       if (record.cancel_at_period_end && end !== null && end <= deps.clock()) {
         throw new SubscriptionChangeRefused("period_ended");
       }
-      return show(customerId, record, await gatewayOf(record).resumeSubscription(gatewayId));
+      return show(customerId, record, await change(record, gatewayId, (g) => g.resumeSubscription(gatewayId)));
     },
   };
 }

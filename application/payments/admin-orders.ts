@@ -1,43 +1,9 @@
-import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { OrderNotFound } from "../../domain/orders/order.ts";
-import { retainedAmount } from "../../domain/payments/payment.ts";
-import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
+import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
-import type { Log } from "../shared/runtime.ts";
-import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { type AdminRefundDeps, makeAdminRefund, type RefundRequest } from "./admin-refund.ts";
 import { releasePaidOrder } from "./deliveries.ts";
-import { recordRefund } from "./money-back.ts";
-import type { PaymentGateway } from "./ports.ts";
-
-export class NothingToRefund extends fixedError(
-  "NOTHING_TO_REFUND",
-  "conflict",
-  "The order has no payment left to refund.",
-) {}
-
-export class RefundExceedsPayment extends DomainError {
-  readonly code = "REFUND_EXCEEDS_PAYMENT";
-  readonly category = "invalid";
-  constructor(refundable: number) {
-    super(`At most ${refundable} (minor units) can still be refunded.`, [
-      { path: "/amount", code: "REFUND_EXCEEDS_PAYMENT", message: `must be between 1 and ${refundable}` },
-    ]);
-  }
-}
-
-export class PaymentNotOfOrder extends fixedError(
-  "PAYMENT_NOT_FOUND",
-  "invalid",
-  "The order has no payment with this id.",
-  [{ path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" }],
-) {}
-
-export class RefundFailed extends fixedError(
-  "REFUND_FAILED",
-  "upstream_failed",
-  "The payment gateway refused the refund; nothing was refunded.",
-) {}
 
 export class NothingToApprove extends fixedError(
   "NOTHING_TO_APPROVE",
@@ -45,12 +11,8 @@ export class NothingToApprove extends fixedError(
   "The order neither needs attention nor waits for approval.",
 ) {}
 
-export function makeAdminOrders(deps: {
-  orders: OrderRepository;
-  gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
-  uow: UnitOfWork;
-  log: Log;
-}) {
+export function makeAdminOrders(deps: AdminRefundDeps & { readonly orders: OrderRepository }) {
+  const refunds = makeAdminRefund(deps);
   async function get(orderId: string) {
     const details = await deps.orders.find(orderId);
     if (!details) throw new OrderNotFound();
@@ -63,60 +25,16 @@ export function makeAdminOrders(deps: {
 
     /**
      * A full or partial refund of one payment (default: the latest with something left), through
-     * the gateway that took it. The ledger and the order's status change at once; delivery
-     * follows from what is left (nothing left: cancelled).
+     * the gateway that took it (`makeAdminRefund`). The ledger and the order's status change at
+     * once; delivery follows from what is left (nothing left: cancelled).
      */
-    async refund(orderId: string, request: { payment_id?: string; amount?: number }, actorId: string) {
-      const { payments } = await get(orderId);
-      const payment = request.payment_id
-        ? payments.find((candidate) => candidate.payment_id === request.payment_id)
-        : [...payments].reverse().find((candidate) => retainedAmount(candidate) > 0);
-      if (!payment) throw request.payment_id ? new PaymentNotOfOrder() : new NothingToRefund();
-      const refundable = retainedAmount(payment);
-      if (refundable === 0) throw new NothingToRefund();
-      const requested = request.amount ?? refundable;
-      if (!Number.isInteger(requested) || requested < 1 || requested > refundable) {
-        throw new RefundExceedsPayment(refundable);
-      }
-      const whole = requested === payment.amount;
-      const result = await deps.gateways[payment.gateway].refund(
-        { payment_id: payment.payment_id, order_id: orderId, currency: payment.currency },
-        whole ? null : requested,
-      );
-      if (result.status === "failed") throw new RefundFailed();
-      await deps.uow.run(async (scope) => {
-        // Read again under its lock: the gateway's event about this refund may be applied meanwhile,
-        // as a running total that already counts it. What was refunded before the gateway was asked
-        // cannot hold this refund: the ledger rises to that plus this refund, not by it. A concurrent
-        // admin refund has its own refund id and counts beside this one.
-        const locked = (await scope.payments.find(payment.gateway, { payment_id: payment.payment_id })) ?? payment;
-        await recordRefund(
-          scope,
-          locked,
-          {
-            refund_id: result.refund_id,
-            amount: requested,
-            cumulative: false,
-            refunded_before: payment.refunded_amount,
-          },
-          deps.log,
-        );
-        await scope.audit.record({
-          actor_id: actorId,
-          action: "order.refund",
-          target_type: "order",
-          target_id: orderId,
-          summary: {
-            payment_id: payment.payment_id,
-            gateway: payment.gateway,
-            refund_id: result.refund_id,
-            amount: requested,
-            currency: payment.currency,
-          },
-        });
-      });
+    async refund(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null = null) {
+      await get(orderId);
+      await refunds.refund(orderId, request, actorId, requestKey);
       return get(orderId);
     },
+
+    settleRefund: refunds.settle,
 
     /**
      * An admin accepts an order that needs attention: a flagged order is delivered (once, however

@@ -1,8 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { FulfillmentAction, SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
-import { subscriptionEventData } from "../shared/event-data.ts";
+import type { FulfillmentAction, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { PaymentGateway } from "./ports.ts";
@@ -65,22 +65,6 @@ export async function endOrderBilling(scope: TransactionScope, orderId: string, 
       dedupeKey: `end-subscription:${subscription.id}`,
     });
   }
-}
-
-/**
- * Records a subscription as ended and tells the shop's systems (`subscription.cancelled`), once:
- * one already cancelled (the shop ended it, then the gateway's event about it arrives) is left as
- * it is.
- */
-export async function recordSubscriptionEnded(
-  scope: TransactionScope,
-  subscription: SubscriptionRecord,
-  at: Date,
-): Promise<void> {
-  if (subscription.status === "cancelled") return;
-  await scope.subscriptions.update(subscription.id, { status: "cancelled", cancelled_at: at });
-  const ended = (await scope.subscriptions.find(subscription.id)) ?? subscription;
-  await scope.events.publish("subscription.cancelled", subscriptionEventData(ended));
 }
 
 type EndingCalls = Pick<PaymentGateway, "cancelSubscription" | "getSubscription">;

@@ -17,6 +17,21 @@ export interface RefundReport {
    * (an admin, before asking the gateway): this refund cannot be part of it.
    */
   readonly refunded_before?: number;
+  /** The admin's reservation this refund settles (`reserveRefund`): it becomes the refund, not a second one. */
+  readonly reservation_id?: string;
+}
+
+/**
+ * A refund reserved under its payment's lock before the gateway is asked: it counts against what is
+ * left to refund until it is settled (`applyRefund` with its id) or released. Its id names the
+ * refund at the gateway.
+ */
+export interface RefundReservation {
+  readonly id: string;
+  /** The payment as read under its lock when the reservation was made. */
+  readonly payment: Payment;
+  readonly amount: number;
+  readonly refunded_before: number;
 }
 
 /** Every movement of money in and back out, per payment; bound to the caller's transaction. */
@@ -36,6 +51,38 @@ export interface PaymentLedger {
    * payment afterwards.
    */
   applyRefund(paymentId: string, refund: RefundReport): Promise<Payment>;
+  /** What open reservations hold on a payment (read it after locking the payment with `find`). */
+  reservedOn(paymentId: string): Promise<number>;
+  /**
+   * Reserves `amount` of a locked payment, claimed by its maker for `claimSeconds`. `requestKey`
+   * lets a retry of the same request take the reservation up again (`reservationFor`).
+   */
+  reserveRefund(
+    payment: Payment,
+    amount: number,
+    requestKey: string | null,
+    claimSeconds: number,
+  ): Promise<RefundReservation>;
+  /**
+   * The latest refund made under `requestKey` for one of the order's payments: `open` while still
+   * reserved, not once settled. A released reservation is gone: nothing was refunded under it.
+   */
+  reservationFor(
+    orderId: string,
+    requestKey: string,
+  ): Promise<{ reservation: RefundReservation; open: boolean } | undefined>;
+  /**
+   * Claims an open reservation for one round of asking the gateway, for `claimSeconds`: `claimed`
+   * is false while someone else holds it; undefined when it is settled or released.
+   */
+  claimReservation(
+    reservationId: string,
+    claimSeconds: number,
+  ): Promise<{ reservation: RefundReservation; claimed: boolean } | undefined>;
+  /** Lets a reservation be claimed again at once (its asker gave up without an answer). */
+  unclaimReservation(reservationId: string): Promise<void>;
+  /** The gateway refunded nothing: the reserved amount is free again. */
+  releaseReservation(reservationId: string): Promise<void>;
   /**
    * Opens or settles the dispute `gateway_dispute_id` on a payment. `changed` is false when the
    * dispute already had this status (a repeated event). A lost dispute counts its amount as

@@ -128,9 +128,15 @@ export interface PaymentGateway {
   verifyWebhook(request: WebhookRequest): Promise<{ readonly environment: GatewayEnvironment }>;
   /** Throws `InvalidWebhookPayload` when the body is not an event this gateway sends. */
   normalizeWebhookPayload(payload: unknown): GatewayEvent;
+  /**
+   * Refunds `amount` of the payment (null: all of it). `reference` is the marketplace's id of this
+   * refund: asked again with it, the gateway answers with the refund it already made instead of
+   * making a second one.
+   */
   refund(
     payment: { readonly payment_id: string; readonly order_id: string; readonly currency: string },
     amount: number | null,
+    reference: string,
   ): Promise<RefundResult>;
   /**
    * The payment an event points at, with every id the gateway knows it by. An event that names only

@@ -32,6 +32,8 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
   abstract readonly category: ErrorCategory;
   readonly errors: readonly FieldError[] | undefined;
+  /** Members a client reads beside the code (RFC 9457 extension members), such as the state that refused. */
+  readonly extensions: Readonly<Record<string, unknown>> | undefined = undefined;
 
   constructor(message: string, errors?: readonly FieldError[]) {
     super(message);

@@ -701,7 +701,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund one payment (default: the latest with something left), in full or by amount, through its gateway */
+        /** Refund one payment (default: the latest with something left), in full or by amount, through its gateway (honours Idempotency-Key) */
         post: operations["postApiAdminOrdersByIdRefund"];
         delete?: never;
         options?: never;
@@ -2190,6 +2190,16 @@ export interface components {
             errors?: components["schemas"]["FieldError"][];
             /** @description `urn:request:` and the request id (X-Request-Id) */
             instance?: string;
+            /** @description With `SUBSCRIPTION_ENDED`: the subscription as its gateway had already ended it */
+            subscription?: {
+                id: string;
+                /** @description The subscription's status here, caught up: `cancelled` */
+                status: string;
+                /** @description What the gateway says of it, in its own word */
+                gateway_status: string;
+                /** Format: date-time */
+                cancelled_at: string;
+            };
         };
         Product: {
             /** Format: uuid */
@@ -3868,7 +3878,9 @@ export interface operations {
     postApiAdminOrdersByIdRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };

@@ -7,13 +7,9 @@ import { testPaddleConnection } from "./paddle-connection.ts";
 import { paddleCustomerFor } from "./paddle-customers.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
-import {
-  readCheckoutTransaction,
-  readFirstLineItemId,
-  readPaddleSubscription,
-  readRefundAdjustment,
-} from "./paddle-payment-schemas.ts";
-import { paddleRefundBody, paddleTransactionBody } from "./paddle-request-bodies.ts";
+import { readCheckoutTransaction, readPaddleSubscription } from "./paddle-payment-schemas.ts";
+import { refundAtPaddle } from "./paddle-refunds.ts";
+import { paddleTransactionBody } from "./paddle-request-bodies.ts";
 import { verifyPaddleSignature } from "./paddle-signature.ts";
 
 function headerValue(headers: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
@@ -74,23 +70,8 @@ export function createPaddleGateway(deps: {
       return { payment_id: pointer.payment_id, payment_intent_id: null, charge_id: null, invoice_id: null };
     },
 
-    async refund(payment, amount) {
-      const settings = await deps.settings.resolve("gateway_a");
-      let partial = null;
-      if (amount !== null) {
-        const { data } = await sendPaddle(settings, {
-          method: "GET",
-          target: `/transactions/${encodeURIComponent(payment.payment_id)}`,
-        });
-        partial = { itemId: readFirstLineItemId(data), amount };
-      }
-      const { data } = await sendPaddle(settings, {
-        method: "POST",
-        target: "/adjustments",
-        body: paddleRefundBody(payment.payment_id, payment.order_id, partial),
-      });
-      return readRefundAdjustment(data);
-    },
+    refund: async (payment, amount, reference) =>
+      refundAtPaddle(await deps.settings.resolve("gateway_a"), payment, amount, reference),
 
     async getSubscription(subscriptionId) {
       const { data } = await send({ method: "GET", target: subscriptionPath(subscriptionId) });

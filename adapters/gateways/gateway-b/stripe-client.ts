@@ -56,13 +56,15 @@ export function createStripeGateway(deps: {
 
     normalizeWebhookPayload: normalizeStripeEvent,
 
-    async refund(payment, amount) {
+    async refund(payment, amount, reference) {
       const form = {
         payment_intent: payment.payment_id,
         amount: amount ?? undefined,
-        metadata: { order_id: payment.order_id },
+        metadata: { order_id: payment.order_id, refund_reference: reference },
       };
-      return readRefund(await send({ method: "POST", path: "/v1/refunds", form }));
+      // Derived from the marketplace's refund id: asked again, Stripe replays the refund it made.
+      const idempotencyKey = `refund-${reference}`;
+      return readRefund(await send({ method: "POST", path: "/v1/refunds", form, idempotencyKey }));
     },
 
     resolvePayment: (pointer) => resolveStripePayment(send, pointer),

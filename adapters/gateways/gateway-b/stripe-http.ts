@@ -9,6 +9,8 @@ export interface StripeCall {
   /** From `/v1`, with any query string already encoded. */
   readonly path: string;
   readonly form?: FormFields;
+  /** Stripe's `Idempotency-Key`: a POST repeated with it is answered with the first one's result. */
+  readonly idempotencyKey?: string;
 }
 
 /** Stripe refuses with `{error: {type, code?, message}}`; the code is the more specific name when present. */
@@ -37,6 +39,7 @@ export async function stripeRequest(settings: GatewayRuntimeSettings, call: Stri
   };
   const body = call.form === undefined ? undefined : encodeForm(call.form);
   if (body !== undefined) headers["content-type"] = "application/x-www-form-urlencoded";
+  if (call.idempotencyKey !== undefined) headers["idempotency-key"] = call.idempotencyKey;
   const response = await callUpstream(
     "gateway",
     {

@@ -20,6 +20,8 @@ export type AdjustmentBook = ReturnType<typeof createAdjustmentBook>;
 export function createAdjustmentBook() {
   const taken = new Map<string, number>();
   const openChargebacks = new Map<string, PaddleAdjustment>();
+  /** Every adjustment made, in order, for `GET /adjustments`. */
+  let made: PaddleAdjustment[] = [];
 
   function line(transaction: PaddleTransaction, itemId: string) {
     const found = transaction.details.line_items.find((candidate) => candidate.id === itemId);
@@ -43,7 +45,7 @@ export function createAdjustmentBook() {
     const sum = (pick: (split: { net: number; tax: number; gross: number }) => number) =>
       String(lines.reduce((total, entry) => total + pick(entry.split), 0));
     const type = items.every((item) => item.type === "full") ? "full" : "partial";
-    return {
+    const created: PaddleAdjustment = {
       id: newGatewayId("adj"),
       action,
       type,
@@ -75,6 +77,8 @@ export function createAdjustmentBook() {
       created_at: now,
       updated_at: now,
     };
+    made = [...made, created];
+    return created;
   }
 
   function take(items: readonly Taken[], sign: 1 | -1) {
@@ -133,9 +137,11 @@ export function createAdjustmentBook() {
       take(items, -1);
       return adjustment(transaction, "chargeback_reverse", "chargeback reversed", items, now);
     },
+    all: (): readonly PaddleAdjustment[] => made,
     clear() {
       taken.clear();
       openChargebacks.clear();
+      made = [];
     },
   };
 }

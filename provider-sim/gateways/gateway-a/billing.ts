@@ -98,6 +98,7 @@ export function createGatewayABilling(deps: {
     refund: (input: RefundInput) => adjustments.refund(settled(input.transaction_id), input, now()),
     chargeback: (id: string, amount: number | null) => adjustments.chargeback(settled(id), amount, now()),
     reverseChargeback: (id: string) => adjustments.reverseChargeback(settled(id), now()),
+    adjustments: () => adjustments.all(),
     clear() {
       transactions.clear();
       subscriptions.clear();

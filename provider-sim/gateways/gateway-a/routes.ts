@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { requestIdOf } from "../../../kit/request-context.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
+import { selectAdjustments } from "./adjustment-list.ts";
 import { PaddleError } from "./errors.ts";
 import { oneOf, onlyKnown, text } from "./fields.ts";
 import { KNOWN } from "./known-fields.ts";
@@ -141,6 +142,10 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
         cancellationRequest(parseJsonObject(raw));
         return envelope(request, billing.cancelTransaction(params.id as string));
       }),
+    )
+    .get(
+      "/adjustments",
+      handle(({ request, query }) => list(request, selectAdjustments(billing.adjustments(), query), query)),
     )
     .post(
       "/adjustments",

@@ -6,6 +6,7 @@ import { createGatewayACatalog } from "./catalog.ts";
 import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
 import { createGatewayACustomers } from "./customers.ts";
+import { PaddleError } from "./errors.ts";
 import { paddleEvent } from "./events.ts";
 import { asNotification } from "./notifications.ts";
 import type { EventFactory } from "./period-end-events.ts";
@@ -40,6 +41,11 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
   const hosted = createHostedCheckout(gatewayACheckout(billing, event), deps.deliverer);
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
 
+  /** Paddle refuses any change to a canceled subscription with a 400 naming what was refused. */
+  const refuseIfCanceled = (id: string, code: string, detail: string) => {
+    if (billing.subscription(id).status === "canceled") throw new PaddleError(400, code, detail);
+  };
+
   return {
     catalog,
     customers,
@@ -54,6 +60,11 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     },
     /** Now (`subscription.canceled`) or at the period end (`subscription.updated` with the scheduled change). */
     cancel(id: string, effective: "immediately" | "next_billing_period") {
+      refuseIfCanceled(
+        id,
+        "subscription_is_canceled_action_invalid",
+        "action can't be performed on canceled subscription",
+      );
       const { subscription, changed } = billing.cancel(id, effective);
       if (changed) {
         const type = effective === "immediately" ? "subscription.canceled" : "subscription.updated";
@@ -62,6 +73,11 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
       return subscription;
     },
     removeScheduledChange(id: string) {
+      refuseIfCanceled(
+        id,
+        "subscription_update_when_canceled",
+        "cannot update subscription, as subscription is canceled",
+      );
       const { subscription, changed } = billing.removeScheduledChange(id);
       if (changed) deps.deliverer.deliverInBackground(event("subscription.updated", subscription));
       return subscription;

@@ -1,6 +1,6 @@
 import { SandboxError } from "../sandbox-error.ts";
 
-export type StripeErrorType = "invalid_request_error" | "api_error" | "card_error";
+export type StripeErrorType = "invalid_request_error" | "api_error" | "card_error" | "idempotency_error";
 
 /** A failure answered in Stripe's error shape; thrown inside gateway_b handlers only. */
 export class StripeError extends SandboxError {

@@ -36,7 +36,7 @@ function form(raw: Uint8Array): FormObject {
 /** The Stripe subset of docs/gateway-wire-formats.md under `/gateway_b/v1`: form bodies in, JSON out. */
 export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
   const { catalog, billing } = sandbox;
-  const handle = createSandboxHandler(authorize(apiKey));
+  const handle = sandbox.idempotent(createSandboxHandler(authorize(apiKey)));
   return new Elysia({ prefix: "/gateway_b/v1" })
     .post(
       "/checkout/sessions",

@@ -8,6 +8,7 @@ import { gatewayBCheckout } from "./checkout.ts";
 import { createGatewayBControls } from "./controls.ts";
 import { createDisputeBook } from "./disputes.ts";
 import { stripeEvent } from "./events.ts";
+import { createStripeIdempotency } from "./idempotency.ts";
 import { optionalBoolean, rejectUnknown } from "./params.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
@@ -37,12 +38,15 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     stripeEvent(deps.webhookSecret, type, object, now(), previous);
   const hosted = createHostedCheckout(gatewayBCheckout(billing, event), deps.deliverer);
   const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
+  const idempotency = createStripeIdempotency(() => deps.clock.now().getTime());
 
   return {
     catalog,
     billing,
     disputes,
     checkout: hosted.checkout,
+    /** Wraps the API's handler: Stripe's `Idempotency-Key` on every POST. */
+    idempotent: idempotency.wrap,
     ...controls,
     /** Refunds at once and reports `charge.refunded`, then `refund.created`, in the background. */
     refund(form: FormObject) {
@@ -75,6 +79,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
       disputes.clear();
       hosted.clear();
       controls.clear();
+      idempotency.clear();
       taxRate = 0;
     },
   };

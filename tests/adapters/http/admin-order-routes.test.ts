@@ -86,7 +86,12 @@ describe("admin orders", () => {
       payments: [expect.objectContaining({ refunded_amount: 1000 })],
     });
     expect(new URLSearchParams(refunds.at(-1)?.body)).toEqual(
-      new URLSearchParams({ payment_intent: paymentId, amount: "1000", "metadata[order_id]": orderId }),
+      new URLSearchParams({
+        payment_intent: paymentId,
+        amount: "1000",
+        "metadata[order_id]": orderId,
+        "metadata[refund_reference]": partial.body.refunds[0].id,
+      }),
     );
     const rest = await as("POST", `/api/admin/orders/${orderId}/refund`, {});
     expect(rest.body.status).toBe("refunded");

@@ -15,10 +15,25 @@ const STRIPE = GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL;
 /** What the Stripe stand-in was asked, and whether it is up. */
 const asked: { id: string; form: string }[] = [];
 let stripeDown = false;
+/** Subscriptions Stripe has already ended (at this time, unix seconds): it refuses to update them. */
+const endedAtStripe = new Map<string, number>();
 const server = setupServer(
+  http.get(`${STRIPE}/v1/subscriptions/:id`, ({ params }) =>
+    HttpResponse.json({
+      id: params.id,
+      object: "subscription",
+      status: endedAtStripe.has(String(params.id)) ? "canceled" : "active",
+      canceled_at: endedAtStripe.get(String(params.id)) ?? null,
+      cancel_at_period_end: false,
+    }),
+  ),
   http.post(`${STRIPE}/v1/subscriptions/:id`, async ({ params, request }) => {
     const form = await request.text();
     asked.push({ id: String(params.id), form });
+    if (endedAtStripe.has(String(params.id))) {
+      const message = "You cannot update a subscription that is `canceled` or `incomplete_expired`.";
+      return HttpResponse.json({ error: { type: "invalid_request_error", message } }, { status: 400 });
+    }
     if (stripeDown) return HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 });
     const on = new URLSearchParams(form).get("cancel_at_period_end") === "true";
     return HttpResponse.json({ id: params.id, object: "subscription", status: "active", cancel_at_period_end: on });
@@ -104,6 +119,23 @@ describe("cancel and resume", () => {
     await db.current.sql`update subscriptions set cancel_at_period_end = true where id = ${lapsing.subscription.id}`;
     const late = await post(`/api/subscriptions/${lapsing.subscription.id}/resume`, lapsing.token);
     expectProblemShape(late, 409, "SUBSCRIPTION_PERIOD_ENDED");
+  });
+
+  test("one the gateway already ended is a 409 SUBSCRIPTION_ENDED with its state, never a 502, and is recorded as ended", async () => {
+    const { subscription, token } = await aSubscription();
+    endedAtStripe.set(subscription.gateway_subscription_id ?? "", Date.parse("2026-06-14T09:30:00Z") / 1000);
+    const refused = await post(`/api/subscriptions/${subscription.id}/cancel`, token);
+    expectProblemShape(refused, 409, "SUBSCRIPTION_ENDED");
+    expect(refused.body.subscription).toEqual({
+      id: subscription.id,
+      status: "cancelled",
+      gateway_status: "canceled",
+      cancelled_at: "2026-06-14T09:30:00.000Z",
+    });
+    const listed = await call(app, "GET", "/api/subscriptions", { token });
+    expect(listed.body.items).toMatchObject([{ id: subscription.id, status: "cancelled" }]);
+    const resumed = await post(`/api/subscriptions/${subscription.id}/resume`, token);
+    expectProblemShape(resumed, 409, "SUBSCRIPTION_CANCELLED");
   });
 
   test("a gateway outage is a 502 and changes nothing", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
 import type { SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
-import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
@@ -45,7 +45,7 @@ function setup() {
     return record;
   }
 
-  return { service, subscriptions, gateways, time, aSubscription };
+  return { service, subscriptions, gateways, time, uow, aSubscription };
 }
 
 describe("cancel", () => {
@@ -183,5 +183,55 @@ describe("resume", () => {
     gateways.gateway_b.fail("resumeSubscription", new UpstreamUnreachable("gateway", "connection reset"));
     await expect(service.resume(ADA, record.id)).rejects.toMatchObject({ code: "GATEWAY_UNREACHABLE" });
     expect(subscriptions.get(record.id).cancel_at_period_end).toBe(true);
+  });
+});
+
+describe.each(["gateway_a", "gateway_b"] as const)("a subscription %s has already ended", (gateway) => {
+  const ENDED_AT = "2026-06-14T09:30:00.000Z";
+
+  /** The gateway ended it (a full refund, say) before the marketplace heard: it refuses a change. */
+  function endedAtGateway(change: "scheduleCancellation" | "resumeSubscription") {
+    const context = setup();
+    const record = context.aSubscription({ gateway, gateway_subscription_id: `sub_${gateway}` });
+    const remote = context.gateways[gateway];
+    remote.addSubscription(`sub_${gateway}`, { status: "canceled", cancelled_at: ENDED_AT });
+    remote.fail(change, new UpstreamRejected("gateway", 400, "subscription_canceled", "it is canceled"));
+    return { ...context, record, remote };
+  }
+
+  test.each([
+    ["cancel", "scheduleCancellation"],
+    ["resume", "resumeSubscription"],
+  ] as const)(
+    "%s is a 409 SUBSCRIPTION_ENDED with the ended state, and the record catches up",
+    async (verb, change) => {
+      const { service, subscriptions, uow, record, remote } = endedAtGateway(change);
+      const refused = await service[verb](ADA, record.id).catch((error: unknown) => error);
+      expect(refused).toMatchObject({
+        code: "SUBSCRIPTION_ENDED",
+        category: "conflict",
+        extensions: {
+          subscription: { id: record.id, status: "cancelled", gateway_status: "canceled", cancelled_at: ENDED_AT },
+        },
+      });
+      expect(remote.callsOf("getSubscription")).toEqual([[`sub_${gateway}`]]);
+      expect(subscriptions.get(record.id)).toMatchObject({ status: "cancelled", cancelled_at: new Date(ENDED_AT) });
+      expect(uow.events.ofType("subscription.cancelled")).toHaveLength(1);
+      await expect(service[verb](ADA, record.id)).rejects.toMatchObject({ code: "SUBSCRIPTION_CANCELLED" });
+    },
+  );
+
+  test("a refusal of a subscription the gateway still bills surfaces as it was, and the record stays", async () => {
+    const { service, subscriptions, record, remote } = endedAtGateway("scheduleCancellation");
+    remote.addSubscription(`sub_${gateway}`, { status: "past_due" });
+    await expect(service.cancel(ADA, record.id)).rejects.toBeInstanceOf(UpstreamRejected);
+    expect(subscriptions.get(record.id).status).toBe(record.status);
+  });
+
+  test("when the gateway cannot be asked what it is now, the refusal surfaces and nothing is guessed", async () => {
+    const { service, subscriptions, record, remote } = endedAtGateway("scheduleCancellation");
+    remote.fail("getSubscription", new UpstreamUnreachable("gateway", "connection refused"));
+    await expect(service.cancel(ADA, record.id)).rejects.toBeInstanceOf(UpstreamRejected);
+    expect(subscriptions.get(record.id).status).toBe(record.status);
   });
 });

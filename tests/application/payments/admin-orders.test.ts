@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { makeAdminOrders, NothingToApprove } from "../../../application/payments/admin-orders.ts";
 import {
-  makeAdminOrders,
-  NothingToApprove,
   NothingToRefund,
   PaymentNotOfOrder,
   RefundExceedsPayment,
   RefundFailed,
-} from "../../../application/payments/admin-orders.ts";
+  SETTLE_REFUND_JOB,
+} from "../../../application/payments/admin-refund.ts";
 import { makeMoneyBack } from "../../../application/payments/money-back.ts";
 import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
@@ -27,7 +27,13 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
     gateway_b: createWebhookSendingPaymentGateway("gateway_b"),
   };
   const log = createRecordingLog();
-  const orders = makeAdminOrders({ orders: uow.orders.orderRepository(uow.payments), gateways, uow, log });
+  const orders = makeAdminOrders({
+    orders: uow.orders.orderRepository(uow.payments),
+    gateways,
+    uow,
+    clock: () => new Date(),
+    log,
+  });
   const admin = {
     ...orders,
     refund: (orderId: string, request: { payment_id?: string; amount?: number }) =>
@@ -182,12 +188,14 @@ describe("an admin refund", () => {
     expect(uow.orders.get(order.id).status).toBe("paid");
   });
 
-  test("the gateway unreachable changes nothing here either", async () => {
+  test("the gateway unreachable refunds nothing here, and holds the amount until the refund is settled", async () => {
     const { uow, gateways, admin, order, payment } = setUp();
     gateways.gateway_b.fail("refund", new UpstreamUnreachable("gateway", "connection refused"));
     await expect(admin.refund(order.id, {})).rejects.toBeInstanceOf(UpstreamUnreachable);
     expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
-    expect(uow.jobs.all()).toEqual([]);
+    expect(uow.orders.get(order.id).status).toBe("paid");
+    expect(uow.payments.reservations()).toMatchObject([{ payment_id: payment.id, amount: 4900 }]);
+    expect(uow.jobs.ofKind(SETTLE_REFUND_JOB)).toHaveLength(1);
   });
 
   test("of everything cancels the order's deliveries", async () => {

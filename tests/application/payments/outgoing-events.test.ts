@@ -22,7 +22,13 @@ function setUp() {
   const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
   const log = createRecordingLog();
   const process = makeProcessPaymentEvent({ inbox: uow.inbox, gateways, uow, clock, log });
-  const admin = makeAdminOrders({ orders: uow.orders.orderRepository(uow.payments), gateways, uow, log });
+  const admin = makeAdminOrders({
+    orders: uow.orders.orderRepository(uow.payments),
+    gateways,
+    uow,
+    clock: () => new Date(),
+    log,
+  });
   /** The gateway tells the event: stored in the inbox as the webhook route stores it, then processed. */
   const tell = async (event: GatewayEvent) => {
     const entry = uow.inbox.add({

@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
-import type { GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
+import { makeCustomerSubscriptions, SubscriptionEnded } from "../../../application/customers/customer-subscriptions.ts";
+import type { CheckoutSessionRequest, GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
+import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
+import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 import { START } from "../harness.ts";
 import { aCheckoutLine, aCheckoutRequest } from "./flows.ts";
@@ -86,8 +89,11 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     if (paid?.kind !== "paid") throw new Error("not paid");
     // A Stripe subscription's first payment names only its invoice; the gateway resolves the intent.
     const { payment_id } = await gateway.resolvePayment(paid.payment);
-    const refund = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900);
+    const refund = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900, "rf_1");
     expect(refund.status).toBe("succeeded");
+    // Asked again about the same refund (a retry after a lost answer), the gateway makes no second one.
+    const again = await gateway.refund({ payment_id, order_id: paid.order_id, currency: "USD" }, 900, "rf_1");
+    expect(again).toEqual(refund);
     const cancelled = await gateway.cancelSubscription(subscriptionId);
     expect(cancelled).toMatchObject({ status: "canceled", cancelled_at: expect.any(String) });
     const deadline = Date.now() + 3_000;
@@ -127,6 +133,37 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
     expect(updates().every((event) => "subscription_id" in event && event.subscription_id === subscriptionId)).toBe(
       true,
     );
+    events.length = 0;
+  });
+
+  test("a subscription the gateway ended: a customer's cancel or resume is SUBSCRIPTION_ENDED, and the record catches up", async () => {
+    const gateway = gateways[name];
+    const session = await gateway.createCheckoutSession(aCheckout(`ord_ended_${name}`, true));
+    await pay(session.url);
+    const paid = events.find((event) => event.kind === "paid");
+    const subscriptionId = paid?.kind === "paid" ? (paid.subscription?.subscription_id ?? "") : "";
+    await gateway.cancelSubscription(subscriptionId);
+
+    const uow = createInMemoryUnitOfWork();
+    const record = uow.subscriptions.add({
+      customer_id: "cus-ada",
+      gateway: name,
+      gateway_subscription_id: subscriptionId,
+    });
+    const customers = makeCustomerSubscriptions({
+      readModel: createInMemoryCustomerReadModel({ subscriptions: () => [uow.subscriptions.get(record.id)] }),
+      subscriptions: uow.subscriptions,
+      gateways,
+      uow,
+      clock: () => START,
+    });
+    for (const verb of ["cancel", "resume"] as const) {
+      uow.subscriptions.update(record.id, { status: "active" });
+      const refused = await customers[verb]("cus-ada", record.id).catch((error: unknown) => error);
+      if (!(refused instanceof SubscriptionEnded)) throw refused;
+      expect(refused.extensions).toMatchObject({ subscription: { status: "cancelled", gateway_status: "canceled" } });
+      expect(uow.subscriptions.get(record.id).status).toBe("cancelled");
+    }
     events.length = 0;
   });
 

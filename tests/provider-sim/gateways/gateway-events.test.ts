@@ -77,7 +77,11 @@ describe("gateway_a events from API calls and controls", () => {
       status: "canceled",
       canceled_at: "2026-01-31T10:00:00.000Z",
     });
-    expect((await cancel()).body.data.status).toBe("canceled");
+    // As Paddle does, a canceled subscription refuses being canceled again, and says nothing more.
+    expect(await cancel()).toMatchObject({
+      status: 400,
+      body: { error: { type: "request_error", code: "subscription_is_canceled_action_invalid" } },
+    });
     const received = await marketplace.waitFor(2);
     await Bun.sleep(50);
     expect(received).toHaveLength(2);

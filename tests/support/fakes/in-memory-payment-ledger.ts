@@ -1,5 +1,5 @@
 import type { RefundRecord } from "../../../application/checkout/ports.ts";
-import type { PaymentLedger } from "../../../application/payments/ledger-ports.ts";
+import type { PaymentLedger, RefundReservation } from "../../../application/payments/ledger-ports.ts";
 import type { Dispute, Payment } from "../../../domain/payments/payment.ts";
 
 /**
@@ -13,6 +13,14 @@ export function createInMemoryPaymentLedger() {
   let payments = new Map<string, Payment>();
   let refunds: RefundRecord[] = [];
   let disputes = new Map<string, Dispute>();
+  /** Refunds reserved and not yet settled or released; `claimed_until` in epoch ms. */
+  /** The request key each refund settled from a reservation was made under. */
+  let settledKeys = new Map<string, string>();
+  let reservations: (Omit<RefundReservation, "payment"> & {
+    payment_id: string;
+    request_key: string | null;
+    claimed_until: number | null;
+  })[] = [];
 
   function add(overrides: Partial<Payment> & Pick<Payment, "order_id">): Payment {
     const payment: Payment = {
@@ -79,7 +87,25 @@ export function createInMemoryPaymentLedger() {
     },
     async applyRefund(paymentId, refund) {
       const payment = get(paymentId);
-      if (!refund.cumulative) {
+      if (refund.reservation_id !== undefined && refund.refund_id !== null) {
+        const reserved = reservations.find((r) => r.id === refund.reservation_id);
+        reservations = reservations.filter((r) => r.id !== refund.reservation_id);
+        const known = refunds.find((r) => r.payment_id === paymentId && r.gateway_refund_id === refund.refund_id);
+        if (reserved?.request_key) settledKeys.set(known?.id ?? reserved.id, reserved.request_key);
+        if (reserved && !known) {
+          refunds = [
+            ...refunds,
+            {
+              id: reserved.id,
+              payment_id: paymentId,
+              gateway_refund_id: refund.refund_id,
+              amount: reserved.amount,
+              status: "succeeded",
+              created_at: new Date(),
+            },
+          ];
+        }
+      } else if (!refund.cumulative) {
         const refundId = refund.refund_id ?? `event:${crypto.randomUUID()}`;
         if (refunds.some((r) => r.payment_id === paymentId && r.gateway_refund_id === refundId)) return payment;
         refunds = [
@@ -104,6 +130,51 @@ export function createInMemoryPaymentLedger() {
           Math.max(payment.refunded_amount, known, recorded),
         ),
       });
+    },
+    reservedOn: async (paymentId) =>
+      reservations.filter((r) => r.payment_id === paymentId).reduce((sum, r) => sum + r.amount, 0),
+    async reserveRefund(payment, amount, requestKey, claimSeconds) {
+      const reservation = {
+        id: crypto.randomUUID(),
+        payment_id: payment.id,
+        amount,
+        refunded_before: payment.refunded_amount,
+        request_key: requestKey,
+        claimed_until: Date.now() + claimSeconds * 1000,
+      };
+      reservations = [...reservations, reservation];
+      return { id: reservation.id, payment, amount, refunded_before: reservation.refunded_before };
+    },
+    async reservationFor(orderId, requestKey) {
+      const found = reservations.find((r) => r.request_key === requestKey && get(r.payment_id).order_id === orderId);
+      if (found) {
+        const { id, amount, refunded_before } = found;
+        return { reservation: { id, payment: get(found.payment_id), amount, refunded_before }, open: true };
+      }
+      const made = refunds.find((r) => settledKeys.get(r.id) === requestKey && get(r.payment_id).order_id === orderId);
+      if (!made) return undefined;
+      const reservation = { id: made.id, payment: get(made.payment_id), amount: made.amount, refunded_before: 0 };
+      return { reservation, open: false };
+    },
+    async claimReservation(reservationId, claimSeconds) {
+      const found = reservations.find((r) => r.id === reservationId);
+      if (!found) return undefined;
+      const claimed = found.claimed_until === null || found.claimed_until < Date.now();
+      if (claimed) found.claimed_until = Date.now() + claimSeconds * 1000;
+      const reservation = {
+        id: found.id,
+        payment: get(found.payment_id),
+        amount: found.amount,
+        refunded_before: found.refunded_before,
+      };
+      return { reservation, claimed };
+    },
+    async unclaimReservation(reservationId) {
+      const found = reservations.find((r) => r.id === reservationId);
+      if (found) found.claimed_until = null;
+    },
+    async releaseReservation(reservationId) {
+      reservations = reservations.filter((r) => r.id !== reservationId);
     },
     async settleDispute(payment, dispute) {
       const before = [...disputes.values()].find(
@@ -144,12 +215,22 @@ export function createInMemoryPaymentLedger() {
     /** Every refund counted, in order. */
     refunds: () => [...refunds],
     disputes: () => [...disputes.values()],
+    /** Refunds reserved and not yet settled or released. */
+    reservations: () => reservations.map(({ id, payment_id, amount }) => ({ id, payment_id, amount })),
     snapshot() {
-      const saved = { payments: new Map(payments), refunds: [...refunds], disputes: new Map(disputes) };
+      const saved = {
+        payments: new Map(payments),
+        refunds: [...refunds],
+        disputes: new Map(disputes),
+        reservations: reservations.map((r) => ({ ...r })),
+        settledKeys: new Map(settledKeys),
+      };
       return () => {
         payments = saved.payments;
         refunds = saved.refunds;
         disputes = saved.disputes;
+        reservations = saved.reservations;
+        settledKeys = saved.settledKeys;
       };
     },
   };

@@ -10,7 +10,16 @@ import {
   UpstreamUnreachable,
 } from "../../../../application/shared/upstream-errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
-import { aTransaction, BASE, failure, knownCustomer, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
+import {
+  aTransaction,
+  BASE,
+  failure,
+  knownCustomer,
+  noAdjustments,
+  ok,
+  paddleError,
+  useMockPaddle,
+} from "./paddle-fixtures.ts";
 
 const server = useMockPaddle();
 
@@ -63,17 +72,32 @@ const INTERACTIONS: Record<string, Interaction> = {
     call: checkout,
     before: () => server.use(knownCustomer()),
   },
-  "refund (full)": { method: "post", path: "/adjustments", call: (g) => g.refund(payment, null) },
+  "refund (looking up an adjustment made before)": {
+    method: "get",
+    path: "/adjustments",
+    call: (g) => g.refund(payment, null, "rf_1"),
+  },
+  "refund (full)": {
+    method: "post",
+    path: "/adjustments",
+    call: (g) => g.refund(payment, null, "rf_1"),
+    before: () => server.use(noAdjustments()),
+  },
   "refund (partial, reading the transaction)": {
     method: "get",
     path: "/transactions/txn_01",
-    call: (g) => g.refund(payment, 500),
+    call: (g) => g.refund(payment, 500, "rf_1"),
+    before: () => server.use(noAdjustments()),
   },
   "refund (partial, posting the adjustment)": {
     method: "post",
     path: "/adjustments",
-    call: (g) => g.refund(payment, 500),
-    before: () => server.use(http.get(`${BASE}/transactions/txn_01`, () => ok(aTransaction()))),
+    call: (g) => g.refund(payment, 500, "rf_1"),
+    before: () =>
+      server.use(
+        noAdjustments(),
+        http.get(`${BASE}/transactions/txn_01`, () => ok(aTransaction())),
+      ),
   },
   getSubscription: { method: "get", path: "/subscriptions/sub_01", call: (g) => g.getSubscription("sub_01") },
   cancelSubscription: {

@@ -9,6 +9,20 @@ export const API_KEY = "pdl_sdbx_apikey_test_0123456789";
 export const ok = (data: unknown, meta: Record<string, unknown> = {}, status = 200) =>
   HttpResponse.json({ data, meta: { request_id: "req_01", ...meta } }, { status });
 
+/** One page of `GET /adjustments` holding `adjustments`, the last page unless `next` is given. */
+export const adjustmentPage = (adjustments: unknown[], next: string | null = null) =>
+  ok(adjustments, {
+    pagination: {
+      per_page: 50,
+      next: next ?? `${BASE}/adjustments?after=none`,
+      has_more: next !== null,
+      estimated_total: 1,
+    },
+  });
+
+/** A transaction with no refund adjustments yet. */
+export const noAdjustments = () => http.get(`${BASE}/adjustments`, () => adjustmentPage([]));
+
 export const paddleError = (status: number, code: string, detail = "Refused.") =>
   HttpResponse.json(
     {

@@ -156,22 +156,38 @@ describe("createCheckoutSession", () => {
 describe("refund", () => {
   test("a full refund names the payment intent and the order, without an amount", async () => {
     const requests = answer("post", "/v1/refunds", { id: "re_1", object: "refund", status: "succeeded", amount: 4900 });
-    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, null);
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, null, "rf_1");
     expect(result).toEqual({ refund_id: "re_1", status: "succeeded" });
     expect(requests[0]?.form).toEqual([
       ["payment_intent", "pi_1"],
       ["metadata[order_id]", ORDER],
+      ["metadata[refund_reference]", "rf_1"],
+    ]);
+  });
+
+  test("carries an Idempotency-Key derived from the marketplace's refund id, the same on every retry", async () => {
+    const requests = answer("post", "/v1/refunds", { id: "re_1", object: "refund", status: "succeeded", amount: 900 });
+    const { gateway } = setup();
+    const payment = { payment_id: "pi_1", order_id: ORDER, currency: "USD" };
+    await gateway.refund(payment, 900, "rf_7");
+    await gateway.refund(payment, 900, "rf_7");
+    await gateway.refund(payment, 900, "rf_8");
+    expect(requests.map((request) => request.headers.get("idempotency-key"))).toEqual([
+      "refund-rf_7",
+      "refund-rf_7",
+      "refund-rf_8",
     ]);
   });
 
   test("a partial refund sends the amount", async () => {
     const requests = answer("post", "/v1/refunds", { id: "re_2", object: "refund", status: "pending", amount: 500 });
-    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 500);
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 500, "rf_1");
     expect(result).toEqual({ refund_id: "re_2", status: "pending" });
     expect(requests[0]?.form).toEqual([
       ["payment_intent", "pi_1"],
       ["amount", "500"],
       ["metadata[order_id]", ORDER],
+      ["metadata[refund_reference]", "rf_1"],
     ]);
   });
 
@@ -181,13 +197,15 @@ describe("refund", () => {
     ["canceled", "failed"],
   ])("Stripe status %s is %s", async (stripeStatus, status) => {
     answer("post", "/v1/refunds", { id: "re_3", object: "refund", status: stripeStatus });
-    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 100);
+    const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 100, "rf_1");
     expect(result.status).toBe(status as "pending" | "failed");
   });
 
   test("an unknown refund status is a bad response", async () => {
     answer("post", "/v1/refunds", { id: "re_4", object: "refund", status: "vanished" });
-    const error = await failure(setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 1));
+    const error = await failure(
+      setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, 1, "rf_1"),
+    );
     expect(error).toBeInstanceOf(UpstreamBadResponse);
   });
 });

@@ -7,6 +7,8 @@ import type { GatewayName } from "../../../../provider-sim/gateways/webhook-deli
  */
 export const EXPECTED_KINDS: Record<GatewayName, string[]> = {
   gateway_a: [
+    "GET /adjustments query",
+    "GET /adjustments response",
     "GET /customers query",
     "GET /customers response",
     "GET /customers/{id} response",
@@ -23,6 +25,9 @@ export const EXPECTED_KINDS: Record<GatewayName, string[]> = {
     "PATCH /prices/{id} response",
     "PATCH /subscriptions/{id} request",
     "PATCH /subscriptions/{id} response",
+    "PATCH /transactions/{id} error",
+    "PATCH /transactions/{id} request",
+    "PATCH /transactions/{id} response",
     "POST /adjustments request",
     "POST /adjustments response",
     "POST /customers error",
@@ -67,6 +72,8 @@ export const EXPECTED_KINDS: Record<GatewayName, string[]> = {
     "GET /v1/subscriptions/{id} response",
     "POST /v1/checkout/sessions request",
     "POST /v1/checkout/sessions response",
+    "POST /v1/checkout/sessions/{id}/expire error",
+    "POST /v1/checkout/sessions/{id}/expire response",
     "POST /v1/prices request",
     "POST /v1/prices response",
     "POST /v1/prices/{id} request",

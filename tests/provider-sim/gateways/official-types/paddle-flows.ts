@@ -47,8 +47,11 @@ async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {
   );
   for (const session of [oneTime, subscribed]) await sim.plain("POST", `/checkout/gateway_a/${session.session_id}/pay`);
   const payment = { payment_id: oneTime.session_id, order_id: "ord_1", currency: "USD" };
-  await gateway.refund(payment, 1000);
-  await gateway.refund(payment, null);
+  await gateway.refund(payment, 1000, "rf_partial");
+  await gateway.refund(payment, null, "rf_full");
+  const unpaid = await gateway.createCheckoutSession(checkout("ord_3", [line({})]));
+  await gateway.expireCheckout(unpaid.session_id);
+  await gateway.expireCheckout(unpaid.session_id);
 
   const subscriptionId = (await sim.a("GET", `/transactions/${subscribed.session_id}`)).body.data.subscription_id;
   await gateway.getSubscription(subscriptionId);

@@ -67,7 +67,11 @@ async function marketplaceCalls(sim: GatewaySim, marketplace: Marketplace, baseU
   await gateway.refund(
     { payment_id: oncePaid.payment.payment_id ?? "", order_id: "ord_req_once", currency: "USD" },
     100,
+    "rf_once",
   );
+  const unpaid = await gateway.createCheckoutSession(checkout("ord_req_unpaid", null, null, null));
+  await gateway.expireCheckout(unpaid.session_id);
+  await gateway.expireCheckout(unpaid.session_id);
 
   const sub = await gateway.createCheckoutSession(checkout("ord_req_sub", "monthly", 14, null));
   await pay(sub.url);

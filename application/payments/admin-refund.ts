@@ -1,0 +1,205 @@
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { retainedAmount } from "../../domain/payments/payment.ts";
+import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { UpstreamRejected } from "../shared/upstream-errors.ts";
+import type { RefundReservation } from "./ledger-ports.ts";
+import { recordRefund } from "./money-back.ts";
+import type { PaymentGateway } from "./ports.ts";
+
+export class NothingToRefund extends fixedError(
+  "NOTHING_TO_REFUND",
+  "conflict",
+  "The order has no payment left to refund.",
+) {}
+
+export class RefundExceedsPayment extends DomainError {
+  readonly code = "REFUND_EXCEEDS_PAYMENT";
+  readonly category = "invalid";
+  constructor(refundable: number) {
+    super(`At most ${refundable} (minor units) can still be refunded.`, [
+      { path: "/amount", code: "REFUND_EXCEEDS_PAYMENT", message: `must be between 1 and ${refundable}` },
+    ]);
+  }
+}
+
+export class PaymentNotOfOrder extends fixedError(
+  "PAYMENT_NOT_FOUND",
+  "invalid",
+  "The order has no payment with this id.",
+  [{ path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" }],
+) {}
+
+export class RefundFailed extends fixedError(
+  "REFUND_FAILED",
+  "upstream_failed",
+  "The payment gateway refused the refund; nothing was refunded.",
+) {}
+
+export class RefundInProgress extends fixedError(
+  "REFUND_IN_PROGRESS",
+  "conflict",
+  "This refund is being asked of the payment gateway right now; retry shortly.",
+) {}
+
+/** Settles a reservation nobody settled: its maker crashed or never heard the gateway's answer. */
+export const SETTLE_REFUND_JOB = "settle_refund";
+
+/** How long one asker holds a reservation: longer than the gateway calls of one refund can take. */
+export const REFUND_CLAIM_SECONDS = 600;
+
+/** When the settle job first looks at a reservation: after any request still asking has given up. */
+export const SETTLE_REFUND_AFTER_MS = 15 * 60_000;
+
+export interface AdminRefundDeps {
+  readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
+  readonly uow: UnitOfWork;
+  readonly clock: Clock;
+  readonly log: Log;
+}
+
+export interface RefundRequest {
+  readonly payment_id?: string;
+  readonly amount?: number;
+}
+
+/** What asking the gateway about a reservation came to; anything not known for sure throws instead. */
+type Asked = { readonly kind: "settled" } | { readonly kind: "refused"; readonly error: Error };
+
+/**
+ * A refund is reserved before the gateway is asked (docs/decisions.md, "Refunds reserved under the
+ * payment's lock"): under the payment row's lock, what is left is the payment less what was
+ * refunded, charged back and reserved by refunds still in flight, so concurrent refunds never
+ * reserve more than was paid. The reservation's id names the refund at the gateway; its answer
+ * settles or releases it; an answer never heard leaves it held for a retry or the settle job.
+ */
+export function makeAdminRefund(deps: AdminRefundDeps) {
+  /** The reservation to ask the gateway about, or null when the refund under `requestKey` is already made. */
+  async function reserve(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
+    return deps.uow.run(async (scope): Promise<RefundReservation | null> => {
+      if (requestKey !== null) {
+        const earlier = await scope.payments.reservationFor(orderId, requestKey);
+        // Settled meanwhile (by the settle job, after this request's first attempt lost its answer).
+        if (earlier && !earlier.open) return null;
+        const taken = earlier && (await scope.payments.claimReservation(earlier.reservation.id, REFUND_CLAIM_SECONDS));
+        if (taken && !taken.claimed) throw new RefundInProgress();
+        if (taken) return taken.reservation;
+        // Settled or released between the two reads: the next retry sees which.
+        if (earlier) throw new RefundInProgress();
+      }
+      const payments = await scope.payments.forOrder(orderId);
+      const candidates = request.payment_id
+        ? payments.filter((payment) => payment.payment_id === request.payment_id)
+        : [...payments].reverse();
+      if (request.payment_id && candidates.length === 0) throw new PaymentNotOfOrder();
+      for (const candidate of candidates) {
+        const locked = await scope.payments.find(candidate.gateway, { payment_id: candidate.payment_id });
+        if (!locked) continue;
+        const left = retainedAmount(locked) - (await scope.payments.reservedOn(locked.id));
+        if (left <= 0) continue;
+        const amount = request.amount ?? left;
+        if (!Number.isInteger(amount) || amount < 1 || amount > left) throw new RefundExceedsPayment(left);
+        const reservation = await scope.payments.reserveRefund(locked, amount, requestKey, REFUND_CLAIM_SECONDS);
+        await scope.jobs.enqueue({
+          kind: SETTLE_REFUND_JOB,
+          payload: { reservation_id: reservation.id, order_id: orderId, actor_id: actorId },
+          runAt: new Date(deps.clock().getTime() + SETTLE_REFUND_AFTER_MS),
+          dedupeKey: `${SETTLE_REFUND_JOB}:${reservation.id}`,
+        });
+        return reservation;
+      }
+      throw new NothingToRefund();
+    });
+  }
+
+  /** A refusal that leaves no doubt nothing was refunded (a 409 may be the same refund still in flight). */
+  const refusedForGood = (error: unknown): error is UpstreamRejected =>
+    error instanceof UpstreamRejected && error.status !== 409;
+
+  async function ask(reservation: RefundReservation, orderId: string, actorId: string): Promise<Asked> {
+    const { payment } = reservation;
+    let result: Awaited<ReturnType<PaymentGateway["refund"]>>;
+    try {
+      result = await deps.gateways[payment.gateway].refund(
+        { payment_id: payment.payment_id, order_id: orderId, currency: payment.currency },
+        reservation.amount === payment.amount ? null : reservation.amount,
+        reservation.id,
+      );
+    } catch (error) {
+      if (!refusedForGood(error)) {
+        // The gateway may have refunded: the reservation stays, free for the next asker.
+        await deps.uow.run((scope) => scope.payments.unclaimReservation(reservation.id));
+        throw error;
+      }
+      await release(reservation, orderId, error.message);
+      return { kind: "refused", error };
+    }
+    if (result.status === "failed") {
+      await release(reservation, orderId, "the gateway answered failed");
+      return { kind: "refused", error: new RefundFailed() };
+    }
+    await deps.uow.run(async (scope) => {
+      const locked = (await scope.payments.find(payment.gateway, { payment_id: payment.payment_id })) ?? payment;
+      await recordRefund(
+        scope,
+        locked,
+        {
+          refund_id: result.refund_id,
+          amount: reservation.amount,
+          cumulative: false,
+          refunded_before: reservation.refunded_before,
+          reservation_id: reservation.id,
+        },
+        deps.log,
+      );
+      await scope.audit.record({
+        actor_id: actorId,
+        action: "order.refund",
+        target_type: "order",
+        target_id: orderId,
+        summary: {
+          payment_id: payment.payment_id,
+          gateway: payment.gateway,
+          refund_id: result.refund_id,
+          amount: reservation.amount,
+          currency: payment.currency,
+        },
+      });
+    });
+    return { kind: "settled" };
+  }
+
+  async function release(reservation: RefundReservation, orderId: string, reason: string) {
+    await deps.uow.run((scope) => scope.payments.releaseReservation(reservation.id));
+    deps.log.warn(
+      { order_id: orderId, payment_id: reservation.payment.payment_id, amount: reservation.amount, reason },
+      "refund refused by the gateway; its reservation is released",
+    );
+  }
+
+  return {
+    /**
+     * A full or partial refund of one payment (default: the latest with something left) by an
+     * admin. `requestKey` (the admin's Idempotency-Key) lets a retry after a lost answer take up the
+     * same reservation, so the gateway is asked about the same refund again.
+     */
+    async refund(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
+      const reservation = await reserve(orderId, request, actorId, requestKey);
+      if (reservation === null) return;
+      const asked = await ask(reservation, orderId, actorId);
+      if (asked.kind === "refused") throw asked.error;
+    },
+
+    /** The settle job: asks the gateway again about a reservation still open, with the same reference. */
+    async settle(payload: Readonly<Record<string, unknown>>) {
+      const reservationId = String(payload.reservation_id);
+      const orderId = String(payload.order_id);
+      const actorId = String(payload.actor_id);
+      const taken = await deps.uow.run((scope) => scope.payments.claimReservation(reservationId, REFUND_CLAIM_SECONDS));
+      if (!taken) return;
+      if (!taken.claimed) throw new RefundInProgress();
+      await ask(taken.reservation, orderId, actorId);
+    },
+  };
+}
