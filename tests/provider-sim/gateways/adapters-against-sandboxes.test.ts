@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
 import { makeCustomerSubscriptions, SubscriptionEnded } from "../../../application/customers/customer-subscriptions.ts";
-import type { CheckoutSessionRequest, GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
+import type { GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
