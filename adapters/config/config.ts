@@ -5,9 +5,9 @@ import {
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
-import { checkoutRateLimit } from "./checkout-rate-limit.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { emailAddress, senderMailbox } from "./email-settings.ts";
+import { type RateLimits, rateLimits } from "./rate-limits.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
 
@@ -69,16 +69,9 @@ export interface Config {
   readonly checkoutExpiryMinutes: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
   readonly licenseSigningKey: string | undefined;
-  /** Per-client limits (burst, then per second) of sign-in, public license checks and webhooks. */
-  readonly rateLimits: {
-    readonly auth: { readonly burst: number; readonly perSecond: number };
-    readonly licenses: { readonly burst: number; readonly perSecond: number };
-    readonly webhooks: { readonly burst: number; readonly perSecond: number };
-    /** Opening a checkout, per client address and, apart, per customer. */
-    readonly checkout: { readonly burst: number; readonly perSecond: number };
-    /** Pricing a cart, per client address (the same settings as `checkout`, its own bucket). */
-    readonly checkout_calculate: { readonly burst: number; readonly perSecond: number };
-  };
+  /** Per-client limits of sign-in, public license checks, webhooks and checkout. */
+  readonly rateLimits: RateLimits;
+
   /** Trust the first X-Forwarded-For hop as the client (only behind a proxy that sets it). */
   readonly trustProxy: boolean;
   /** Let admin-supplied URLs point at loopback, private and link-local hosts (demo and tests only). */
@@ -193,22 +186,7 @@ export function loadConfig(env: Env): Config {
     checkoutExpiryMinutes: integer(env, "CHECKOUT_EXPIRY_MINUTES", 1440, 1, 366 * 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
-    rateLimits: {
-      auth: {
-        burst: integer(env, "AUTH_RATE_LIMIT_BURST", 20, 1, 1_000_000),
-        perSecond: integer(env, "AUTH_RATE_LIMIT_PER_SECOND", 2, 1, 1_000_000),
-      },
-      licenses: {
-        burst: integer(env, "LICENSE_RATE_LIMIT_BURST", 60, 1, 1_000_000),
-        perSecond: integer(env, "LICENSE_RATE_LIMIT_PER_SECOND", 10, 1, 1_000_000),
-      },
-      webhooks: {
-        burst: integer(env, "WEBHOOK_RATE_LIMIT_BURST", 2000, 1, 10_000_000),
-        perSecond: integer(env, "WEBHOOK_RATE_LIMIT_PER_SECOND", 500, 1, 10_000_000),
-      },
-      checkout: checkoutRateLimit(env),
-      checkout_calculate: checkoutRateLimit(env),
-    },
+    rateLimits: rateLimits(env),
     trustProxy: boolean(env, "TRUST_PROXY", false),
     allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),
     allowPrivateWebhookUrls: boolean(env, "ALLOW_PRIVATE_WEBHOOK_URLS", false),

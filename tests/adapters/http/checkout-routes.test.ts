@@ -22,7 +22,7 @@ let customerId = "";
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: localhostOnly });
-  // Every request here comes from one address and one customer; checkout-rate-limit.test.ts tests the limits.
+  // Every request here comes from one address and one customer; the rate-limit tests test the limits.
   const env = { ...GATEWAY_TEST_ENV, CHECKOUT_RATE_LIMIT_BURST: "1000" };
   marketplace = createTestMarketplace(db.current.sql, {}, { env, logger });
   admin = await tokenFor("admin");
