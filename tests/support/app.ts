@@ -38,12 +38,14 @@ export function createTestMarketplace(
   overrides: Partial<AppDeps> = {},
   options: TestMarketplaceOptions = {},
 ) {
-  // The simulator and test listeners live on loopback; SSRF tests turn the guards back on.
+  // The simulator and test listeners live on loopback; SSRF tests turn the guards back on. Every
+  // customer of a test checks out from one address, many times: the rate-limit tests set the limits.
   const env = {
     NODE_ENV: "test",
     JWT_SECRET: TEST_JWT_SECRET,
     ALLOW_PRIVATE_PROVIDER_URLS: "true",
     ALLOW_PRIVATE_WEBHOOK_URLS: "true",
+    CHECKOUT_RATE_LIMIT_BURST: "1000000",
     ...options.env,
   };
   return wireMarketplace(

@@ -66,8 +66,6 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
           GATEWAY_B_SANDBOX_BASE_URL: `${state.sim.url}/gateway_b`,
           SECRET_SIM_TOKEN: SIM_TOKEN,
           PUBLIC_BASE_URL: state.url,
-          // Every customer of a test buys from 127.0.0.1; the rate-limit tests test the limits.
-          CHECKOUT_RATE_LIMIT_BURST: "1000",
           ...options.env,
         },
         // The production logger (with its redaction), kept for assertions and for the secrets scan.

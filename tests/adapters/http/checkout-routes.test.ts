@@ -22,9 +22,7 @@ let customerId = "";
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: localhostOnly });
-  // Every request here comes from one address and one customer; the rate-limit tests test the limits.
-  const env = { ...GATEWAY_TEST_ENV, CHECKOUT_RATE_LIMIT_BURST: "1000" };
-  marketplace = createTestMarketplace(db.current.sql, {}, { env, logger });
+  marketplace = createTestMarketplace(db.current.sql, {}, { env: GATEWAY_TEST_ENV, logger });
   admin = await tokenFor("admin");
   const registered = await call(marketplace.app, "POST", "/api/auth/register", {
     body: { email: `buyer-${crypto.randomUUID()}@example.com`, password: "buyer password", name: "Buyer" },
