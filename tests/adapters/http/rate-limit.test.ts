@@ -28,6 +28,19 @@ describe("rate limits", () => {
     expect((await login()).status).toBe(429);
   });
 
+  test("a trailing slash, which the router ignores, is counted on the same bucket", async () => {
+    const app = limitedApp(() => 1_000_000);
+    for (const path of ["/api/auth/login/", "/api/auth/login", "/api/auth/login/"]) {
+      expect((await call(app, "POST", path)).status).toBe(200);
+    }
+    expect((await call(app, "POST", "/api/auth/login/")).status).toBe(429);
+    expect((await call(app, "POST", "/api/auth/login")).status).toBe(429);
+    expect(["/api/checkout/calculate/", "/api/checkout/create/"].map(rateLimitGroup)).toEqual([
+      "checkout_calculate",
+      "checkout",
+    ]);
+  });
+
   test("unlimited paths are not counted", async () => {
     const app = limitedApp(() => 0);
     for (let i = 0; i < 10; i++) expect((await call(app, "GET", "/api/products")).status).toBe(200);
