@@ -5,7 +5,7 @@ import { tokenFor } from "../support/auth.ts";
 import { aPointOfSaleProduct } from "../support/builders/products.ts";
 import { countingListener } from "../support/counting-listener.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { FAST_JOBS, fulfillmentReaches, SANDBOX } from "../support/e2e.ts";
+import { eventually, FAST_JOBS, fulfillmentReaches, SANDBOX } from "../support/e2e.ts";
 import { call, expectProblemShape } from "../support/http.ts";
 import type { RunningService } from "../support/process.ts";
 import { SIM_TOKEN, startProviderSim } from "../support/provider-sim.ts";
@@ -116,9 +116,17 @@ describe("a stored loopback URL with ALLOW_PRIVATE_PROVIDER_URLS=false", () => {
     expect(record.last_error).toBe(
       "The provider is at an address the marketplace does not call: 127.0.0.1 is not a public address (loopback).",
     );
-    const jobs = await db.current.sql<{ state: string; attempts: number }[]>`
-      select state, attempts from jobs where kind = 'fulfill' and payload->>'fulfillment_id' = ${record.id}`;
-    expect([...jobs]).toEqual([{ state: "dead", attempts: 1 }]);
+    // The job's own outcome is written just after the record's, in the worker's next statement.
+    const jobs = await eventually(
+      async () => {
+        const rows = await db.current.sql<{ state: string; attempts: number }[]>`
+        select state, attempts from jobs where kind = 'fulfill' and payload->>'fulfillment_id' = ${record.id}`;
+        return rows.every((job) => job.state !== "running") && [...rows];
+      },
+      5000,
+      "the job's outcome",
+    );
+    expect(jobs).toEqual([{ state: "dead", attempts: 1 }]);
     expect(trap.hits).toEqual([]);
   });
 
