@@ -2,6 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
+import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import type { Clock } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
@@ -92,13 +93,19 @@ export function makeCustomerSubscriptions(deps: {
 
   const gatewayOf = (record: SubscriptionRecord) => deps.gateways[record.gateway as PaymentGatewayName];
 
-  /** Records the end the gateway reports, on every item its subscription billed, and refuses the change. */
+  /**
+   * Records the end the gateway reports, on every item its subscription billed, cancels what they
+   * delivered (as the gateway's own cancellation event would, which may be late or lost), and
+   * refuses the change.
+   */
   async function caughtUp(record: SubscriptionRecord, remote: RemoteSubscription): Promise<never> {
     const at = remote.cancelled_at ? new Date(remote.cancelled_at) : deps.clock();
     await deps.uow.run(async (scope) => {
       // Under the rows' lock: the gateway's own cancellation event may be recording the end meanwhile.
       for (const each of await scope.subscriptions.findByGatewayId(record.gateway, remote.subscription_id)) {
         await recordSubscriptionEnded(scope, each, at);
+        const cause = `ended at the gateway:${remote.subscription_id}`;
+        await actOnDeliveries(scope, each, "cancel", "subscription ended at the gateway", cause);
       }
     });
     throw new SubscriptionEnded(record, remote, at);

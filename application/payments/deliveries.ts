@@ -1,8 +1,7 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
-import type { FulfillmentAction } from "../fulfillment/ports.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import { FULFILL_JOB } from "../fulfillment/ports.ts";
 import { orderEventData, orderItemsEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
@@ -48,27 +47,4 @@ export async function releasePaidOrder(scope: TransactionScope, order: Order, it
   const queued = await deliverOrder(scope, order, items);
   if (queued.length === 0) return;
   await scope.events.publish("order.paid", { ...orderEventData(order), items: orderItemsEventData(items) });
-}
-
-/**
- * Suspends, resumes or cancels what an order (or one of its items) delivered, through the
- * fulfillment action job, so the adapter's call happens outside this transaction. `cause` keeps
- * two different causes of the same action apart (a dispute, then a second dispute).
- */
-export async function actOnDeliveries(
-  scope: TransactionScope,
-  target: { order_id: string; order_item_id?: string },
-  action: FulfillmentAction,
-  reason: string,
-  cause: string,
-): Promise<void> {
-  const records = await scope.fulfillments.list({ order_id: target.order_id }, { limit: 100 });
-  for (const record of records.items) {
-    if (target.order_item_id && record.order_item_id !== target.order_item_id) continue;
-    await scope.jobs.enqueue({
-      kind: FULFILLMENT_ACTION_JOB,
-      payload: { fulfillment_id: record.id, action, reason },
-      dedupeKey: `${action}:${record.id}:${cause}`,
-    });
-  }
 }

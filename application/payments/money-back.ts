@@ -1,12 +1,12 @@
 import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
+import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { orderEventData, paymentEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
-import { actOnDeliveries } from "./deliveries.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
 import type { RefundReport } from "./ledger-ports.ts";
 import type { EventContext } from "./receive-payment.ts";

@@ -1,11 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
-import { actOnDeliveries } from "./deliveries.ts";
 import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";

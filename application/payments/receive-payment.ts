@@ -2,12 +2,13 @@ import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { paysExpected } from "../../domain/payments/payment.ts";
+import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { paymentEventData, subscriptionEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
-import { actOnDeliveries, recordSubscriptions, releasePaidOrder } from "./deliveries.ts";
+import { recordSubscriptions, releasePaidOrder } from "./deliveries.ts";
 import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
 
 type Paid = Extract<GatewayEvent, { kind: "paid" }>;

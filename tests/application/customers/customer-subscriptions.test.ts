@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
-import type { SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
+import { FULFILLMENT_ACTION_JOB, type SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
@@ -206,6 +206,7 @@ describe.each(["gateway_a", "gateway_b"] as const)("a subscription %s has alread
     "%s is a 409 SUBSCRIPTION_ENDED with the ended state, and the record catches up",
     async (verb, change) => {
       const { service, subscriptions, uow, record, remote } = endedAtGateway(change);
+      const delivered = uow.fulfillments.add({ order_id: record.order_id, order_item_id: record.order_item_id });
       const refused = await service[verb](ADA, record.id).catch((error: unknown) => error);
       expect(refused).toMatchObject({
         code: "SUBSCRIPTION_ENDED",
@@ -217,6 +218,10 @@ describe.each(["gateway_a", "gateway_b"] as const)("a subscription %s has alread
       expect(remote.callsOf("getSubscription")).toEqual([[`sub_${gateway}`]]);
       expect(subscriptions.get(record.id)).toMatchObject({ status: "cancelled", cancelled_at: new Date(ENDED_AT) });
       expect(uow.events.ofType("subscription.cancelled")).toHaveLength(1);
+      // Its deliveries end with it, as the gateway's own cancellation event (late, or lost) would end them.
+      expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => job.payload)).toEqual([
+        { fulfillment_id: delivered.id, action: "cancel", reason: "subscription ended at the gateway" },
+      ]);
       await expect(service[verb](ADA, record.id)).rejects.toMatchObject({ code: "SUBSCRIPTION_CANCELLED" });
     },
   );

@@ -1,0 +1,26 @@
+import type { FulfillmentAction } from "../fulfillment/ports.ts";
+import { FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import type { TransactionScope } from "./unit-of-work.ts";
+
+/**
+ * Suspends, resumes or cancels what an order (or one of its items) delivered, through the
+ * fulfillment action job, so the adapter's call happens outside this transaction. `cause` keeps
+ * two different causes of the same action apart (a dispute, then a second dispute).
+ */
+export async function actOnDeliveries(
+  scope: TransactionScope,
+  target: { order_id: string; order_item_id?: string },
+  action: FulfillmentAction,
+  reason: string,
+  cause: string,
+): Promise<void> {
+  const records = await scope.fulfillments.list({ order_id: target.order_id }, { limit: 100 });
+  for (const record of records.items) {
+    if (target.order_item_id && record.order_item_id !== target.order_item_id) continue;
+    await scope.jobs.enqueue({
+      kind: FULFILLMENT_ACTION_JOB,
+      payload: { fulfillment_id: record.id, action, reason },
+      dedupeKey: `${action}:${record.id}:${cause}`,
+    });
+  }
+}
