@@ -87,9 +87,11 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
     },
 
     async attachCheckout(orderId, session) {
-      await sql`
+      const [row] = await sql<{ status: string }[]>`
         update orders set checkout_session_id = ${session.session_id}, checkout_url = ${session.url}, updated_at = now()
-        where id = ${orderId}`;
+        where id = ${orderId}
+        returning status`;
+      return { expired: row?.status === "expired" };
     },
 
     async markCheckoutFailed(orderId, reason) {

@@ -7,6 +7,12 @@ import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-req
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
 import type { CheckoutUrls, CustomerDirectory, IdempotencyStore, OrderRepository } from "./ports.ts";
 
+export class OrderExpiredAtCheckout extends fixedError(
+  "ORDER_EXPIRED",
+  "conflict",
+  "The order expired before its checkout opened; nothing was charged. Place the order again.",
+) {}
+
 export class CustomerNotFound extends fixedError(
   "CUSTOMER_NOT_FOUND",
   "not_found",
@@ -89,7 +95,13 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
         cancel_url: deps.urls.cancel(order.id),
         tax_behavior: order.tax_behavior,
       });
-      await deps.orders.attachCheckout(order.id, session);
+      if ((await deps.orders.attachCheckout(order.id, session)).expired) {
+        // The order expired while the gateway opened its session (a slow gateway and a short
+        // CHECKOUT_EXPIRY_MINUTES): close the session at once. Should that fail, a payment through it
+        // is still recorded and flags the order, as any payment after expiry does.
+        await deps.gateways[gateway].expireCheckout(session.session_id).catch(() => undefined);
+        throw new OrderExpiredAtCheckout();
+      }
       return {
         order_id: order.id,
         total: order.total,

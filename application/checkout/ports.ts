@@ -42,7 +42,11 @@ export interface OrderDetails {
 export interface OrderRepository {
   /** The order and its items in one transaction. */
   create(order: NewOrder): Promise<{ order: Order; items: OrderItem[] }>;
-  attachCheckout(orderId: string, session: { session_id: string; url: string }): Promise<void>;
+  /**
+   * Records the gateway's checkout on the order, and says whether the order expired meanwhile (the
+   * minute tick can expire it while a slow gateway opens the session).
+   */
+  attachCheckout(orderId: string, session: { session_id: string; url: string }): Promise<{ readonly expired: boolean }>;
   markCheckoutFailed(orderId: string, reason: string): Promise<void>;
   find(orderId: string): Promise<OrderDetails | undefined>;
   list(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;

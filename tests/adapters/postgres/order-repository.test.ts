@@ -28,3 +28,15 @@ describe("PostgresOrderRepository.markCheckoutFailed", () => {
     }
   });
 });
+
+describe("PostgresOrderRepository.attachCheckout", () => {
+  test("records the session whatever the status, and says whether the order had expired meanwhile", async () => {
+    const repository = createPostgresOrderRepository(db.current.sql);
+    for (const status of ["pending_payment", "expired"] as const) {
+      const id = await anOrder(status);
+      const session = { session_id: `cs_${status}`, url: `https://pay.test/${status}` };
+      expect(await repository.attachCheckout(id, session)).toEqual({ expired: status === "expired" });
+      expect((await repository.find(id))?.order).toMatchObject({ checkout_session_id: session.session_id, status });
+    }
+  });
+});

@@ -232,6 +232,31 @@ describe("createCheckout", () => {
   });
 });
 
+describe("createCheckout racing the expiry", () => {
+  test("an order expired while its session opened is ORDER_EXPIRED, and the session is closed at once", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    const attach = orders.attachCheckout;
+    // The minute tick expires the order while the gateway opens its session.
+    orders.attachCheckout = async (orderId, session) => {
+      await attach(orderId, session);
+      return { expired: true };
+    };
+    const error = await failure(createCheckout(ada.id, aRequest(product.id)));
+    expect(error.code).toBe("ORDER_EXPIRED");
+    const [order] = orders.all();
+    expect(gatewayB.callsOf("expireCheckout")).toEqual([[order?.checkout_session_id]]);
+  });
+
+  test("a gateway that cannot close it then still leaves ORDER_EXPIRED, never a checkout to pay", async () => {
+    const { createCheckout, orders, gatewayB, aProduct } = setup();
+    const product = await aProduct();
+    orders.attachCheckout = async () => ({ expired: true });
+    gatewayB.fail("expireCheckout", new UpstreamServerError("gateway", 503));
+    expect((await failure(createCheckout(ada.id, aRequest(product.id)))).code).toBe("ORDER_EXPIRED");
+  });
+});
+
 describe("createCheckout with an Idempotency-Key", () => {
   test("a repeat returns the same checkout, replayed, and the gateway is asked only once", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();

@@ -139,6 +139,7 @@ export function createInMemoryOrderLedger() {
       },
       async attachCheckout(orderId, session) {
         change(orderId, { checkout_session_id: session.session_id, checkout_url: session.url });
+        return { expired: orders.get(orderId)?.status === "expired" };
       },
       async markCheckoutFailed(orderId, reason) {
         const order = orders.get(orderId);

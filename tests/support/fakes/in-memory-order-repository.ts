@@ -74,6 +74,7 @@ export function createInMemoryOrderRepository(
     },
     async attachCheckout(orderId, session) {
       change(orderId, { checkout_session_id: session.session_id, checkout_url: session.url });
+      return { expired: rows.get(orderId)?.order.status === "expired" };
     },
     async markCheckoutFailed(orderId, reason) {
       if (rows.get(orderId)?.order.status !== "pending_payment") return;
