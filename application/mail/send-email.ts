@@ -1,3 +1,4 @@
+import { emailAddressFault } from "../../domain/shared/email-address.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { EmailStore, EmailTemplate, Mailer } from "./ports.ts";
@@ -18,6 +19,14 @@ export function makeSendEmail(deps: {
     const email = await deps.emails.find(String(payload.email_id ?? ""));
     if (!email) throw new PermanentJobFailure(`email ${String(payload.email_id)} does not exist`);
     if (email.state === "sent") return;
+    // An account registered before addresses were checked may hold a list (`x,eve@victim.example`):
+    // its mail goes nowhere rather than to whoever the list names.
+    const fault = emailAddressFault(email.to);
+    if (fault) {
+      const reason = `the recipient is not one mailbox (${fault})`;
+      await deps.emails.markDead(email.id, reason);
+      throw new PermanentJobFailure(reason);
+    }
     try {
       const rendered = renderEmail(deps.templates[email.template], email.data);
       await deps.mailer.send({ messageId: email.message_id, to: email.to, ...rendered });

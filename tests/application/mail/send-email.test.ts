@@ -91,6 +91,15 @@ describe("the send-email job", () => {
     expect(exhausted.emails.get("e-1")?.state).toBe("dead");
   });
 
+  test("a recipient that is not one mailbox (a list, from before addresses were checked) is never sent", async () => {
+    const { emails, sent, send } = setUp();
+    const email = emails.get("e-1");
+    if (email) emails.set("e-1", { ...email, to: "x,eve@victim.example" });
+    await expect(send({ email_id: "e-1" }, CONTEXT)).rejects.toMatchObject({ transient: false });
+    expect(sent).toEqual([]);
+    expect(emails.get("e-1")).toMatchObject({ state: "dead", last_error: expect.stringContaining("not one mailbox") });
+  });
+
   test("an unknown email is a permanent failure", async () => {
     const { sent, send } = setUp();
     await expect(send({ email_id: "nope" }, CONTEXT)).rejects.toMatchObject({ transient: false });
