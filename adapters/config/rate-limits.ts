@@ -27,7 +27,7 @@ const limit = (env: Env, name: string, burst: number, perSecond: number, max: nu
 export function rateLimits(env: Env): RateLimits {
   // Each checkout opens a session at the gateway: a person needs a handful a minute, a script
   // hundreds. Ten at once, then one a second.
-  const checkout = limit(env, "CHECKOUT", 10, 1, 1_000_000);
+  const checkout = limit(env, "CHECKOUT", 10, 1, 10_000_000);
   return {
     auth: limit(env, "AUTH", 20, 2, 1_000_000),
     licenses: limit(env, "LICENSE", 60, 10, 1_000_000),
