@@ -7,20 +7,21 @@ import { call, expectProblemShape } from "../../support/http.ts";
 const db = useTestDatabase();
 let one: ReturnType<typeof createTestMarketplace>;
 let two: ReturnType<typeof createTestMarketplace>;
-/** An instance behind a trusted proxy that names the client, on a clock the test moves. */
-let proxied: ReturnType<typeof createTestMarketplace>;
+/** A third instance, on a clock the test moves. */
+let timed: ReturnType<typeof createTestMarketplace>;
 const time = createMovableClock();
 
 beforeAll(() => {
-  // Two instances on one database, with room in the per-address limit for the per-account one to show.
-  const env = { AUTH_RATE_LIMIT_BURST: "1000", AUTH_RATE_LIMIT_PER_SECOND: "1000" };
+  // Instances on one database behind a trusted proxy that names the client (a request without the
+  // header comes from one address), with room in the per-address limit for the per-account one to show.
+  const env = { AUTH_RATE_LIMIT_BURST: "1000", AUTH_RATE_LIMIT_PER_SECOND: "1000", TRUST_PROXY: "true" };
   one = createTestMarketplace(db.current.sql, {}, { env });
   two = createTestMarketplace(db.current.sql, {}, { env });
-  proxied = createTestMarketplace(db.current.sql, {}, { env: { ...env, TRUST_PROXY: "true" }, clock: time.clock });
+  timed = createTestMarketplace(db.current.sql, {}, { env, clock: time.clock });
   db.onTeardown(async () => {
     await one.close();
     await two.close();
-    await proxied.close();
+    await timed.close();
   });
 });
 
@@ -37,7 +38,7 @@ const signIn = (app: typeof one.app, email: string, password: string) =>
   call(app, "POST", "/api/auth/login", { body: { email, password } });
 
 const signInFrom = (address: string, email: string, password: string) =>
-  call(proxied.app, "POST", "/api/auth/login", { body: { email, password }, headers: { "x-forwarded-for": address } });
+  call(timed.app, "POST", "/api/auth/login", { body: { email, password }, headers: { "x-forwarded-for": address } });
 
 describe("failed sign-ins per account", () => {
   test("after 5 failures the next attempt is a 429 with Retry-After, even with the right password", async () => {
@@ -64,6 +65,21 @@ describe("failed sign-ins per account", () => {
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+  });
+
+  test("30 concurrent guesses from 30 addresses on two instances: only the account's 20 free ones reach the password check", async () => {
+    const email = await aCustomer();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(i % 2 ? one.app : two.app, "POST", "/api/auth/login", {
+          body: { email, password: `guess ${i}` },
+          headers: { "x-forwarded-for": `192.0.2.${i}` },
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(20);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
   });
 
   test("a successful sign-in clears the count; other accounts are not affected", async () => {
