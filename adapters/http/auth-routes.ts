@@ -4,6 +4,7 @@ import { SignInThrottled } from "../../domain/identity/sign-in-throttle.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
 import { named, noContent } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { clientAddress } from "./rate-limit.ts";
 
 export const RoleSchema = named("Role", t.Union([t.Literal("customer"), t.Literal("admin")]));
 
@@ -34,7 +35,9 @@ export const toUserBody = (user: User) => ({
 export interface AuthRoutesDeps {
   readonly auth: AuthOptions;
   registerCustomer(input: Registration): Promise<Account>;
-  authenticate(input: { email: string; password: string }): Promise<Account>;
+  authenticate(input: { email: string; password: string; client: string }): Promise<Account>;
+  /** Whether a trusted proxy names the client in `X-Forwarded-For`, as for the per-address rate limit. */
+  readonly rateLimits?: { readonly trustProxy: boolean };
   getUser(id: string): Promise<User>;
   logOutEverywhere(userId: string): Promise<void>;
 }
@@ -67,8 +70,9 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
     )
     .post(
       "/api/auth/login",
-      async ({ body, jwt, set }) => {
-        const account = await deps.authenticate(body).catch((error: unknown) => {
+      async ({ body, jwt, set, request, server }) => {
+        const client = clientAddress(request, server, deps.rateLimits?.trustProxy ?? false);
+        const account = await deps.authenticate({ ...body, client }).catch((error: unknown) => {
           // The per-account wait answers like the per-address limit: 429 with how long to wait.
           if (error instanceof SignInThrottled) set.headers["retry-after"] = String(error.retryAfterSeconds);
           throw error;
@@ -81,7 +85,7 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         detail: {
           summary: "Exchange email and password for a token",
           description:
-            "Failed attempts are also counted per account: after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min), answered 429 `SIGN_IN_THROTTLED` with `Retry-After`. A successful sign-in clears the count.",
+            "Failed attempts are also counted per account, answered 429 `SIGN_IN_THROTTLED` with `Retry-After`: from one client address, after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min); from every address together, after 20 the same, at most 60 s. A successful sign-in clears the account's count and its address's.",
         },
       },
     )

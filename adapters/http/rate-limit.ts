@@ -49,6 +49,19 @@ export function rateLimitedResponse(retryAfter: number): Response {
 }
 
 /**
+ * The address a request comes from: the connection's, or the first `X-Forwarded-For` hop when the
+ * deployment says a trusted proxy sets it; never empty.
+ */
+export function clientAddress(
+  request: Request,
+  server: { requestIP(request: Request): { address: string } | null } | null | undefined,
+  trustProxy: boolean,
+): string {
+  const forwarded = trustProxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  return forwarded || server?.requestIP(request)?.address || "unknown";
+}
+
+/**
  * A token bucket per client and route group, in memory (each instance limits on its own, which
  * bounds the total at instances x limit). The client is the connection's address, or the first
  * `X-Forwarded-For` hop when the deployment says a trusted proxy sets it. `buckets` may be shared
@@ -68,8 +81,7 @@ export function createRateLimiter(options: {
     const group = options.groupOf(path);
     const limit = group ? options.limits[group] : undefined;
     if (!group || !limit) return;
-    const forwarded = options.trustProxy ? request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-    const client = forwarded || server?.requestIP(request)?.address || "unknown";
+    const client = clientAddress(request, server, options.trustProxy);
     const retryAfter = take(`${group}|${client}`, limit);
     if (retryAfter === 0) return;
     return rateLimitedResponse(retryAfter);

@@ -26,8 +26,8 @@ export async function pruneHistory(sql: Sql, options: { olderThanDays: number; b
                           and j.payload->>'event_id' = e.id::text)
         limit ${batchSize})`,
     () => sql`
-      delete from sign_in_attempts where email in (
-        select email from sign_in_attempts
+      delete from sign_in_attempts where (email, client) in (
+        select email, client from sign_in_attempts
         where last_attempt_at < ${cutoff} and (locked_until is null or locked_until < now()) limit ${batchSize})`,
   ];
   let total = 0;

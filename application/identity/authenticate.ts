@@ -20,15 +20,17 @@ export function makeAuthenticate(deps: AuthenticateDeps) {
     return decoyHash;
   };
 
-  return async function authenticate(input: { email: string; password: string }): Promise<Account> {
+  /** `client` is the address the attempt comes from, as the per-address rate limit sees it. */
+  return async function authenticate(input: { email: string; password: string; client: string }): Promise<Account> {
     const email = normalizeEmail(input.email);
     // Counted whether or not the email has an account, so the wait tells a stranger nothing either.
-    const attempt = await deps.signInThrottle.take(email, deps.clock());
+    const attempt = await deps.signInThrottle.take(email, input.client, deps.clock());
     if (!attempt.allowed) throw new SignInThrottled(attempt.retryAfterSeconds);
     const stored = await deps.users.findByEmail(email);
     const matches = await deps.hasher.verify(input.password, stored?.passwordHash ?? (await decoy()));
     if (!stored || !matches) throw new InvalidCredentials();
-    await deps.signInThrottle.clear(email);
+    // Another address's own back-off stays: the owner signing in does not reset a guesser's wait.
+    await deps.signInThrottle.clear(email, input.client);
     // Only after the password matched, so the answer tells a stranger nothing about the account.
     if (stored.disabled) throw new AccountDisabled();
     const { passwordHash: _, ...user } = stored;

@@ -1,5 +1,5 @@
 import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
-import type { SignInDecision } from "../../domain/identity/sign-in-throttle.ts";
+import type { SignInAttemptDecision } from "../../domain/identity/sign-in-throttle.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
@@ -43,10 +43,13 @@ export interface PasswordHasher {
   verify(password: string, hash: string): Promise<boolean>;
 }
 
-/** Sign-in attempts per account (normalized email), shared by every instance. */
+/** Sign-in attempts per account (normalized email) and per client address on it, shared by every instance. */
 export interface SignInThrottle {
-  /** Counts an attempt before its password is checked, or says how long to wait; concurrent attempts queue. */
-  take(email: string, now: Date): Promise<SignInDecision>;
-  /** Forgets the account's attempts: a successful sign-in and a password reset call it. */
-  clear(email: string): Promise<void>;
+  /** Counts an attempt from `client` before its password is checked, or says how long to wait; concurrent attempts queue. */
+  take(email: string, client: string, now: Date): Promise<SignInAttemptDecision>;
+  /**
+   * Forgets the account's attempts: from every address (a password reset), or, given `client`,
+   * the account-wide count and that address's own (a successful sign-in from it).
+   */
+  clear(email: string, client?: string): Promise<void>;
 }

@@ -168,7 +168,7 @@ export interface paths {
         put?: never;
         /**
          * Exchange email and password for a token
-         * @description Failed attempts are also counted per account: after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min), answered 429 `SIGN_IN_THROTTLED` with `Retry-After`. A successful sign-in clears the count.
+         * @description Failed attempts are also counted per account, answered 429 `SIGN_IN_THROTTLED` with `Retry-After`: from one client address, after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min); from every address together, after 20 the same, at most 60 s. A successful sign-in clears the account's count and its address's.
          */
         post: operations["postApiAuthLogin"];
         delete?: never;

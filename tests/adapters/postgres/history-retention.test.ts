@@ -68,4 +68,14 @@ describe("pruning history", () => {
     await pruneHistory(db.current.sql, { olderThanDays: 30 });
     expect(await exists("outgoing_events", event)).toBeTrue();
   });
+
+  test("an old sign-in count goes on its own: the same account's recent count from another address stays", async () => {
+    await db.current.sql`
+      insert into sign_in_attempts (email, client, failures, last_attempt_at) values
+        ('ada@example.com', '203.0.113.7', 9, now() - interval '40 days'),
+        ('ada@example.com', '', 30, now())`;
+    await pruneHistory(db.current.sql, { olderThanDays: 30 });
+    const left = await db.current.sql`select client, failures from sign_in_attempts where email = 'ada@example.com'`;
+    expect(left.map((row) => ({ ...row }))).toEqual([{ client: "", failures: 30 }]);
+  });
 });

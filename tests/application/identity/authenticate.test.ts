@@ -27,7 +27,10 @@ async function setup() {
   if (!ada) throw new Error("seed failed");
   const signInThrottle = createInMemorySignInThrottle();
   const time = createMovableClock();
-  const authenticate = makeAuthenticate({ users, hasher, signInThrottle, clock: time.clock });
+  const authenticateFrom = makeAuthenticate({ users, hasher, signInThrottle, clock: time.clock });
+  /** From one address unless told otherwise. */
+  const authenticate = (input: { email: string; password: string; client?: string }) =>
+    authenticateFrom({ client: "192.0.2.1", ...input });
   return { users, plain, verifiedAgainst, ada, signInThrottle, time, authenticate };
 }
 
@@ -80,11 +83,9 @@ describe("authenticate", () => {
   });
 
   describe("per account, failed attempts back off", () => {
-    const guess = (
-      authenticate: ReturnType<typeof makeAuthenticate>,
-      password = "wrong horse",
-      email = "ada@example.com",
-    ) => authenticate({ email, password }).catch((error) => error);
+    type Authenticate = Awaited<ReturnType<typeof setup>>["authenticate"];
+    const guess = (authenticate: Authenticate, password = "wrong horse", email = "ada@example.com", client?: string) =>
+      authenticate({ email, password, ...(client ? { client } : {}) }).catch((error) => error);
 
     test("five attempts are free, then each waits twice as long, told in seconds, whatever the password", async () => {
       const { authenticate, time } = await setup();
@@ -102,7 +103,7 @@ describe("authenticate", () => {
       expect(await guess(authenticate)).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 4 });
     });
 
-    test("the wait is capped at 15 minutes, so an attacker holds the account back that long at most", async () => {
+    test("from one address the wait is capped at 15 minutes", async () => {
       const { authenticate, time } = await setup();
       const waits: number[] = [];
       for (let i = 0; i < 30; i += 1) {
@@ -121,6 +122,44 @@ describe("authenticate", () => {
       });
       time.advance(900_000);
       expect(await guess(authenticate, "correct horse")).toMatchObject({ email: "ada@example.com" });
+    });
+
+    test("a wrong guess each time the wait lapses holds the owner back a minute at most, from another address", async () => {
+      const { authenticate, time } = await setup();
+      for (let elapsed = 0; elapsed < time.hours(24); ) {
+        const answer = await guess(authenticate);
+        if (answer.code === "SIGN_IN_THROTTLED") {
+          time.advance(answer.retryAfterSeconds * 1000);
+          elapsed += answer.retryAfterSeconds * 1000;
+        }
+      }
+      expect(await guess(authenticate)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      expect(await guess(authenticate, "correct horse", "ada@example.com", "198.51.100.20")).toMatchObject({
+        code: "SIGN_IN_THROTTLED",
+        retryAfterSeconds: 60,
+      });
+      time.advance(60_000);
+      expect(await guess(authenticate, "correct horse", "ada@example.com", "198.51.100.20")).toMatchObject({
+        email: "ada@example.com",
+      });
+      // The guesser's own wait stands.
+      expect(await guess(authenticate)).toMatchObject({ code: "SIGN_IN_THROTTLED", retryAfterSeconds: 840 });
+    });
+
+    test("from many addresses, after 20 attempts the account waits 1 s, 2 s ... at most 60 s", async () => {
+      const { authenticate, time } = await setup();
+      const from = (i: number) => guess(authenticate, "wrong horse", "ada@example.com", `192.0.2.${i + 10}`);
+      for (let i = 0; i < 20; i += 1) expect(await from(i)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      const waits: number[] = [];
+      for (let i = 20; i < 40; i += 1) {
+        const refused = await from(i);
+        expect(refused).toMatchObject({ code: "SIGN_IN_THROTTLED" });
+        waits.push(refused.retryAfterSeconds);
+        time.advance(refused.retryAfterSeconds * 1000);
+        expect(await from(i)).toMatchObject({ code: "INVALID_CREDENTIALS" });
+      }
+      expect(waits.slice(0, 8)).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+      expect(Math.max(...waits)).toBe(60);
     });
 
     test("a successful sign-in clears the count", async () => {

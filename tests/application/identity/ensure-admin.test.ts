@@ -24,14 +24,13 @@ describe("ensureAdmin", () => {
 
   test("clears the admin's failed sign-ins: the configured password lets them in at once", async () => {
     const { ensureAdmin, signInThrottle } = setup();
-    signInThrottle.attempts.set("boss@example.com", {
-      failures: 12,
-      lockedUntil: new Date(Date.now() + 600_000),
-      lastAttemptAt: new Date(),
-    });
-    signInThrottle.attempts.set("other@example.com", { failures: 3, lockedUntil: null, lastAttemptAt: new Date() });
+    const locked = { failures: 12, lockedUntil: new Date(Date.now() + 600_000), lastAttemptAt: new Date() };
+    // The account-wide count and every address's.
+    signInThrottle.attempts.set("boss@example.com|", locked);
+    signInThrottle.attempts.set("boss@example.com|203.0.113.7", locked);
+    signInThrottle.attempts.set("other@example.com|", { failures: 3, lockedUntil: null, lastAttemptAt: new Date() });
     await ensureAdmin({ email: " Boss@Example.com ", password: "boss password" });
-    expect([...signInThrottle.attempts.keys()]).toEqual(["other@example.com"]);
+    expect([...signInThrottle.attempts.keys()]).toEqual(["other@example.com|"]);
   });
 
   test("run again with the same settings, it keeps the one account and its hash: nothing is re-hashed", async () => {
