@@ -87,6 +87,27 @@ describe("an unsaved fulfillment config naming a gateway secret", () => {
     },
   );
 
+  /** `gateway_b_live_webhook_secret` as `GATEWAY_B_LIVE_WEBHOOK_SECRET`, `gateway-b-live-…`, `gateway.b.live.…` and mixed. */
+  const spellings = (ref: string) => {
+    const words = ref.split("_");
+    const mixed = words
+      .map((word, i) => (i % 2 === 0 ? word.toUpperCase() : word))
+      .reduce((spelled, word, i) => `${spelled}${["-", ".", "_"][i % 3]}${word}`);
+    return [ref.toUpperCase(), words.join("-"), words.join("."), mixed];
+  };
+
+  test.each([...WEBHOOK_SECRETS, ...API_KEYS].flatMap(spellings))(
+    "%s names the same secret: 422, and the host receives nothing",
+    async (ref) => {
+      const before = collector.received.length;
+      const refused = await unsavedTest({ credentials_ref: ref, auth_mode: "bearer" });
+      expectProblemShape(refused, 422, "SECRET_PURPOSE_MISMATCH");
+      expect(refused.body.detail).toMatch(/\(gateway_(webhook_secret|api_key)\)/);
+      expect(collector.received.length).toBe(before);
+      expectNoGatewaySecretLeft();
+    },
+  );
+
   test("nor can a saved product be given one", async () => {
     const product = aPointOfSaleProduct();
     const refused = await as("POST", "/api/admin/products", {

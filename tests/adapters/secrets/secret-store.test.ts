@@ -144,3 +144,46 @@ describe("purposes", () => {
     await mismatch(store().resolve("rotating", BEARER));
   });
 });
+
+describe("one secret, one name", () => {
+  const LIVE_WEBHOOK = gatewayPurpose("gateway_webhook_secret", "gateway_b", "live");
+  const SPELLINGS = [
+    "GATEWAY_B_LIVE_WEBHOOK_SECRET",
+    "gateway-b-live-webhook-secret",
+    "gateway_b.live.webhook_secret",
+    "Gateway-B.Live_webhook-SECRET",
+  ];
+
+  test.each(SPELLINGS)("%s is the gateway's webhook secret: no other purpose can claim it", async (ref) => {
+    const secrets = store({ SECRET_GATEWAY_B_LIVE_WEBHOOK_SECRET: "whsec_live" });
+    await mismatch(secrets.resolve(ref, BEARER));
+    await mismatch(
+      secrets.claim([{ path: "/x", ref, purpose: gatewayPurpose("gateway_api_key", "gateway_b", "sandbox") }]),
+    );
+    await mismatch(secrets.put(ref, "pdl_x", HMAC));
+    expect(await secrets.resolve(ref, LIVE_WEBHOOK)).toBe("whsec_live");
+    expect(await db.current.sql`select ref from secret_purposes where ref ilike 'gateway%webhook%'`).toHaveLength(0);
+  });
+
+  test("a purpose taken under one spelling holds for every other", async () => {
+    const env = { SECRET_SPELLED_TOKEN: "v" };
+    expect(await store(env).resolve("spelled_token", BEARER)).toBe("v");
+    for (const ref of ["SPELLED_TOKEN", "spelled-token", "spelled.token", "Spelled-TOKEN"]) {
+      await mismatch(store(env).resolve(ref, HMAC));
+    }
+    expect(await db.current.sql`select ref from secret_purposes where ref ilike 'spelled%'`).toEqual([
+      { ref: "spelled_token" },
+    ]);
+  });
+
+  test("a value stored under one spelling is the one every spelling reads, listed once", async () => {
+    await store().put("Pos-Hmac", "first", HMAC);
+    await store().put("pos.hmac", "second", undefined);
+    expect(await store().resolve("POS_HMAC", HMAC)).toBe("second");
+    await mismatch(store().resolve("pos_hmac", BEARER));
+    expect(await store().has("pos-hmac")).toBe(true);
+    expect((await store().list()).map((item) => item.ref).filter((ref) => /^pos.hmac$/i.test(ref))).toEqual([
+      "pos_hmac",
+    ]);
+  });
+});
