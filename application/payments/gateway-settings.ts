@@ -2,6 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { GatewayHostPolicy } from "../../domain/payments/gateway-hosts.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
+import { canonicalSecretRef } from "../../domain/secrets/secret-purpose.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { redactSummary } from "../audit/ports.ts";
@@ -140,8 +141,8 @@ export function makeGatewaySettingsAdmin(deps: {
               actor_id: actorId,
               action: "secret.set",
               target_type: "secret",
-              target_id: ref,
-              summary: { ref, value_set: true, via: `${gateway} ${environment} settings` },
+              target_id: canonicalSecretRef(ref),
+              summary: { ref: canonicalSecretRef(ref), value_set: true, via: `${gateway} ${environment} settings` },
             });
           }
         }
@@ -182,7 +183,7 @@ export function makeGatewaySettingsAdmin(deps: {
             action: "gateway.test_connection",
             target_type: "gateway_settings",
             target_id: gateway,
-            summary: { environment, base_url, api_key_ref },
+            summary: { environment, base_url, api_key_ref: canonicalSecretRef(api_key_ref) },
           },
         ],
         [],
