@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { loadMigrations, migrate } from "../../../adapters/postgres/migrate.ts";
+import { createSecretCipher } from "../../../adapters/secrets/secret-cipher.ts";
 import { createSecretStore, environmentName } from "../../../adapters/secrets/secret-store.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { gatewayPurpose, type SecretPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
-import { useTestDatabase } from "../../support/database.ts";
+import { createTestDatabase, useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
 const KEY = "unit-test-secrets-key-0123456789-abcdef";
@@ -184,5 +186,46 @@ describe("one secret, one name", () => {
     expect((await store().list()).map((item) => item.ref).filter((ref) => /^pos.hmac$/i.test(ref))).toEqual([
       "pos_hmac",
     ]);
+  });
+});
+
+describe("rows kept under other spellings before names were one", () => {
+  test("move to the one name: the last value stored wins and still opens, the first purpose holds", async () => {
+    const legacy = await createTestDatabase({ migrated: false });
+    try {
+      const migrations = await loadMigrations();
+      await migrate(
+        legacy.sql,
+        migrations.filter((m) => m.version < 25),
+      );
+      const cipher = createSecretCipher(KEY);
+      const seal = async (ref: string, value: string, updated: string) => {
+        const sealed = await cipher.seal(ref, value);
+        await legacy.sql`insert into secrets (ref, iv, ciphertext, updated_at)
+          values (${ref}, ${sealed.iv}, ${sealed.ciphertext}, ${updated})`;
+      };
+      await seal("Legacy-Token", "older", "2026-01-01T00:00:00Z");
+      await seal("legacy.token", "newer", "2026-02-01T00:00:00Z");
+      await legacy.sql`insert into secret_purposes (ref, kind, declared_at) values
+        ('LEGACY_TOKEN', 'provider_hmac_key', '2026-01-01T00:00:00Z'),
+        ('legacy-token', 'provider_bearer_token', '2026-02-01T00:00:00Z'),
+        ('GATEWAY_B_LIVE_WEBHOOK_SECRET', 'provider_bearer_token', '2026-01-01T00:00:00Z')`;
+      await migrate(legacy.sql, migrations);
+
+      const secrets = createSecretStore({
+        sql: legacy.sql,
+        keyMaterial: KEY,
+        env: { SECRET_GATEWAY_B_LIVE_WEBHOOK_SECRET: "whsec_live" },
+        changes: createInProcessChangeSignal(),
+      });
+      expect(await secrets.resolve("legacy_token", HMAC)).toBe("newer");
+      await mismatch(secrets.resolve("Legacy-Token", BEARER));
+      await mismatch(secrets.resolve("gateway_b_live_webhook_secret", BEARER));
+      expect((await secrets.list()).map((item) => item.ref)).toEqual(["gateway_b_live_webhook_secret", "legacy_token"]);
+      await secrets.put("legacy_token", "rotated", undefined);
+      expect(await secrets.resolve("LEGACY.TOKEN", HMAC)).toBe("rotated");
+    } finally {
+      await legacy.drop();
+    }
   });
 });
