@@ -285,6 +285,30 @@ describe("declared purposes", () => {
     expectProblemShape(renamed, 422, "SECRET_PURPOSE_MISMATCH");
   });
 
+  test("a reference is stored, listed and audited under its one name, however the path spells it", async () => {
+    for (const ref of [
+      "GATEWAY_B_LIVE_WEBHOOK_SECRET",
+      "gateway-b-live-webhook-secret",
+      "Gateway.B.Live_Webhook-Secret",
+    ]) {
+      const renamed = await as("PUT", `/api/admin/secrets/${ref}`, {
+        value: "attacker",
+        purpose: "provider_bearer_token",
+      });
+      expectProblemShape(renamed, 422, "SECRET_PURPOSE_MISMATCH");
+    }
+    expect(
+      await as("PUT", "/api/admin/secrets/Spelled-Key.One", { value: "v", purpose: "smtp_password" }),
+    ).toMatchObject({
+      status: 204,
+    });
+    const refs = (await as("GET", "/api/admin/secrets")).body.items.map((item: { ref: string }) => item.ref);
+    expect(refs.filter((ref: string) => /spelled/i.test(ref))).toEqual(["spelled_key_one"]);
+    const [entry] = await db.current.sql<{ target_id: string }[]>`
+      select target_id from audit_log where action = 'secret.set' and target_id ilike 'spelled%'`;
+    expect(entry?.target_id).toBe("spelled_key_one");
+  });
+
   test("a gateway purpose needs its gateway and environment; others take neither", async () => {
     const missing = await as("PUT", "/api/admin/secrets/k1", {
       value: "v",
