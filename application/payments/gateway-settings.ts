@@ -88,7 +88,7 @@ export function makeGatewaySettingsAdmin(deps: {
     /**
      * Secret values in the patch go to the secret store; the settings and their audit entry (the
      * patch, secret values redacted) are saved together. Every reference must be for its field's
-     * purpose, and an API key set to go to a new address is audited and told to operations.
+     * purpose, and an API key set to go to a new address is audited and told to operations first.
      */
     async update(gateway: PaymentGatewayName, patch: SettingsPatch, actorId: string) {
       const current = await deps.repository.get(gateway);
@@ -130,6 +130,14 @@ export function makeGatewaySettingsAdmin(deps: {
       await assertOutboundUrls(deps.urls, changedUrls);
       assertGatewayHosts(deps.hosts, gateway, next);
       await deps.secrets.claim(gatewaySecretUses(next));
+      // Audited and told before anything is stored: a failure leaves the change unmade, never unaudited.
+      const before = apiKeyDestinations(current);
+      await recordNewDestinations(deps.uses, {
+        actorId,
+        via: `${gateway} settings`,
+        previous: (ref) => before.find((d) => d.ref === ref)?.address ?? null,
+        destinations: newDestinations(before, apiKeyDestinations(next)),
+      });
       for (const environment of ["sandbox", "live"] as const) {
         for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
           const value = patch[environment]?.[secret];
@@ -155,13 +163,6 @@ export function makeGatewaySettingsAdmin(deps: {
         summary: redactSummary({ ...patch }),
       });
       await deps.changes.publish(GATEWAY_SETTINGS_TOPIC);
-      const before = apiKeyDestinations(current);
-      await recordNewDestinations(deps.uses, {
-        actorId,
-        via: `${gateway} settings`,
-        previous: (ref) => before.find((d) => d.ref === ref)?.address ?? null,
-        destinations: newDestinations(before, apiKeyDestinations(next)),
-      });
       return describe(gateway);
     },
 
