@@ -3,6 +3,7 @@ import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import {
+  canonicalSecretRef,
   fixedPurposeOf,
   purposeMismatchMessage,
   type SecretPurpose,
@@ -39,6 +40,8 @@ const rowOf = (purpose: SecretPurpose) => ({
 });
 
 /**
+ * Every reference is known by its one name (`canonicalSecretRef`): the value, the purpose, the
+ * caches and the listing, so no spelling of a name reaches a secret under another purpose.
  * Stored (encrypted) secrets first, so an admin can rotate one at run time; then the environment.
  * Opened values and known purposes are cached in memory until any instance writes a secret.
  */
@@ -57,9 +60,10 @@ export function createSecretStore(deps: {
   });
 
   async function load(ref: string): Promise<string | undefined> {
-    const [row] = await deps.sql<{ iv: Uint8Array; ciphertext: Uint8Array }[]>`
-      select iv, ciphertext from secrets where ref = ${ref}`;
-    if (row) return cipher.open(ref, row);
+    const [row] = await deps.sql<{ sealed_ref: string | null; iv: Uint8Array; ciphertext: Uint8Array }[]>`
+      select sealed_ref, iv, ciphertext from secrets where ref = ${ref}`;
+    // A value stored under another spelling before names were one stays sealed under that spelling.
+    if (row) return cipher.open(row.sealed_ref ?? ref, row);
     return deps.env[environmentName(ref)] || undefined;
   }
 
@@ -88,7 +92,8 @@ export function createSecretStore(deps: {
   }
 
   const store: SecretStore = {
-    async resolve(ref, purpose) {
+    async resolve(spelled, purpose) {
+      const ref = canonicalSecretRef(spelled);
       await store.claim([{ path: "/", ref, purpose }]);
       if (values.has(ref)) return values.get(ref);
       const value = await load(ref);
@@ -99,20 +104,23 @@ export function createSecretStore(deps: {
     async claim(uses) {
       const mismatches: { path: string; message: string }[] = [];
       for (const use of uses) {
-        const declared = await purposeFor(use.ref, use.purpose);
+        const ref = canonicalSecretRef(use.ref);
+        const declared = await purposeFor(ref, use.purpose);
         if (!samePurpose(declared, use.purpose)) {
-          mismatches.push({ path: use.path, message: purposeMismatchMessage(use.ref, declared, use.purpose) });
+          mismatches.push({ path: use.path, message: purposeMismatchMessage(ref, declared, use.purpose) });
         }
       }
       if (mismatches.length > 0) throw new SecretPurposeMismatch(mismatches);
     },
 
-    async has(ref) {
+    async has(spelled) {
+      const ref = canonicalSecretRef(spelled);
       const [row] = await deps.sql<{ ref: string }[]>`select ref from secrets where ref = ${ref}`;
       return row !== undefined || Boolean(deps.env[environmentName(ref)]);
     },
 
-    async put(ref, value, purpose, audit) {
+    async put(spelled, value, purpose, audit) {
+      const ref = canonicalSecretRef(spelled);
       const fixed = fixedPurposeOf(ref);
       if (fixed && purpose && !samePurpose(fixed, purpose)) {
         throw new SecretPurposeMismatch([{ path: "/purpose", message: purposeMismatchMessage(ref, fixed, purpose) }]);
@@ -121,7 +129,8 @@ export function createSecretStore(deps: {
       await deps.sql.begin(async (tx) => {
         await tx`
           insert into secrets (ref, iv, ciphertext) values (${ref}, ${sealed.iv}, ${sealed.ciphertext})
-          on conflict (ref) do update set iv = excluded.iv, ciphertext = excluded.ciphertext, updated_at = now()`;
+          on conflict (ref) do update set iv = excluded.iv, ciphertext = excluded.ciphertext, sealed_ref = null,
+            updated_at = now()`;
         if (purpose && !fixed) {
           const row = rowOf(purpose);
           await tx`
@@ -155,7 +164,7 @@ export function createSecretStore(deps: {
       const fromEnv = Object.keys(deps.env)
         .filter((name) => name.startsWith("SECRET_") && name.length > 7 && deps.env[name] && !known.has(name))
         .map((name) => {
-          const ref = name.slice(7).toLowerCase();
+          const ref = canonicalSecretRef(name.slice(7));
           return { ref, source: "environment" as const, updated_at: null, purpose: purposeOf(ref) };
         });
       return [...stored, ...fromEnv].sort((a, b) => a.ref.localeCompare(b.ref));

@@ -52,18 +52,22 @@ async function acceptDefinition(deps: ManageProductsDeps, input: ProductInput): 
   return definition;
 }
 
-/** A stored secret set to go to a new address is audited and told to operations. */
+/**
+ * A stored secret set to go to a new address is audited and told to operations, before the product
+ * is saved: a failure then leaves the change unmade, never made unaudited. `via` names the product
+ * (`product <id>`, or `new product <slug>` before it has an id).
+ */
 function recordDestinations(
   deps: ManageProductsDeps,
   before: ProductDefinition | undefined,
   after: ProductDefinition,
-  productId: string,
+  via: string,
   actorId: string,
 ) {
   const previous = providerDestinations(before ? configOf(before, "multitenant_saas") : undefined);
   return recordNewDestinations(deps.uses, {
     actorId,
-    via: `product ${productId}`,
+    via,
     previous: (ref) => previous.find((d) => d.ref === ref)?.address ?? null,
     destinations: newDestinations(previous, providerDestinations(configOf(after, "multitenant_saas"))),
   });
@@ -103,12 +107,12 @@ export function makeGetAdminProduct(deps: ManageProductsDeps) {
 export function makeCreateProduct(deps: ManageProductsDeps) {
   return async function createProduct(input: ProductInput, actorId: string): Promise<Product> {
     const definition = await acceptDefinition(deps, input);
+    await recordDestinations(deps, undefined, definition, `new product ${definition.slug}`, actorId);
     const product = await deps.products.insert(definition, (created) =>
       productEntry(actorId, "product.create", created.id, { ...definition }),
     );
     if (!product) throw new SlugTaken(definition.slug);
     await deps.changes.publish(CATALOG_TOPIC);
-    await recordDestinations(deps, undefined, definition, product.id, actorId);
     return product;
   };
 }
@@ -119,6 +123,7 @@ export function makeUpdateProduct(deps: ManageProductsDeps) {
     const definition = await acceptDefinition(deps, input);
     const before = await deps.products.findById(id);
     if (!before) throw new ProductNotFound();
+    await recordDestinations(deps, before, definition, `product ${id}`, actorId);
     const product = await deps.products.update(
       id,
       definition,
@@ -126,7 +131,6 @@ export function makeUpdateProduct(deps: ManageProductsDeps) {
     );
     if (!product) throw new ProductNotFound();
     await deps.changes.publish(CATALOG_TOPIC);
-    await recordDestinations(deps, before, definition, id, actorId);
     return product;
   };
 }

@@ -5,7 +5,12 @@ import {
   type GatewayHostPolicy,
   gatewayHostRefusal,
 } from "../../domain/payments/gateway-hosts.ts";
-import { type GatewaySecretKind, gatewayPurpose, type SecretUse } from "../../domain/secrets/secret-purpose.ts";
+import {
+  canonicalSecretRef,
+  type GatewaySecretKind,
+  gatewayPurpose,
+  type SecretUse,
+} from "../../domain/secrets/secret-purpose.ts";
 import type { SecretDestination } from "../secrets/ports.ts";
 import type { EnvironmentSettings, GatewaySettings } from "./gateway-settings-ports.ts";
 
@@ -37,7 +42,7 @@ export function gatewaySecretUses(
 /** Where each environment's API key goes: its base URL (client keys go to browsers, webhook secrets nowhere). */
 export function apiKeyDestinations(settings: GatewaySettings): SecretDestination[] {
   return ENVIRONMENTS.map((environment) => ({
-    ref: settings[environment].api_key_ref,
+    ref: canonicalSecretRef(settings[environment].api_key_ref),
     purpose: gatewayPurpose("gateway_api_key", settings.gateway, environment),
     address: settings[environment].base_url,
   }));

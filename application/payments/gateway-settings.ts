@@ -2,6 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { GatewayHostPolicy } from "../../domain/payments/gateway-hosts.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
+import { canonicalSecretRef } from "../../domain/secrets/secret-purpose.ts";
 import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { redactSummary } from "../audit/ports.ts";
@@ -87,7 +88,7 @@ export function makeGatewaySettingsAdmin(deps: {
     /**
      * Secret values in the patch go to the secret store; the settings and their audit entry (the
      * patch, secret values redacted) are saved together. Every reference must be for its field's
-     * purpose, and an API key set to go to a new address is audited and told to operations.
+     * purpose, and an API key set to go to a new address is audited and told to operations first.
      */
     async update(gateway: PaymentGatewayName, patch: SettingsPatch, actorId: string) {
       const current = await deps.repository.get(gateway);
@@ -129,6 +130,14 @@ export function makeGatewaySettingsAdmin(deps: {
       await assertOutboundUrls(deps.urls, changedUrls);
       assertGatewayHosts(deps.hosts, gateway, next);
       await deps.secrets.claim(gatewaySecretUses(next));
+      // Audited and told before anything is stored: a failure leaves the change unmade, never unaudited.
+      const before = apiKeyDestinations(current);
+      await recordNewDestinations(deps.uses, {
+        actorId,
+        via: `${gateway} settings`,
+        previous: (ref) => before.find((d) => d.ref === ref)?.address ?? null,
+        destinations: newDestinations(before, apiKeyDestinations(next)),
+      });
       for (const environment of ["sandbox", "live"] as const) {
         for (const secret of Object.keys(SECRET_REF_FIELD) as Secrets[]) {
           const value = patch[environment]?.[secret];
@@ -140,8 +149,8 @@ export function makeGatewaySettingsAdmin(deps: {
               actor_id: actorId,
               action: "secret.set",
               target_type: "secret",
-              target_id: ref,
-              summary: { ref, value_set: true, via: `${gateway} ${environment} settings` },
+              target_id: canonicalSecretRef(ref),
+              summary: { ref: canonicalSecretRef(ref), value_set: true, via: `${gateway} ${environment} settings` },
             });
           }
         }
@@ -154,13 +163,6 @@ export function makeGatewaySettingsAdmin(deps: {
         summary: redactSummary({ ...patch }),
       });
       await deps.changes.publish(GATEWAY_SETTINGS_TOPIC);
-      const before = apiKeyDestinations(current);
-      await recordNewDestinations(deps.uses, {
-        actorId,
-        via: `${gateway} settings`,
-        previous: (ref) => before.find((d) => d.ref === ref)?.address ?? null,
-        destinations: newDestinations(before, apiKeyDestinations(next)),
-      });
       return describe(gateway);
     },
 
@@ -182,7 +184,7 @@ export function makeGatewaySettingsAdmin(deps: {
             action: "gateway.test_connection",
             target_type: "gateway_settings",
             target_id: gateway,
-            summary: { environment, base_url, api_key_ref },
+            summary: { environment, base_url, api_key_ref: canonicalSecretRef(api_key_ref) },
           },
         ],
         [],

@@ -1,7 +1,7 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
 import { configOf, DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
 import { ProductNotFound } from "../../domain/catalog/product.ts";
-import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
+import { canonicalSecretRef, providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
@@ -47,12 +47,12 @@ function testEntry(input: ProviderConnectionInput, config: MultitenantSaasConfig
     action: "fulfillment.test_connection",
     // An unsaved configuration has no product: the entry is found under the secret it sent.
     target_type: saved ? "product" : "secret",
-    target_id: saved ? input.product_id : config.credentials_ref,
+    target_id: saved ? input.product_id : canonicalSecretRef(config.credentials_ref),
     summary: {
       saved,
       base_url: config.base_url,
       auth_mode: config.auth_mode,
-      credentials_ref: config.credentials_ref,
+      credentials_ref: canonicalSecretRef(config.credentials_ref),
     },
   };
 }
@@ -95,7 +95,7 @@ export function makeTestProviderConnection(deps: {
     const fields = urlFieldsOf(SAAS_SPEC, config, "/fulfillment_config");
     await assertOutboundUrls(deps.urls, fields);
     const purpose = providerPurpose(config.auth_mode);
-    const ref = config.credentials_ref;
+    const ref = canonicalSecretRef(config.credentials_ref);
     await deps.secrets.claim([{ path: "/fulfillment_config/credentials_ref", ref, purpose }]);
     const alerts =
       "product_id" in input

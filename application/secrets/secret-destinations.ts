@@ -1,5 +1,10 @@
 import type { MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
-import { describePurpose, providerPurpose, type SecretPurpose } from "../../domain/secrets/secret-purpose.ts";
+import {
+  canonicalSecretRef,
+  describePurpose,
+  providerPurpose,
+  type SecretPurpose,
+} from "../../domain/secrets/secret-purpose.ts";
 import type { OpsAlert } from "../alerts/ports.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 
@@ -13,6 +18,7 @@ export interface SecretUseLog {
 
 /** An address a stored secret is sent to (or signs requests to). */
 export interface SecretDestination {
+  /** The reference's one name (`canonicalSecretRef`): the audit target and the alert's key. */
   readonly ref: string;
   readonly purpose: SecretPurpose;
   readonly address: string;
@@ -24,7 +30,8 @@ export function providerDestinations(config: MultitenantSaasConfig | undefined):
   const purpose = providerPurpose(config.auth_mode);
   const management = config.management?.enabled ? config.management.base_url : undefined;
   const addresses = [config.base_url, ...(management ? [management] : [])];
-  return addresses.map((address) => ({ ref: config.credentials_ref, purpose, address }));
+  const ref = canonicalSecretRef(config.credentials_ref);
+  return addresses.map((address) => ({ ref, purpose, address }));
 }
 
 const same = (a: SecretDestination, b: SecretDestination) => a.ref === b.ref && a.address === b.address;

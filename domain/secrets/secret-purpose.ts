@@ -60,14 +60,24 @@ export function describePurpose(purpose: SecretPurpose): string {
   return `${words} (${purpose.kind})`;
 }
 
+/**
+ * The one name of a secret reference: lower case, every character other than a-z and 0-9 as `_`.
+ * `SECRET_<REF>` upper-cases the reference the same way, so `GATEWAY_B_LIVE_WEBHOOK_SECRET`,
+ * `gateway-b-live-webhook-secret` and `gateway_b.live.webhook_secret` are all
+ * `gateway_b_live_webhook_secret`: one value, one purpose, one audit target.
+ */
+export function canonicalSecretRef(ref: string): string {
+  return ref.toLowerCase().replace(/[^a-z0-9]/g, "_");
+}
+
 const WELL_KNOWN = /^(gateway_[ab])_(sandbox|live)_(api_key|client_key|webhook_secret)$/;
 
 /**
  * The references the gateways' environment variables fill (`GATEWAY_B_SANDBOX_WEBHOOK_SECRET` is
- * `gateway_b_sandbox_webhook_secret`) have the purpose their name says, whatever anyone declares.
+ * `gateway_b_sandbox_webhook_secret`, however spelled) have the purpose their name says, whatever anyone declares.
  */
 export function fixedPurposeOf(ref: string): SecretPurpose | undefined {
-  const match = WELL_KNOWN.exec(ref);
+  const match = WELL_KNOWN.exec(canonicalSecretRef(ref));
   if (!match) return undefined;
   const [, gateway, environment, secret] = match;
   return gatewayPurpose(

@@ -277,19 +277,19 @@ describe("the audit log", () => {
 
     const entries = await auditOf(admin.id);
     expect(entries.map((entry) => `${entry.action} ${entry.target_id}`)).toEqual([
-      // The key now goes to a new address: recorded after the settings that send it there.
-      "secret.destination_change gateway_b_live_api_key",
       "gateway_settings.update gateway_b",
       "secret.set gateway_b_live_api_key",
+      // The key now goes to a new address: recorded before anything that sends it there is stored.
+      "secret.destination_change gateway_b_live_api_key",
       "secret.set hidden_value",
     ]);
-    expect(entries[2]?.summary).toEqual({
+    expect(entries[1]?.summary).toEqual({
       ref: "gateway_b_live_api_key",
       value_set: true,
       via: "gateway_b live settings",
     });
     expect(entries[3]?.summary).toEqual({ ref: "hidden_value", value_set: true });
-    expect(entries[1]?.summary).toEqual({ live: { api_key: "[redacted]", base_url: "https://api.stripe.test" } });
+    expect(entries[0]?.summary).toEqual({ live: { api_key: "[redacted]", base_url: "https://api.stripe.test" } });
     const body = JSON.stringify(entries);
     expect(body).not.toContain(secret);
     expect(body).not.toContain(apiKey);

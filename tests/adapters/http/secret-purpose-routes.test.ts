@@ -87,6 +87,27 @@ describe("an unsaved fulfillment config naming a gateway secret", () => {
     },
   );
 
+  /** `gateway_b_live_webhook_secret` as `GATEWAY_B_LIVE_WEBHOOK_SECRET`, `gateway-b-live-…`, `gateway.b.live.…` and mixed. */
+  const spellings = (ref: string) => {
+    const words = ref.split("_");
+    const mixed = words
+      .map((word, i) => (i % 2 === 0 ? word.toUpperCase() : word))
+      .reduce((spelled, word, i) => `${spelled}${["-", ".", "_"][i % 3]}${word}`);
+    return [ref.toUpperCase(), words.join("-"), words.join("."), mixed];
+  };
+
+  test.each([...WEBHOOK_SECRETS, ...API_KEYS].flatMap(spellings))(
+    "%s names the same secret: 422, and the host receives nothing",
+    async (ref) => {
+      const before = collector.received.length;
+      const refused = await unsavedTest({ credentials_ref: ref, auth_mode: "bearer" });
+      expectProblemShape(refused, 422, "SECRET_PURPOSE_MISMATCH");
+      expect(refused.body.detail).toMatch(/\(gateway_(webhook_secret|api_key)\)/);
+      expect(collector.received.length).toBe(before);
+      expectNoGatewaySecretLeft();
+    },
+  );
+
   test("nor can a saved product be given one", async () => {
     const product = aPointOfSaleProduct();
     const refused = await as("POST", "/api/admin/products", {
@@ -262,6 +283,30 @@ describe("declared purposes", () => {
       purpose: "provider_bearer_token",
     });
     expectProblemShape(renamed, 422, "SECRET_PURPOSE_MISMATCH");
+  });
+
+  test("a reference is stored, listed and audited under its one name, however the path spells it", async () => {
+    for (const ref of [
+      "GATEWAY_B_LIVE_WEBHOOK_SECRET",
+      "gateway-b-live-webhook-secret",
+      "Gateway.B.Live_Webhook-Secret",
+    ]) {
+      const renamed = await as("PUT", `/api/admin/secrets/${ref}`, {
+        value: "attacker",
+        purpose: "provider_bearer_token",
+      });
+      expectProblemShape(renamed, 422, "SECRET_PURPOSE_MISMATCH");
+    }
+    expect(
+      await as("PUT", "/api/admin/secrets/Spelled-Key.One", { value: "v", purpose: "smtp_password" }),
+    ).toMatchObject({
+      status: 204,
+    });
+    const refs = (await as("GET", "/api/admin/secrets")).body.items.map((item: { ref: string }) => item.ref);
+    expect(refs.filter((ref: string) => /spelled/i.test(ref))).toEqual(["spelled_key_one"]);
+    const [entry] = await db.current.sql<{ target_id: string }[]>`
+      select target_id from audit_log where action = 'secret.set' and target_id ilike 'spelled%'`;
+    expect(entry?.target_id).toBe("spelled_key_one");
   });
 
   test("a gateway purpose needs its gateway and environment; others take neither", async () => {

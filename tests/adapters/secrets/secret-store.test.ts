@@ -1,8 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { loadMigrations, migrate } from "../../../adapters/postgres/migrate.ts";
+import { createSecretCipher } from "../../../adapters/secrets/secret-cipher.ts";
 import { createSecretStore, environmentName } from "../../../adapters/secrets/secret-store.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { gatewayPurpose, type SecretPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
-import { useTestDatabase } from "../../support/database.ts";
+import { createTestDatabase, useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
 const KEY = "unit-test-secrets-key-0123456789-abcdef";
@@ -142,5 +144,88 @@ describe("purposes", () => {
     await store().put("rotating", "third", HMAC);
     expect(await store().resolve("rotating", HMAC)).toBe("third");
     await mismatch(store().resolve("rotating", BEARER));
+  });
+});
+
+describe("one secret, one name", () => {
+  const LIVE_WEBHOOK = gatewayPurpose("gateway_webhook_secret", "gateway_b", "live");
+  const SPELLINGS = [
+    "GATEWAY_B_LIVE_WEBHOOK_SECRET",
+    "gateway-b-live-webhook-secret",
+    "gateway_b.live.webhook_secret",
+    "Gateway-B.Live_webhook-SECRET",
+  ];
+
+  test.each(SPELLINGS)("%s is the gateway's webhook secret: no other purpose can claim it", async (ref) => {
+    const secrets = store({ SECRET_GATEWAY_B_LIVE_WEBHOOK_SECRET: "whsec_live" });
+    await mismatch(secrets.resolve(ref, BEARER));
+    await mismatch(
+      secrets.claim([{ path: "/x", ref, purpose: gatewayPurpose("gateway_api_key", "gateway_b", "sandbox") }]),
+    );
+    await mismatch(secrets.put(ref, "pdl_x", HMAC));
+    expect(await secrets.resolve(ref, LIVE_WEBHOOK)).toBe("whsec_live");
+    expect(await db.current.sql`select ref from secret_purposes where ref ilike 'gateway%webhook%'`).toHaveLength(0);
+  });
+
+  test("a purpose taken under one spelling holds for every other", async () => {
+    const env = { SECRET_SPELLED_TOKEN: "v" };
+    expect(await store(env).resolve("spelled_token", BEARER)).toBe("v");
+    for (const ref of ["SPELLED_TOKEN", "spelled-token", "spelled.token", "Spelled-TOKEN"]) {
+      await mismatch(store(env).resolve(ref, HMAC));
+    }
+    const rows = await db.current.sql<{ ref: string }[]>`select ref from secret_purposes where ref ilike 'spelled%'`;
+    expect(rows.map((row) => row.ref)).toEqual(["spelled_token"]);
+  });
+
+  test("a value stored under one spelling is the one every spelling reads, listed once", async () => {
+    await store().put("Pos-Hmac", "first", HMAC);
+    await store().put("pos.hmac", "second", undefined);
+    expect(await store().resolve("POS_HMAC", HMAC)).toBe("second");
+    await mismatch(store().resolve("pos_hmac", BEARER));
+    expect(await store().has("pos-hmac")).toBe(true);
+    expect((await store().list()).map((item) => item.ref).filter((ref) => /^pos.hmac$/i.test(ref))).toEqual([
+      "pos_hmac",
+    ]);
+  });
+});
+
+describe("rows kept under other spellings before names were one", () => {
+  test("move to the one name: the last value stored wins and still opens, the first purpose holds", async () => {
+    const legacy = await createTestDatabase({ migrated: false });
+    try {
+      const migrations = await loadMigrations();
+      await migrate(
+        legacy.sql,
+        migrations.filter((m) => m.version < 25),
+      );
+      const cipher = createSecretCipher(KEY);
+      const seal = async (ref: string, value: string, updated: string) => {
+        const sealed = await cipher.seal(ref, value);
+        await legacy.sql`insert into secrets (ref, iv, ciphertext, updated_at)
+          values (${ref}, ${sealed.iv}, ${sealed.ciphertext}, ${updated})`;
+      };
+      await seal("Legacy-Token", "older", "2026-01-01T00:00:00Z");
+      await seal("legacy.token", "newer", "2026-02-01T00:00:00Z");
+      await legacy.sql`insert into secret_purposes (ref, kind, declared_at) values
+        ('LEGACY_TOKEN', 'provider_hmac_key', '2026-01-01T00:00:00Z'),
+        ('legacy-token', 'provider_bearer_token', '2026-02-01T00:00:00Z'),
+        ('GATEWAY_B_LIVE_WEBHOOK_SECRET', 'provider_bearer_token', '2026-01-01T00:00:00Z')`;
+      await migrate(legacy.sql, migrations);
+
+      const secrets = createSecretStore({
+        sql: legacy.sql,
+        keyMaterial: KEY,
+        env: { SECRET_GATEWAY_B_LIVE_WEBHOOK_SECRET: "whsec_live" },
+        changes: createInProcessChangeSignal(),
+      });
+      expect(await secrets.resolve("legacy_token", HMAC)).toBe("newer");
+      await mismatch(secrets.resolve("Legacy-Token", BEARER));
+      await mismatch(secrets.resolve("gateway_b_live_webhook_secret", BEARER));
+      expect((await secrets.list()).map((item) => item.ref)).toEqual(["gateway_b_live_webhook_secret", "legacy_token"]);
+      await secrets.put("legacy_token", "rotated", undefined);
+      expect(await secrets.resolve("LEGACY.TOKEN", HMAC)).toBe("rotated");
+    } finally {
+      await legacy.drop();
+    }
   });
 });

@@ -300,6 +300,21 @@ describe("the secret a product sends", () => {
     ]);
   });
 
+  test("a save that fails still leaves the new address audited and told", async () => {
+    const t = setup();
+    const product = await t.create(aPointOfSaleProduct());
+    t.products.update = async () => {
+      throw new Error("connection lost");
+    };
+    const moved = { ...withConfig({ base_url: "https://collector.example" }), slug: product.slug };
+    await expect(t.update(product.id, moved)).rejects.toThrow();
+    expect(t.uses.alerts.map((a) => a.occurrence)).toEqual([
+      "https://provider.example.com",
+      "https://collector.example",
+    ]);
+    expect(t.uses.entries[1]).toMatchObject({ summary: { address: "https://collector.example" } });
+  });
+
   test("a new address for the credentials is audited and told to operations; an unchanged one is not", async () => {
     const t = setup();
     const product = await t.create(aPointOfSaleProduct());
@@ -307,7 +322,7 @@ describe("the secret a product sends", () => {
       {
         action: "secret.destination_change",
         target_id: "pos_provider_token",
-        summary: { address: "https://provider.example.com", previous: null, via: `product ${product.id}` },
+        summary: { address: "https://provider.example.com", previous: null, via: `new product ${product.slug}` },
       },
     ]);
     await t.update(product.id, { ...aPointOfSaleProduct(), slug: product.slug, name: "Renamed" });

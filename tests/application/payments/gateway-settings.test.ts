@@ -254,6 +254,21 @@ describe("secrets by purpose", () => {
   });
 });
 
+describe("a new address is audited before it is saved", () => {
+  test("a save that fails still leaves the new address audited and told, and nothing saved", async () => {
+    const { admin, uses, repository } = setUp();
+    repository.save = async () => {
+      throw new Error("connection lost");
+    };
+    await expect(admin.update("gateway_b", { sandbox: { base_url: "https://proxy.example" } })).rejects.toThrow();
+    expect(uses.entries).toMatchObject([
+      { action: "secret.destination_change", summary: { address: "https://proxy.example" } },
+    ]);
+    expect(uses.alerts).toMatchObject([{ kind: "secret_destination", occurrence: "https://proxy.example" }]);
+    expect((await repository.get("gateway_b")).sandbox.base_url).toBe("https://sandbox.gateway_b.example");
+  });
+});
+
 describe("live addresses in production", () => {
   const production = { liveOfficialHostsOnly: true };
 

@@ -209,4 +209,18 @@ describe("the secret a connection test sends", () => {
       },
     ]);
   });
+
+  test("an unsaved test under another spelling of the reference is audited and told under its one name", async () => {
+    const t = setup();
+    const config = {
+      ...aPointOfSaleProduct().fulfillment_config,
+      base_url: "https://elsewhere.example",
+      credentials_ref: "POS-Provider.Token",
+    };
+    await t.test(t.draft(config));
+    expect(t.uses.entries).toMatchObject([
+      { target_id: "pos_provider_token", summary: { credentials_ref: "pos_provider_token" } },
+    ]);
+    expect(t.uses.alerts).toMatchObject([{ target_id: "pos_provider_token", occurrence: "https://elsewhere.example" }]);
+  });
 });

@@ -1,6 +1,7 @@
 import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { SecretStore } from "../../../application/secrets/ports.ts";
 import {
+  canonicalSecretRef,
   fixedPurposeOf,
   purposeMismatchMessage,
   type SecretPurpose,
@@ -11,15 +12,18 @@ import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 /**
  * Secrets in memory with the store's purpose rules (fixed by name, declared, or taken by the
- * first use); a `put`'s audit entry goes to `trail`. `declared` gives references their purposes.
+ * first use), each reference known by its one name; a `put`'s audit entry goes to `trail`.
+ * `declared` gives references their purposes.
  */
 export function createInMemorySecretStore(
   initial: Record<string, string> = {},
   trail: AuditTrail = createInMemoryAuditTrail(),
   declared: Record<string, SecretPurpose> = {},
 ): SecretStore {
-  const values = new Map(Object.entries(initial));
-  const purposes = new Map(Object.entries(declared));
+  const named = <T>(entries: Record<string, T>) =>
+    new Map(Object.entries(entries).map(([ref, value]) => [canonicalSecretRef(ref), value] as const));
+  const values = named(initial);
+  const purposes = named(declared);
   const purposeFor = (ref: string, wanted: SecretPurpose) => {
     const known = fixedPurposeOf(ref) ?? purposes.get(ref);
     if (known) return known;
@@ -27,21 +31,24 @@ export function createInMemorySecretStore(
     return wanted;
   };
   const store: SecretStore = {
-    resolve: async (ref, purpose) => {
+    resolve: async (spelled, purpose) => {
+      const ref = canonicalSecretRef(spelled);
       await store.claim([{ path: "/", ref, purpose }]);
       return values.get(ref);
     },
     claim: async (uses) => {
       const mismatches = uses.flatMap((use) => {
-        const found = purposeFor(use.ref, use.purpose);
+        const ref = canonicalSecretRef(use.ref);
+        const found = purposeFor(ref, use.purpose);
         return samePurpose(found, use.purpose)
           ? []
-          : [{ path: use.path, message: purposeMismatchMessage(use.ref, found, use.purpose) }];
+          : [{ path: use.path, message: purposeMismatchMessage(ref, found, use.purpose) }];
       });
       if (mismatches.length > 0) throw new SecretPurposeMismatch(mismatches);
     },
-    has: async (ref) => values.has(ref),
-    put: async (ref, value, purpose, audit) => {
+    has: async (ref) => values.has(canonicalSecretRef(ref)),
+    put: async (spelled, value, purpose, audit) => {
+      const ref = canonicalSecretRef(spelled);
       const fixed = fixedPurposeOf(ref);
       if (fixed && purpose && !samePurpose(fixed, purpose)) {
         throw new SecretPurposeMismatch([{ path: "/purpose", message: purposeMismatchMessage(ref, fixed, purpose) }]);
