@@ -3,11 +3,7 @@
  * (docs/decisions.md, "Refunds reserved under the payment's lock").
  */
 
-/** The longest time-out a gateway's settings allow (`timeout_seconds`). */
-export const LONGEST_GATEWAY_TIMEOUT_SECONDS = 120;
-
-/** The most gateway calls one attempt at a refund makes: each gateway's refund keeps within it. */
-export const REFUND_ATTEMPT_MAX_CALLS = 7;
+import { LONGEST_GATEWAY_TIMEOUT_SECONDS, REFUND_ATTEMPT_MAX_CALLS } from "./ports.ts";
 
 /** How long one asker holds a reservation: every call of one attempt at the longest time-out, and a minute. */
 export const REFUND_CLAIM_SECONDS = REFUND_ATTEMPT_MAX_CALLS * LONGEST_GATEWAY_TIMEOUT_SECONDS + 60;

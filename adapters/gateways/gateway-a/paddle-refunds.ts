@@ -1,5 +1,8 @@
-import type { GatewayRuntimeSettings, RefundResult } from "../../../application/payments/ports.ts";
-import { REFUND_ATTEMPT_MAX_CALLS } from "../../../application/payments/refund-timing.ts";
+import {
+  type GatewayRuntimeSettings,
+  REFUND_ATTEMPT_MAX_CALLS,
+  type RefundResult,
+} from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { isRecord, type JsonObject } from "./paddle-fields.ts";
 import { type PaddleEnvelope, sendPaddle } from "./paddle-http.ts";
