@@ -149,6 +149,7 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
         { payment_id: payment.payment_id, order_id: orderId, currency: payment.currency },
         reservation.amount === payment.amount ? null : reservation.amount,
         reservation.id,
+        { lookUpFirst: reservation.outcome_unknown },
       );
     } catch (error) {
       if (refusedForGood(error) && !reservation.outcome_unknown) {

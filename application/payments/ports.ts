@@ -137,12 +137,15 @@ export interface PaymentGateway {
   /**
    * Refunds `amount` of the payment (null: all of it). `reference` is the marketplace's id of this
    * refund: asked again with it, the gateway answers with the refund it already made instead of
-   * making a second one. Makes at most `REFUND_ATTEMPT_MAX_CALLS` calls.
+   * making a second one. Makes at most `REFUND_ATTEMPT_MAX_CALLS` calls. `lookUpFirst`: an earlier
+   * attempt's outcome is unknown, so a gateway that forgets references after a while (Stripe's
+   * idempotency keys last 24 hours) looks for the refund made under it before making one.
    */
   refund(
     payment: { readonly payment_id: string; readonly order_id: string; readonly currency: string },
     amount: number | null,
     reference: string,
+    options?: { readonly lookUpFirst?: boolean },
   ): Promise<RefundResult>;
   /**
    * The payment an event points at, with every id the gateway knows it by. An event that names only

@@ -187,6 +187,17 @@ describe("an admin refund's reservation", () => {
     expect(uow.payments.reservations()).toMatchObject([{ amount: 2000, outcome_unknown: true }]);
   });
 
+  test("a retry after an attempt whose outcome is unknown asks the gateway to look the refund up first", async () => {
+    const { uow, gateways, refund } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
+    gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
+    await refund({ amount: 2000 }, "key-1");
+    const asked = gateways.gateway_b.callsOf("refund").map((args) => args[3]);
+    expect(asked).toEqual([{ lookUpFirst: false }, { lookUpFirst: true }]);
+  });
+
   test.each(NOTHING_SENT)("after %s, a retry may ask again at once", async (_, error) => {
     const { uow, gateways, refund, references } = setUp();
     gateways.gateway_b.fail("refund", error());
