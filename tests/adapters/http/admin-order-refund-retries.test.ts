@@ -19,15 +19,22 @@ let answers: (() => Response | Promise<Response>)[] = [];
 /** Holds every refund request until released, to see a request still running. */
 let gate: Promise<void> | null = null;
 
-const refunded = (intent: string, amount: number) =>
-  HttpResponse.json({
+/** The refunds Stripe made, as `GET /v1/refunds` lists them. */
+const made: { id: string; payment_intent: string; metadata: { refund_reference: string } }[] = [];
+
+const refunded = (intent: string, amount: number, reference = "") => {
+  const refund = {
     id: `re_${crypto.randomUUID().slice(0, 8)}`,
     object: "refund",
     amount,
     currency: "usd",
     status: "succeeded",
     payment_intent: intent,
-  });
+    metadata: { refund_reference: reference },
+  };
+  made.unshift(refund);
+  return HttpResponse.json(refund);
+};
 
 const server = setupServer(
   ...checkoutHandlers(calls),
@@ -38,7 +45,12 @@ const server = setupServer(
     asked.push({ intent, amount, key: request.headers.get("idempotency-key") });
     if (gate) await gate;
     const answer = answers.shift();
-    return answer ? answer() : refunded(intent, amount);
+    return answer ? answer() : refunded(intent, amount, form.get("metadata[refund_reference]") ?? "");
+  }),
+  http.get(`${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL}/v1/refunds`, ({ request }) => {
+    const intent = new URL(request.url).searchParams.get("payment_intent");
+    const data = made.filter((refund) => refund.payment_intent === intent);
+    return HttpResponse.json({ object: "list", url: "/v1/refunds", has_more: false, data });
   }),
 );
 /** Paddle's adjustments as the stand-in made them; `loseNextAnswer` makes one but answers a 503. */
@@ -273,6 +285,25 @@ describe("a refund whose gateway call fails", () => {
       `refund-${reserved?.id}`,
     ]);
     expect((await ledger(paymentId)).refunded).toBe(2500);
+  });
+
+  test("whose refund Stripe made but whose answer was lost is found by its reference, not made again", async () => {
+    // This stand-in keeps no idempotency keys, like Stripe a day after the first request.
+    const { orderId, paymentId } = await aPaidOrder();
+    answers = [
+      () => {
+        refunded(paymentId, 2000, `${(asked.at(-1)?.key ?? "").replace(/^refund-/, "")}`);
+        return HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 });
+      },
+    ];
+    const key = `forgotten-${crypto.randomUUID()}`;
+    expect((await refund(orderId, { amount: 2000 }, key)).status).toBe(502);
+    const [reserved] = (await ledger(paymentId)).reserved;
+    await holdPasses(reserved?.id);
+    expect((await refund(orderId, { amount: 2000 }, key)).status).toBe(200);
+    expect(askedFor(paymentId)).toHaveLength(1);
+    expect(made.filter((refund) => refund.payment_intent === paymentId)).toHaveLength(1);
+    expect(await ledger(paymentId)).toMatchObject({ refunded: 2000, reserved: [], refunds: [{ id: reserved?.id }] });
   });
 
   test("with a refusal releases the amount", async () => {
