@@ -63,6 +63,16 @@ const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
   ENETUNREACH: "network unreachable",
 };
 
+/** Failures to connect at all: no byte of the request reached the upstream. */
+const NEVER_CONNECTED = new Set([
+  "ECONNREFUSED",
+  "ConnectionRefused",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
 /** A reason an operator can read in `last_error`: what happened, then the system's code. */
 export function describeConnectionFailure(error: unknown): string {
   const code = (error as { code?: unknown }).code;
@@ -112,7 +122,9 @@ async function exchange(
     });
   } catch (error) {
     if (error instanceof OutboundUrlRefused) throw new UpstreamUrlNotAllowed(upstream, error.reason, error.transient);
-    throw new UpstreamUnreachable(upstream, describeConnectionFailure(error));
+    const code = (error as { code?: unknown }).code;
+    const neverConnected = typeof code === "string" && NEVER_CONNECTED.has(code);
+    throw new UpstreamUnreachable(upstream, describeConnectionFailure(error), neverConnected);
   }
   const { status } = response;
   if (status === 429) throw new UpstreamRateLimited(upstream, parseRetryAfter(response.headers.get("retry-after")));

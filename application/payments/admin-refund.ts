@@ -1,12 +1,21 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
 import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
+import { IdempotencyKeyReused, requestHash } from "../shared/idempotent-request.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
-import type { RefundReservation } from "./ledger-ports.ts";
+import {
+  CredentialsNotFound,
+  UpstreamError,
+  UpstreamRateLimited,
+  UpstreamRejected,
+  UpstreamUnreachable,
+  UpstreamUrlNotAllowed,
+} from "../shared/upstream-errors.ts";
+import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
 import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
+import { REFUND_CLAIM_SECONDS, SETTLE_REFUND_AFTER_MS, UNKNOWN_OUTCOME_HOLD_SECONDS } from "./refund-timing.ts";
 
 export class NothingToRefund extends fixedError(
   "NOTHING_TO_REFUND",
@@ -43,14 +52,14 @@ export class RefundInProgress extends fixedError(
   "This refund is being asked of the payment gateway right now; retry shortly.",
 ) {}
 
+export class RefundOutcomeUnknown extends fixedError(
+  "REFUND_OUTCOME_UNKNOWN",
+  "upstream_failed",
+  "The payment gateway refused this attempt, but an earlier one may have refunded: the amount stays reserved until the gateway shows what it did.",
+) {}
+
 /** Settles a reservation nobody settled: its maker crashed or never heard the gateway's answer. */
 export const SETTLE_REFUND_JOB = "settle_refund";
-
-/** How long one asker holds a reservation: longer than the gateway calls of one refund can take. */
-export const REFUND_CLAIM_SECONDS = 600;
-
-/** When the settle job first looks at a reservation: after any request still asking has given up. */
-export const SETTLE_REFUND_AFTER_MS = 15 * 60_000;
 
 export interface AdminRefundDeps {
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
@@ -76,10 +85,17 @@ type Asked = { readonly kind: "settled" } | { readonly kind: "refused"; readonly
  */
 export function makeAdminRefund(deps: AdminRefundDeps) {
   /** The reservation to ask the gateway about, or null when the refund under `requestKey` is already made. */
-  async function reserve(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
+  async function reserve(
+    orderId: string,
+    request: RefundRequest,
+    actorId: string,
+    requestKey: RefundRequestKey | null,
+  ) {
     return deps.uow.run(async (scope): Promise<RefundReservation | null> => {
       if (requestKey !== null) {
-        const earlier = await scope.payments.reservationFor(orderId, requestKey);
+        const earlier = await scope.payments.reservationFor(orderId, requestKey.key);
+        const madeFor = earlier?.reservation.request_hash ?? null;
+        if (madeFor !== null && madeFor !== requestKey.hash) throw new IdempotencyKeyReused();
         // Settled meanwhile (by the settle job, after this request's first attempt lost its answer).
         if (earlier && !earlier.open) return null;
         const taken = earlier && (await scope.payments.claimReservation(earlier.reservation.id, REFUND_CLAIM_SECONDS));
@@ -117,6 +133,14 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
   const refusedForGood = (error: unknown): error is UpstreamRejected =>
     error instanceof UpstreamRejected && error.status !== 409;
 
+  /** A failure known to have sent the gateway nothing it could refund by: the next asker may go at once. */
+  const sentNothing = (error: unknown): boolean =>
+    error instanceof UpstreamRateLimited ||
+    error instanceof UpstreamUrlNotAllowed ||
+    error instanceof CredentialsNotFound ||
+    (error instanceof UpstreamUnreachable && error.sentNothing) ||
+    (error instanceof DomainError && !(error instanceof UpstreamError));
+
   async function ask(reservation: RefundReservation, orderId: string, actorId: string): Promise<Asked> {
     const { payment } = reservation;
     let result: Awaited<ReturnType<PaymentGateway["refund"]>>;
@@ -125,15 +149,26 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
         { payment_id: payment.payment_id, order_id: orderId, currency: payment.currency },
         reservation.amount === payment.amount ? null : reservation.amount,
         reservation.id,
+        { lookUpFirst: reservation.outcome_unknown },
       );
     } catch (error) {
-      if (!refusedForGood(error)) {
-        // The gateway may have refunded: the reservation stays, free for the next asker.
+      if (refusedForGood(error) && !reservation.outcome_unknown) {
+        await release(reservation, orderId, error.message);
+        return { kind: "refused", error };
+      }
+      if (sentNothing(error)) {
         await deps.uow.run((scope) => scope.payments.unclaimReservation(reservation.id));
         throw error;
       }
-      await release(reservation, orderId, error.message);
-      return { kind: "refused", error };
+      // This attempt (or an earlier one, before a refusal now) may have refunded: the reservation
+      // stays held until the gateway can show what it did; then a retry or the settle job asks again.
+      await deps.uow.run((scope) => scope.payments.holdUnknownOutcome(reservation.id, UNKNOWN_OUTCOME_HOLD_SECONDS));
+      if (!refusedForGood(error)) throw error;
+      deps.log.warn(
+        { order_id: orderId, payment_id: payment.payment_id, reservation_id: reservation.id, reason: error.message },
+        "refund refused by the gateway after an attempt whose outcome is unknown; its reservation is kept",
+      );
+      throw new RefundOutcomeUnknown();
     }
     if (result.status === "failed") {
       await release(reservation, orderId, "the gateway answered failed");
@@ -185,7 +220,9 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
      * same reservation, so the gateway is asked about the same refund again.
      */
     async refund(orderId: string, request: RefundRequest, actorId: string, requestKey: string | null) {
-      const reservation = await reserve(orderId, request, actorId, requestKey);
+      const body = { payment_id: request.payment_id ?? null, amount: request.amount ?? null };
+      const key = requestKey === null ? null : { key: requestKey, hash: await requestHash(body) };
+      const reservation = await reserve(orderId, request, actorId, key);
       if (reservation === null) return;
       const asked = await ask(reservation, orderId, actorId);
       if (asked.kind === "refused") throw asked.error;

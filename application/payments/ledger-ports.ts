@@ -32,6 +32,16 @@ export interface RefundReservation {
   readonly payment: Payment;
   readonly amount: number;
   readonly refunded_before: number;
+  /** An earlier attempt's outcome at the gateway was never learned: it may have refunded. */
+  readonly outcome_unknown: boolean;
+  /** The hash of the request body it was reserved for (null without an Idempotency-Key). */
+  readonly request_hash: string | null;
+}
+
+/** The admin's Idempotency-Key (with the admin's id) and the hash of the request body sent with it. */
+export interface RefundRequestKey {
+  readonly key: string;
+  readonly hash: string;
 }
 
 /** Every movement of money in and back out, per payment; bound to the caller's transaction. */
@@ -54,13 +64,13 @@ export interface PaymentLedger {
   /** What open reservations hold on a payment (read it after locking the payment with `find`). */
   reservedOn(paymentId: string): Promise<number>;
   /**
-   * Reserves `amount` of a locked payment, claimed by its maker for `claimSeconds`. `requestKey`
+   * Reserves `amount` of a locked payment, claimed by its maker for `claimSeconds`. `request`
    * lets a retry of the same request take the reservation up again (`reservationFor`).
    */
   reserveRefund(
     payment: Payment,
     amount: number,
-    requestKey: string | null,
+    request: RefundRequestKey | null,
     claimSeconds: number,
   ): Promise<RefundReservation>;
   /**
@@ -81,6 +91,11 @@ export interface PaymentLedger {
   ): Promise<{ reservation: RefundReservation; claimed: boolean } | undefined>;
   /** Lets a reservation be claimed again at once (its asker gave up without an answer). */
   unclaimReservation(reservationId: string): Promise<void>;
+  /**
+   * An attempt's outcome is unknown (the gateway may have refunded): marks the reservation so and
+   * holds it for `holdSeconds`, until what the attempt did can be seen at the gateway.
+   */
+  holdUnknownOutcome(reservationId: string, holdSeconds: number): Promise<void>;
   /** The gateway refunded nothing: the reserved amount is free again. */
   releaseReservation(reservationId: string): Promise<void>;
   /**

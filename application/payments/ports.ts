@@ -109,6 +109,12 @@ export type ConnectionReport =
   | { readonly ok: true; readonly environment: GatewayEnvironment; readonly latency_ms: number }
   | ({ readonly ok: false; readonly environment: GatewayEnvironment | null } & ConnectionFailure);
 
+/** The longest time-out a gateway's settings allow (`timeout_seconds`). */
+export const LONGEST_GATEWAY_TIMEOUT_SECONDS = 120;
+
+/** The most gateway calls one `refund` makes: a reservation's claim lasts long enough for all of them. */
+export const REFUND_ATTEMPT_MAX_CALLS = 7;
+
 /**
  * One payment gateway, behind one port so that nothing past the webhook knows which gateway it
  * is. Remote failures throw `UpstreamError`s with upstream "gateway".
@@ -131,12 +137,15 @@ export interface PaymentGateway {
   /**
    * Refunds `amount` of the payment (null: all of it). `reference` is the marketplace's id of this
    * refund: asked again with it, the gateway answers with the refund it already made instead of
-   * making a second one.
+   * making a second one. Makes at most `REFUND_ATTEMPT_MAX_CALLS` calls. `lookUpFirst`: an earlier
+   * attempt's outcome is unknown, so a gateway that forgets references after a while (Stripe's
+   * idempotency keys last 24 hours) looks for the refund made under it before making one.
    */
   refund(
     payment: { readonly payment_id: string; readonly order_id: string; readonly currency: string },
     amount: number | null,
     reference: string,
+    options?: { readonly lookUpFirst?: boolean },
   ): Promise<RefundResult>;
   /**
    * The payment an event points at, with every id the gateway knows it by. An event that names only

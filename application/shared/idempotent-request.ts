@@ -19,6 +19,9 @@ async function sha256Hex(text: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** What tells two request bodies apart, whatever the order of their fields. */
+export const requestHash = (request: unknown): Promise<string> => sha256Hex(canonicalJson(request));
+
 export interface IdempotentAnswer<T> {
   readonly status: number;
   readonly body: T;
@@ -41,7 +44,7 @@ export async function runIdempotently<T>(
   work: () => Promise<{ status: number; body: T }>,
 ): Promise<IdempotentAnswer<T>> {
   if (!key) return { ...(await work()), replayed: false };
-  const begun = await store.begin(userId, key, await sha256Hex(canonicalJson(request)));
+  const begun = await store.begin(userId, key, await requestHash(request));
   if (begun.state === "mismatch") throw new IdempotencyKeyReused();
   if (begun.state === "in_progress") throw new IdempotentRequestInProgress();
   if (begun.state === "completed") return { status: begun.status, body: begun.response as T, replayed: true };

@@ -38,7 +38,15 @@ export class UpstreamTimeout extends UpstreamError {
 
 export class UpstreamUnreachable extends UpstreamError {
   readonly transient = true;
-  constructor(upstream: Upstream, reason: string) {
+  /**
+   * `sentNothing`: the connection was never made (refused, no such host), so the upstream cannot
+   * have acted on the request; a connection that broke later may have carried it.
+   */
+  constructor(
+    upstream: Upstream,
+    reason: string,
+    readonly sentNothing = false,
+  ) {
     super(upstream, "UNREACHABLE", "upstream_failed", `could not be reached: ${reason}.`);
   }
 }

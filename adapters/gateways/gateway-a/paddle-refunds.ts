@@ -1,12 +1,20 @@
-import type { GatewayRuntimeSettings, RefundResult } from "../../../application/payments/ports.ts";
+import {
+  type GatewayRuntimeSettings,
+  REFUND_ATTEMPT_MAX_CALLS,
+  type RefundResult,
+} from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { isRecord, type JsonObject } from "./paddle-fields.ts";
 import { type PaddleEnvelope, sendPaddle } from "./paddle-http.ts";
 import { readFirstLineItemId, readRefundAdjustment } from "./paddle-payment-schemas.ts";
 import { paddleRefundBody } from "./paddle-request-bodies.ts";
 
-/** A bound on following `next` links: a transaction has a handful of adjustments, never pages of them. */
-const MAX_PAGES = 20;
+/**
+ * A bound on following `next` links (a transaction has a handful of adjustments, never pages of
+ * them): with the transaction read and the POST, one refund stays within `REFUND_ATTEMPT_MAX_CALLS`,
+ * which the reservation's claim is long enough for.
+ */
+export const MAX_PAGES = REFUND_ATTEMPT_MAX_CALLS - 2;
 
 /**
  * Paddle takes no idempotency key and an adjustment has no custom data: the marketplace's refund

@@ -7,6 +7,7 @@ import { testStripeConnection } from "./stripe-connection.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
 import { resolveStripePayment } from "./stripe-payments.ts";
+import { findStripeRefund } from "./stripe-refunds.ts";
 import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
 
@@ -56,7 +57,11 @@ export function createStripeGateway(deps: {
 
     normalizeWebhookPayload: normalizeStripeEvent,
 
-    async refund(payment, amount, reference) {
+    async refund(payment, amount, reference, options) {
+      if (options?.lookUpFirst) {
+        const made = await findStripeRefund(send, payment.payment_id, reference);
+        if (made) return made;
+      }
       const form = {
         payment_intent: payment.payment_id,
         amount: amount ?? undefined,

@@ -1,7 +1,7 @@
 import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
 import { StripeError } from "./errors.ts";
-import { metadata, optionalInteger, optionalString } from "./params.ts";
+import { metadata, optionalInteger, optionalString, rejectUnknown } from "./params.ts";
 import { refundDefaults } from "./payment-defaults.ts";
 import type { Payment, StripeRefund } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
@@ -61,4 +61,41 @@ export function refundPayment(ledger: PaymentLedger, form: FormObject, created: 
     status: "succeeded",
   };
   return { refund, payment: updated };
+}
+
+/**
+ * `GET /v1/refunds`, Stripe's way: newest first, optionally only a payment intent's or a charge's,
+ * `limit` (1 to 100, default 10) at a time, `starting_after` a listed refund's id to page on.
+ */
+export function listRefunds(refunds: readonly StripeRefund[], query: Readonly<Record<string, string | undefined>>) {
+  const given: FormObject = Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  rejectUnknown(given, ["payment_intent", "charge", "limit", "starting_after"]);
+  const intent = optionalString(query.payment_intent, "payment_intent");
+  const charge = optionalString(query.charge, "charge");
+  const limit = optionalInteger(query.limit, "limit", 1, 100) ?? 10;
+  const after = optionalString(query.starting_after, "starting_after");
+  const matching = [...refunds]
+    .reverse()
+    .filter(
+      (refund) =>
+        (intent === null || refund.payment_intent === intent) && (charge === null || refund.charge === charge),
+    );
+  let from = 0;
+  if (after !== null) {
+    const at = matching.findIndex((refund) => refund.id === after);
+    if (at < 0) {
+      throw new StripeError(
+        404,
+        "invalid_request_error",
+        `No such refund: '${after}'`,
+        "resource_missing",
+        "starting_after",
+      );
+    }
+    from = at + 1;
+  }
+  const data = matching.slice(from, from + limit);
+  return { object: "list" as const, url: "/v1/refunds", has_more: from + limit < matching.length, data };
 }

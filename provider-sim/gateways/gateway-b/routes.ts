@@ -55,6 +55,10 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
       handle(({ raw }) => sandbox.refund(form(raw))),
     )
     .get(
+      "/refunds",
+      handle(({ query }) => sandbox.listRefunds(query)),
+    )
+    .get(
       "/subscriptions/:id",
       handle(({ params }) => billing.subscriptions.subscription(params.id as string)),
     )

@@ -10,9 +10,10 @@ import { createDisputeBook } from "./disputes.ts";
 import { stripeEvent } from "./events.ts";
 import { createStripeIdempotency } from "./idempotency.ts";
 import { optionalBoolean, rejectUnknown } from "./params.ts";
+import type { StripeRefund } from "./payment-model.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
-import { refundPayment } from "./refunds.ts";
+import { listRefunds, refundPayment } from "./refunds.ts";
 
 export interface GatewayBSandboxDeps {
   readonly clock: SimClock;
@@ -39,6 +40,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
   const hosted = createHostedCheckout(gatewayBCheckout(billing, event), deps.deliverer);
   const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
   const idempotency = createStripeIdempotency(() => deps.clock.now().getTime());
+  let refunds: StripeRefund[] = [];
 
   return {
     catalog,
@@ -51,9 +53,11 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     /** Refunds at once and reports `charge.refunded`, then `refund.created`, in the background. */
     refund(form: FormObject) {
       const { refund, payment } = refundPayment(billing.ledger, form, now());
+      refunds = [...refunds, refund];
       deps.deliverer.deliverInOrder([event("charge.refunded", chargeObject(payment)), event("refund.created", refund)]);
       return refund;
     },
+    listRefunds: (query: Readonly<Record<string, string | undefined>>) => listRefunds(refunds, query),
     /** `POST /v1/subscriptions/{id}`: the sandbox updates `cancel_at_period_end` only. */
     updateSubscription(id: string, form: FormObject) {
       rejectUnknown(form, ["cancel_at_period_end"]);
@@ -81,6 +85,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
       controls.clear();
       idempotency.clear();
       taxRate = 0;
+      refunds = [];
     },
   };
 }

@@ -19,15 +19,22 @@ let answers: (() => Response | Promise<Response>)[] = [];
 /** Holds every refund request until released, to see a request still running. */
 let gate: Promise<void> | null = null;
 
-const refunded = (intent: string, amount: number) =>
-  HttpResponse.json({
+/** The refunds Stripe made, as `GET /v1/refunds` lists them. */
+const made: { id: string; payment_intent: string; metadata: { refund_reference: string } }[] = [];
+
+const refunded = (intent: string, amount: number, reference = "") => {
+  const refund = {
     id: `re_${crypto.randomUUID().slice(0, 8)}`,
     object: "refund",
     amount,
     currency: "usd",
     status: "succeeded",
     payment_intent: intent,
-  });
+    metadata: { refund_reference: reference },
+  };
+  made.unshift(refund);
+  return HttpResponse.json(refund);
+};
 
 const server = setupServer(
   ...checkoutHandlers(calls),
@@ -38,25 +45,34 @@ const server = setupServer(
     asked.push({ intent, amount, key: request.headers.get("idempotency-key") });
     if (gate) await gate;
     const answer = answers.shift();
-    return answer ? answer() : refunded(intent, amount);
+    return answer ? answer() : refunded(intent, amount, form.get("metadata[refund_reference]") ?? "");
+  }),
+  http.get(`${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_BASE_URL}/v1/refunds`, ({ request }) => {
+    const intent = new URL(request.url).searchParams.get("payment_intent");
+    const data = made.filter((refund) => refund.payment_intent === intent);
+    return HttpResponse.json({ object: "list", url: "/v1/refunds", has_more: false, data });
   }),
 );
 /** Paddle's adjustments as the stand-in made them; `loseNextAnswer` makes one but answers a 503. */
-const adjustments: { id: string; transaction_id: string; reason: string; status: string }[] = [];
+const adjustments: { id: string; transaction_id: string; reason: string; status: string; listed: boolean }[] = [];
 let loseNextAnswer = false;
+/** Paddle lists the next adjustment it makes only once `listLate` says so (it is still being processed). */
+let listNextLate = false;
 const PADDLE = GATEWAY_TEST_ENV.GATEWAY_A_SANDBOX_BASE_URL;
 server.use(
   http.get(`${PADDLE}/adjustments`, ({ request }) => {
     const query = new URL(request.url).searchParams;
     const data = adjustments.filter(
-      (made) => made.transaction_id === query.get("transaction_id") && query.get("action") === "refund",
+      (made) => made.listed && made.transaction_id === query.get("transaction_id") && query.get("action") === "refund",
     );
     const pagination = { per_page: 50, next: `${PADDLE}/adjustments?after=x`, has_more: false, estimated_total: 1 };
     return HttpResponse.json({ data, meta: { request_id: "r", pagination } });
   }),
   http.post(`${PADDLE}/adjustments`, async ({ request }) => {
     const body = (await request.json()) as { transaction_id: string; reason: string };
-    const made = { id: `adj_${adjustments.length + 1}`, ...body, action: "refund", status: "approved" };
+    const made = { id: `adj_${adjustments.length + 1}`, ...body, action: "refund", status: "approved", listed: true };
+    made.listed = !listNextLate;
+    listNextLate = false;
     adjustments.push(made);
     if (loseNextAnswer) {
       loseNextAnswer = false;
@@ -123,6 +139,10 @@ async function ledger(paymentId: string) {
 }
 
 const askedFor = (paymentId: string) => asked.filter((request) => request.intent === paymentId);
+
+/** Time passes beyond the hold on a reservation: it can be asked about again. */
+const holdPasses = (reservationId: string | undefined) =>
+  db.current.sql`update refunds set claimed_until = now() - interval '1 second' where id = ${reservationId ?? null}`;
 
 describe("a refund retried under one Idempotency-Key", () => {
   test("sequentially: refunds once, and the first answer is replayed as it was", async () => {
@@ -196,11 +216,12 @@ describe("20 different partial refunds at once", () => {
 });
 
 describe("a refund whose gateway call fails", () => {
+  // `uncertain`: the gateway may have refunded, so the reservation is held and a retry at once is 409.
   test.each([
-    ["a 503", () => HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 }), 502],
-    ["a 429", () => new HttpResponse(null, { status: 429, headers: { "retry-after": "1" } }), 502],
-    ["a garbage body", () => new HttpResponse("<html>oops</html>", { status: 200 }), 502],
-    ["connection refused", () => HttpResponse.error(), 502],
+    ["a 503", () => HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 }), 502, true],
+    ["a 429", () => new HttpResponse(null, { status: 429, headers: { "retry-after": "1" } }), 502, false],
+    ["a garbage body", () => new HttpResponse("<html>oops</html>", { status: 200 }), 502, true],
+    ["a network error", () => HttpResponse.error(), 502, true],
     [
       "a time-out",
       async () => {
@@ -208,26 +229,35 @@ describe("a refund whose gateway call fails", () => {
         return HttpResponse.json({});
       },
       504,
+      true,
     ],
-  ])("with %s holds the amount, and a retry under the same key refunds it once", async (_, failure, status) => {
-    const { orderId, paymentId } = await aPaidOrder();
-    answers = [failure];
-    const key = `fails-${crypto.randomUUID()}`;
-    const failed = await refund(orderId, { amount: 3000 }, key);
-    expect(failed.status).toBe(status);
-    const held = await ledger(paymentId);
-    expect(held).toMatchObject({ refunded: 0, refunds: [], reserved: [{ amount: 3000 }] });
-    expectProblemShape(await refund(orderId, { amount: 2000 }), 422, "REFUND_EXCEEDS_PAYMENT");
+  ])(
+    "with %s holds the amount, and a retry under the same key refunds it once",
+    async (_, failure, status, uncertain) => {
+      const { orderId, paymentId } = await aPaidOrder();
+      answers = [failure];
+      const key = `fails-${crypto.randomUUID()}`;
+      const failed = await refund(orderId, { amount: 3000 }, key);
+      expect(failed.status).toBe(status);
+      const held = await ledger(paymentId);
+      expect(held).toMatchObject({ refunded: 0, refunds: [], reserved: [{ amount: 3000 }] });
+      expectProblemShape(await refund(orderId, { amount: 2000 }), 422, "REFUND_EXCEEDS_PAYMENT");
+      if (uncertain) {
+        expectProblemShape(await refund(orderId, { amount: 3000 }, key), 409, "REFUND_IN_PROGRESS");
+        expect(askedFor(paymentId)).toHaveLength(1);
+        await holdPasses(held.reserved[0]?.id);
+      }
 
-    const retried = await refund(orderId, { amount: 3000 }, key);
-    expect(retried.status).toBe(200);
-    const keys = askedFor(paymentId).map((request) => request.key);
-    expect(keys).toEqual([keys[0] ?? "", keys[0] ?? ""]);
-    expect(keys[0]).toBe(`refund-${held.reserved[0]?.id}`);
-    const after = await ledger(paymentId);
-    expect(after).toMatchObject({ refunded: 3000, reserved: [] });
-    expect(after.refunds).toMatchObject([{ id: held.reserved[0]?.id, amount: 3000, status: "succeeded" }]);
-  });
+      const retried = await refund(orderId, { amount: 3000 }, key);
+      expect(retried.status).toBe(200);
+      const keys = askedFor(paymentId).map((request) => request.key);
+      expect(keys).toEqual([keys[0] ?? "", keys[0] ?? ""]);
+      expect(keys[0]).toBe(`refund-${held.reserved[0]?.id}`);
+      const after = await ledger(paymentId);
+      expect(after).toMatchObject({ refunded: 3000, reserved: [] });
+      expect(after.refunds).toMatchObject([{ id: held.reserved[0]?.id, amount: 3000, status: "succeeded" }]);
+    },
+  );
 
   test("and never retried is settled by the settle job; a late retry under the key refunds nothing more", async () => {
     const { orderId, paymentId } = await aPaidOrder();
@@ -235,7 +265,8 @@ describe("a refund whose gateway call fails", () => {
     const key = `late-${crypto.randomUUID()}`;
     expect((await refund(orderId, { amount: 2500 }, key)).status).toBe(502);
     const [reserved] = (await ledger(paymentId)).reserved;
-    // A quarter of an hour later: the job that settles what nobody settled comes due.
+    // Twenty minutes later: the hold is over, and the job that settles what nobody settled comes due.
+    await holdPasses(reserved?.id);
     await db.current.sql`
       update jobs set run_at = now() where kind = 'settle_refund' and payload->>'reservation_id' = ${reserved?.id ?? ""}`;
     marketplace.worker.start();
@@ -254,6 +285,25 @@ describe("a refund whose gateway call fails", () => {
       `refund-${reserved?.id}`,
     ]);
     expect((await ledger(paymentId)).refunded).toBe(2500);
+  });
+
+  test("whose refund Stripe made but whose answer was lost is found by its reference, not made again", async () => {
+    // This stand-in keeps no idempotency keys, like Stripe a day after the first request.
+    const { orderId, paymentId } = await aPaidOrder();
+    answers = [
+      () => {
+        refunded(paymentId, 2000, `${(asked.at(-1)?.key ?? "").replace(/^refund-/, "")}`);
+        return HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 503 });
+      },
+    ];
+    const key = `forgotten-${crypto.randomUUID()}`;
+    expect((await refund(orderId, { amount: 2000 }, key)).status).toBe(502);
+    const [reserved] = (await ledger(paymentId)).reserved;
+    await holdPasses(reserved?.id);
+    expect((await refund(orderId, { amount: 2000 }, key)).status).toBe(200);
+    expect(askedFor(paymentId)).toHaveLength(1);
+    expect(made.filter((refund) => refund.payment_intent === paymentId)).toHaveLength(1);
+    expect(await ledger(paymentId)).toMatchObject({ refunded: 2000, reserved: [], refunds: [{ id: reserved?.id }] });
   });
 
   test("with a refusal releases the amount", async () => {
@@ -284,6 +334,7 @@ describe("a gateway_a refund whose answer was lost", () => {
     expect((await refund(orderId, {}, key)).status).toBe(502);
     const [reserved] = (await ledger(transaction)).reserved;
     expect(adjustments.filter((made) => made.transaction_id === transaction)).toHaveLength(1);
+    await holdPasses(reserved?.id);
 
     const retried = await refund(orderId, {}, key);
     expect(retried.status).toBe(200);
@@ -291,5 +342,40 @@ describe("a gateway_a refund whose answer was lost", () => {
     expect(made).toMatchObject([{ reason: `Refund ${reserved?.id} for order ${orderId}` }]);
     expect(retried.body.refunds).toMatchObject([{ id: reserved?.id, gateway_refund_id: made[0]?.id, amount: 4900 }]);
     expect(await ledger(transaction)).toMatchObject({ refunded: 4900, reserved: [] });
+  });
+
+  test("and not yet listed by Paddle is not made again by a retry straight away", async () => {
+    const { orderId } = await aPaidOrder();
+    const transaction = `txn_${crypto.randomUUID().slice(0, 8)}`;
+    await db.current
+      .sql`update payments set gateway = 'gateway_a', payment_id = ${transaction} where order_id = ${orderId}`;
+    loseNextAnswer = true;
+    listNextLate = true;
+    const key = `paddle-late-${crypto.randomUUID()}`;
+    expect((await refund(orderId, {}, key)).status).toBe(502);
+    expectProblemShape(await refund(orderId, {}, key), 409, "REFUND_IN_PROGRESS");
+    const made = () => adjustments.filter((each) => each.transaction_id === transaction);
+    expect(made()).toHaveLength(1);
+
+    // Paddle has finished processing it: after the hold, the retry finds it.
+    for (const each of made()) each.listed = true;
+    await holdPasses((await ledger(transaction)).reserved[0]?.id);
+    expect((await refund(orderId, {}, key)).status).toBe(200);
+    expect(made()).toHaveLength(1);
+    expect(await ledger(transaction)).toMatchObject({ refunded: 4900, reserved: [] });
+  });
+});
+
+describe("the same Idempotency-Key after a failed attempt", () => {
+  test("with another body is a 422 and takes nothing of the first attempt's reservation", async () => {
+    const { orderId, paymentId } = await aPaidOrder();
+    answers = [() => new HttpResponse(null, { status: 429, headers: { "retry-after": "1" } })];
+    const key = `reused-${crypto.randomUUID()}`;
+    expect((await refund(orderId, { amount: 1000 }, key)).status).toBe(502);
+    expectProblemShape(await refund(orderId, { amount: 4000 }, key), 422, "IDEMPOTENCY_KEY_REUSED");
+    expect(askedFor(paymentId)).toHaveLength(1);
+    expect(await ledger(paymentId)).toMatchObject({ refunded: 0, reserved: [{ amount: 1000 }] });
+    expect((await refund(orderId, { amount: 1000 }, key)).status).toBe(200);
+    expect(await ledger(paymentId)).toMatchObject({ refunded: 1000, reserved: [] });
   });
 });

@@ -93,8 +93,17 @@ describe("callUpstream", () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(UpstreamUnreachable);
-    expect(error).toMatchObject({ transient: true });
+    expect(error).toMatchObject({ transient: true, sentNothing: false });
     expect((error as Error).message).toContain("the answer broke off");
+  });
+
+  test("a connection refused is known to have sent nothing", async () => {
+    const closed = Bun.serve({ port: 0, fetch: () => new Response("") });
+    const port = closed.port;
+    closed.stop(true);
+    const error = await call("/", connectToAnyAddress, `http://127.0.0.1:${port}`).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamUnreachable);
+    expect(error).toMatchObject({ sentNothing: true });
   });
 
   test("the upstream's own error code and detail are read through the given reader", async () => {

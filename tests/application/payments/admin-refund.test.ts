@@ -4,9 +4,11 @@ import {
   NothingToRefund,
   RefundExceedsPayment,
   RefundInProgress,
-  SETTLE_REFUND_AFTER_MS,
+  RefundOutcomeUnknown,
   SETTLE_REFUND_JOB,
 } from "../../../application/payments/admin-refund.ts";
+import { SETTLE_REFUND_AFTER_MS } from "../../../application/payments/refund-timing.ts";
+import { IdempotencyKeyReused } from "../../../application/shared/idempotent-request.ts";
 import {
   UpstreamBadResponse,
   UpstreamRateLimited,
@@ -45,14 +47,22 @@ function setUp() {
   return { uow, gateways, orders, order, payment, refund, references, settleJobs };
 }
 
-const LOST_ANSWERS: [string, () => Error][] = [
+/** Failures after which the gateway may have refunded: the reservation is held until it can tell. */
+const UNKNOWN_OUTCOMES: [string, () => Error][] = [
   ["a time-out", () => new UpstreamTimeout("gateway", 10)],
   ["a 5xx", () => new UpstreamServerError("gateway", 503)],
-  ["a 429", () => new UpstreamRateLimited("gateway", 2000)],
   ["a garbage body", () => new UpstreamBadResponse("gateway", "not JSON")],
-  ["connection refused", () => new UpstreamUnreachable("gateway", "connection refused")],
+  ["a connection broken after sending", () => new UpstreamUnreachable("gateway", "connection reset")],
   ["a 409 (the same refund still running at the gateway)", () => new UpstreamRejected("gateway", 409, "lock", "")],
 ];
+
+/** Failures known to have sent nothing the gateway could refund by: a retry may go at once. */
+const NOTHING_SENT: [string, () => Error][] = [
+  ["a 429", () => new UpstreamRateLimited("gateway", 2000)],
+  ["connection refused", () => new UpstreamUnreachable("gateway", "connection refused", true)],
+];
+
+const LOST_ANSWERS = [...UNKNOWN_OUTCOMES, ...NOTHING_SENT];
 
 describe("an admin refund's reservation", () => {
   test("names the refund at the gateway by the reservation, and is settled into the one refund", async () => {
@@ -89,6 +99,7 @@ describe("an admin refund's reservation", () => {
       await expect(refund({ amount: 3000 })).rejects.toBeInstanceOf(RefundExceedsPayment);
 
       gateways.gateway_b.recover("refund");
+      uow.payments.expireClaims();
       await refund({ amount: 2000 }, "key-1");
       const [first, second] = references();
       expect(second).toBe(first);
@@ -115,6 +126,7 @@ describe("an admin refund's reservation", () => {
     gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
     await expect(refund({ amount: 700 })).rejects.toBeInstanceOf(UpstreamTimeout);
     gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
     const [job] = settleJobs();
     await orders.settleRefund(job?.payload ?? {});
     expect(references()).toHaveLength(2);
@@ -137,10 +149,11 @@ describe("an admin refund's reservation", () => {
   });
 
   test("a retry under the same key while the first is still asking is refused as in progress", async () => {
-    const { gateways, refund, references } = setUp();
+    const { uow, gateways, refund, references } = setUp();
     gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
     await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
     gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
     const atGateway = gateways.gateway_b.hold("refund");
     const retry = refund({ amount: 700 }, "key-1");
     await atGateway.started;
@@ -155,11 +168,80 @@ describe("an admin refund's reservation", () => {
     gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
     await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
     gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
     await orders.settleRefund(settleJobs()[0]?.payload ?? {});
     const details = await refund({ amount: 700 }, "key-1");
     expect(references()).toHaveLength(2);
     expect(new Set(references()).size).toBe(1);
     expect(uow.payments.get(payment.id).refunded_amount).toBe(700);
     expect(details.refunds).toHaveLength(1);
+  });
+  test.each(UNKNOWN_OUTCOMES)("after %s, a retry straight away is in progress and asks nothing", async (_, error) => {
+    const { uow, gateways, orders, refund, references, settleJobs } = setUp();
+    gateways.gateway_b.fail("refund", error());
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toThrow();
+    gateways.gateway_b.recover("refund");
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(RefundInProgress);
+    await expect(orders.settleRefund(settleJobs()[0]?.payload ?? {})).rejects.toBeInstanceOf(RefundInProgress);
+    expect(references()).toHaveLength(1);
+    expect(uow.payments.reservations()).toMatchObject([{ amount: 2000, outcome_unknown: true }]);
+  });
+
+  test("a retry after an attempt whose outcome is unknown asks the gateway to look the refund up first", async () => {
+    const { uow, gateways, refund } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
+    gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
+    await refund({ amount: 2000 }, "key-1");
+    const asked = gateways.gateway_b.callsOf("refund").map((args) => args[3]);
+    expect(asked).toEqual([{ lookUpFirst: false }, { lookUpFirst: true }]);
+  });
+
+  test.each(NOTHING_SENT)("after %s, a retry may ask again at once", async (_, error) => {
+    const { uow, gateways, refund, references } = setUp();
+    gateways.gateway_b.fail("refund", error());
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toThrow();
+    gateways.gateway_b.recover("refund");
+    await refund({ amount: 2000 }, "key-1");
+    expect(references()).toHaveLength(2);
+    expect(uow.payments.reservations()).toEqual([]);
+  });
+
+  test("a refusal after an attempt whose outcome is unknown keeps the reservation, for the settle job", async () => {
+    const { uow, gateways, orders, payment, refund, settleJobs } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
+    gateways.gateway_b.fail("refund", new UpstreamRejected("gateway", 400, "charge_already_refunded", "refunded"));
+    uow.payments.expireClaims();
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(RefundOutcomeUnknown);
+    expect(uow.payments.reservations()).toMatchObject([{ amount: 2000, outcome_unknown: true }]);
+    uow.payments.expireClaims();
+    await expect(orders.settleRefund(settleJobs()[0]?.payload ?? {})).rejects.toBeInstanceOf(RefundOutcomeUnknown);
+    expect(uow.payments.reservations()).toMatchObject([{ amount: 2000 }]);
+    await expect(refund({ amount: 3000 })).rejects.toBeInstanceOf(RefundExceedsPayment);
+    expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
+  });
+
+  test("the same key with another body after a failed attempt is refused and asks nothing", async () => {
+    const { gateways, refund, references } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamRateLimited("gateway", 1000));
+    await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(UpstreamRateLimited);
+    gateways.gateway_b.recover("refund");
+    await expect(refund({ amount: 3000 }, "key-1")).rejects.toBeInstanceOf(IdempotencyKeyReused);
+    await expect(refund({}, "key-1")).rejects.toBeInstanceOf(IdempotencyKeyReused);
+    expect(references()).toHaveLength(1);
+    await refund({ amount: 2000 }, "key-1");
+    expect(gateways.gateway_b.refunds.map((r) => r.amount)).toEqual([2000]);
+  });
+
+  test("the same key with another body after the settle job made the refund is refused", async () => {
+    const { uow, gateways, orders, refund, settleJobs } = setUp();
+    gateways.gateway_b.fail("refund", new UpstreamTimeout("gateway", 10));
+    await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
+    gateways.gateway_b.recover("refund");
+    uow.payments.expireClaims();
+    await orders.settleRefund(settleJobs()[0]?.payload ?? {});
+    await expect(refund({ amount: 800 }, "key-1")).rejects.toBeInstanceOf(IdempotencyKeyReused);
   });
 });

@@ -61,6 +61,31 @@ describe("gateway_b one-time payments and refunds", () => {
   });
 });
 
+describe("gateway_b refund list", () => {
+  test("lists a payment intent's refunds newest first, a page at a time, with their metadata", async () => {
+    const sim = simWithMarketplace();
+    const session = await paidSession(sim, { orderId: "ord_list" });
+    const other = await paidSession(sim, { orderId: "ord_other" });
+    const intent = session.payment_intent as string;
+    for (const reference of ["rf_1", "rf_2", "rf_3"]) {
+      await sim.b("POST", "/refunds", { payment_intent: intent, amount: 100, "metadata[refund_reference]": reference });
+    }
+    await sim.b("POST", "/refunds", { payment_intent: other.payment_intent, amount: 100 });
+
+    const first = await sim.b("GET", `/refunds?payment_intent=${intent}&limit=2`);
+    expect(first.body).toMatchObject({ object: "list", url: "/v1/refunds", has_more: true });
+    const references = (page: { data: { metadata: { refund_reference: string } }[] }) =>
+      page.data.map((refund) => refund.metadata.refund_reference);
+    expect(references(first.body)).toEqual(["rf_3", "rf_2"]);
+    const last = first.body.data[1].id as string;
+    const second = await sim.b("GET", `/refunds?payment_intent=${intent}&limit=2&starting_after=${last}`);
+    expect(second.body).toMatchObject({ has_more: false });
+    expect(references(second.body)).toEqual(["rf_1"]);
+    expect((await sim.b("GET", "/refunds?limit=100")).body.data).toHaveLength(4);
+    expect((await sim.b("GET", "/refunds?status=succeeded")).body.error).toMatchObject({ code: "parameter_unknown" });
+  });
+});
+
 describe("gateway_b subscription checkout: the first invoice pays, not a payment intent of the session", () => {
   test("the session names its invoice; the invoice payment names the intent; the intent its charge", async () => {
     const sim = simWithMarketplace();

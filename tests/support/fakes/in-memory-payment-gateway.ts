@@ -85,8 +85,8 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
       calls.push({ method: "normalizeWebhookPayload", args: [payload] });
       throw new InvalidWebhookPayload("the in-memory gateway sends no events");
     },
-    refund: (payment, amount, reference) =>
-      call("refund", [payment, amount, reference], (): RefundResult => {
+    refund: (payment, amount, reference, options) =>
+      call("refund", [payment, amount, reference, options], (): RefundResult => {
         refunds.push({ payment_id: payment.payment_id, amount });
         return { refund_id: `re_${name}_${refunds.length}`, status: "succeeded" };
       }),

@@ -15,9 +15,10 @@ export function createInMemoryPaymentLedger() {
   let disputes = new Map<string, Dispute>();
   /** Refunds reserved and not yet settled or released; `claimed_until` in epoch ms. */
   /** The request key each refund settled from a reservation was made under. */
-  let settledKeys = new Map<string, string>();
-  let reservations: (Omit<RefundReservation, "payment"> & {
+  let settledKeys = new Map<string, { key: string; hash: string }>();
+  let reservations: (Omit<RefundReservation, "payment" | "outcome_unknown"> & {
     payment_id: string;
+    outcome_unknown: boolean;
     request_key: string | null;
     claimed_until: number | null;
   })[] = [];
@@ -43,6 +44,10 @@ export function createInMemoryPaymentLedger() {
     return payment;
   }
 
+  const toReservation = (found: (typeof reservations)[number]): RefundReservation => {
+    const { id, amount, refunded_before, outcome_unknown, request_hash } = found;
+    return { id, payment: get(found.payment_id), amount, refunded_before, outcome_unknown, request_hash };
+  };
   const get = (id: string): Payment => {
     const payment = payments.get(id);
     if (!payment) throw new Error(`no payment ${id}`);
@@ -91,7 +96,9 @@ export function createInMemoryPaymentLedger() {
         const reserved = reservations.find((r) => r.id === refund.reservation_id);
         reservations = reservations.filter((r) => r.id !== refund.reservation_id);
         const known = refunds.find((r) => r.payment_id === paymentId && r.gateway_refund_id === refund.refund_id);
-        if (reserved?.request_key) settledKeys.set(known?.id ?? reserved.id, reserved.request_key);
+        if (reserved?.request_key) {
+          settledKeys.set(known?.id ?? reserved.id, { key: reserved.request_key, hash: reserved.request_hash ?? "" });
+        }
         if (reserved && !known) {
           refunds = [
             ...refunds,
@@ -133,27 +140,36 @@ export function createInMemoryPaymentLedger() {
     },
     reservedOn: async (paymentId) =>
       reservations.filter((r) => r.payment_id === paymentId).reduce((sum, r) => sum + r.amount, 0),
-    async reserveRefund(payment, amount, requestKey, claimSeconds) {
+    async reserveRefund(payment, amount, request, claimSeconds) {
       const reservation = {
         id: crypto.randomUUID(),
         payment_id: payment.id,
         amount,
         refunded_before: payment.refunded_amount,
-        request_key: requestKey,
+        outcome_unknown: false,
+        request_hash: request?.hash ?? null,
+        request_key: request?.key ?? null,
         claimed_until: Date.now() + claimSeconds * 1000,
       };
       reservations = [...reservations, reservation];
-      return { id: reservation.id, payment, amount, refunded_before: reservation.refunded_before };
+      const { id, refunded_before, outcome_unknown, request_hash } = reservation;
+      return { id, payment, amount, refunded_before, outcome_unknown, request_hash };
     },
     async reservationFor(orderId, requestKey) {
       const found = reservations.find((r) => r.request_key === requestKey && get(r.payment_id).order_id === orderId);
-      if (found) {
-        const { id, amount, refunded_before } = found;
-        return { reservation: { id, payment: get(found.payment_id), amount, refunded_before }, open: true };
-      }
-      const made = refunds.find((r) => settledKeys.get(r.id) === requestKey && get(r.payment_id).order_id === orderId);
+      if (found) return { reservation: toReservation(found), open: true };
+      const made = refunds.find(
+        (r) => settledKeys.get(r.id)?.key === requestKey && get(r.payment_id).order_id === orderId,
+      );
       if (!made) return undefined;
-      const reservation = { id: made.id, payment: get(made.payment_id), amount: made.amount, refunded_before: 0 };
+      const reservation = {
+        id: made.id,
+        payment: get(made.payment_id),
+        amount: made.amount,
+        refunded_before: 0,
+        outcome_unknown: false,
+        request_hash: settledKeys.get(made.id)?.hash ?? null,
+      };
       return { reservation, open: false };
     },
     async claimReservation(reservationId, claimSeconds) {
@@ -161,17 +177,17 @@ export function createInMemoryPaymentLedger() {
       if (!found) return undefined;
       const claimed = found.claimed_until === null || found.claimed_until < Date.now();
       if (claimed) found.claimed_until = Date.now() + claimSeconds * 1000;
-      const reservation = {
-        id: found.id,
-        payment: get(found.payment_id),
-        amount: found.amount,
-        refunded_before: found.refunded_before,
-      };
-      return { reservation, claimed };
+      return { reservation: toReservation(found), claimed };
     },
     async unclaimReservation(reservationId) {
       const found = reservations.find((r) => r.id === reservationId);
       if (found) found.claimed_until = null;
+    },
+    async holdUnknownOutcome(reservationId, holdSeconds) {
+      const found = reservations.find((r) => r.id === reservationId);
+      if (!found) return;
+      found.outcome_unknown = true;
+      found.claimed_until = Date.now() + holdSeconds * 1000;
     },
     async releaseReservation(reservationId) {
       reservations = reservations.filter((r) => r.id !== reservationId);
@@ -216,7 +232,12 @@ export function createInMemoryPaymentLedger() {
     refunds: () => [...refunds],
     disputes: () => [...disputes.values()],
     /** Refunds reserved and not yet settled or released. */
-    reservations: () => reservations.map(({ id, payment_id, amount }) => ({ id, payment_id, amount })),
+    reservations: () =>
+      reservations.map(({ id, payment_id, amount, outcome_unknown }) => ({ id, payment_id, amount, outcome_unknown })),
+    /** Time passes beyond every claim: any reservation can be claimed again. */
+    expireClaims: () => {
+      for (const reservation of reservations) reservation.claimed_until = null;
+    },
     snapshot() {
       const saved = {
         payments: new Map(payments),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { HttpResponse } from "msw";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
 import {
   type CheckoutLine,
@@ -154,6 +155,54 @@ describe("createCheckoutSession", () => {
 });
 
 describe("refund", () => {
+  const PAYMENT = { payment_id: "pi_1", order_id: ORDER, currency: "USD" };
+  const listed = (id: string, reference: string) => ({
+    id,
+    object: "refund",
+    status: "succeeded",
+    amount: 900,
+    metadata: { order_id: ORDER, refund_reference: reference },
+  });
+
+  test("looked up first, answers with the refund already made under the reference and makes none", async () => {
+    const lists = answer("get", "/v1/refunds", {
+      object: "list",
+      url: "/v1/refunds",
+      has_more: false,
+      data: [listed("re_2", "rf_other"), listed("re_1", "rf_7")],
+    });
+    const posts = answer("post", "/v1/refunds", listed("re_9", "rf_7"));
+    const result = await setup().gateway.refund(PAYMENT, 900, "rf_7", { lookUpFirst: true });
+    expect(result).toEqual({ refund_id: "re_1", status: "succeeded" });
+    expect(lists[0]?.query.get("payment_intent")).toBe("pi_1");
+    expect(posts).toHaveLength(0);
+  });
+
+  test("looked up first, pages on with starting_after, and makes the refund when none is listed", async () => {
+    const lists = answer("get", "/v1/refunds", () => {
+      const first = lists.length === 1;
+      return HttpResponse.json({
+        object: "list",
+        url: "/v1/refunds",
+        has_more: first,
+        data: [listed(first ? "re_a" : "re_b", "rf_other")],
+      });
+    });
+    const posts = answer("post", "/v1/refunds", listed("re_new", "rf_7"));
+    const result = await setup().gateway.refund(PAYMENT, 900, "rf_7", { lookUpFirst: true });
+    expect(result).toEqual({ refund_id: "re_new", status: "succeeded" });
+    expect(lists.map((request) => request.query.get("starting_after"))).toEqual([null, "re_a"]);
+    expect(posts[0]?.headers.get("idempotency-key")).toBe("refund-rf_7");
+  });
+
+  test("a refund list that is not a list makes no refund", async () => {
+    answer("get", "/v1/refunds", { object: "refund" });
+    const posts = answer("post", "/v1/refunds", listed("re_new", "rf_7"));
+    const error = await failure(setup().gateway.refund(PAYMENT, 900, "rf_7", { lookUpFirst: true }));
+    expect(error.code).toBe("GATEWAY_BAD_RESPONSE");
+    expect(posts).toHaveLength(0);
+  });
+
   test("a full refund names the payment intent and the order, without an amount", async () => {
     const requests = answer("post", "/v1/refunds", { id: "re_1", object: "refund", status: "succeeded", amount: 4900 });
     const result = await setup().gateway.refund({ payment_id: "pi_1", order_id: ORDER, currency: "USD" }, null, "rf_1");
