@@ -38,7 +38,7 @@ const PROVIDER_LATENCY_MS = setting("BENCH_PROVIDER_LATENCY_MS", 25, 25);
  * Job slots per instance in the scale figure. With the provider answering in 25 ms an instance is
  * bound by its slots, which is what a second instance adds; two instances at the default 4 would
  * reach the CPU ceiling of a two-core machine that also runs PostgreSQL, the simulator and the load,
- * and the figure would measure the machine (see docs/decisions.md).
+ * and the figure would measure the machine (see docs/performance.md).
  */
 const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
 const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 20, 3);

@@ -56,9 +56,9 @@ function nonBlocking(fd: number): number {
  * Log lines gathered in one byte buffer and written in batches from the event loop's own thread:
  * a line is encoded (or formatted, see `append`) into the batch, and one `write(2)` takes the
  * batch once it holds `batchBytes` or `intervalMs` has passed. (Pino's asynchronous sonic-boom
- * destination measured each line's byte length and copied every chunk once more; a batch of
- * strings joined before encoding still cost a third of a cached catalog answer: see
- * docs/decisions.md.) A pipe is written without blocking; what it does not take yet stays held.
+ * destination measures each line's byte length and copies every chunk once more, and a batch of
+ * strings joined before encoding costs a third of a cached catalog answer: see
+ * docs/performance.md.) A pipe is written without blocking; what it does not take yet stays held.
  * The writes are synchronous on purpose: in Bun, an asynchronous `fs.write` still in flight when
  * the process exits is lost, whereas here every byte is either written or still held, and
  * `flushSync` (called on shutdown and from the process's `exit` event) writes all that is held,

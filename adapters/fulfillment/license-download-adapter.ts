@@ -28,7 +28,7 @@ const delivered = ({ license, entitlement }: IssuedLicense): FulfillmentOutcome 
  * moves its expiry to the new period end, cancel revokes license and entitlement. Online
  * validation and downloads see the record; the key itself is not reissued, so a machine that is
  * offline trusts the key's `exp` (the period paid at issue) until it can ask again
- * (docs/decisions.md).
+ * (docs/decisions/licenses.md).
  */
 export function createLicenseDownloadAdapter(deps: {
   licenses: LicenseRepository;

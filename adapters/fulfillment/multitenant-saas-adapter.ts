@@ -7,7 +7,7 @@ import type {
 import type { ProviderClient, ProviderTenant } from "../../application/provisioning/ports.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 
-/** The plan a tenant gets when the subscription mapping names no license type (docs/decisions.md). */
+/** The plan a tenant gets when the subscription mapping names no license type (docs/decisions/provider-contract.md). */
 export const DEFAULT_PLAN = "standard";
 
 const configOf = (context: FulfillmentContext) => driverConfig(context.product, "multitenant_saas");

@@ -50,9 +50,9 @@ export function createPostgresJobLeases(deps: {
      * graphile-worker's claim, in two parts on an index each: running jobs whose lease expired
      * (their worker died, or this one could not record their outcome) first, then due pending jobs
      * oldest first, skipping rows another worker is claiming and the jobs still running here
-     * (`runningHere`, ids). Each part is materialized so its locking subquery runs once. One index
-     * over both states kept the dead versions of every job finished since the last vacuum, and the
-     * claim stepped over them all (see docs/decisions.md).
+     * (`runningHere`, ids). Each part is materialized so its locking subquery runs once. Each state
+     * has its own partial index: one index over both keeps the dead versions of every job finished
+     * since the last vacuum, and the claim would step over them all (docs/decisions/jobs-queue.md).
      */
     claim(limit: number, runningHere: readonly string[] = []): Promise<ClaimedJob[]> {
       return sql<ClaimedJob[]>`

@@ -3,7 +3,7 @@ import type { PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import { type ProductInput, SlugTaken } from "../../domain/catalog/product.ts";
 import type { AppDeps } from "../http/app.ts";
 
-/** The secret reference the demo point-of-sale product authenticates with (see docs/decisions.md). */
+/** The secret reference the demo point-of-sale product authenticates with (see docs/decisions/demo-catalog.md). */
 export const DEMO_PROVIDER_CREDENTIALS_REF = "provider_sim_token";
 
 const monthlyAndYearly = (monthly: number, yearly: number): PricingMappingInput[] => [

@@ -77,8 +77,8 @@ export interface RefundRequest {
 type Asked = { readonly kind: "settled" } | { readonly kind: "refused"; readonly error: Error };
 
 /**
- * A refund is reserved before the gateway is asked (docs/decisions.md, "Refunds reserved under the
- * payment's lock"): under the payment row's lock, what is left is the payment less what was
+ * A refund is reserved before the gateway is asked (docs/decisions/refund-reservations.md):
+ * under the payment row's lock, what is left is the payment less what was
  * refunded, charged back and reserved by refunds still in flight, so concurrent refunds never
  * reserve more than was paid. The reservation's id names the refund at the gateway; its answer
  * settles or releases it; an answer never heard leaves it held for a retry or the settle job.

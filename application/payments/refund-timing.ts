@@ -1,6 +1,6 @@
 /**
  * How long an admin's refund reservation is held, and when the settle job looks at it
- * (docs/decisions.md, "Refunds reserved under the payment's lock").
+ * (docs/decisions/refund-reservations.md).
  */
 
 import { LONGEST_GATEWAY_TIMEOUT_SECONDS, REFUND_ATTEMPT_MAX_CALLS } from "./ports.ts";

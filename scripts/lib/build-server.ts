@@ -18,7 +18,7 @@ const LOADED_WHEN_USED = ["@electric-sql/pglite", "@electric-sql/pglite-socket",
  * Bundles the marketplace (adapters/main.ts and everything it imports) into one entry module for
  * Bun, with a linked source map so stack traces name the source files, and returns its path. About
  * 650 modules (the schema library alone is 265 files) become one, which takes the server about
- * 10 MB less resident memory (see docs/decisions.md).
+ * 10 MB less resident memory (see docs/decisions/bundled-server.md).
  *
  * The build goes to a folder of its own first and then moves in: chunks (named by their content, so
  * an existing one is the same file) before the entry and its map, each by an atomic rename. A server
