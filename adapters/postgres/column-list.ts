@@ -9,7 +9,7 @@ const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""').replace
 /**
  * A column list spliced in as fixed text, its names quoted once per list. postgres.js's own helper
  * (`${sql(columns)}`) quotes every name again and searches the query's text before it for a keyword
- * on every execution: on the delivery path that was a tenth of the marketplace's CPU per order.
+ * on every execution: on the delivery path that would be a tenth of the marketplace's CPU per order.
  */
 export function columnList(sql: Queryable, columns: readonly string[]): postgres.PendingQuery<postgres.Row[]> {
   let text = quoted.get(columns);
