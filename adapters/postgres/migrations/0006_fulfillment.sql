@@ -1,4 +1,4 @@
--- Every verified gateway webhook, once per (gateway, event_id): stored before it is acknowledged, processed by a job (docs/decisions/webhook-inbox.md).
+-- Every verified gateway webhook, once per (gateway, event_id): stored before it is acknowledged, processed by a job (docs/decisions/gateway-webhooks-stored-once.md).
 create table webhook_inbox (
   id uuid primary key default gen_random_uuid(),
   gateway text not null,
