@@ -58,15 +58,17 @@ const thousands = (value: number) => Math.round(value).toLocaleString("en-US");
 const spread = (values: readonly number[] | undefined) =>
   values && values.length > 1 ? `; runs ${Math.min(...values)}..${Math.max(...values)}` : "";
 
-/** The figures as a Markdown table, each with its target and whether this run met it. */
-export function performanceTable(results: Results): string {
+/** One figure: its name, its value as the table writes it, the number the target bounds, the target. */
+type Row = [name: string, value: string, number: number, bound: Bound, unit?: string];
+
+function figureRows(results: Results): Row[] {
   const { catalog, webhooks, e2e, scale } = results;
   const best = Math.max(catalog.marketplace_rps, catalog.product_rps);
   const headroom = Math.round((catalog.generator_ceiling_rps / best) * 100) / 100;
   const runs = e2e.runs?.length ?? 1;
   const runsNote = runs > 1 ? ` (median of ${runs} runs)` : "";
   const pairsNote = (scale.pairs?.length ?? 1) > 1 ? `; median of ${scale.pairs?.length} pairs` : "";
-  const rows: [string, string, number, Bound, string?][] = [
+  const rows: Row[] = [
     [
       "`catalog_ratio`: `GET /api/products` over a raw `Bun.serve` of the same bytes",
       `${catalog.catalog_ratio} (${thousands(catalog.marketplace_rps)} vs ${thousands(catalog.raw_bun_rps)} req/s)`,
@@ -145,7 +147,13 @@ export function performanceTable(results: Results): string {
       " MB",
     ]);
   }
-  const cells = rows.map(([name, value, number, bound, unit]) => [
+  return rows;
+}
+
+/** The figures as a Markdown table, each with its target and whether this run met it. */
+export function performanceTable(results: Results): string {
+  const { catalog } = results;
+  const cells = figureRows(results).map(([name, value, number, bound, unit]) => [
     name,
     value,
     targetText(bound, unit),
@@ -186,4 +194,35 @@ export async function writeReadmeTable(path: string, table: string): Promise<voi
   const end = text.indexOf(END);
   if (start < 0 || end < start) throw new Error(`${path} has no ${START} ... ${END} block`);
   await Bun.write(path, `${text.slice(0, start + START.length)}\n${table}\n${text.slice(end)}`);
+}
+
+/** How much worse a figure may be than the baseline's before the comparison calls it a regression. */
+export const REGRESSION_TOLERANCE = 0.1;
+
+/**
+ * The same figures of two builds measured in one run, side by side: the baseline's (`BENCH_BASELINE`),
+ * this code's, the change in the direction the target counts as better, and whether it is within
+ * `REGRESSION_TOLERANCE`. A figure whose baseline is 0 (duplicates, lost) must stay 0.
+ */
+export function comparisonTable(baseline: Results, current: Results, baselineName: string): string {
+  const before = figureRows(baseline);
+  const cells = figureRows(current).map(([name, value, number, bound], index) => {
+    const old = before[index];
+    if (!old) return [name, "", value, "", ""];
+    const better = "min" in bound ? number - old[2] : old[2] - number;
+    const change = old[2] === 0 ? (number === 0 ? 0 : -1) : better / Math.abs(old[2]);
+    const sign = change >= 0 ? "+" : "−";
+    return [
+      name,
+      old[1],
+      value,
+      `${sign}${Math.round(Math.abs(change) * 1000) / 10}%`,
+      change >= -REGRESSION_TOLERANCE ? "yes" : "no",
+    ];
+  });
+  return [
+    `Side by side in the same run: \`${baselineName}\` (baseline) and this code; the change counts the direction the target calls better:`,
+    "",
+    ...markdownTable(["figure", "baseline", "this code", "change", `within ${REGRESSION_TOLERANCE * 100}%`], cells),
+  ].join("\n");
 }

@@ -7,12 +7,13 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
+import { measureBaseline } from "./baseline.ts";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
 import { measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
 import { measureDownload } from "./download.ts";
 import { latencyChart } from "./latency-chart.ts";
-import { performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
+import { comparisonTable, performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
 import { ensureWrk, round } from "./tools.ts";
 import { measureWebhooks } from "./webhooks.ts";
@@ -44,10 +45,14 @@ const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
 const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 20, 3);
 const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
 const OUT = process.env.BENCH_OUT ?? (SMOKE ? undefined : "bench/results.json");
+/** A git ref whose bench runs first, for the side-by-side table (see bench/baseline.ts). */
+const BASELINE = process.env.BENCH_BASELINE;
 
 const ACCESS_LOG = join(tmpdir(), "marketplace-bench-access.log");
 
 const say = (line: string) => console.log(`[bench] ${line}`);
+
+const baseline = BASELINE ? await measureBaseline(BASELINE, say) : undefined;
 
 const generator = await ensureWrk(say);
 const database = await startDatabase();
@@ -211,13 +216,15 @@ try {
       pairs,
     },
   };
-  const table = performanceTable(results);
+  const comparison = baseline && BASELINE ? comparisonTable(baseline, results, BASELINE) : undefined;
+  const table = comparison ? `${performanceTable(results)}\n\n${comparison}` : performanceTable(results);
   console.log(`\n${table}`);
   if (OUT) {
-    await Bun.write(OUT, `${JSON.stringify({ ...results, targets: TARGETS }, null, 2)}\n`);
+    const record = baseline ? { ...results, baseline: { ref: BASELINE, ...baseline } } : results;
+    await Bun.write(OUT, `${JSON.stringify({ ...record, targets: TARGETS }, null, 2)}\n`);
     say(`written to ${OUT}`);
   }
-  if (!SMOKE) {
+  if (!SMOKE && process.env.BENCH_SKIP_README !== "1") {
     const points = results.latency_by_load;
     await Bun.write(
       "bench/latency.svg",

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { performanceTable, type Results } from "../../bench/report.ts";
+import { comparisonTable, performanceTable, type Results } from "../../bench/report.ts";
 
 const results = (await Bun.file(new URL("../../bench/results.json", import.meta.url)).json()) as Results;
 
@@ -46,5 +46,31 @@ describe("the README's Performance table", () => {
     expect(row).toMatch(/<= 32 MB +\| yes +\|$/);
     const { download: _none, ...older } = { ...results, download };
     expect(performanceTable(older)).not.toContain("downloads a");
+  });
+});
+
+describe("the side-by-side table of a baseline and this code", () => {
+  const rowOf = (table: string, text: string) => table.split("\n").find((line) => line.includes(text));
+
+  test("counts a figure more than 10% worse in its target's direction as a regression, and less as within", () => {
+    const slower = { ...results, catalog: { ...results.catalog, catalog_ratio: results.catalog.catalog_ratio * 0.85 } };
+    const table = comparisonTable(results, slower, "v1");
+    expect(table).toContain("`v1` (baseline)");
+    expect(rowOf(table, "`catalog_ratio`")).toMatch(/\| −15% +\| no +\|$/);
+    const slightly = { ...results, e2e: { ...results.e2e, p99_ms: results.e2e.p99_ms * 1.05 } };
+    expect(rowOf(comparisonTable(results, slightly, "v1"), "paid → active p99")).toMatch(/\| −5% +\| yes +\|$/);
+  });
+
+  test("calls a lower latency and a higher ratio better, and a lost delivery where there was none a regression", () => {
+    const better = {
+      ...results,
+      catalog: { ...results.catalog, catalog_ratio: results.catalog.catalog_ratio * 1.2 },
+      e2e: { ...results.e2e, p50_ms: results.e2e.p50_ms / 2, lost: 1 },
+    };
+    const baseline = { ...results, e2e: { ...results.e2e, lost: 0 } };
+    const table = comparisonTable(baseline, better, "v1");
+    expect(rowOf(table, "`catalog_ratio`")).toMatch(/\| \+20% +\| yes +\|$/);
+    expect(rowOf(table, "paid → active p50")).toMatch(/\| \+50% +\| yes +\|$/);
+    expect(rowOf(table, "lost deliveries")).toMatch(/\| no +\|$/);
   });
 });
