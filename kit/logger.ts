@@ -62,6 +62,11 @@ function jsonInner(text: string): string {
  * formatted here, byte for byte as pino formats them (a test holds the two together), and handed
  * straight to the destination: pino's generic path (a diagnostics-channel trace and a JSON.stringify
  * per field, a fresh ISO time) cost as much as answering a cached catalog request.
+ *
+ * Kept for `catalog_ratio`: these lines keep it at 0.61 vs 0.47 with pino writing them (0.27..0.87
+ * and 0.20..0.75 over the rounds; 25.7 vs 35.9 µs of CPU per cached list answer), measured by
+ * `npm run bench`'s catalog figure, both builds side by side (bench/compare.ts), on 2026-11-28.
+ * See docs/decisions/access-log-writer.md.
  */
 export function createAccessLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
   const logger = pino(
