@@ -98,15 +98,18 @@ try {
   if (ONLY.has("e2e")) {
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
-    const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
-    if (!product) throw new Error("the seeded point-of-sale product is missing");
     let customerId: string | undefined;
+    let productId: string | undefined;
     for (let rep = 1; rep <= REPS; rep++) {
       for (const i of builds.map((_, i) => (i + rep) % builds.length)) {
         const { name, bundle } = builds[i] as (typeof builds)[number];
         const host = await startMarketplace(database, sim.url, {}, { bundle });
         services.push(host);
-        if (customerId === undefined) {
+        if (customerId === undefined || productId === undefined) {
+          // The first marketplace seeds the demo catalog.
+          const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+          if (!product) throw new Error("the seeded point-of-sale product is missing");
+          productId = product.id;
           const registered = await fetch(`${host.url}/api/auth/register`, {
             method: "POST",
             headers: { "content-type": "application/json" },
@@ -114,7 +117,7 @@ try {
           });
           customerId = ((await registered.json()) as { user: { id: string } }).user.id;
         }
-        const orders = { sql, sim, customerId, productId: product.id, marketplace: host, rate: E2E_RATE };
+        const orders = { sql, sim, customerId, productId, marketplace: host, rate: E2E_RATE };
         await offerPaidOrders({ ...orders, seconds: 3 });
         const run = await offerPaidOrders({ ...orders, seconds: E2E_SECONDS });
         record(name, "e2e_p50_ms", run.p50_ms);
