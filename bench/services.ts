@@ -127,16 +127,17 @@ const LICENSE_SIGNING_KEY = await licenseSigningKeyPem();
 /**
  * A marketplace process in production configuration (real auth and signatures, secrets from the
  * environment, the demo catalog seeded on purpose); its log lines go to `logPath`, or are dropped.
+ * `bundle` runs another build of the server (`buildServer(outfile)`), to set two versions side by side.
  */
 export async function startMarketplace(
   database: BenchDatabase,
   simUrl: string,
   extra: Record<string, string> = {},
-  options: { readonly logPath?: string; readonly cpu?: number } = {},
+  options: { readonly logPath?: string; readonly cpu?: number; readonly bundle?: string } = {},
 ): Promise<Service> {
   const port = await freePort();
   const proc = spawn(
-    await serverBundle(),
+    options.bundle ?? (await serverBundle()),
     {
       NODE_ENV: "production",
       SEED_DEMO_CATALOG: "true",

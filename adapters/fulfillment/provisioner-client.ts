@@ -1,7 +1,7 @@
 import { UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
-import { callUpstream, parseJsonBody } from "../upstream/upstream-http.ts";
+import { callUpstream } from "../upstream/upstream-http.ts";
 
 export const PROVISIONER_TIMEOUT_SECONDS = 30;
 
@@ -43,7 +43,7 @@ export async function provisionInstallation(
     },
     readRejection,
   );
-  const body = parseJsonBody("provider", response.text) as { url?: unknown } | null;
+  const body = response.body as { url?: unknown } | null;
   const url = httpUrlOrNull(body?.url);
   if (!url) throw new UpstreamBadResponse("provider", "the provisioner's answer has no http(s) url");
   return url;

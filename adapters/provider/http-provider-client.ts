@@ -4,7 +4,7 @@ import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shar
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
 import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
-import { callUpstream, parseJsonBody, type RejectionReader } from "../upstream/upstream-http.ts";
+import { callUpstream, type RejectionReader } from "../upstream/upstream-http.ts";
 import { checkManagementView, checkTenant } from "./provider-schemas.ts";
 import { signProviderRequest } from "./provider-signature.ts";
 
@@ -59,7 +59,7 @@ export function createHttpProviderClient(deps: { secrets: SecretStore; outbound:
       },
       readProblem,
     );
-    return { status: response.status, body: parseJsonBody("provider", response.text) };
+    return { status: response.status, body: response.body };
   }
 
   async function tenantCall(

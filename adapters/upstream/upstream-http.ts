@@ -1,6 +1,8 @@
+import ky, { HTTPError, type KyResponse, NetworkError, TimeoutError } from "ky";
 import {
   type Upstream,
   UpstreamBadResponse,
+  UpstreamError,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
@@ -10,7 +12,6 @@ import {
 } from "../../application/shared/upstream-errors.ts";
 import { findStructureViolation } from "../../kit/json-structure.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
-import { DeadlinePassed, withinDeadline } from "./deadline.ts";
 
 export interface UpstreamRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -25,7 +26,8 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   readonly status: number;
   readonly headers: Headers;
-  readonly text: string;
+  /** The 2xx body, parsed by `parseJsonBody`. */
+  readonly body: unknown;
 }
 
 /** How an upstream phrases a refusal in its error body: a code and a human detail. */
@@ -37,18 +39,6 @@ export function parseRetryAfter(header: string | null, now = Date.now()): number
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-async function rejection(response: Response, read: RejectionReader): Promise<{ code?: string; detail?: string }> {
-  try {
-    const found = read(await response.json());
-    return {
-      ...(found.code ? { code: found.code.slice(0, 100) } : {}),
-      ...(found.detail ? { detail: found.detail.slice(0, 200) } : {}),
-    };
-  } catch {
-    return {};
-  }
 }
 
 const CONNECTION_FAILURES: Readonly<Record<string, string>> = {
@@ -83,61 +73,92 @@ export function describeConnectionFailure(error: unknown): string {
   return error instanceof Error ? error.message : "connection failed";
 }
 
+/** An error body as the reader sees it: JSON whatever its content type, else nothing. */
+function errorBody(data: unknown): unknown {
+  if (typeof data !== "string") return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+function rejection(data: unknown, read: RejectionReader): { code?: string; detail?: string } {
+  try {
+    const found = read(errorBody(data));
+    return {
+      ...(found.code ? { code: found.code.slice(0, 100) } : {}),
+      ...(found.detail ? { detail: found.detail.slice(0, 200) } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** A non-2xx answer as the typed error the callers and the job system branch on. */
+function answerError(upstream: Upstream, error: HTTPError, read: RejectionReader): UpstreamError {
+  const { status, headers } = error.response;
+  if (status === 429) return new UpstreamRateLimited(upstream, parseRetryAfter(headers.get("retry-after")));
+  if (status === 408 || status >= 500) return new UpstreamServerError(upstream, status);
+  if (status < 400) return new UpstreamRejected(upstream, status, undefined, "unexpected redirect");
+  const found = rejection(error.data, read);
+  return new UpstreamRejected(upstream, status, found.code, found.detail);
+}
+
 /**
- * One HTTP call to an upstream: no retries (the job system retries, with backoff), no redirects
- * followed, and one time-out for the whole exchange (resolving the host, connecting, the answer
- * and its body), with the connection made by `request.outbound`, which refuses non-public
- * addresses as it connects. Anything but a 2xx becomes a typed `UpstreamError`; the 2xx body is
- * returned as text for the caller to parse.
+ * What went wrong, as an `UpstreamError`. ky's own errors name the URL (query included); none of
+ * them goes further than here, so no credential in a URL reaches a log line or `last_error`.
+ */
+function typedError(upstream: Upstream, request: UpstreamRequest, read: RejectionReader, error: Error): Error {
+  if (error instanceof UpstreamError) return error;
+  if (error instanceof HTTPError) return answerError(upstream, error, read);
+  if (error instanceof TimeoutError) return new UpstreamTimeout(upstream, request.timeoutSeconds);
+  if (error instanceof OutboundUrlRefused) return new UpstreamUrlNotAllowed(upstream, error.reason, error.transient);
+  const cause = error instanceof NetworkError ? error.cause : error;
+  const code = (cause as { code?: unknown }).code;
+  const neverConnected = typeof code === "string" && NEVER_CONNECTED.has(code);
+  return new UpstreamUnreachable(upstream, describeConnectionFailure(cause), neverConnected);
+}
+
+/**
+ * One HTTP call to an upstream, through ky with the connect-time guard as its `fetch`:
+ * - no retries: the job system retries with backoff and full jitter, honouring the upstream's
+ *   `Retry-After` (carried by `UpstreamRateLimited`), and a POST that reached the upstream is
+ *   never repeated blindly;
+ * - no redirects followed;
+ * - one time-out for the whole exchange: resolving the host (the guard does it), connecting, the
+ *   answer and its body, even when a step ignores the abort signal;
+ * - anything but a 2xx becomes a typed `UpstreamError` (ky's `beforeError` hook); a 2xx body is
+ *   parsed by `parseJsonBody` (ky's `parseJson`).
  */
 export async function callUpstream(
   upstream: Upstream,
   request: UpstreamRequest,
   readRejection: RejectionReader,
 ): Promise<UpstreamResponse> {
+  const ms = request.timeoutSeconds * 1000;
+  const answer = ky(request.url, {
+    method: request.method,
+    headers: request.headers,
+    ...(request.body === undefined ? {} : { body: request.body }),
+    redirect: "manual",
+    fetch: request.outbound,
+    retry: 0,
+    timeout: ms,
+    totalTimeout: ms,
+    parseJson: (text) => parseJsonBody(upstream, text),
+    hooks: { beforeError: [({ error }) => typedError(upstream, request, readRejection, error)] },
+  });
+  let body: unknown;
   try {
-    return await withinDeadline(request.timeoutSeconds * 1000, (signal) =>
-      exchange(upstream, request, readRejection, signal),
-    );
+    body = await answer.json();
   } catch (error) {
-    if (error instanceof DeadlinePassed) throw new UpstreamTimeout(upstream, request.timeoutSeconds);
-    throw error;
-  }
-}
-
-async function exchange(
-  upstream: Upstream,
-  request: UpstreamRequest,
-  readRejection: RejectionReader,
-  signal: AbortSignal,
-): Promise<UpstreamResponse> {
-  let response: Response;
-  try {
-    response = await request.outbound(request.url, {
-      method: request.method,
-      headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
-      redirect: "manual",
-      signal,
-    });
-  } catch (error) {
-    if (error instanceof OutboundUrlRefused) throw new UpstreamUrlNotAllowed(upstream, error.reason, error.transient);
-    const code = (error as { code?: unknown }).code;
-    const neverConnected = typeof code === "string" && NEVER_CONNECTED.has(code);
-    throw new UpstreamUnreachable(upstream, describeConnectionFailure(error), neverConnected);
-  }
-  const { status } = response;
-  if (status === 429) throw new UpstreamRateLimited(upstream, parseRetryAfter(response.headers.get("retry-after")));
-  if (status === 408 || status >= 500) throw new UpstreamServerError(upstream, status);
-  if (status >= 300) {
-    const found = status >= 400 ? await rejection(response, readRejection) : { detail: "unexpected redirect" };
-    throw new UpstreamRejected(upstream, status, found.code, found.detail);
-  }
-  try {
-    return { status, headers: response.headers, text: await response.text() };
-  } catch (error) {
+    if (error instanceof UpstreamError) throw error;
+    // Past the beforeError hook, only reading the 2xx body can fail: it broke off.
     throw new UpstreamUnreachable(upstream, `the answer broke off: ${describeConnectionFailure(error)}`);
   }
+  const response: KyResponse = await answer;
+  return { status: response.status, headers: response.headers, body };
 }
 
 /** An answer is held to the same shape limits as a request: a hostile upstream cannot stall us either. */

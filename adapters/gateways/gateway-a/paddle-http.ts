@@ -1,7 +1,7 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
-import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
+import { callUpstream, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { isRecord } from "./paddle-fields.ts";
 
 export interface PaddleCall {
@@ -62,7 +62,7 @@ export async function sendPaddle(settings: GatewayRuntimeSettings, call: PaddleC
     },
     readPaddleError,
   );
-  const body = parseJsonBody("gateway", response.text);
+  const body = response.body;
   if (!isRecord(body) || !("data" in body)) throw new UpstreamBadResponse("gateway", "no data envelope");
   return { data: body.data, meta: body.meta };
 }

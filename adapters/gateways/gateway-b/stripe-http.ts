@@ -1,6 +1,6 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
-import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
+import { callUpstream, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { encodeForm, type FormFields } from "./form-encoding.ts";
 import { isRecord } from "./stripe-fields.ts";
 
@@ -52,5 +52,5 @@ export async function stripeRequest(settings: GatewayRuntimeSettings, call: Stri
     },
     readStripeError,
   );
-  return parseJsonBody("gateway", response.text);
+  return response.body;
 }

@@ -7,6 +7,8 @@ import {
 import { callUpstream, parseJsonBody, parseRetryAfter } from "../../../adapters/upstream/upstream-http.ts";
 import {
   UpstreamBadResponse,
+  UpstreamError,
+  UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
@@ -35,6 +37,7 @@ const breaksOff = Bun.listen({
 });
 
 let server: ReturnType<typeof Bun.serve>;
+const calls = { busy: 0, down: 0 };
 beforeAll(() => {
   server = Bun.serve({
     port: 0,
@@ -44,6 +47,14 @@ beforeAll(() => {
         return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/" } });
       if (path === "/timeout") return new Response("", { status: 408 });
       if (path === "/trickle") return new Response(trickle(), { headers: { "content-type": "application/json" } });
+      if (path === "/busy") {
+        calls.busy++;
+        return new Response("", { status: 429, headers: { "retry-after": "1" } });
+      }
+      if (path === "/down") {
+        calls.down++;
+        return new Response("", { status: 503 });
+      }
       if (path === "/refused")
         return Response.json({ error: { code: "card_declined", message: "no" } }, { status: 402 });
       return Response.json({ ok: true });
@@ -55,19 +66,20 @@ afterAll(() => {
   breaksOff.stop(true);
 });
 
-const call = (path: string, outbound: OutboundFetch = connectToAnyAddress, base = `http://127.0.0.1:${server.port}`) =>
-  callUpstream(
-    "gateway",
-    { method: "GET", url: new URL(path, base), headers: {}, timeoutSeconds: 0.5, outbound },
-    (body) => {
-      const error = (body as { error?: { code?: string; message?: string } }).error;
-      return { ...(error?.code ? { code: error.code } : {}), ...(error?.message ? { detail: error.message } : {}) };
-    },
-  );
+const call = (
+  path: string,
+  outbound: OutboundFetch = connectToAnyAddress,
+  base = `http://127.0.0.1:${server.port}`,
+  method: "GET" | "POST" = "GET",
+) =>
+  callUpstream("gateway", { method, url: new URL(path, base), headers: {}, timeoutSeconds: 0.5, outbound }, (body) => {
+    const error = (body as { error?: { code?: string; message?: string } }).error;
+    return { ...(error?.code ? { code: error.code } : {}), ...(error?.message ? { detail: error.message } : {}) };
+  });
 
 describe("callUpstream", () => {
-  test("a 2xx comes back as text", async () => {
-    expect((await call("/fine")).text).toBe('{"ok":true}');
+  test("a 2xx comes back parsed", async () => {
+    expect((await call("/fine")).body).toEqual({ ok: true });
   });
 
   test("a redirect is never followed and counts as a permanent rejection", async () => {
@@ -104,6 +116,30 @@ describe("callUpstream", () => {
     const error = await call("/", connectToAnyAddress, `http://127.0.0.1:${port}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamUnreachable);
     expect(error).toMatchObject({ sentNothing: true });
+  });
+
+  test.each(["GET", "POST"] as const)(
+    "a %s is sent once: a 429 or a 5xx is not retried here, the job system retries with backoff",
+    async (method) => {
+      calls.busy = calls.down = 0;
+      const base = `http://127.0.0.1:${server.port}`;
+      const limited = await call("/busy", connectToAnyAddress, base, method).catch((e: unknown) => e);
+      const failed = await call("/down", connectToAnyAddress, base, method).catch((e: unknown) => e);
+      expect(limited).toBeInstanceOf(UpstreamRateLimited);
+      expect(limited).toMatchObject({ retryAfterMs: 1000, transient: true });
+      expect(failed).toBeInstanceOf(UpstreamServerError);
+      expect(calls).toEqual({ busy: 1, down: 1 });
+    },
+  );
+
+  test("no error names the URL, so a credential in its query reaches no log line", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    for (const path of ["/down?key=sk_live_query_secret", "/refused?key=sk_live_query_secret"]) {
+      const error = (await call(path, connectToAnyAddress, base).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(UpstreamError);
+      expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain("sk_live_query_secret");
+      expect(error.cause).toBeUndefined();
+    }
   });
 
   test("the upstream's own error code and detail are read through the given reader", async () => {

@@ -1,0 +1,141 @@
+/**
+ * Two or more builds of the server side by side in one run: `catalog_ratio` and `webhook_ratio`,
+ * each against its floor measured in the same round, the builds taking turns round by round so the
+ * machine's drift falls on all of them alike. For a change measured against the code before it:
+ *
+ *   BENCH_BUNDLES=before=dist-test-a/marketplace.js,after=dist/marketplace.js bun bench/compare.ts
+ *
+ * (bundles made by `buildServer(outfile)` of scripts/lib/build-server.ts). `BENCH_ONLY`
+ * (`catalog,webhooks` by default; `e2e` adds paid → active at `BENCH_E2E_RATE` orders/s for
+ * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker), `BENCH_REPS` and
+ * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
+ */
+import { resolve } from "node:path";
+import postgres from "postgres";
+import { measureCatalog, SERVER_CPU } from "./catalog.ts";
+import { offerPaidOrders } from "./delivery.ts";
+import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
+import { ensureWrk, median, round } from "./tools.ts";
+import { measureWebhooks } from "./webhooks.ts";
+
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const E2E_RATE = Number(process.env.BENCH_E2E_RATE ?? 200);
+const E2E_SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 10);
+const ONLY = new Set((process.env.BENCH_ONLY ?? "catalog,webhooks").split(",").map((name) => name.trim()));
+const builds = (process.env.BENCH_BUNDLES ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map((entry) => {
+    const [name, path] = entry.includes("=") ? entry.split("=", 2) : [entry, entry];
+    return { name: name as string, bundle: resolve(path as string) };
+  });
+if (builds.length === 0) throw new Error("BENCH_BUNDLES names no build: name=path/marketplace.js,...");
+
+const say = (line: string) => console.log(`[compare] ${line}`);
+const spread = (values: number[]) =>
+  `${round(median(values))} (${round(Math.min(...values))}..${round(Math.max(...values))}; ${values.map((v) => round(v)).join(", ")})`;
+
+await ensureWrk(say);
+const database = await startDatabase();
+const services: Service[] = [];
+const figures: Record<string, Record<string, number[]>> = {};
+const record = (build: string, figure: string, value: number) => {
+  const byFigure = figures[build] ?? {};
+  byFigure[figure] = [...(byFigure[figure] ?? []), value];
+  figures[build] = byFigure;
+};
+try {
+  const sim = await startSimulator();
+  services.push(sim);
+  const noJobs = { JOBS_ENABLED: "false" };
+  const log = (name: string) => `/tmp/marketplace-compare-${name}.log`;
+  for (const figure of ["catalog", "webhooks"].filter((name) => ONLY.has(name))) {
+    const hosts: Service[] = [];
+    for (const { name, bundle } of builds) {
+      const cpu = figure === "catalog" ? SERVER_CPU : undefined;
+      hosts.push(await startMarketplace(database, sim.url, noJobs, { logPath: log(name), cpu, bundle }));
+    }
+    services.push(...hosts);
+    for (let rep = 1; rep <= REPS; rep++) {
+      // Each round in another order, so no build always follows the same one.
+      const order = builds.map((_, i) => (i + rep) % builds.length);
+      for (const i of order) {
+        const { name } = builds[i] as (typeof builds)[number];
+        const url = (hosts[i] as Service).url;
+        const quiet = () => {};
+        if (figure === "catalog") {
+          const c = await measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: 1, say: quiet });
+          record(name, "catalog_ratio", c.catalog_ratio);
+          record(name, "product_ratio", c.product_ratio);
+          record(name, "catalog_rps", c.marketplace_rps);
+          record(name, "raw_rps", c.raw_bun_rps);
+          say(
+            `round ${rep} ${name}: catalog_ratio ${c.catalog_ratio} (${c.marketplace_rps} vs ${c.raw_bun_rps} req/s), product_ratio ${c.product_ratio}`,
+          );
+        } else {
+          const w = await measureWebhooks({
+            marketplaceUrl: url,
+            databaseUrl: database.url,
+            pgbenchUrl: database.socketUrl,
+            webhookSecret: WEBHOOK_SECRET,
+            seconds: SECONDS,
+            reps: 1,
+            say: quiet,
+          });
+          record(name, "webhook_ratio", w.webhook_ratio);
+          record(name, "webhooks_per_sec", w.accepted_per_sec);
+          record(name, "pgbench_tps", w.pgbench_tps);
+          say(`round ${rep} ${name}: webhook_ratio ${w.webhook_ratio} (${w.accepted_per_sec} vs ${w.pgbench_tps}/s)`);
+        }
+      }
+    }
+    for (const host of hosts) {
+      await host.stop();
+      services.splice(services.indexOf(host), 1);
+    }
+  }
+  if (ONLY.has("e2e")) {
+    const sql = postgres(database.url, { max: 4, onnotice: () => {} });
+    await sql`truncate webhook_inbox, jobs`;
+    let customerId: string | undefined;
+    let productId: string | undefined;
+    for (let rep = 1; rep <= REPS; rep++) {
+      for (const i of builds.map((_, i) => (i + rep) % builds.length)) {
+        const { name, bundle } = builds[i] as (typeof builds)[number];
+        const host = await startMarketplace(database, sim.url, {}, { bundle });
+        services.push(host);
+        if (customerId === undefined || productId === undefined) {
+          // The first marketplace seeds the demo catalog.
+          const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+          if (!product) throw new Error("the seeded point-of-sale product is missing");
+          productId = product.id;
+          const registered = await fetch(`${host.url}/api/auth/register`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ email: "compare@example.com", password: "compare password", name: "Compare" }),
+          });
+          customerId = ((await registered.json()) as { user: { id: string } }).user.id;
+        }
+        const orders = { sql, sim, customerId, productId, marketplace: host, rate: E2E_RATE };
+        await offerPaidOrders({ ...orders, seconds: 3 });
+        const run = await offerPaidOrders({ ...orders, seconds: E2E_SECONDS });
+        record(name, "e2e_p50_ms", run.p50_ms);
+        record(name, "e2e_p99_ms", run.p99_ms);
+        record(name, "peak_rss_mb", run.peak_rss_mb);
+        say(
+          `round ${rep} ${name}: paid → active p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, RSS ${run.peak_rss_mb} MB, lost ${run.lost}`,
+        );
+        await host.stop();
+        services.splice(services.indexOf(host), 1);
+      }
+    }
+    await sql.end();
+  }
+  for (const { name } of builds) {
+    for (const [figure, values] of Object.entries(figures[name] ?? {})) say(`${name} ${figure}: ${spread(values)}`);
+  }
+} finally {
+  for (const service of services.reverse()) await service.stop();
+  await database.cluster.remove();
+}
