@@ -1,4 +1,5 @@
-import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
 import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
@@ -62,9 +63,8 @@ export async function notify(scope: TransactionScope, kind: NotificationKind, re
 export function makeFulfillItem(deps: FulfillItemDeps) {
   async function settle(record: FulfillmentRecord, outcome: FulfillmentOutcome) {
     const { status, snapshot } = outcome;
-    assertTransition(record.status, status);
     await deps.uow.run(async (scope) => {
-      const done = await scope.fulfillments.transition(record.id, ["processing"], {
+      const done = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.deliver, {
         status,
         ...(snapshot ? { snapshot: { ...record.payload_snapshot, ...snapshot } } : {}),
         external: externalOf(outcome),
@@ -76,9 +76,8 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
   }
 
   async function fail(record: FulfillmentRecord, error: unknown, final: boolean) {
-    assertTransition(record.status, final ? "failed" : "queued");
     await deps.uow.run(async (scope) => {
-      const moved = await scope.fulfillments.transition(record.id, ["processing"], {
+      const moved = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.fail, {
         status: final ? "failed" : "queued",
         last_error: message(error),
       });
@@ -95,23 +94,27 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     if (!existing) throw new PermanentJobFailure(`fulfillment ${String(payload.fulfillment_id)} does not exist`);
     // A dead-lettered job run again by an admin (redrive) finds its record `failed`: that is a retry,
     // so the record goes back to `queued` first. Onboarding is idempotent, so nothing is provisioned twice.
+    let current = existing;
     if (existing.status === "failed") {
-      const requeued = await deps.fulfillments.transition(existing.id, ["failed"], { status: "queued" });
+      const requeued = await deps.fulfillments.transition(existing.id, FULFILLMENT_GUARDS.retry, { status: "queued" });
       if (!requeued) return;
       deps.log.info(logFields(requeued), "fulfillment redriven");
-    } else if (existing.status !== "processing" && !canTransition(existing.status, "processing")) {
-      // A record already past delivery (or cancelled) needs nothing; `processing` is a run that died midway.
-      return;
+      current = requeued;
     }
-    // The context (order, item, product, customer, payment) is read while `processing` is written:
+    // A record already past delivery (or cancelled, or waiting for the customer) needs nothing.
+    if (current.status !== "queued" && current.status !== "processing") return;
+    // The context (order, item, product, customer, payment) is read while the claim is written:
     // it needs only the record's ids, so delivery starts one round trip sooner. Unused if the
     // record was taken meanwhile; its failure is the attempt's failure.
     const loading = deps.contexts.load(existing);
     loading.catch(() => {});
-    const record = await deps.fulfillments.transition(existing.id, ["queued", "processing"], {
-      status: "processing",
-      attempts: existing.attempts + 1,
-    });
+    const attempts = existing.attempts + 1;
+    // A queued record starts; one already `processing` (its last run died midway, or the customer's
+    // input resumed it) is taken up again where it stands: that is no move of the state machine.
+    const record =
+      current.status === "queued"
+        ? await deps.fulfillments.transition(existing.id, FULFILLMENT_GUARDS.start, { status: "processing", attempts })
+        : await deps.fulfillments.reclaim(existing.id, attempts);
     if (!record) return;
     let outcome: FulfillmentOutcome;
     try {

@@ -8,6 +8,7 @@ import {
 } from "../../../application/payments/end-gateway-subscription.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
+import { FULFILLMENT_GUARDS } from "../../../domain/fulfillment/status-guards.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
@@ -40,10 +41,9 @@ function adminSetUp() {
   /** The fulfillment use case's act: moves the record as asked, noting who asked. */
   const act = async (id: string, action: FulfillmentAction, _reason: string, actorId: string) => {
     actors.push(actorId);
-    const status = action === "cancel" ? "cancelled" : uow.fulfillments.get(id).status;
-    return (
-      (await uow.fulfillments.transition(id, [uow.fulfillments.get(id).status], { status })) ?? uow.fulfillments.get(id)
-    );
+    if (action !== "cancel") return uow.fulfillments.get(id);
+    const moved = await uow.fulfillments.transition(id, FULFILLMENT_GUARDS.cancel, { status: "cancelled" });
+    return moved ?? uow.fulfillments.get(id);
   };
   const adminAct = makeAdminFulfillmentActions({ act, uow, log });
   return {
