@@ -1,10 +1,10 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
-import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
-import { fulfillmentEventData } from "../shared/event-data.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
-import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { logFields } from "./log-fields.ts";
+import { notify } from "./notify.ts";
 import type {
   ExternalRefs,
   FulfillmentAdapters,
@@ -28,31 +28,6 @@ function externalOf(outcome: FulfillmentOutcome): Partial<ExternalRefs> {
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
-
-export const logFields = (record: FulfillmentRecord) => ({
-  order_id: record.order_id,
-  order_item_id: record.order_item_id,
-  driver: record.driver,
-  external_reference: record.external_reference_id,
-});
-
-/**
- * Writes the notification to the outbox and schedules its delivery, and publishes the same
- * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
- */
-export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
-  const outboxId = await scope.outbox.add(kind, {
-    fulfillment_id: record.id,
-    order_id: record.order_id,
-    order_item_id: record.order_item_id,
-    customer_id: record.customer_id,
-    driver: record.driver,
-    status: record.status,
-    last_error: record.last_error,
-  });
-  await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
-  if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
-}
 
 /**
  * The fulfill job: hands a queued record to the adapter of its driver (a typed registry, no

@@ -14,7 +14,8 @@ import { fixedError } from "../../domain/shared/domain-error.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
-import { logFields, notify } from "./fulfill-item.ts";
+import { logFields } from "./log-fields.ts";
+import { notify } from "./notify.ts";
 import type {
   ExternalState,
   FulfillmentAdapter,
