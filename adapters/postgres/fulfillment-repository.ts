@@ -72,7 +72,7 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
       return [...created];
     },
 
-    async transition(id, from, change) {
+    async transition(id, guard, change) {
       const external = change.external ?? {};
       const [record] = await sql<FulfillmentRecord[]>`
         update fulfillment_records set
@@ -85,7 +85,15 @@ export function createPostgresFulfillmentRepository(sql: Queryable): Fulfillment
           external_status = coalesce(${external.external_status ?? null}, external_status),
           payload_snapshot = coalesce(${change.snapshot ? sql.json(change.snapshot as never) : null}::jsonb, payload_snapshot),
           updated_at = now()
-        where id = ${id} and status = any(${from as string[]}::text[])
+        where id = ${id} and status = any(${guard.from as string[]}::text[])
+        returning ${columns}`;
+      return record;
+    },
+
+    async reclaim(id, attempts) {
+      const [record] = await sql<FulfillmentRecord[]>`
+        update fulfillment_records set attempts = ${attempts}, updated_at = now()
+        where id = ${id} and status = 'processing'
         returning ${columns}`;
       return record;
     },

@@ -1,6 +1,7 @@
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import { makeResolveDownload } from "../../application/customers/resolve-download.ts";
+import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { createArtifactDownloads } from "../downloads/artifact-download.ts";
 import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
 import type { FulfillmentFeature } from "./fulfillment.ts";
@@ -22,6 +23,7 @@ export function wireCustomers(
     gateways: payments.gateways,
     uow,
     clock,
+    fulfillment: orderFulfillment,
   });
   return {
     routes: {

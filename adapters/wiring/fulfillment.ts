@@ -1,8 +1,9 @@
+import { makeAdminFulfillmentActions } from "../../application/fulfillment/admin-fulfillment-actions.ts";
 import { makeFulfillItem } from "../../application/fulfillment/fulfill-item.ts";
 import { makeFulfillmentActionJob } from "../../application/fulfillment/fulfillment-action-job.ts";
 import { makeManageFulfillments } from "../../application/fulfillment/manage-fulfillments.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, type FulfillmentAdapters } from "../../application/fulfillment/ports.ts";
-import { makeAdminFulfillmentActions } from "../../application/payments/end-gateway-subscription.ts";
+import { endSubscriptionBilling } from "../../application/payments/end-gateway-subscription.ts";
 import { createManualFulfillmentAdapter } from "../fulfillment/manual-fulfillment-adapter.ts";
 import { createPostgresFulfillmentContextLoader } from "../postgres/fulfillment-context-loader.ts";
 import { createPostgresFulfillmentRepository } from "../postgres/fulfillment-repository.ts";
@@ -32,7 +33,7 @@ export function wireFulfillment(
       listFulfillments: fulfillments.list,
       getFulfillment: manage.find,
       retryFulfillment: manage.adminRetry,
-      actOnFulfillment: makeAdminFulfillmentActions({ act: manage.act, uow, log }),
+      actOnFulfillment: makeAdminFulfillmentActions({ act: manage.act, endBilling: endSubscriptionBilling, uow, log }),
       listTasks: tasks.list,
       completeTask: manage.completeTask,
       getCustomerFulfillment: manage.find,

@@ -1,3 +1,4 @@
+import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../application/payments/admin-orders.ts";
 import { SETTLE_REFUND_JOB } from "../../application/payments/admin-refund.ts";
 import {
@@ -39,7 +40,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const subscriptions = createPostgresSubscriptionRepository(sql);
   const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls, hosts, uses: secretUses });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
-  const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log });
+  const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log, fulfillment: orderFulfillment });
   const refundKeys = createPostgresIdempotencyStore(sql, "order.refund");
   // Webhooks are stored by group commit: concurrent arrivals share one transaction.
   const intake = createPostgresWebhookIntake({ sql, wake });
@@ -80,6 +81,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
         uow,
         clock,
         log,
+        fulfillment: orderFulfillment,
       }),
       [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
       [SETTLE_REFUND_JOB]: adminOrders.settleRefund,

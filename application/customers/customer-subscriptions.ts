@@ -2,12 +2,11 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
-import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import type { Clock } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
-import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
+import type { CustomerReadModel, CustomerSubscription, FulfillmentActions } from "./ports.ts";
 
 export class SubscriptionNotFound extends fixedError(
   "SUBSCRIPTION_NOT_FOUND",
@@ -69,6 +68,7 @@ export function makeCustomerSubscriptions(deps: {
   readonly gateways: Readonly<Record<PaymentGatewayName, CancellationCalls>>;
   readonly uow: UnitOfWork;
   readonly clock: Clock;
+  readonly fulfillment: FulfillmentActions;
 }) {
   async function changeable(customerId: string, id: string) {
     const record = await deps.subscriptions.find(id);
@@ -105,7 +105,7 @@ export function makeCustomerSubscriptions(deps: {
       for (const each of await scope.subscriptions.findByGatewayId(record.gateway, remote.subscription_id)) {
         await recordSubscriptionEnded(scope, each, at);
         const cause = `ended at the gateway:${remote.subscription_id}`;
-        await actOnDeliveries(scope, each, "cancel", "subscription ended at the gateway", cause);
+        await deps.fulfillment.actOnOrder(scope, each, "cancel", "subscription ended at the gateway", cause);
       }
     });
     throw new SubscriptionEnded(record, remote, at);

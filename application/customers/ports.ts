@@ -1,6 +1,7 @@
 import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
 import type { OrderStatus } from "../../domain/orders/order-status.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
 
 export interface DashboardRow {
   readonly order_id: string;
@@ -90,4 +91,15 @@ export interface DownloadLinks {
   verify(
     token: string,
   ): Promise<{ ok: true; entitlement_id: string; customer_id: string } | { ok: false; reason: "invalid" | "expired" }>;
+}
+
+/** What a customer's subscription asks of fulfillment when it ends: to cancel what its items received. */
+export interface FulfillmentActions {
+  actOnOrder(
+    scope: TransactionScope,
+    target: { readonly order_id: string; readonly order_item_id?: string },
+    action: "cancel",
+    reason: string,
+    cause: string,
+  ): Promise<void>;
 }

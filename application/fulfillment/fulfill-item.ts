@@ -1,9 +1,10 @@
-import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
-import { fulfillmentEventData } from "../shared/event-data.ts";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
-import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { logFields } from "./log-fields.ts";
+import { notify } from "./notify.ts";
 import type {
   ExternalRefs,
   FulfillmentAdapters,
@@ -28,31 +29,6 @@ function externalOf(outcome: FulfillmentOutcome): Partial<ExternalRefs> {
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
-export const logFields = (record: FulfillmentRecord) => ({
-  order_id: record.order_id,
-  order_item_id: record.order_item_id,
-  driver: record.driver,
-  external_reference: record.external_reference_id,
-});
-
-/**
- * Writes the notification to the outbox and schedules its delivery, and publishes the same
- * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
- */
-export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
-  const outboxId = await scope.outbox.add(kind, {
-    fulfillment_id: record.id,
-    order_id: record.order_id,
-    order_item_id: record.order_item_id,
-    customer_id: record.customer_id,
-    driver: record.driver,
-    status: record.status,
-    last_error: record.last_error,
-  });
-  await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
-  if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
-}
-
 /**
  * The fulfill job: hands a queued record to the adapter of its driver (a typed registry, no
  * branching on product here). A transient failure puts the record back to `queued` and lets the
@@ -62,9 +38,8 @@ export async function notify(scope: TransactionScope, kind: NotificationKind, re
 export function makeFulfillItem(deps: FulfillItemDeps) {
   async function settle(record: FulfillmentRecord, outcome: FulfillmentOutcome) {
     const { status, snapshot } = outcome;
-    assertTransition(record.status, status);
     await deps.uow.run(async (scope) => {
-      const done = await scope.fulfillments.transition(record.id, ["processing"], {
+      const done = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.deliver, {
         status,
         ...(snapshot ? { snapshot: { ...record.payload_snapshot, ...snapshot } } : {}),
         external: externalOf(outcome),
@@ -76,9 +51,8 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
   }
 
   async function fail(record: FulfillmentRecord, error: unknown, final: boolean) {
-    assertTransition(record.status, final ? "failed" : "queued");
     await deps.uow.run(async (scope) => {
-      const moved = await scope.fulfillments.transition(record.id, ["processing"], {
+      const moved = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.fail, {
         status: final ? "failed" : "queued",
         last_error: message(error),
       });
@@ -95,23 +69,27 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     if (!existing) throw new PermanentJobFailure(`fulfillment ${String(payload.fulfillment_id)} does not exist`);
     // A dead-lettered job run again by an admin (redrive) finds its record `failed`: that is a retry,
     // so the record goes back to `queued` first. Onboarding is idempotent, so nothing is provisioned twice.
+    let current = existing;
     if (existing.status === "failed") {
-      const requeued = await deps.fulfillments.transition(existing.id, ["failed"], { status: "queued" });
+      const requeued = await deps.fulfillments.transition(existing.id, FULFILLMENT_GUARDS.retry, { status: "queued" });
       if (!requeued) return;
       deps.log.info(logFields(requeued), "fulfillment redriven");
-    } else if (existing.status !== "processing" && !canTransition(existing.status, "processing")) {
-      // A record already past delivery (or cancelled) needs nothing; `processing` is a run that died midway.
-      return;
+      current = requeued;
     }
-    // The context (order, item, product, customer, payment) is read while `processing` is written:
+    // A record already past delivery (or cancelled, or waiting for the customer) needs nothing.
+    if (current.status !== "queued" && current.status !== "processing") return;
+    // The context (order, item, product, customer, payment) is read while the claim is written:
     // it needs only the record's ids, so delivery starts one round trip sooner. Unused if the
     // record was taken meanwhile; its failure is the attempt's failure.
     const loading = deps.contexts.load(existing);
     loading.catch(() => {});
-    const record = await deps.fulfillments.transition(existing.id, ["queued", "processing"], {
-      status: "processing",
-      attempts: existing.attempts + 1,
-    });
+    const attempts = existing.attempts + 1;
+    // A queued record starts; one already `processing` (its last run died midway, or the customer's
+    // input resumed it) is taken up again where it stands: that is no move of the state machine.
+    const record =
+      current.status === "queued"
+        ? await deps.fulfillments.transition(existing.id, FULFILLMENT_GUARDS.start, { status: "processing", attempts })
+        : await deps.fulfillments.reclaim(existing.id, attempts);
     if (!record) return;
     let outcome: FulfillmentOutcome;
     try {

@@ -4,17 +4,18 @@ import {
   normalizeDomain,
 } from "../../domain/fulfillment/customer-domain.ts";
 import {
-  assertTransition,
   FulfillmentNotFound,
   type FulfillmentRecord,
   FulfillmentStateConflict,
   isLive,
 } from "../../domain/fulfillment/fulfillment.ts";
+import { FULFILLMENT_GUARDS, fromOnly } from "../../domain/fulfillment/status-guards.ts";
 import { fixedError } from "../../domain/shared/domain-error.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
-import { logFields, notify } from "./fulfill-item.ts";
+import { logFields } from "./log-fields.ts";
+import { notify } from "./notify.ts";
 import type {
   ExternalState,
   FulfillmentAdapter,
@@ -93,7 +94,7 @@ export function makeManageFulfillments(deps: {
     if (record.status !== "failed")
       throw new FulfillmentStateConflict(`Only a failed fulfillment can be retried; this one is ${record.status}.`);
     const moved = await deps.uow.run(async (scope) => {
-      const queued = await scope.fulfillments.transition(record.id, ["failed"], { status: "queued" });
+      const queued = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.retry, { status: "queued" });
       if (!queued) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
       await scope.jobs.enqueue({
         kind: FULFILL_JOB,
@@ -133,14 +134,13 @@ export function makeManageFulfillments(deps: {
       if (record.status !== "awaiting_customer") {
         throw new FulfillmentStateConflict(`This fulfillment is ${record.status}; it is not waiting for you.`);
       }
-      assertTransition(record.status, "processing");
       const domain = normalizeDomain(input.domain);
       const fault = customerDomainFault(domain, []);
       if (fault) throw customerDomainRefused(fault);
       // The driver's own rules (a domain already in use, the platform's own) answer before anything moves.
       await deps.adapters[record.driver].acceptCustomerInput?.(await deps.contexts.load(record), { domain });
       return deps.uow.run(async (scope) => {
-        const moved = await scope.fulfillments.transition(record.id, ["awaiting_customer"], {
+        const moved = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.resumeWithInput, {
           status: "processing",
           snapshot: { ...record.payload_snapshot, customer_input: { domain } },
         });
@@ -168,14 +168,14 @@ export function makeManageFulfillments(deps: {
           : scope.audit.record(fulfillmentEntry(actorId, action, record, { reason, ...summary }));
       if (action === "cancel") {
         if (record.status === "cancelled") return record;
-        assertTransition(record.status, "cancelled");
+        const guard = fromOnly(FULFILLMENT_GUARDS.cancel, record.status);
         // Anything past the queue has something at the adapter's side (a tenant, a task, an installation).
         const delivered =
           (record.status !== "queued" && record.status !== "failed") || record.external_reference_id !== null;
         const state = delivered ? await adapter.cancel(await deps.contexts.load(record), reason) : null;
         await deps.tasks.cancelFor(record.id);
         const moved = await deps.uow.run(async (scope) => {
-          const cancelled = await scope.fulfillments.transition(record.id, [record.status], {
+          const cancelled = await scope.fulfillments.transition(record.id, guard, {
             status: "cancelled",
             ...(state ? { external: { external_status: state.external_status } } : {}),
           });
@@ -215,14 +215,13 @@ export function makeManageFulfillments(deps: {
       if (record.status !== "manual_pending") {
         throw new FulfillmentStateConflict(`The fulfillment is ${record.status}, not waiting for this task.`);
       }
-      assertTransition(record.status, "active");
       const adapter = deps.adapters[record.driver];
       const refs = adapter.completeTask
         ? await adapter.completeTask(await deps.contexts.load(record), task, result)
         : { external_reference_id: task.id };
       await deps.tasks.complete(task.id, adminId, result);
       return deps.uow.run(async (scope) => {
-        const moved = await scope.fulfillments.transition(record.id, ["manual_pending"], {
+        const moved = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.completeTask, {
           status: "active",
           external: refs,
         });

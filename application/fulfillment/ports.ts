@@ -1,6 +1,7 @@
 import type { FulfillmentDriver } from "../../domain/catalog/drivers.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { FulfillmentRecord, FulfillmentStatus } from "../../domain/fulfillment/fulfillment.ts";
+import type { StatusGuard } from "../../domain/fulfillment/status-guards.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Payment } from "../../domain/payments/payment.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
@@ -91,8 +92,8 @@ export interface FulfillmentFilter {
   readonly order_id?: string;
 }
 
-export interface RecordChange {
-  readonly status: FulfillmentStatus;
+export interface RecordChange<To extends FulfillmentStatus = FulfillmentStatus> {
+  readonly status: To;
   readonly attempts?: number;
   readonly last_error?: string | null;
   readonly external?: Partial<ExternalRefs>;
@@ -104,12 +105,18 @@ export interface FulfillmentRepository {
   list(filter: FulfillmentFilter, page: PageRequest): Promise<Page<FulfillmentRecord>>;
   /** One queued record per order item; an existing one is left alone. Returns the new ones. */
   createQueued(order: Order, items: readonly OrderItem[]): Promise<FulfillmentRecord[]>;
-  /** Applies `change` only if the record is still in `from`; undefined when it moved meanwhile. */
-  transition(
+  /** Applies `change` only if the record is still in one of `guard.from`; undefined when it moved meanwhile. */
+  transition<To extends FulfillmentStatus>(
     id: string,
-    from: readonly FulfillmentStatus[],
-    change: RecordChange,
+    guard: StatusGuard<To>,
+    change: RecordChange<To>,
   ): Promise<FulfillmentRecord | undefined>;
+  /**
+   * Counts one more attempt on a record that is still `processing`, without moving it: a fulfill
+   * job takes up a record whose last run died midway, or that the customer's input resumed.
+   * Undefined when it moved meanwhile.
+   */
+  reclaim(id: string, attempts: number): Promise<FulfillmentRecord | undefined>;
   setExternalStatus(id: string, state: ExternalState): Promise<void>;
   linkTenant(link: {
     fulfillment_record_id: string;

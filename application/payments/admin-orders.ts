@@ -3,7 +3,7 @@ import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
 import { type AdminRefundDeps, makeAdminRefund, type RefundRequest } from "./admin-refund.ts";
-import { releasePaidOrder } from "./deliveries.ts";
+import { releasePaidOrder } from "./release-paid-order.ts";
 
 export class NothingToApprove extends fixedError(
   "NOTHING_TO_APPROVE",
@@ -49,7 +49,7 @@ export function makeAdminOrders(deps: AdminRefundDeps & { readonly orders: Order
         const current = order.status === "flagged" ? await scope.orders.move(order, "approved") : order;
         await scope.orders.clearAttention(order.id);
         if (current.status === "paid") {
-          await releasePaidOrder(scope, (await scope.orders.find(order.id))?.order ?? current, items);
+          await releasePaidOrder(scope, deps.fulfillment, (await scope.orders.find(order.id))?.order ?? current, items);
         }
         await scope.audit.record({
           actor_id: actorId,

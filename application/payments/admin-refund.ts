@@ -12,6 +12,7 @@ import {
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
 } from "../shared/upstream-errors.ts";
+import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
 import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
@@ -66,6 +67,7 @@ export interface AdminRefundDeps {
   readonly uow: UnitOfWork;
   readonly clock: Clock;
   readonly log: Log;
+  readonly fulfillment: OrderFulfillment;
 }
 
 export interface RefundRequest {
@@ -186,7 +188,7 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
           refunded_before: reservation.refunded_before,
           reservation_id: reservation.id,
         },
-        deps.log,
+        deps,
       );
       await scope.audit.record({
         actor_id: actorId,

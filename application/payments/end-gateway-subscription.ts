@@ -1,6 +1,5 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { FulfillmentAction, SubscriptionRepository } from "../fulfillment/ports.ts";
+import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
@@ -9,45 +8,20 @@ import type { PaymentGateway } from "./ports.ts";
 
 export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";
 
-type Act = (id: string, action: FulfillmentAction, reason: string, actorId: string) => Promise<FulfillmentRecord>;
-
 /**
- * An admin acting on a delivery. Cancelling it also stops the billing behind it: the item's
- * subscription is ended at its gateway by a job, after the adapter cancelled, so a gateway outage
- * neither blocks nor undoes the cancellation. Cancellations with other causes (the gateway's own
- * cancellation event, a refund, a lost dispute) go through the action job and never reach here.
+ * Ends one subscription at its gateway by the ending job: fulfillment asks this when an admin
+ * cancelled the last delivery the subscription billed.
  */
-export function makeAdminFulfillmentActions(deps: { readonly act: Act; readonly uow: UnitOfWork; readonly log: Log }) {
-  return async function adminAct(id: string, action: FulfillmentAction, reason: string, actorId: string) {
-    const record = await deps.act(id, action, reason, actorId);
-    if (action !== "cancel") return record;
-    await deps.uow.run(async (scope) => {
-      const subscription = await scope.subscriptions.findForItem(record.order_item_id);
-      if (!subscription?.gateway_subscription_id || subscription.status === "cancelled") return;
-      // One gateway subscription can bill several items of the order: it ends with the last of them.
-      const billed = await scope.subscriptions.findByGatewayId(
-        subscription.gateway,
-        subscription.gateway_subscription_id,
-      );
-      const deliveries = await scope.fulfillments.list({ order_id: record.order_id }, { limit: 100 });
-      const live = deliveries.items.filter(
-        (other) => other.status !== "cancelled" && billed.some((each) => each.order_item_id === other.order_item_id),
-      );
-      if (live.length > 0) {
-        deps.log.warn(
-          { order_id: record.order_id, gateway: subscription.gateway, live: live.map((other) => other.id) },
-          "the gateway subscription still bills other deliveries; it stays until they are cancelled",
-        );
-        return;
-      }
-      await scope.jobs.enqueue({
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
-        payload: { subscription_id: subscription.id, reason },
-        dedupeKey: `end-subscription:${subscription.id}`,
-      });
-    });
-    return record;
-  };
+export async function endSubscriptionBilling(
+  scope: TransactionScope,
+  subscription: Pick<SubscriptionRecord, "id">,
+  reason: string,
+): Promise<void> {
+  await scope.jobs.enqueue({
+    kind: END_GATEWAY_SUBSCRIPTION_JOB,
+    payload: { subscription_id: subscription.id, reason },
+    dedupeKey: `end-subscription:${subscription.id}`,
+  });
 }
 
 /**

@@ -1,15 +1,20 @@
 import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
-import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { orderEventData, paymentEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
+import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { RefundReport } from "./ledger-ports.ts";
 import type { EventContext } from "./receive-payment.ts";
+
+export interface MoneyBackDeps {
+  readonly log: Log;
+  readonly fulfillment: Pick<OrderFulfillment, "actOnOrder">;
+}
 
 type Refunded = Extract<GatewayEvent, { kind: "refunded" }>;
 type DisputeEvent = Extract<GatewayEvent, { kind: "dispute_opened" | "dispute_won" | "dispute_lost" }>;
@@ -35,11 +40,11 @@ async function tryMove(scope: TransactionScope, orderId: string, event: OrderEve
  * After money went back, the one place an order's refund status is decided (`refundStatus`, moved
  * through the state machine): a refunded order's deliveries are cancelled and its billing ended.
  */
-export async function settleAfterRefund(scope: TransactionScope, orderId: string, log: Log): Promise<void> {
+export async function settleAfterRefund(scope: TransactionScope, orderId: string, deps: MoneyBackDeps): Promise<void> {
   const status = refundStatus(await scope.payments.forOrder(orderId));
-  if (status === null || !(await tryMove(scope, orderId, status, log))) return;
+  if (status === null || !(await tryMove(scope, orderId, status, deps.log))) return;
   if (status === "refunded") {
-    await actOnDeliveries(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
+    await deps.fulfillment.actOnOrder(scope, { order_id: orderId }, "cancel", "payment refunded", "refunded");
     await endOrderBilling(scope, orderId, "payment refunded");
   }
 }
@@ -54,10 +59,10 @@ export async function recordRefund(
   scope: TransactionScope,
   before: Payment,
   refund: RefundReport,
-  log: Log,
+  deps: MoneyBackDeps,
 ): Promise<void> {
   const after = await scope.payments.applyRefund(before.id, refund);
-  await settleAfterRefund(scope, before.order_id, log);
+  await settleAfterRefund(scope, before.order_id, deps);
   const refunded = after.refunded_amount - before.refunded_amount;
   if (refunded <= 0) return;
   const found = await scope.orders.find(before.order_id);
@@ -75,7 +80,7 @@ export async function recordRefund(
 }
 
 /** Refunds and disputes, matched to the payment they concern by any of its ids. */
-export function makeMoneyBack(deps: { readonly log: Log }) {
+export function makeMoneyBack(deps: MoneyBackDeps) {
   /** Money going back for a payment the ledger does not know: a person must look. */
   async function unmatched(scope: TransactionScope, event: Refunded | DisputeEvent, what: string): Promise<void> {
     const named = event.payment.payment_id ?? event.payment.charge_id ?? event.payment.invoice_id ?? "unnamed";
@@ -96,7 +101,7 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
   async function refunded(event: Refunded, context: EventContext, scope: TransactionScope) {
     const payment = await paymentOf(scope, event, context);
     if (!payment) return unmatched(scope, event, "a refund");
-    await recordRefund(scope, payment, event, deps.log);
+    await recordRefund(scope, payment, event, deps);
   }
 
   async function disputed(event: DisputeEvent, context: EventContext, scope: TransactionScope) {
@@ -116,17 +121,17 @@ export function makeMoneyBack(deps: { readonly log: Log }) {
     if (event.kind === "dispute_opened") {
       await tryMove(scope, payment.order_id, "dispute_opened", deps.log);
       await flagOrderForAttention(scope, payment.order_id, `${about} opened`);
-      await actOnDeliveries(scope, order, "suspend", "payment disputed", cause);
+      await deps.fulfillment.actOnOrder(scope, order, "suspend", "payment disputed", cause);
     } else if (event.kind === "dispute_won") {
       const refundedBefore = refundStatus(await scope.payments.forOrder(payment.order_id)) !== null;
       const back = refundedBefore ? "dispute_won_partially_refunded" : "dispute_won_paid";
       if (await tryMove(scope, payment.order_id, back, deps.log)) {
-        await actOnDeliveries(scope, order, "resume", "dispute won", cause);
+        await deps.fulfillment.actOnOrder(scope, order, "resume", "dispute won", cause);
       }
     } else {
       await tryMove(scope, payment.order_id, "dispute_lost", deps.log);
       await flagOrderForAttention(scope, payment.order_id, `${about} lost`);
-      await actOnDeliveries(scope, order, "cancel", "dispute lost", cause);
+      await deps.fulfillment.actOnOrder(scope, order, "cancel", "dispute lost", cause);
       await endOrderBilling(scope, payment.order_id, "dispute lost");
     }
     deps.log.warn({ order_id: payment.order_id, gateway: event.gateway, dispute: status }, about);

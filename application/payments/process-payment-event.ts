@@ -1,11 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
-import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
+import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
@@ -18,6 +18,7 @@ export interface ProcessPaymentEventDeps {
   readonly uow: UnitOfWork;
   readonly clock: Clock;
   readonly log: Log;
+  readonly fulfillment: OrderFulfillment;
 }
 
 const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, charge_id: null, invoice_id: null };
@@ -35,7 +36,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
   async function subscriptionEnded(event: Extract<GatewayEvent, { kind: "cancelled" }>, scope: TransactionScope) {
     for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
       await recordSubscriptionEnded(scope, subscription, deps.clock());
-      await actOnDeliveries(scope, subscription, "cancel", "subscription cancelled", event.event_id);
+      await deps.fulfillment.actOnOrder(scope, subscription, "cancel", "subscription cancelled", event.event_id);
     }
   }
 

@@ -2,14 +2,15 @@ import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { paysExpected } from "../../domain/payments/payment.ts";
-import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { paymentEventData, subscriptionEventData } from "../shared/event-data.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
-import { recordSubscriptions, releasePaidOrder } from "./deliveries.ts";
+import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { RemoteSubscription, ResolvedPayment } from "./ports.ts";
+import { recordSubscriptions } from "./record-subscriptions.ts";
+import { releasePaidOrder } from "./release-paid-order.ts";
 
 type Paid = Extract<GatewayEvent, { kind: "paid" }>;
 type Renewed = Extract<GatewayEvent, { kind: "renewed" }>;
@@ -56,7 +57,11 @@ function lateProblem(order: Order, event: Paid): string | null {
  * money received and put before a person; an order that expired first is flagged. Renewals go
  * into the ledger and extend the period.
  */
-export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log: Log }) {
+export function makePaymentReceivers(deps: {
+  readonly clock: Clock;
+  readonly log: Log;
+  readonly fulfillment: OrderFulfillment;
+}) {
   async function paid(event: Paid, context: EventContext, scope: TransactionScope) {
     const found = await scope.orders.find(event.order_id);
     if (!found) throw new PermanentJobFailure(`order ${event.order_id} does not exist`);
@@ -94,7 +99,7 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
       deps.log.warn(log, "order paid but waiting for attention; nothing delivered yet");
       return;
     }
-    await releasePaidOrder(scope, moved, items);
+    await releasePaidOrder(scope, deps.fulfillment, moved, items);
     deps.log.info(log, "order paid; fulfillment queued");
   }
 
@@ -122,7 +127,7 @@ export function makePaymentReceivers(deps: { readonly clock: Clock; readonly log
       // Every paid period reaches the delivery: a license's expiry follows it, a trial converts,
       // and a lapsed subscription that pays again comes back.
       if (subscription.status !== "cancelled") {
-        await actOnDeliveries(scope, subscription, "renew", "subscription renewed", event.event_id);
+        await deps.fulfillment.actOnOrder(scope, subscription, "renew", "subscription renewed", event.event_id);
       }
       const renewedNow = (await scope.subscriptions.find(subscription.id)) ?? subscription;
       await scope.events.publish("subscription.renewed", {

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILLMENT_ACTION_JOB, type SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
@@ -20,7 +21,14 @@ function setup() {
     gateway_a: createInMemoryPaymentGateway("gateway_a"),
     gateway_b: createInMemoryPaymentGateway("gateway_b"),
   };
-  const service = makeCustomerSubscriptions({ readModel, subscriptions, gateways, uow, clock: time.clock });
+  const service = makeCustomerSubscriptions({
+    readModel,
+    subscriptions,
+    gateways,
+    uow,
+    clock: time.clock,
+    fulfillment: orderFulfillment,
+  });
 
   /** A subscription of Ada's, known to its gateway unless it has no gateway id yet. */
   function aSubscription(overrides: Partial<SubscriptionRecord> = {}) {

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeAdminOrders, NothingToApprove } from "../../../application/payments/admin-orders.ts";
 import {
@@ -33,6 +34,7 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
     uow,
     clock: () => new Date(),
     log,
+    fulfillment: orderFulfillment,
   });
   const admin = {
     ...orders,
@@ -42,7 +44,7 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
   };
   const { order } = uow.orders.add(overrides);
   const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });
-  const moneyBack = makeMoneyBack({ log: createRecordingLog() });
+  const moneyBack = makeMoneyBack({ log: createRecordingLog(), fulfillment: orderFulfillment });
   const context = {
     environment: "sandbox" as const,
     payment: { payment_id: "pi_1", payment_intent_id: null, charge_id: null, invoice_id: null },

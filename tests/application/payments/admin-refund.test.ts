@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
 import {
   NothingToRefund,
@@ -36,6 +37,7 @@ function setUp() {
     uow,
     clock: () => NOW,
     log: createRecordingLog(),
+    fulfillment: orderFulfillment,
   });
   const { order } = uow.orders.add({ status: "paid" });
   const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });

@@ -1,13 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import type { FulfillmentAction } from "../../../application/fulfillment/ports.ts";
 import {
   END_GATEWAY_SUBSCRIPTION_JOB,
   endOrderBilling,
-  makeAdminFulfillmentActions,
+  endSubscriptionBilling,
   makeEndGatewaySubscription,
 } from "../../../application/payments/end-gateway-subscription.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
-import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
@@ -30,78 +28,6 @@ function aBilledOrder(uow: ReturnType<typeof createInMemoryUnitOfWork>, count = 
   }));
 }
 
-const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
-
-/** The admin's action as the signed-in admin `ADMIN` takes it. */
-function adminSetUp() {
-  const uow = createInMemoryUnitOfWork();
-  const log = createRecordingLog();
-  const actors: string[] = [];
-  /** The fulfillment use case's act: moves the record as asked, noting who asked. */
-  const act = async (id: string, action: FulfillmentAction, _reason: string, actorId: string) => {
-    actors.push(actorId);
-    const status = action === "cancel" ? "cancelled" : uow.fulfillments.get(id).status;
-    return (
-      (await uow.fulfillments.transition(id, [uow.fulfillments.get(id).status], { status })) ?? uow.fulfillments.get(id)
-    );
-  };
-  const adminAct = makeAdminFulfillmentActions({ act, uow, log });
-  return {
-    uow,
-    log,
-    actors,
-    adminAct: (id: string, action: FulfillmentAction, reason: string): Promise<FulfillmentRecord> =>
-      adminAct(id, action, reason, ADMIN),
-  };
-}
-
-describe("an admin acting on a delivery", () => {
-  test("cancelling it ends its gateway subscription by a job", async () => {
-    const { uow, actors, adminAct } = adminSetUp();
-    const [billed] = aBilledOrder(uow);
-    if (!billed) throw new Error("no delivery");
-    await adminAct(billed.record.id, "cancel", "customer asked");
-    expect(actors).toEqual([ADMIN]);
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
-      {
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
-        payload: { subscription_id: billed.subscription.id, reason: "customer asked" },
-        dedupeKey: `end-subscription:${billed.subscription.id}`,
-      },
-    ]);
-  });
-
-  test("anything but cancelling leaves the billing alone", async () => {
-    const { uow, adminAct } = adminSetUp();
-    const [billed] = aBilledOrder(uow);
-    await adminAct(billed?.record.id ?? "", "suspend", "abuse");
-    expect(uow.jobs.all()).toEqual([]);
-  });
-
-  test("a subscription billing another live delivery stays until the last of them is cancelled", async () => {
-    const { uow, log, adminAct } = adminSetUp();
-    const [first, second] = aBilledOrder(uow, 2);
-    await adminAct(first?.record.id ?? "", "cancel", "one seat less");
-    expect(uow.jobs.all()).toEqual([]);
-    expect(log.messages()).toContain(
-      "the gateway subscription still bills other deliveries; it stays until they are cancelled",
-    );
-    await adminAct(second?.record.id ?? "", "cancel", "the last seat");
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
-  });
-
-  test("a subscription already cancelled, or never at a gateway, queues nothing", async () => {
-    const { uow, adminAct } = adminSetUp();
-    const [cancelled] = aBilledOrder(uow);
-    await uow.subscriptions.update(cancelled?.subscription.id ?? "", { status: "cancelled" });
-    await adminAct(cancelled?.record.id ?? "", "cancel", "again");
-    const [local] = aBilledOrder(uow);
-    uow.subscriptions.add({ ...local?.subscription, gateway_subscription_id: null });
-    await adminAct(local?.record.id ?? "", "cancel", "local only");
-    expect(uow.jobs.all()).toEqual([]);
-  });
-});
-
 describe("ending an order's billing", () => {
   test("queues the ending of every live gateway subscription of the order, once", async () => {
     const uow = createInMemoryUnitOfWork();
@@ -110,6 +36,23 @@ describe("ending an order's billing", () => {
     await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
     expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
       { payload: { subscription_id: billed?.subscription.id, reason: "payment refunded" } },
+    ]);
+  });
+});
+
+describe("ending one subscription's billing", () => {
+  test("queues the ending job for it, once however often it is asked", async () => {
+    const uow = createInMemoryUnitOfWork();
+    const [billed] = aBilledOrder(uow);
+    const subscription = billed?.subscription ?? { id: "" };
+    await uow.run((scope) => endSubscriptionBilling(scope, subscription, "customer asked"));
+    await uow.run((scope) => endSubscriptionBilling(scope, subscription, "customer asked"));
+    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
+      {
+        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        payload: { subscription_id: subscription.id, reason: "customer asked" },
+        dedupeKey: `end-subscription:${subscription.id}`,
+      },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { END_GATEWAY_SUBSCRIPTION_JOB } from "../../../application/payments/end-gateway-subscription.ts";
 import { makeMoneyBack, settleAfterRefund } from "../../../application/payments/money-back.ts";
@@ -18,7 +19,7 @@ const contextOf = (payment: Pick<Payment, "payment_id">): EventContext => ({
 function setUp(status: OrderStatus = "paid") {
   const uow = createInMemoryUnitOfWork();
   const log = createRecordingLog();
-  const moneyBack = makeMoneyBack({ log });
+  const moneyBack = makeMoneyBack({ log, fulfillment: orderFulfillment });
   const { order, items } = uow.orders.add({ status });
   const record = uow.fulfillments.add({ order_id: order.id, order_item_id: items[0]?.id, status: "active" });
   const payment = uow.payments.add({ order_id: order.id, payment_id: "pi_1", amount: 4900 });
@@ -84,7 +85,9 @@ describe("a refund", () => {
   test("the refund status is decided once: a repeated full refund cancels nothing twice", async () => {
     const { uow, order, refund, actions } = setUp();
     await refund(aRefundedEvent({ payment: { payment_id: "pi_1" }, refund_id: "re_1" }));
-    await uow.run((scope) => settleAfterRefund(scope, order.id, createRecordingLog()));
+    await uow.run((scope) =>
+      settleAfterRefund(scope, order.id, { log: createRecordingLog(), fulfillment: orderFulfillment }),
+    );
     expect(uow.orders.get(order.id).status).toBe("refunded");
     expect(actions()).toEqual(["cancel"]);
   });
@@ -117,7 +120,7 @@ describe("a refund", () => {
     uow.payments.add({ ...payment, payment_id: "ch_1", charge_id: "ch_1" });
     const learned = { payment_id: "pi_7", payment_intent_id: "pi_7", charge_id: "ch_1", invoice_id: null };
     await uow.run((scope) =>
-      makeMoneyBack({ log: createRecordingLog() }).refunded(
+      makeMoneyBack({ log: createRecordingLog(), fulfillment: orderFulfillment }).refunded(
         aRefundedEvent({ payment: { payment_id: null, charge_id: "ch_1" } }),
         { environment: "sandbox", payment: learned },
         scope,

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
 import { makeEndGatewaySubscription } from "../../../application/payments/end-gateway-subscription.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
@@ -21,13 +22,21 @@ function setUp() {
   };
   const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
   const log = createRecordingLog();
-  const process = makeProcessPaymentEvent({ inbox: uow.inbox, gateways, uow, clock, log });
+  const process = makeProcessPaymentEvent({
+    inbox: uow.inbox,
+    gateways,
+    uow,
+    clock,
+    log,
+    fulfillment: orderFulfillment,
+  });
   const admin = makeAdminOrders({
     orders: uow.orders.orderRepository(uow.payments),
     gateways,
     uow,
     clock: () => new Date(),
     log,
+    fulfillment: orderFulfillment,
   });
   /** The gateway tells the event: stored in the inbox as the webhook route stores it, then processed. */
   const tell = async (event: GatewayEvent) => {

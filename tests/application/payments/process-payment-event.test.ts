@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
 import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
@@ -19,7 +20,14 @@ function setUp() {
   };
   const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
   const log = createRecordingLog();
-  const process = makeProcessPaymentEvent({ inbox: uow.inbox, gateways, uow, clock, log });
+  const process = makeProcessPaymentEvent({
+    inbox: uow.inbox,
+    gateways,
+    uow,
+    clock,
+    log,
+    fulfillment: orderFulfillment,
+  });
   /** The event as the webhook left it in the inbox: raw body and normalized event. */
   const stored = (event: GatewayEvent, environment: GatewayEnvironment = "sandbox") =>
     uow.inbox.add({

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { type EventContext, makePaymentReceivers } from "../../../application/payments/receive-payment.ts";
@@ -20,7 +21,7 @@ function setUp() {
   const uow = createInMemoryUnitOfWork();
   const log = createRecordingLog();
   const { clock } = createMovableClock("2026-01-15T09:30:00.000Z");
-  const receivers = makePaymentReceivers({ clock, log });
+  const receivers = makePaymentReceivers({ clock, log, fulfillment: orderFulfillment });
   const context = (payment_id: string, environment: EventContext["environment"] = "sandbox"): EventContext => ({
     environment,
     payment: resolved(payment_id),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
 import { makeCustomerSubscriptions, SubscriptionEnded } from "../../../application/customers/customer-subscriptions.ts";
+import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import type { GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
@@ -156,6 +157,7 @@ describe.each(["gateway_a", "gateway_b"] as const)("%s adapter against its sandb
       gateways,
       uow,
       clock: () => START,
+      fulfillment: orderFulfillment,
     });
     for (const verb of ["cancel", "resume"] as const) {
       uow.subscriptions.update(record.id, { status: "active" });

@@ -19,7 +19,7 @@ const newestFirst = (a: FulfillmentRecord, b: FulfillmentRecord) =>
 
 /**
  * Fulfillment records in memory with the real repository's guards: `transition` only moves a
- * record still in one of `from`, one record per order item, newest-first pages. `add` seeds a
+ * record still in one of its guard's `from`, one record per order item, newest-first pages. `add` seeds a
  * record; `snapshot` lets a fake unit of work roll back.
  */
 export function createInMemoryFulfillmentRepository() {
@@ -86,9 +86,9 @@ export function createInMemoryFulfillmentRepository() {
         );
     },
 
-    async transition(id, from, change) {
+    async transition(id, guard, change) {
       const record = records.get(id);
-      if (!record || !from.includes(record.status)) return undefined;
+      if (!record || !guard.from.includes(record.status)) return undefined;
       const moved: FulfillmentRecord = {
         ...withExternal(record, change.external ?? {}),
         status: change.status,
@@ -99,6 +99,14 @@ export function createInMemoryFulfillmentRepository() {
       };
       records.set(id, moved);
       return moved;
+    },
+
+    async reclaim(id, attempts) {
+      const record = records.get(id);
+      if (record?.status !== "processing") return undefined;
+      const reclaimed: FulfillmentRecord = { ...record, attempts, updated_at: new Date() };
+      records.set(id, reclaimed);
+      return reclaimed;
     },
 
     async setExternalStatus(id, state) {

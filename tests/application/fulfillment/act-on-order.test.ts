@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { actOnOrder } from "../../../application/fulfillment/act-on-order.ts";
 import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
-import { actOnDeliveries } from "../../../application/shared/act-on-deliveries.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 
 describe("acting on an order's deliveries", () => {
@@ -10,9 +10,9 @@ describe("acting on an order's deliveries", () => {
     const first = uow.fulfillments.add({ order_id: orderId });
     const second = uow.fulfillments.add({ order_id: orderId });
     uow.fulfillments.add();
-    await uow.run((scope) => actOnDeliveries(scope, { order_id: orderId }, "suspend", "payment disputed", "dp_1"));
+    await uow.run((scope) => actOnOrder(scope, { order_id: orderId }, "suspend", "payment disputed", "dp_1"));
     await uow.run((scope) =>
-      actOnDeliveries(scope, { order_id: orderId, order_item_id: second.order_item_id }, "cancel", "lost", "dp_1"),
+      actOnOrder(scope, { order_id: orderId, order_item_id: second.order_item_id }, "cancel", "lost", "dp_1"),
     );
     const queued = uow.jobs
       .ofKind(FULFILLMENT_ACTION_JOB)
@@ -24,7 +24,7 @@ describe("acting on an order's deliveries", () => {
     const uow = createInMemoryUnitOfWork();
     const record = uow.fulfillments.add();
     const act = (cause: string) =>
-      uow.run((scope) => actOnDeliveries(scope, { order_id: record.order_id }, "suspend", "payment disputed", cause));
+      uow.run((scope) => actOnOrder(scope, { order_id: record.order_id }, "suspend", "payment disputed", cause));
     await act("dp_1");
     await act("dp_1");
     await act("dp_2");

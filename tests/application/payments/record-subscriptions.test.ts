@@ -1,25 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { FULFILL_JOB } from "../../../application/fulfillment/ports.ts";
-import { deliverOrder, recordSubscriptions } from "../../../application/payments/deliveries.ts";
+import { recordSubscriptions } from "../../../application/payments/record-subscriptions.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
-
-describe("handing an order over to fulfillment", () => {
-  test("queues one record and one job per item, and a repeat creates nothing twice", async () => {
-    const uow = createInMemoryUnitOfWork();
-    const { order, items } = uow.orders.add({ status: "paid" }, [{}, { fulfillment_driver: "manual_fulfillment" }]);
-    await uow.run((scope) => deliverOrder(scope, order, items));
-    await uow.run((scope) => deliverOrder(scope, order, items));
-    const records = (await uow.fulfillments.list({ order_id: order.id }, { limit: 10 })).items;
-    expect(records.map((record) => record.driver).sort()).toEqual(["license_download", "manual_fulfillment"]);
-    expect(records.every((record) => record.status === "queued")).toBe(true);
-    expect(
-      uow.jobs
-        .ofKind(FULFILL_JOB)
-        .map((job) => job.payload.fulfillment_id)
-        .sort(),
-    ).toEqual(records.map((record) => record.id).sort());
-  });
-});
 
 describe("recording an order's subscriptions", () => {
   test("records one per recurring item and none for one-time items", async () => {

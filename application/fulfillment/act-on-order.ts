@@ -1,13 +1,13 @@
-import type { FulfillmentAction } from "../fulfillment/ports.ts";
-import { FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
-import type { TransactionScope } from "./unit-of-work.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
+import type { FulfillmentAction } from "./ports.ts";
+import { FULFILLMENT_ACTION_JOB } from "./ports.ts";
 
 /**
- * Suspends, resumes or cancels what an order (or one of its items) delivered, through the
+ * Suspends, resumes, renews or cancels what an order (or one of its items) received, through the
  * fulfillment action job, so the adapter's call happens outside this transaction. `cause` keeps
  * two different causes of the same action apart (a dispute, then a second dispute).
  */
-export async function actOnDeliveries(
+export async function actOnOrder(
   scope: TransactionScope,
   target: { order_id: string; order_item_id?: string },
   action: FulfillmentAction,

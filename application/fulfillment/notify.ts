@@ -1,0 +1,22 @@
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
+import { fulfillmentEventData } from "../shared/event-data.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
+
+/**
+ * Writes the notification to the outbox and schedules its delivery, and publishes the same
+ * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
+ */
+export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
+  const outboxId = await scope.outbox.add(kind, {
+    fulfillment_id: record.id,
+    order_id: record.order_id,
+    order_item_id: record.order_item_id,
+    customer_id: record.customer_id,
+    driver: record.driver,
+    status: record.status,
+    last_error: record.last_error,
+  });
+  await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
+  if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
+}

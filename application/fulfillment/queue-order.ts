@@ -1,0 +1,24 @@
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
+import type { TransactionScope } from "../shared/unit-of-work.ts";
+import { FULFILL_JOB } from "./ports.ts";
+
+/**
+ * The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing
+ * twice. Returns the records it created.
+ */
+export async function queueOrder(
+  scope: TransactionScope,
+  order: Order,
+  items: readonly OrderItem[],
+): Promise<readonly FulfillmentRecord[]> {
+  const created = await scope.fulfillments.createQueued(order, items);
+  for (const record of created) {
+    await scope.jobs.enqueue({
+      kind: FULFILL_JOB,
+      payload: { fulfillment_id: record.id },
+      dedupeKey: `fulfill:${record.id}`,
+    });
+  }
+  return created;
+}
