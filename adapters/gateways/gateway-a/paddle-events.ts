@@ -1,7 +1,8 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
 import type { GatewayEvent, PaymentPointer } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
-import { isRecord, type JsonObject, minorUnits, stringOrNull } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { type JsonObject, minorUnits, stringOrNull } from "./paddle-fields.ts";
 
 const gateway = "gateway_a";
 

@@ -1,8 +1,9 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
 import type { GatewayEvent, PaymentPointer, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import { type StripeEnvelope as Envelope, metadataOrderId, readEvent as read } from "./stripe-event-reader.ts";
-import { type Fields, isRecord } from "./stripe-fields.ts";
+import type { Fields } from "./stripe-fields.ts";
 import { chargeRefunded, disputeEvent } from "./stripe-money-events.ts";
 
 const PAID_STATUSES = new Set(["paid", "no_payment_required"]);
