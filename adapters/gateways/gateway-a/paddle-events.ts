@@ -123,6 +123,39 @@ function failureReason(data: JsonObject): string {
   return "payment_failed";
 }
 
+const subscriptionEvent =
+  (kind: "cancelled" | "subscription_updated") =>
+  ({ event_id, data }: Envelope): GatewayEvent => ({
+    gateway,
+    event_id,
+    kind,
+    subscription_id: requireString(data.id, "data.id"),
+    order_id: orderIdOf(data),
+  });
+
+/**
+ * The event types the marketplace acts on, each with how it reads; any other type is stored and
+ * ignored. The webhook's API document lists these keys, so a type added here is documented too.
+ */
+const ACTED_ON: Readonly<Record<string, (envelope: Envelope) => GatewayEvent>> = {
+  "transaction.completed": transactionEvent,
+  "transaction.paid": transactionEvent,
+  "transaction.payment_failed": ({ event_id, data }) => ({
+    gateway,
+    event_id,
+    kind: "payment_failed",
+    order_id: orderIdOf(data),
+    subscription_id: stringOrNull(data.subscription_id),
+    reason: failureReason(data),
+  }),
+  "subscription.updated": subscriptionEvent("subscription_updated"),
+  "subscription.canceled": subscriptionEvent("cancelled"),
+  "adjustment.created": adjustmentEvent,
+  "adjustment.updated": adjustmentEvent,
+};
+
+export const PADDLE_EVENT_TYPES_ACTED_ON: readonly string[] = Object.keys(ACTED_ON);
+
 /** One Paddle notification as the neutral event the marketplace acts on (wire formats, gateway_a). */
 export function normalizePaddleEvent(payload: unknown): GatewayEvent {
   if (!isRecord(payload)) throw new InvalidWebhookPayload("not a JSON object");
@@ -130,34 +163,8 @@ export function normalizePaddleEvent(payload: unknown): GatewayEvent {
   if (typeof event_id !== "string" || event_id === "") throw new InvalidWebhookPayload("event_id is missing");
   if (typeof event_type !== "string" || event_type === "") throw new InvalidWebhookPayload("event_type is missing");
   if (!isRecord(data)) throw new InvalidWebhookPayload("data is not an object");
-  const envelope: Envelope = { event_id, event_type, data };
-
-  switch (event_type) {
-    case "transaction.completed":
-    case "transaction.paid":
-      return transactionEvent(envelope);
-    case "subscription.canceled":
-    case "subscription.updated":
-      return {
-        gateway,
-        event_id,
-        kind: event_type === "subscription.canceled" ? "cancelled" : "subscription_updated",
-        subscription_id: requireString(data.id, "data.id"),
-        order_id: orderIdOf(data),
-      };
-    case "adjustment.created":
-    case "adjustment.updated":
-      return adjustmentEvent(envelope);
-    case "transaction.payment_failed":
-      return {
-        gateway,
-        event_id,
-        kind: "payment_failed",
-        order_id: orderIdOf(data),
-        subscription_id: stringOrNull(data.subscription_id),
-        reason: failureReason(data),
-      };
-    default:
-      return { gateway, event_id, kind: "ignored", type: event_type };
-  }
+  const normalize = Object.hasOwn(ACTED_ON, event_type) ? ACTED_ON[event_type] : undefined;
+  return normalize
+    ? normalize({ event_id, event_type, data })
+    : { gateway, event_id, kind: "ignored", type: event_type };
 }

@@ -123,7 +123,7 @@ function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
   };
 }
 
-function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEvent {
+function paymentFailed(base: Envelope, object: Fields, type: string): GatewayEvent {
   if (type === "invoice.payment_failed") {
     const subscription = invoiceSubscription(object);
     return {
@@ -139,6 +139,41 @@ function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEve
   return { ...base, kind: "payment_failed", order_id: metadataOrderId(object), subscription_id: null, reason };
 }
 
+const subscriptionEvent =
+  (kind: "cancelled" | "subscription_updated") =>
+  (base: Envelope, subscription: Fields): GatewayEvent => ({
+    ...base,
+    kind,
+    subscription_id: read.string(subscription, "id"),
+    order_id: metadataOrderId(subscription),
+  });
+
+/**
+ * The event types the marketplace acts on, each with how it reads; any other type is stored and
+ * ignored. The webhook's API document lists these keys, so a type added here is documented too.
+ */
+const ACTED_ON: Readonly<Record<string, (base: Envelope, object: Fields, type: string) => GatewayEvent>> = {
+  "checkout.session.completed": sessionCompleted,
+  "checkout.session.async_payment_succeeded": sessionCompleted,
+  "checkout.session.async_payment_failed": (base, session) => ({
+    ...base,
+    kind: "payment_failed",
+    order_id: read.optionalString(session, "client_reference_id") ?? metadataOrderId(session),
+    subscription_id: null,
+    reason: "delayed payment failed",
+  }),
+  "invoice.paid": invoicePaid,
+  "invoice.payment_failed": paymentFailed,
+  "payment_intent.payment_failed": paymentFailed,
+  "customer.subscription.updated": subscriptionEvent("subscription_updated"),
+  "customer.subscription.deleted": subscriptionEvent("cancelled"),
+  "charge.refunded": chargeRefunded,
+  "charge.dispute.created": disputeEvent,
+  "charge.dispute.closed": disputeEvent,
+};
+
+export const STRIPE_EVENT_TYPES_ACTED_ON: readonly string[] = Object.keys(ACTED_ON);
+
 /** A Stripe Event as the neutral event it stands for (see docs/gateway-wire-formats.md). */
 export function normalizeStripeEvent(payload: unknown): GatewayEvent {
   const event = read.record(payload, "the event");
@@ -149,37 +184,6 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
     livemode: typeof event.livemode === "boolean" ? event.livemode : null,
   };
   const object = read.record(read.record(event.data, "data").object, "data.object");
-  switch (type) {
-    case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-      return sessionCompleted(base, object);
-    case "checkout.session.async_payment_failed":
-      return {
-        ...base,
-        kind: "payment_failed",
-        order_id: read.optionalString(object, "client_reference_id") ?? metadataOrderId(object),
-        subscription_id: null,
-        reason: "delayed payment failed",
-      };
-    case "invoice.paid":
-      return invoicePaid(base, object);
-    case "customer.subscription.deleted":
-    case "customer.subscription.updated":
-      return {
-        ...base,
-        kind: type === "customer.subscription.deleted" ? "cancelled" : "subscription_updated",
-        subscription_id: read.string(object, "id"),
-        order_id: metadataOrderId(object),
-      };
-    case "charge.refunded":
-      return chargeRefunded(base, object);
-    case "invoice.payment_failed":
-    case "payment_intent.payment_failed":
-      return paymentFailed(base, type, object);
-    case "charge.dispute.created":
-    case "charge.dispute.closed":
-      return disputeEvent(base, type, object);
-    default:
-      return { ...base, kind: "ignored", type };
-  }
+  const normalize = Object.hasOwn(ACTED_ON, type) ? ACTED_ON[type] : undefined;
+  return normalize ? normalize(base, object, type) : { ...base, kind: "ignored", type };
 }
