@@ -80,7 +80,7 @@ const SHAPES: Readonly<Record<GatewayEvent["kind"], Shape>> = {
   dispute_won: DISPUTE,
   dispute_lost: DISPUTE,
   payment_failed: { order_id: "nullable text", subscription_id: "nullable text", reason: "text" },
-  ignored: { type: "text" },
+  ignored: { type: "text", not_ours: "optional nullable text" },
 };
 
 function copyField(field: Field, value: unknown, path: string): unknown {

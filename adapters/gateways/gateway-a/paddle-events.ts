@@ -48,34 +48,36 @@ function chargedAmount(data: JsonObject): ChargedAmount {
 /** A transaction is the payment: its id is what refunds, adjustments and chargebacks name. */
 const transactionPointer = (id: string): PaymentPointer => ({ payment_id: id });
 
-function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
-  const payment = transactionPointer(requireString(data.id, "data.id"));
-  const charged = chargedAmount(data);
-  const subscription_id = stringOrNull(data.subscription_id);
-  const current_period_end = periodEndOf(data);
+function transactionEvent({ event_id, event_type, data }: Envelope): GatewayEvent {
+  const order_id = orderIdOf(data);
   if (data.origin === "subscription_recurring") {
     return {
       gateway,
       event_id,
       kind: "renewed",
       subscription_id: requireString(data.subscription_id, "data.subscription_id"),
-      order_id: orderIdOf(data),
-      payment,
-      ...charged,
-      current_period_end,
+      order_id,
+      payment: transactionPointer(requireString(data.id, "data.id")),
+      ...chargedAmount(data),
+      current_period_end: periodEndOf(data),
     };
   }
-  const order_id = orderIdOf(data);
-  if (order_id === null) throw new InvalidWebhookPayload("data.custom_data.order_id is missing");
+  // Another integration on the same Paddle account: acknowledged, so Paddle does not retry it for days.
+  if (order_id === null) {
+    return { gateway, event_id, kind: "ignored", type: event_type, not_ours: "the transaction names no order" };
+  }
+  const subscription_id = stringOrNull(data.subscription_id);
   return {
     gateway,
     event_id,
     kind: "paid",
     order_id,
-    payment,
-    ...charged,
+    payment: transactionPointer(requireString(data.id, "data.id")),
+    ...chargedAmount(data),
     // A transaction does not say when a trial ends; the subscription itself does (getSubscription).
-    subscription: subscription_id ? { subscription_id, trial_ends_at: null, current_period_end } : null,
+    subscription: subscription_id
+      ? { subscription_id, trial_ends_at: null, current_period_end: periodEndOf(data) }
+      : null,
   };
 }
 

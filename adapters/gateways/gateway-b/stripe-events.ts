@@ -63,11 +63,12 @@ function sessionPointer(session: Fields): PaymentPointer {
   return { payment_id, payment_intent_id: intent, invoice_id: invoice };
 }
 
-function sessionCompleted(base: Envelope, session: Fields): GatewayEvent {
+function sessionCompleted(base: Envelope, session: Fields, type: string): GatewayEvent {
   const status = read.string(session, "payment_status");
   if (!PAID_STATUSES.has(status)) return { ...base, kind: "ignored", type: "checkout.session.completed" };
   const orderId = read.optionalString(session, "client_reference_id") ?? metadataOrderId(session);
-  if (orderId === null) throw new InvalidWebhookPayload("the checkout session names no order");
+  // Another integration on the same Stripe account: acknowledged, so Stripe does not retry it for days.
+  if (orderId === null) return { ...base, kind: "ignored", type, not_ours: "the checkout session names no order" };
   return {
     ...base,
     kind: "paid",
