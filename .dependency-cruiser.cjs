@@ -75,6 +75,43 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "no-orphans",
+      comment:
+        "A module nothing imports and that imports nothing is dead code, unless it is an entry point: a program's main, a script or benchmark run by name, a config file, a type declaration.",
+      severity: "error",
+      from: {
+        orphan: true,
+        pathNot: [
+          "(^|/)[.][^/]+[.](?:js|cjs|mjs|ts|cts|mts|json)$",
+          "[.]d[.]ts$",
+          "(^|/)tsconfig[.]json$",
+          "(^|/)(?:main|server)[.]ts$",
+          "^(scripts|bench)/",
+          "^web/.+[.]html$",
+        ],
+      },
+      to: {},
+    },
+    {
+      name: "not-to-test",
+      comment: "Code never imports a test or the tests' support code; only the tests and their runner do.",
+      severity: "error",
+      from: { pathNot: ["^tests/", "^scripts/test[.]ts$"] },
+      to: { path: ["^tests/", "[.]test[.]tsx?$"] },
+    },
+    {
+      name: "not-to-dev-dep",
+      comment:
+        "Shipped code imports only packages in `dependencies`: a production install (`npm ci --omit=dev`) has no devDependencies. Type-only imports are erased, so they may name one.",
+      severity: "error",
+      from: { path: "^(domain|application|adapters|provider-sim|kit|web)/" },
+      to: {
+        dependencyTypes: ["npm-dev"],
+        dependencyTypesNot: ["type-only"],
+        pathNot: ["node_modules/@types/"],
+      },
+    },
+    {
       name: "no-unresolvable",
       comment: "An import that resolves to nothing is a typo or a deleted file.",
       severity: "error",

@@ -1,4 +1,6 @@
 import { t } from "elysia";
+import { PADDLE_EVENT_TYPES_ACTED_ON } from "../gateways/gateway-a/paddle-events.ts";
+import { STRIPE_EVENT_TYPES_ACTED_ON } from "../gateways/gateway-b/stripe-events.ts";
 import { named } from "./api-model.ts";
 
 /**
@@ -12,9 +14,7 @@ export const GatewayAEventSchema = named(
     {
       event_id: t.String({ description: "Unique per event (`evt_...`); a repeat is stored once" }),
       event_type: t.String({
-        description:
-          "Acted on: transaction.completed, transaction.paid, transaction.payment_failed, subscription.updated, " +
-          "subscription.canceled, adjustment.created, adjustment.updated",
+        description: `Acted on: ${PADDLE_EVENT_TYPES_ACTED_ON.join(", ")}`,
       }),
       occurred_at: t.Optional(t.String({ format: "date-time" })),
       notification_id: t.Optional(t.String()),
@@ -50,11 +50,7 @@ export const GatewayBEventSchema = named(
       id: t.String({ description: "Unique per event (`evt_...`); a repeat is stored once" }),
       object: t.Optional(t.Literal("event")),
       type: t.String({
-        description:
-          "Acted on: checkout.session.completed, checkout.session.async_payment_succeeded, " +
-          "checkout.session.async_payment_failed, invoice.paid, invoice.payment_failed, " +
-          "payment_intent.payment_failed, customer.subscription.updated, customer.subscription.deleted, " +
-          "charge.refunded, charge.dispute.created, charge.dispute.closed",
+        description: `Acted on: ${STRIPE_EVENT_TYPES_ACTED_ON.join(", ")}`,
       }),
       created: t.Optional(t.Integer({ description: "Unix seconds" })),
       livemode: t.Optional(t.Boolean()),

@@ -4,12 +4,6 @@ import type { Queryable } from "./database.ts";
 
 export function createPostgresWebhookInbox(sql: Queryable): WebhookInbox {
   return {
-    async insert({ event, ...entry }) {
-      const [row] = await sql<{ id: string }[]>`
-        insert into webhook_inbox ${sql({ ...entry, event: sql.json(event as never) })}
-        on conflict (gateway, event_id) do nothing returning id`;
-      return row ? { inserted: true, id: row.id } : { inserted: false };
-    },
     async find(id) {
       if (!isUuid(id)) return undefined;
       const [row] = await sql<InboxEntry[]>`

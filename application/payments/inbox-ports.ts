@@ -10,17 +10,13 @@ export interface InboxEntry {
   readonly environment: GatewayEnvironment | null;
   /** The body exactly as received, kept for audit. */
   readonly payload: string;
-  /**
-   * The event as normalized when it arrived (`encodeGatewayEvent`); null for entries stored before
-   * it was kept, whose raw payload is normalized by the job instead.
-   */
-  readonly event: StoredGatewayEvent | null;
+  /** The event as normalized when it arrived (`encodeGatewayEvent`). */
+  readonly event: StoredGatewayEvent;
   readonly processed_at: Date | null;
 }
 
+/** The stored entries as the payment job reads them; they are written by `WebhookIntake`. */
 export interface WebhookInbox {
-  /** False when the event was already received: nothing else should happen. */
-  insert(entry: NewInboxEntry): Promise<{ inserted: true; id: string } | { inserted: false }>;
   find(id: string): Promise<InboxEntry | undefined>;
   /**
    * Marks an entry processed unless it already is, holding it until the transaction ends (a second

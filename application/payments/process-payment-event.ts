@@ -87,13 +87,8 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     }
   }
 
-  /**
-   * The event as it was normalized on arrival. An entry stored before the inbox kept it (migration
-   * 0012) holds only the raw body: for such old entries, and only for them, the gateway adapter
-   * normalizes the body a second time.
-   */
-  function eventOf(entry: InboxEntry, gateway: PaymentGateway): GatewayEvent {
-    if (entry.event === null) return gateway.normalizeWebhookPayload(JSON.parse(entry.payload));
+  /** The event as it was normalized on arrival. */
+  function eventOf(entry: InboxEntry): GatewayEvent {
     try {
       return decodeGatewayEvent(entry.event);
     } catch (error) {
@@ -109,7 +104,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     if (entry.processed_at) return;
     const gateway = deps.gateways[entry.gateway as PaymentGatewayName];
     if (!gateway) throw new PermanentJobFailure(`inbox entry ${inboxId} names no known gateway (${entry.gateway})`);
-    const event = eventOf(entry, gateway);
+    const event = eventOf(entry);
     // Outside the transaction: a call to the gateway never holds a database connection.
     const payment = "payment" in event ? await gateway.resolvePayment(event.payment) : NO_PAYMENT;
     // Events overtake each other: the subscription as it is now, not as the event's body saw it.

@@ -59,6 +59,12 @@ export function makeReceiveWebhook(deps: {
       },
       event.kind === "ignored" ? null : paymentEventJob,
     );
+    if (event.kind === "ignored" && event.not_ours) {
+      deps.log.info(
+        { gateway, event_id: event.event_id, type: event.type, reason: event.not_ours },
+        "gateway event not ours; ignored",
+      );
+    }
     deps.log.info(
       {
         gateway,

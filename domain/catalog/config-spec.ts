@@ -1,5 +1,6 @@
 import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
 import { isHttpUrl, MAX_URL_LENGTH } from "../shared/http-url.ts";
+import { isRecord } from "../shared/is-record.ts";
 import {
   hasControlCharacters,
   hasControlCharactersBesidesLines,
@@ -161,8 +162,8 @@ export function urlFieldsOf(spec: ObjectSpec, value: Readonly<Record<string, unk
   for (const [key, field] of Object.entries(spec)) {
     const entry = value[key];
     if (field.kind === "url" && typeof entry === "string") found.push({ path: `${path}/${key}`, url: entry });
-    if (field.kind === "object" && typeof entry === "object" && entry !== null) {
-      found.push(...urlFieldsOf(field.fields, entry as Record<string, unknown>, `${path}/${key}`));
+    if (field.kind === "object" && isRecord(entry)) {
+      found.push(...urlFieldsOf(field.fields, entry, `${path}/${key}`));
     }
   }
   return found;

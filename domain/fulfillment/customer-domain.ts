@@ -1,7 +1,11 @@
 import { fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import { hostNameLabels } from "../shared/host-name.ts";
 
-/** A DNS host name of two or more labels, its last alphabetic: `shop.example.com`. */
-const HOST_NAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/** A host name (normalized, so lower case) whose last label is alphabetic: `shop.example.com`. */
+function isCustomerHostName(domain: string): boolean {
+  const labels = hostNameLabels(domain);
+  return labels !== undefined && domain === domain.toLowerCase() && /^[a-z]{2,}$/.test(labels.at(-1) ?? "");
+}
 
 /** Domains compare without case, surrounding blanks or the root's trailing dot. */
 export function normalizeDomain(raw: string): string {
@@ -22,7 +26,7 @@ export type CustomerDomainFault = "format" | "reserved";
  * whose subdomains the platform hands out). Undefined when it may be used.
  */
 export function customerDomainFault(domain: string, reserved: readonly string[]): CustomerDomainFault | undefined {
-  if (!HOST_NAME.test(domain)) return "format";
+  if (!isCustomerHostName(domain)) return "format";
   if (reserved.some((parent) => isWithinDomain(domain, parent))) return "reserved";
   return undefined;
 }

@@ -1,5 +1,6 @@
 import { PAYMENT_GATEWAYS } from "../catalog/product.ts";
 import { DomainError } from "../shared/domain-error.ts";
+import { isRecord } from "../shared/is-record.ts";
 import type { GatewayEvent } from "./gateway-event.ts";
 
 /**
@@ -79,11 +80,8 @@ const SHAPES: Readonly<Record<GatewayEvent["kind"], Shape>> = {
   dispute_won: DISPUTE,
   dispute_lost: DISPUTE,
   payment_failed: { order_id: "nullable text", subscription_id: "nullable text", reason: "text" },
-  ignored: { type: "text" },
+  ignored: { type: "text", not_ours: "optional nullable text" },
 };
-
-const isObject = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 function copyField(field: Field, value: unknown, path: string): unknown {
   const fail = (what: string): never => {
@@ -102,10 +100,10 @@ function copyField(field: Field, value: unknown, path: string): unknown {
     case "optional nullable flag":
       return value === null || typeof value === "boolean" ? value : fail("a boolean or null");
     case "payment pointer":
-      return isObject(value) ? copyObject(POINTER, value, path) : fail("a payment pointer");
+      return isRecord(value) ? copyObject(POINTER, value, path) : fail("a payment pointer");
     case "nullable subscription facts":
       if (value === null) return null;
-      return isObject(value) ? copyObject(FACTS, value, path) : fail("subscription facts or null");
+      return isRecord(value) ? copyObject(FACTS, value, path) : fail("subscription facts or null");
   }
 }
 
@@ -123,7 +121,7 @@ function copyObject(shape: Shape, value: Readonly<Record<string, unknown>>, path
 }
 
 function copyEvent(value: unknown): Record<string, unknown> {
-  if (!isObject(value)) throw new UnreadableGatewayEvent("the event is not an object");
+  if (!isRecord(value)) throw new UnreadableGatewayEvent("the event is not an object");
   const kind = value.kind;
   if (typeof kind !== "string" || !Object.hasOwn(SHAPES, kind)) {
     throw new UnreadableGatewayEvent(`kind ${JSON.stringify(kind)} is not an event kind`);
@@ -142,7 +140,7 @@ export function encodeGatewayEvent(event: GatewayEvent): StoredGatewayEvent {
 
 /** A stored event back as the event it was; throws `UnreadableGatewayEvent` for anything else. */
 export function decodeGatewayEvent(stored: unknown): GatewayEvent {
-  if (!isObject(stored) || stored.format !== FORMAT) {
+  if (!isRecord(stored) || stored.format !== FORMAT) {
     throw new UnreadableGatewayEvent(`not a stored event of format ${FORMAT}`);
   }
   return copyEvent(stored.event) as unknown as GatewayEvent;

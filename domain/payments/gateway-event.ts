@@ -84,4 +84,12 @@ export type GatewayEvent =
       readonly subscription_id: string | null;
       readonly reason: string;
     })
-  | (EventBase & { readonly kind: "ignored"; readonly type: string });
+  | (EventBase & {
+      readonly kind: "ignored";
+      readonly type: string;
+      /**
+       * Set when the event is about something this marketplace did not create (another integration
+       * on the same gateway account): why it is not ours. Absent for a type nothing acts on.
+       */
+      readonly not_ours?: string;
+    });

@@ -5,12 +5,13 @@
  * names, comments and lists are not addresses we send to, so they are refused rather than half
  * understood: `x,eve@victim.example` is not one address and mail to it could reach someone else.
  */
+import { hostNameLabels } from "./host-name.ts";
+
 export const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
 
 const ATOM = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const LOCAL_PART = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`);
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 
 export type EmailAddressFault = "format" | "local_part_too_long" | "too_long";
 
@@ -31,12 +32,10 @@ export function emailAddressFault(address: string): EmailAddressFault | undefine
   const at = address.lastIndexOf("@");
   if (at <= 0) return "format";
   const local = address.slice(0, at);
-  const labels = address.slice(at + 1).split(".");
   if (!LOCAL_PART.test(local)) return "format";
   if (local.length > EMAIL_LOCAL_PART_MAX_LENGTH) return "local_part_too_long";
   // A single label (`x@localhost`) reaches no one outside this machine; a numeric last label is an IP.
-  if (labels.length < 2 || !labels.every((label) => LABEL.test(label))) return "format";
-  if (/^[0-9]+$/.test(labels.at(-1) ?? "")) return "format";
+  if (!hostNameLabels(address.slice(at + 1))) return "format";
   return undefined;
 }
 

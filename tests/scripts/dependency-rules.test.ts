@@ -30,6 +30,13 @@ const FILES: Record<string, string> = {
   "provider-sim/app.ts": 'import "../kit/problem.ts";\nimport "../adapters/http/routes.ts";\nexport const app = 1;',
   "kit/problem.ts": "export const problem = 1;",
   "kit/bad.ts": 'import "../domain/orders/order.ts";\nexport const bad = 1;',
+  "adapters/main.ts": "export const main = 1;",
+  "adapters/dead.ts": "export const dead = 1;",
+  "adapters/uses-test.ts": 'import { built } from "../tests/support/builder.ts";\nexport const t = built;',
+  "tests/support/builder.ts": "export const built = 1;",
+  "adapters/uses-dev-dep.ts": 'import Stripe from "stripe";\nexport const s = Stripe;',
+  "adapters/types-from-dev-dep.ts": 'import type { Stripe } from "stripe";\nexport type S = Stripe;',
+  "adapters/uses-dep.ts": 'import { t } from "elysia";\nexport const e = t;',
 };
 
 const EXPECTED = [
@@ -40,6 +47,9 @@ const EXPECTED = [
   "drivers-never-import-use-cases adapters/postgres/repo.ts → application/catalog/manage-products.ts",
   "kit-imports-no-app kit/bad.ts → domain/orders/order.ts",
   "no-cycles adapters/jobs/a.ts → adapters/jobs/b.ts",
+  "no-orphans adapters/dead.ts → adapters/dead.ts",
+  "not-to-dev-dep adapters/uses-dev-dep.ts → node_modules/stripe",
+  "not-to-test adapters/uses-test.ts → tests/support/builder.ts",
   "runtime-free-core domain/catalog/clock.ts → fs",
   "simulator-stands-alone provider-sim/app.ts → adapters/http/routes.ts",
 ];
@@ -51,6 +61,8 @@ beforeAll(() => {
     writeFileSync(join(tree, path), `${content}\n`);
   }
   copyFileSync(join(root, ".dependency-cruiser.cjs"), join(tree, ".dependency-cruiser.cjs"));
+  // Which packages are devDependencies comes from the project's own manifest.
+  copyFileSync(join(root, "package.json"), join(tree, "package.json"));
   writeFileSync(
     join(tree, "tsconfig.json"),
     JSON.stringify({ compilerOptions: { allowImportingTsExtensions: true, moduleResolution: "bundler" } }),
@@ -83,7 +95,9 @@ async function violations(): Promise<string[]> {
   const result = JSON.parse(out) as {
     summary: { violations: { rule: { name: string }; from: string; to: string; cycle?: { name: string }[] }[] };
   };
-  const found = result.summary.violations.map((v) => `${v.rule.name} ${v.from} → ${v.to}`);
+  // A package resolves through the node_modules link to wherever it is installed: named by package.
+  const named = (path: string) => path.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, "node_modules/$1");
+  const found = result.summary.violations.map((v) => `${v.rule.name} ${v.from} → ${named(v.to)}`);
   return [...new Set(found)].sort();
 }
 

@@ -2,7 +2,8 @@ import type { RemotePrice, RemoteProduct } from "../../../application/payments/p
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
 import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
-import { isRecord, minorUnits } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { minorUnits } from "./paddle-fields.ts";
 import type { PaddleEnvelope } from "./paddle-http.ts";
 
 const bad = (reason: string): never => {

@@ -1,6 +1,6 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse, UpstreamError, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
-import { isRecord } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 
 /** `TransactionStatus` of @paddle/paddle-node-sdk. */

@@ -1,6 +1,6 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
-import { isRecord } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import { sendPaddle } from "./paddle-http.ts";
 
 const bad = (reason: string): never => {

@@ -1,7 +1,8 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
 import type { GatewayEvent, PaymentPointer } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
-import { isRecord, type JsonObject, minorUnits, stringOrNull } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { type JsonObject, minorUnits, stringOrNull } from "./paddle-fields.ts";
 
 const gateway = "gateway_a";
 
@@ -47,34 +48,36 @@ function chargedAmount(data: JsonObject): ChargedAmount {
 /** A transaction is the payment: its id is what refunds, adjustments and chargebacks name. */
 const transactionPointer = (id: string): PaymentPointer => ({ payment_id: id });
 
-function transactionEvent({ event_id, data }: Envelope): GatewayEvent {
-  const payment = transactionPointer(requireString(data.id, "data.id"));
-  const charged = chargedAmount(data);
-  const subscription_id = stringOrNull(data.subscription_id);
-  const current_period_end = periodEndOf(data);
+function transactionEvent({ event_id, event_type, data }: Envelope): GatewayEvent {
+  const order_id = orderIdOf(data);
   if (data.origin === "subscription_recurring") {
     return {
       gateway,
       event_id,
       kind: "renewed",
       subscription_id: requireString(data.subscription_id, "data.subscription_id"),
-      order_id: orderIdOf(data),
-      payment,
-      ...charged,
-      current_period_end,
+      order_id,
+      payment: transactionPointer(requireString(data.id, "data.id")),
+      ...chargedAmount(data),
+      current_period_end: periodEndOf(data),
     };
   }
-  const order_id = orderIdOf(data);
-  if (order_id === null) throw new InvalidWebhookPayload("data.custom_data.order_id is missing");
+  // Another integration on the same Paddle account: acknowledged, so Paddle does not retry it for days.
+  if (order_id === null) {
+    return { gateway, event_id, kind: "ignored", type: event_type, not_ours: "the transaction names no order" };
+  }
+  const subscription_id = stringOrNull(data.subscription_id);
   return {
     gateway,
     event_id,
     kind: "paid",
     order_id,
-    payment,
-    ...charged,
+    payment: transactionPointer(requireString(data.id, "data.id")),
+    ...chargedAmount(data),
     // A transaction does not say when a trial ends; the subscription itself does (getSubscription).
-    subscription: subscription_id ? { subscription_id, trial_ends_at: null, current_period_end } : null,
+    subscription: subscription_id
+      ? { subscription_id, trial_ends_at: null, current_period_end: periodEndOf(data) }
+      : null,
   };
 }
 
@@ -122,6 +125,39 @@ function failureReason(data: JsonObject): string {
   return "payment_failed";
 }
 
+const subscriptionEvent =
+  (kind: "cancelled" | "subscription_updated") =>
+  ({ event_id, data }: Envelope): GatewayEvent => ({
+    gateway,
+    event_id,
+    kind,
+    subscription_id: requireString(data.id, "data.id"),
+    order_id: orderIdOf(data),
+  });
+
+/**
+ * The event types the marketplace acts on, each with how it reads; any other type is stored and
+ * ignored. The webhook's API document lists these keys, so a type added here is documented too.
+ */
+const ACTED_ON: Readonly<Record<string, (envelope: Envelope) => GatewayEvent>> = {
+  "transaction.completed": transactionEvent,
+  "transaction.paid": transactionEvent,
+  "transaction.payment_failed": ({ event_id, data }) => ({
+    gateway,
+    event_id,
+    kind: "payment_failed",
+    order_id: orderIdOf(data),
+    subscription_id: stringOrNull(data.subscription_id),
+    reason: failureReason(data),
+  }),
+  "subscription.updated": subscriptionEvent("subscription_updated"),
+  "subscription.canceled": subscriptionEvent("cancelled"),
+  "adjustment.created": adjustmentEvent,
+  "adjustment.updated": adjustmentEvent,
+};
+
+export const PADDLE_EVENT_TYPES_ACTED_ON: readonly string[] = Object.keys(ACTED_ON);
+
 /** One Paddle notification as the neutral event the marketplace acts on (wire formats, gateway_a). */
 export function normalizePaddleEvent(payload: unknown): GatewayEvent {
   if (!isRecord(payload)) throw new InvalidWebhookPayload("not a JSON object");
@@ -129,34 +165,8 @@ export function normalizePaddleEvent(payload: unknown): GatewayEvent {
   if (typeof event_id !== "string" || event_id === "") throw new InvalidWebhookPayload("event_id is missing");
   if (typeof event_type !== "string" || event_type === "") throw new InvalidWebhookPayload("event_type is missing");
   if (!isRecord(data)) throw new InvalidWebhookPayload("data is not an object");
-  const envelope: Envelope = { event_id, event_type, data };
-
-  switch (event_type) {
-    case "transaction.completed":
-    case "transaction.paid":
-      return transactionEvent(envelope);
-    case "subscription.canceled":
-    case "subscription.updated":
-      return {
-        gateway,
-        event_id,
-        kind: event_type === "subscription.canceled" ? "cancelled" : "subscription_updated",
-        subscription_id: requireString(data.id, "data.id"),
-        order_id: orderIdOf(data),
-      };
-    case "adjustment.created":
-    case "adjustment.updated":
-      return adjustmentEvent(envelope);
-    case "transaction.payment_failed":
-      return {
-        gateway,
-        event_id,
-        kind: "payment_failed",
-        order_id: orderIdOf(data),
-        subscription_id: stringOrNull(data.subscription_id),
-        reason: failureReason(data),
-      };
-    default:
-      return { gateway, event_id, kind: "ignored", type: event_type };
-  }
+  const normalize = Object.hasOwn(ACTED_ON, event_type) ? ACTED_ON[event_type] : undefined;
+  return normalize
+    ? normalize({ event_id, event_type, data })
+    : { gateway, event_id, kind: "ignored", type: event_type };
 }

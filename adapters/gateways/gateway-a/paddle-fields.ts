@@ -1,8 +1,6 @@
-export type JsonObject = Readonly<Record<string, unknown>>;
+import type { JsonRecord } from "../../../domain/shared/is-record.ts";
 
-export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+export type JsonObject = JsonRecord;
 
 /** Paddle writes amounts as strings of minor units (`"2900"`); anything else is not an amount. */
 export function minorUnits(value: unknown): number | undefined {

@@ -1,6 +1,7 @@
 import type { RefundResult, RemoteSubscription } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { isRecord, nullableString } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { nullableString } from "./paddle-fields.ts";
 
 const bad = (reason: string): never => {
   throw new UpstreamBadResponse("gateway", reason);

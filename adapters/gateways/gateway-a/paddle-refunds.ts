@@ -4,7 +4,8 @@ import {
   type RefundResult,
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { isRecord, type JsonObject } from "./paddle-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import type { JsonObject } from "./paddle-fields.ts";
 import { type PaddleEnvelope, sendPaddle } from "./paddle-http.ts";
 import { readFirstLineItemId, readRefundAdjustment } from "./paddle-payment-schemas.ts";
 import { paddleRefundBody } from "./paddle-request-bodies.ts";

@@ -1,6 +1,6 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
-import { isRecord } from "./stripe-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { StripeCall } from "./stripe-http.ts";
 
 const SESSION_STATUSES = new Set(["open", "complete", "expired"]);

@@ -1,5 +1,6 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
-import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { createFieldReader, type Fields } from "./stripe-fields.ts";
 
 /** Field checks over a webhook body: anything missing or mistyped refuses the event. */
 export const readEvent = createFieldReader((reason) => {

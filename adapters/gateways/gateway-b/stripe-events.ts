@@ -1,8 +1,9 @@
 import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
 import type { GatewayEvent, PaymentPointer, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import { type StripeEnvelope as Envelope, metadataOrderId, readEvent as read } from "./stripe-event-reader.ts";
-import { type Fields, isRecord } from "./stripe-fields.ts";
+import type { Fields } from "./stripe-fields.ts";
 import { chargeRefunded, disputeEvent } from "./stripe-money-events.ts";
 
 const PAID_STATUSES = new Set(["paid", "no_payment_required"]);
@@ -62,11 +63,12 @@ function sessionPointer(session: Fields): PaymentPointer {
   return { payment_id, payment_intent_id: intent, invoice_id: invoice };
 }
 
-function sessionCompleted(base: Envelope, session: Fields): GatewayEvent {
+function sessionCompleted(base: Envelope, session: Fields, type: string): GatewayEvent {
   const status = read.string(session, "payment_status");
   if (!PAID_STATUSES.has(status)) return { ...base, kind: "ignored", type: "checkout.session.completed" };
   const orderId = read.optionalString(session, "client_reference_id") ?? metadataOrderId(session);
-  if (orderId === null) throw new InvalidWebhookPayload("the checkout session names no order");
+  // Another integration on the same Stripe account: acknowledged, so Stripe does not retry it for days.
+  if (orderId === null) return { ...base, kind: "ignored", type, not_ours: "the checkout session names no order" };
   return {
     ...base,
     kind: "paid",
@@ -122,7 +124,7 @@ function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
   };
 }
 
-function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEvent {
+function paymentFailed(base: Envelope, object: Fields, type: string): GatewayEvent {
   if (type === "invoice.payment_failed") {
     const subscription = invoiceSubscription(object);
     return {
@@ -138,6 +140,41 @@ function paymentFailed(base: Envelope, type: string, object: Fields): GatewayEve
   return { ...base, kind: "payment_failed", order_id: metadataOrderId(object), subscription_id: null, reason };
 }
 
+const subscriptionEvent =
+  (kind: "cancelled" | "subscription_updated") =>
+  (base: Envelope, subscription: Fields): GatewayEvent => ({
+    ...base,
+    kind,
+    subscription_id: read.string(subscription, "id"),
+    order_id: metadataOrderId(subscription),
+  });
+
+/**
+ * The event types the marketplace acts on, each with how it reads; any other type is stored and
+ * ignored. The webhook's API document lists these keys, so a type added here is documented too.
+ */
+const ACTED_ON: Readonly<Record<string, (base: Envelope, object: Fields, type: string) => GatewayEvent>> = {
+  "checkout.session.completed": sessionCompleted,
+  "checkout.session.async_payment_succeeded": sessionCompleted,
+  "checkout.session.async_payment_failed": (base, session) => ({
+    ...base,
+    kind: "payment_failed",
+    order_id: read.optionalString(session, "client_reference_id") ?? metadataOrderId(session),
+    subscription_id: null,
+    reason: "delayed payment failed",
+  }),
+  "invoice.paid": invoicePaid,
+  "invoice.payment_failed": paymentFailed,
+  "payment_intent.payment_failed": paymentFailed,
+  "customer.subscription.updated": subscriptionEvent("subscription_updated"),
+  "customer.subscription.deleted": subscriptionEvent("cancelled"),
+  "charge.refunded": chargeRefunded,
+  "charge.dispute.created": disputeEvent,
+  "charge.dispute.closed": disputeEvent,
+};
+
+export const STRIPE_EVENT_TYPES_ACTED_ON: readonly string[] = Object.keys(ACTED_ON);
+
 /** A Stripe Event as the neutral event it stands for (see docs/gateway-wire-formats.md). */
 export function normalizeStripeEvent(payload: unknown): GatewayEvent {
   const event = read.record(payload, "the event");
@@ -148,37 +185,6 @@ export function normalizeStripeEvent(payload: unknown): GatewayEvent {
     livemode: typeof event.livemode === "boolean" ? event.livemode : null,
   };
   const object = read.record(read.record(event.data, "data").object, "data.object");
-  switch (type) {
-    case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-      return sessionCompleted(base, object);
-    case "checkout.session.async_payment_failed":
-      return {
-        ...base,
-        kind: "payment_failed",
-        order_id: read.optionalString(object, "client_reference_id") ?? metadataOrderId(object),
-        subscription_id: null,
-        reason: "delayed payment failed",
-      };
-    case "invoice.paid":
-      return invoicePaid(base, object);
-    case "customer.subscription.deleted":
-    case "customer.subscription.updated":
-      return {
-        ...base,
-        kind: type === "customer.subscription.deleted" ? "cancelled" : "subscription_updated",
-        subscription_id: read.string(object, "id"),
-        order_id: metadataOrderId(object),
-      };
-    case "charge.refunded":
-      return chargeRefunded(base, object);
-    case "invoice.payment_failed":
-    case "payment_intent.payment_failed":
-      return paymentFailed(base, type, object);
-    case "charge.dispute.created":
-    case "charge.dispute.closed":
-      return disputeEvent(base, type, object);
-    default:
-      return { ...base, kind: "ignored", type };
-  }
+  const normalize = Object.hasOwn(ACTED_ON, type) ? ACTED_ON[type] : undefined;
+  return normalize ? normalize(base, object, type) : { ...base, kind: "ignored", type };
 }

@@ -1,7 +1,6 @@
-export type Fields = Readonly<Record<string, unknown>>;
+import { isRecord, type JsonRecord } from "../../../domain/shared/is-record.ts";
 
-export const isRecord = (value: unknown): value is Fields =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export type Fields = JsonRecord;
 
 /** Field checks over an untrusted JSON object; every failure goes to `fail`, which throws. */
 export interface FieldReader {

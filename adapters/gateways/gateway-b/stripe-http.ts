@@ -1,8 +1,8 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { encodeForm, type FormFields } from "./form-encoding.ts";
-import { isRecord } from "./stripe-fields.ts";
 
 export interface StripeCall {
   readonly method: "GET" | "POST" | "DELETE";

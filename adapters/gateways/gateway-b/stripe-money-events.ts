@@ -33,7 +33,7 @@ const DISPUTE_OUTCOMES: Readonly<Record<string, "dispute_won" | "dispute_lost">>
 };
 
 /** `charge.dispute.created` opens it; `charge.dispute.closed` settles it as `won` or `lost` (else: ignored). */
-export function disputeEvent(base: StripeEnvelope, type: string, dispute: Fields): GatewayEvent {
+export function disputeEvent(base: StripeEnvelope, dispute: Fields, type: string): GatewayEvent {
   const kind = type === "charge.dispute.created" ? "dispute_opened" : DISPUTE_OUTCOMES[read.string(dispute, "status")];
   if (kind === undefined) return { ...base, kind: "ignored", type };
   const intent = read.optionalId(dispute, "payment_intent");

@@ -1,7 +1,8 @@
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
 import type { PaymentPointer } from "../../../domain/payments/gateway-event.ts";
-import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { createFieldReader, type Fields } from "./stripe-fields.ts";
 import type { StripeCall } from "./stripe-http.ts";
 
 const read = createFieldReader((reason) => {

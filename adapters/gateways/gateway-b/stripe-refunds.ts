@@ -1,6 +1,6 @@
 import { REFUND_ATTEMPT_MAX_CALLS, type RefundResult } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
-import { isRecord } from "./stripe-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { StripeCall } from "./stripe-http.ts";
 import { readRefund } from "./stripe-responses.ts";
 

@@ -8,7 +8,8 @@ import { UpstreamBadResponse } from "../../../application/shared/upstream-errors
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
 import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
 import { TAX_BEHAVIORS } from "../../../domain/payments/payment.ts";
-import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
+import { isRecord } from "../../../domain/shared/is-record.ts";
+import { createFieldReader, type Fields } from "./stripe-fields.ts";
 
 const read = createFieldReader((reason) => {
   throw new UpstreamBadResponse("gateway", reason);

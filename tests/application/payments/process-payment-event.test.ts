@@ -66,17 +66,6 @@ describe("the payment job", () => {
     expect(uow.orders.get(order.id).status).toBe("paid");
   });
 
-  test("an entry stored before the event was kept is normalized from its raw body, once", async () => {
-    const { uow, gateways, run } = setUp();
-    const { order } = uow.orders.add();
-    const event = aPaidEvent({ order_id: order.id });
-    const entry = uow.inbox.add({ gateway: "gateway_b", event_id: event.event_id, payload: JSON.stringify(event) });
-    expect(entry.event).toBeNull();
-    await run(entry);
-    expect(uow.orders.get(order.id).status).toBe("paid");
-    expect(gateways.gateway_b.callsOf("normalizeWebhookPayload")).toEqual([[event]]);
-  });
-
   test("the same entry twice is applied once", async () => {
     const { uow, gateways, stored, run } = setUp();
     const { order } = uow.orders.add();

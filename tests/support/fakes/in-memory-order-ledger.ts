@@ -2,56 +2,16 @@ import type { OrderDetails, OrderRepository } from "../../../application/checkou
 import type { OrderLedger } from "../../../application/payments/ledger-ports.ts";
 import type { Order, OrderItem } from "../../../domain/orders/order.ts";
 import { canTake, nextOrderStatus, OrderTransitionRefused } from "../../../domain/orders/order-status.ts";
+import { anOrderItem, aPaidOrder } from "../builders/orders.ts";
 import type { InMemoryPaymentLedger } from "./in-memory-payment-ledger.ts";
 
 /** A pending EUR order for gateway_b's sandbox, tax-exclusive, due in full today. */
-function anOrder(overrides: Partial<Order>): Order {
-  const created = new Date(Date.UTC(2026, 0, 1));
-  return {
-    id: crypto.randomUUID(),
-    customer_id: crypto.randomUUID(),
-    status: "pending_payment",
-    currency: "EUR",
-    subtotal: 4900,
-    total: 4900,
-    due_today: 4900,
-    payment_gateway: "gateway_b",
-    gateway_environment: "sandbox",
-    metadata: "{}",
-    checkout_session_id: null,
-    checkout_url: null,
-    flagged_reason: null,
-    needs_attention: false,
-    attention_reason: null,
-    tax_behavior: "exclusive",
-    created_at: created,
-    updated_at: created,
-    ...overrides,
-  };
-}
+const anOrder = (overrides: Partial<Order>): Order =>
+  aPaidOrder({ status: "pending_payment", currency: "EUR", ...overrides });
 
 /** One license, bought once, delivered by `license_download`. */
-function anItem(order: Order, overrides: Partial<OrderItem>): OrderItem {
-  return {
-    id: crypto.randomUUID(),
-    order_id: order.id,
-    product_id: crypto.randomUUID(),
-    product_name: "Editor",
-    variant: "regular",
-    payment_type: "one_time",
-    license_type: null,
-    billing_interval: null,
-    unit_price: order.due_today,
-    quantity: 1,
-    amount: order.due_today,
-    trial_days: null,
-    due_today: order.due_today,
-    delivery_model: "self_hosted_license",
-    fulfillment_driver: "license_download",
-    options: {},
-    ...overrides,
-  };
-}
+const anItem = (order: Order, overrides: Partial<OrderItem>): OrderItem =>
+  anOrderItem(order, { license_type: null, ...overrides });
 
 /**
  * Orders as the payment flow changes them, in memory: statuses move only through the domain's

@@ -21,7 +21,7 @@ export function createInMemoryWebhookIntake() {
     await gate;
     const restores = [inbox.snapshot(), jobs.snapshot()];
     try {
-      const stored = await inbox.insert(entry);
+      const stored = inbox.store(entry);
       if (!stored.inserted) return { duplicate: true };
       if (jobFor) await jobs.enqueue(jobFor(stored.id));
       accepted += 1;

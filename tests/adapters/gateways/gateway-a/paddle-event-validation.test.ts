@@ -12,8 +12,6 @@ describe("invalid payloads", () => {
     ["no event_id", event("transaction.completed", paidTransaction(), { event_id: undefined })],
     ["a numeric event_type", event("transaction.completed", paidTransaction(), { event_type: 7 })],
     ["data that is not an object", event("transaction.completed", "txn_01")],
-    ["a paid event without order_id", event("transaction.paid", paidTransaction({ custom_data: {} }))],
-    ["a paid event without custom_data", event("transaction.paid", paidTransaction({ custom_data: null }))],
     ["a paid event without totals", event("transaction.completed", noDetails)],
     [
       "a paid event with a non-numeric total",

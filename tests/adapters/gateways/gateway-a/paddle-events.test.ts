@@ -150,6 +150,21 @@ test("transaction.payment_failed is a failed payment with Paddle's error code", 
   });
 });
 
+test.each([
+  ["no order in custom_data", { integration: "theirs" }],
+  ["no custom_data", null],
+])("a transaction with %s is not ours: ignored, with why", (_, custom_data) => {
+  for (const type of ["transaction.completed", "transaction.paid"]) {
+    expect(normalizePaddleEvent(event(type, paidTransaction({ custom_data, details: undefined })))).toEqual({
+      gateway: "gateway_a",
+      event_id: "evt_01",
+      kind: "ignored",
+      type,
+      not_ours: "the transaction names no order",
+    });
+  }
+});
+
 test.each(["transaction.created", "subscription.created", "customer.created"])("%s is ignored", (type) => {
   expect(normalizePaddleEvent(event(type, { id: "x" }))).toEqual({
     gateway: "gateway_a",

@@ -110,10 +110,18 @@ describe("checkout.session.completed", () => {
     expect(event).toEqual({ ...base, kind: "ignored", type: "checkout.session.completed" });
   });
 
-  test("a paid session naming no order is invalid", () => {
-    const session = aSession({ client_reference_id: null, metadata: {} });
-    expect(() => normalizeStripeEvent(anEvent("checkout.session.completed", session))).toThrow(InvalidWebhookPayload);
-  });
+  test.each(["checkout.session.completed", "checkout.session.async_payment_succeeded"])(
+    "%s of a paid session naming no order is not ours: ignored, with why",
+    (type) => {
+      const session = aSession({ client_reference_id: null, metadata: { cart: "theirs" } });
+      expect(normalizeStripeEvent(anEvent(type, session))).toEqual({
+        ...base,
+        kind: "ignored",
+        type,
+        not_ours: "the checkout session names no order",
+      });
+    },
+  );
 });
 
 describe("invoice.paid", () => {
