@@ -1,5 +1,5 @@
 import { configOf, type ManagementView, managementPath } from "../../domain/catalog/drivers.ts";
-import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import type { ProviderClient } from "./ports.ts";

@@ -1,6 +1,6 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
 import { configOf, DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
-import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { canonicalSecretRef, providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../domain/shared/domain-error.ts";
 import type { AuditEntry } from "../audit/ports.ts";

@@ -11,7 +11,8 @@ import {
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
 } from "../../../application/shared/upstream-errors.ts";
-import { ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
+import { ProductNotFound } from "../../../domain/catalog/errors.ts";
+import { validateProduct } from "../../../domain/catalog/product.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";

@@ -1,7 +1,8 @@
 import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { ProductRepository, ProductWithMappings } from "../../../application/catalog/ports.ts";
+import { SlugTaken } from "../../../domain/catalog/errors.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
-import { type Product, type ProductDefinition, SlugTaken } from "../../../domain/catalog/product.ts";
+import type { Product, ProductDefinition } from "../../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
