@@ -1,4 +1,4 @@
-import { OrderNotFound } from "../../domain/orders/order.ts";
+import { OrderNotFound } from "../../domain/orders/errors.ts";
 import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";

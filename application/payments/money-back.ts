@@ -1,4 +1,5 @@
-import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import { OrderTransitionRefused } from "../../domain/orders/errors.ts";
+import type { OrderEvent } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
 import { actOnDeliveries } from "../shared/act-on-deliveries.ts";

@@ -10,8 +10,8 @@ import {
 } from "../../../application/payments/admin-refund.ts";
 import { makeMoneyBack } from "../../../application/payments/money-back.ts";
 import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { OrderNotFound } from "../../../domain/orders/errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
-import { OrderNotFound } from "../../../domain/orders/order.ts";
 import { aRefundedEvent } from "../../support/builders/gateway-events.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
