@@ -1,4 +1,4 @@
-import { fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/domain-error.ts";
 
 /** A DNS host name of two or more labels, its last alphabetic: `shop.example.com`. */
 const HOST_NAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
@@ -36,9 +36,3 @@ const FIELD_ERRORS = {
 export function customerDomainRefused(fault: CustomerDomainFault): ValidationFailed {
   return new ValidationFailed([{ path: "/domain", ...FIELD_ERRORS[fault] }]);
 }
-
-export class InstallationDomainTaken extends fixedError(
-  "DOMAIN_TAKEN",
-  "conflict",
-  "Another installation already uses this domain; choose another one.",
-) {}
