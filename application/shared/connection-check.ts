@@ -1,5 +1,5 @@
 import { GatewayHostNotAllowed } from "../../domain/payments/gateway-hosts.ts";
-import { SecretPurposeMismatch } from "../../domain/secrets/secret-purpose.ts";
+import { SecretPurposeMismatch } from "../../domain/secrets/errors.ts";
 import {
   CredentialsNotFound,
   UpstreamRejected,

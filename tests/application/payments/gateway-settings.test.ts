@@ -4,7 +4,8 @@ import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-se
 import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import { GatewayHostNotAllowed } from "../../../domain/payments/gateway-hosts.ts";
-import { gatewayPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
+import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";

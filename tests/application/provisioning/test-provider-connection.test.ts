@@ -13,7 +13,7 @@ import {
 } from "../../../application/shared/upstream-errors.ts";
 import { ProductNotFound } from "../../../domain/catalog/errors.ts";
 import { validateProduct } from "../../../domain/catalog/product.ts";
-import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
