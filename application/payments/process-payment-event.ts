@@ -1,6 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
-import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
 import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";

@@ -1,4 +1,4 @@
-import { GatewayHostNotAllowed } from "../../domain/payments/gateway-hosts.ts";
+import { GatewayHostNotAllowed } from "../../domain/payments/errors.ts";
 import { SecretPurposeMismatch } from "../../domain/secrets/errors.ts";
 import {
   CredentialsNotFound,

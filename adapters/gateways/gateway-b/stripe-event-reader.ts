@@ -1,4 +1,4 @@
-import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
+import { InvalidWebhookPayload } from "../../../domain/payments/errors.ts";
 import { createFieldReader, type Fields, isRecord } from "./stripe-fields.ts";
 
 /** Field checks over a webhook body: anything missing or mistyped refuses the event. */

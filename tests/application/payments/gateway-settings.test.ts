@@ -3,7 +3,7 @@ import { makeGatewaySettingsAdmin, type SettingsPatch } from "../../../applicati
 import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
 import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
-import { GatewayHostNotAllowed } from "../../../domain/payments/gateway-hosts.ts";
+import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
