@@ -1,9 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  makeQueryProviderManagement,
-  NotAProviderProduct,
-  ProviderManagementDisabled,
-} from "../../../application/provisioning/provider-management.ts";
+import { NotAProviderProduct, ProviderManagementDisabled } from "../../../application/provisioning/errors.ts";
+import { makeQueryProviderManagement } from "../../../application/provisioning/provider-management.ts";
 import { ProductNotFound } from "../../../domain/catalog/errors.ts";
 import { type ProductDefinition, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
