@@ -9,8 +9,8 @@ import type {
   WebhookSecrets,
 } from "../../application/payments/ports.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
+import { CredentialsNotFound } from "../../application/shared/errors.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
-import { CredentialsNotFound } from "../../application/shared/upstream-errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { GatewayHostNotAllowed } from "../../domain/payments/errors.ts";
 import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";

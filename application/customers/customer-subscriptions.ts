@@ -2,10 +2,10 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
 import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import type { Clock } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import { SubscriptionChangeRefused, SubscriptionEnded, SubscriptionNotFound } from "./errors.ts";
 import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
 

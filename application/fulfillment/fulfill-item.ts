@@ -1,7 +1,8 @@
 import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
-import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
+import type { JobContext } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type {

@@ -9,17 +9,18 @@ import {
 } from "../../domain/payments/errors.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
-import { IdempotencyKeyReused, requestHash } from "../shared/idempotent-request.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
-import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import {
   CredentialsNotFound,
+  IdempotencyKeyReused,
   UpstreamError,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../shared/upstream-errors.ts";
+} from "../shared/errors.ts";
+import { requestHash } from "../shared/idempotent-request.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
 import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";

@@ -3,7 +3,7 @@ import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import { actOnDeliveries } from "../shared/act-on-deliveries.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";

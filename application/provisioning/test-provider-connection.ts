@@ -7,8 +7,8 @@ import type { AuditEntry } from "../audit/ports.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import { destinationAlert, type SecretStore, type SecretUseLog } from "../secrets/ports.ts";
 import { type ConnectionFailure, connectionFailure } from "../shared/connection-check.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { ProviderClient } from "./ports.ts";
 
 export type ProviderConnectionInput =

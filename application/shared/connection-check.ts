@@ -6,7 +6,7 @@ import {
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "./upstream-errors.ts";
+} from "./errors.ts";
 
 /** Why a "test connection" action failed, as every such action reports it. */
 export type ConnectionFailureReason =

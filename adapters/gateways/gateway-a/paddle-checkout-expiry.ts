@@ -1,5 +1,5 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamError, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamError, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { isRecord } from "./paddle-fields.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 

@@ -1,5 +1,5 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, parseJsonBody, type RejectionReader } from "../../upstream/upstream-http.ts";
 import { isRecord } from "./paddle-fields.ts";

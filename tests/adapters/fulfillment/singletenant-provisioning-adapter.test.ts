@@ -4,7 +4,7 @@ import { createPostgresInstallationRepository } from "../../../adapters/postgres
 import { createPostgresOpsTaskRepository } from "../../../adapters/postgres/ops-task-repository.ts";
 import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
 import type { FulfillmentContext } from "../../../application/fulfillment/ports.ts";
-import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/errors.ts";
 import { InstallationDomainTaken } from "../../../domain/fulfillment/errors.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
 import { aFulfillmentContext, aSingletenantProduct, withRecord } from "../../support/builders/fulfillment.ts";

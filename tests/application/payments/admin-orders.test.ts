@@ -3,7 +3,7 @@ import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfil
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
 import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
 import { makeMoneyBack } from "../../../application/payments/money-back.ts";
-import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { OrderNotFound } from "../../../domain/orders/errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
 import {

@@ -2,15 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
 import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
 import { SETTLE_REFUND_AFTER_MS } from "../../../application/payments/refund-timing.ts";
-import { IdempotencyKeyReused } from "../../../application/shared/idempotent-request.ts";
 import {
+  IdempotencyKeyReused,
   UpstreamBadResponse,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 import {
   NothingToRefund,
   RefundExceedsPayment,

@@ -6,7 +6,7 @@ import {
   makeAdminFulfillmentActions,
   makeEndGatewaySubscription,
 } from "../../../application/payments/end-gateway-subscription.ts";
-import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";

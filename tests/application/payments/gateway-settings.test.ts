@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeGatewaySettingsAdmin, type SettingsPatch } from "../../../application/payments/gateway-settings.ts";
 import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
-import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import { UrlNotAllowed } from "../../../application/shared/errors.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";

@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
-import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
-import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { PermanentJobFailure, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, aRefundedEvent, aRenewedEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";

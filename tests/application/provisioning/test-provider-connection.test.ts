@@ -3,14 +3,14 @@ import {
   CONNECTION_PROBE_REFERENCE,
   makeTestProviderConnection,
 } from "../../../application/provisioning/test-provider-connection.ts";
-import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
 import {
   CredentialsNotFound,
   UpstreamRejected,
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../../../application/shared/upstream-errors.ts";
+  UrlNotAllowed,
+} from "../../../application/shared/errors.ts";
 import { ProductNotFound } from "../../../domain/catalog/errors.ts";
 import { validateProduct } from "../../../domain/catalog/product.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";

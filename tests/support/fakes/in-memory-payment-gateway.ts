@@ -5,7 +5,7 @@ import type {
   RefundResult,
   RemoteSubscription,
 } from "../../../application/payments/ports.ts";
-import { UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import { InvalidWebhookPayload, InvalidWebhookSignature } from "../../../domain/payments/errors.ts";
 

@@ -10,7 +10,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../../application/shared/upstream-errors.ts";
+} from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { aTransaction, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
