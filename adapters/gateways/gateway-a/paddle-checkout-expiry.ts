@@ -1,5 +1,6 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamError, UpstreamRejected } from "../../../application/shared/errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
+import { PaddleTransactionBusy } from "./errors.ts";
 import { isRecord } from "./paddle-fields.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 
@@ -7,14 +8,6 @@ import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 const TRANSACTION_STATUSES = new Set(["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"]);
 /** The statuses Paddle still lets a customer pay from, and so lets us cancel from. */
 const PAYABLE = new Set(["draft", "ready"]);
-
-/** Paddle answers 409 while a payment attempt on the transaction is in progress: ask again later. */
-export class PaddleTransactionBusy extends UpstreamError {
-  readonly transient = true;
-  constructor() {
-    super("gateway", "BUSY", "upstream_failed", "is processing a payment on the transaction; retry shortly.");
-  }
-}
 
 function transactionStatus(data: unknown): string {
   if (!isRecord(data) || typeof data.status !== "string" || !TRANSACTION_STATUSES.has(data.status)) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { delay, HttpResponse, http, passthrough } from "msw";
-import { PaddleTransactionBusy } from "../../../../adapters/gateways/gateway-a/paddle-checkout-expiry.ts";
+import { PaddleTransactionBusy } from "../../../../adapters/gateways/gateway-a/errors.ts";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import {
   UpstreamBadResponse,
