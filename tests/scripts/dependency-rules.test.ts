@@ -30,6 +30,15 @@ const FILES: Record<string, string> = {
   "provider-sim/app.ts": 'import "../kit/problem.ts";\nimport "../adapters/http/routes.ts";\nexport const app = 1;',
   "kit/problem.ts": "export const problem = 1;",
   "kit/bad.ts": 'import "../domain/orders/order.ts";\nexport const bad = 1;',
+  "application/catalog/errors.ts": "export class ProductNotFound extends Error {}",
+  "application/checkout/refuse.ts":
+    'import { ProductNotFound } from "../catalog/errors.ts";\nexport const refuse = () => new ProductNotFound();',
+  "adapters/mail/mailer.ts":
+    'import { ProductNotFound } from "../../application/catalog/errors.ts";\nexport const fail = () => new ProductNotFound();',
+  "domain/orders/errors.ts":
+    'import type { Status } from "./status.ts";\nexport class Refused extends Error {\n  constructor(readonly from: Status) { super(from); }\n}',
+  "domain/orders/status.ts":
+    'import { Refused } from "./errors.ts";\nexport type Status = "paid";\nexport const refuse = (from: Status) => new Refused(from);',
 };
 
 const EXPECTED = [
