@@ -10,7 +10,7 @@ import type { Clock } from "../../application/shared/runtime.ts";
 import { customerDomainFault, customerDomainRefused } from "../../domain/fulfillment/customer-domain.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { FulfillmentStateConflict, InstallationDomainTaken } from "../../domain/fulfillment/errors.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import { asOneLine } from "../../domain/shared/plain-text.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";

@@ -1,6 +1,6 @@
 import { WebhookEndpointNotFound } from "../../domain/outgoing-webhooks/errors.ts";
 import { SECRET_OVERLAP_MS } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";

@@ -1,4 +1,5 @@
-import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { controlCharacterErrors } from "../shared/plain-text.ts";
 import { validateObject } from "./config-spec.ts";
 import {

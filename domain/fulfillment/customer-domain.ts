@@ -1,4 +1,4 @@
-import { ValidationFailed } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 
 /** A DNS host name of two or more labels, its last alphabetic: `shop.example.com`. */
 const HOST_NAME = /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

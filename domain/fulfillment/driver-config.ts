@@ -1,5 +1,5 @@
 import { configOf, type DriverConfig, type FulfillmentDriver } from "../catalog/drivers.ts";
-import { ValidationFailed } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { FulfillmentConfigInvalid } from "./errors.ts";
 
 /**

@@ -1,5 +1,6 @@
-import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
 import { emailAddressFault, emailAddressMessage, normalizeEmail } from "../shared/email-address.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { hasControlCharacters } from "../shared/plain-text.ts";
 
 export { normalizeEmail } from "../shared/email-address.ts";

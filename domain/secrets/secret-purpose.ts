@@ -1,6 +1,7 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
-import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 
 /** What a secret is for. A gateway's secrets belong to one gateway and one of its environments. */
 export const SECRET_PURPOSE_KINDS = [

@@ -6,7 +6,7 @@ import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
 import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";

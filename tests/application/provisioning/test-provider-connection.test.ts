@@ -14,7 +14,7 @@ import {
 import { ProductNotFound } from "../../../domain/catalog/errors.ts";
 import { validateProduct } from "../../../domain/catalog/product.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";

@@ -3,7 +3,7 @@ import type { ProductRepository, ProductWithMappings } from "../../../applicatio
 import { SlugTaken } from "../../../domain/catalog/errors.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
 import type { Product, ProductDefinition } from "../../../domain/catalog/product.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 type MappingSource = { readonly byProduct: ReadonlyMap<string, readonly PricingMapping[]> };
