@@ -1,9 +1,15 @@
 /**
  * The layer rules, checked by `npm run check:layers` (dependency-cruiser). Dependencies point
- * inwards: adapters → application → domain. A port module is `ports.ts` or `<name>-ports.ts`.
+ * inwards: adapters → application → domain. A port module is `ports.ts` or `<name>-ports.ts`. A
+ * feature's `errors.ts` is part of its contract like its ports: what an adapter behind a port may
+ * throw, and what a caller may catch.
  * @type {import("dependency-cruiser").IConfiguration}
  */
-const PORT_MODULES = ["^application/[^/]+/ports[.]ts$", "^application/[^/]+/[a-z-]+-ports[.]ts$"];
+const PORT_MODULES = [
+  "^application/[^/]+/ports[.]ts$",
+  "^application/[^/]+/[a-z-]+-ports[.]ts$",
+  "^application/[^/]+/errors[.]ts$",
+];
 const RUNTIME = ["core"];
 
 module.exports = {
@@ -70,9 +76,11 @@ module.exports = {
     },
     {
       name: "no-cycles",
+      comment:
+        "A type-only import is erased before anything runs, so it cannot make a load-order cycle: a feature's errors.ts names the feature's types in its constructors while the feature throws them.",
       severity: "error",
       from: {},
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ["type-only"] } },
     },
     {
       name: "no-orphans",

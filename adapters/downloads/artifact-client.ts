@@ -1,8 +1,4 @@
-import {
-  DownloadSourceBusy,
-  DownloadSourceFailed,
-  DownloadSourceTimeout,
-} from "../../application/shared/download-source-errors.ts";
+import { DownloadSourceBusy, DownloadSourceFailed, DownloadSourceTimeout } from "../../application/shared/errors.ts";
 import { type RangeSpec, rangeHeader } from "../../kit/byte-range.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
 import { DeadlinePassed, withinDeadline } from "../upstream/deadline.ts";

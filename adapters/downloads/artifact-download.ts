@@ -1,4 +1,4 @@
-import { DownloadSourceFailed } from "../../application/shared/download-source-errors.ts";
+import { DownloadSourceFailed } from "../../application/shared/errors.ts";
 import {
   type ByteRange,
   contentRange,

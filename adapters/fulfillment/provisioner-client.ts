@@ -1,4 +1,4 @@
-import { UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../application/shared/errors.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";
 import { callUpstream } from "../upstream/upstream-http.ts";

@@ -7,14 +7,10 @@ import type {
 } from "../../application/fulfillment/ports.ts";
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
 import type { Clock } from "../../application/shared/runtime.ts";
-import {
-  customerDomainFault,
-  customerDomainRefused,
-  InstallationDomainTaken,
-} from "../../domain/fulfillment/customer-domain.ts";
+import { customerDomainFault, customerDomainRefused } from "../../domain/fulfillment/customer-domain.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
-import { FulfillmentStateConflict } from "../../domain/fulfillment/fulfillment.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { FulfillmentStateConflict, InstallationDomainTaken } from "../../domain/fulfillment/errors.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";
 import { asOneLine } from "../../domain/shared/plain-text.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";

@@ -9,14 +9,11 @@ import type {
   WebhookSecrets,
 } from "../../application/payments/ports.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
+import { CredentialsNotFound } from "../../application/shared/errors.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
-import { CredentialsNotFound } from "../../application/shared/upstream-errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import {
-  GatewayHostNotAllowed,
-  type GatewayHostPolicy,
-  gatewayHostRefusal,
-} from "../../domain/payments/gateway-hosts.ts";
+import { GatewayHostNotAllowed } from "../../domain/payments/errors.ts";
+import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
 import { gatewayPurpose, type SecretPurpose } from "../../domain/secrets/secret-purpose.ts";
 
 /**

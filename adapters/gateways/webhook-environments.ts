@@ -1,9 +1,6 @@
-import {
-  type GatewaySettingsSource,
-  InvalidWebhookSignature,
-  type WebhookSecrets,
-} from "../../application/payments/ports.ts";
+import type { GatewaySettingsSource, WebhookSecrets } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { InvalidWebhookSignature } from "../../domain/payments/errors.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 
 /**

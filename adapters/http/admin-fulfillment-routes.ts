@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { FulfillmentAction, FulfillmentFilter, OpsTask } from "../../application/fulfillment/ports.ts";
-import { DeadJobNotFound, type JobRecord, type JobState } from "../../application/shared/jobs.ts";
+import { DeadJobNotFound } from "../../application/shared/errors.ts";
+import type { JobRecord, JobState } from "../../application/shared/jobs.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";

@@ -1,9 +1,9 @@
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import type { AccountStates } from "../../application/identity/ports.ts";
-import { AccountDisabled, checkSession } from "../../domain/identity/account.ts";
+import { checkSession } from "../../domain/identity/account.ts";
+import { AccountDisabled, AuthenticationRequired, RoleForbidden } from "../../domain/identity/errors.ts";
 import type { Role } from "../../domain/identity/user.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
 
 export interface Principal {
   readonly userId: string;
@@ -17,18 +17,6 @@ export interface AuthOptions {
   /** Where a token's role and account state are read from. */
   readonly accounts: AccountStates;
 }
-
-export class AuthenticationRequired extends fixedError(
-  "AUTHENTICATION_REQUIRED",
-  "unauthenticated",
-  "A valid bearer token is required.",
-) {}
-
-export class RoleForbidden extends fixedError(
-  "FORBIDDEN_ROLE",
-  "forbidden",
-  "This action is not allowed for your role.",
-) {}
 
 const CLOCK_TOLERANCE_SECONDS = 30;
 const ROLES: readonly string[] = ["customer", "admin"] satisfies Role[];

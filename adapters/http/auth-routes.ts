@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Account } from "../../domain/identity/account.ts";
-import { SignInThrottled } from "../../domain/identity/sign-in-throttle.ts";
+import { SignInThrottled } from "../../domain/identity/errors.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
 import { named, noContent } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";

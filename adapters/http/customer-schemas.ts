@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import type { CustomerLicense } from "../../application/customers/ports.ts";
-import type { UnusableReason } from "../../application/licensing/license-service.ts";
+import type { UnusableReason } from "../../application/licensing/errors.ts";
 import type { NextActionKind } from "../../domain/dashboard/next-action.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
 import { Int } from "../../kit/schema-types.ts";

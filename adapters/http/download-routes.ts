@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import { DownloadRevoked, DownloadSuspended } from "../../application/customers/resolve-download.ts";
-import { DownloadSourceBusy } from "../../application/shared/download-source-errors.ts";
+import { DownloadRevoked, DownloadSuspended } from "../../application/customers/errors.ts";
+import { DownloadSourceBusy } from "../../application/shared/errors.ts";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
 import type { DownloadRequest } from "../downloads/artifact-download.ts";
 import { ProblemSchema } from "./problem-schema.ts";

@@ -1,5 +1,5 @@
 import type { JobAdmin, JobRecord } from "../../application/shared/jobs.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";
 import { decodeCursor, encodeCursor } from "../postgres/cursor.ts";
 import type { Queryable, Sql } from "../postgres/database.ts";

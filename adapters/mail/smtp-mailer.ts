@@ -1,5 +1,6 @@
 import type { Transporter } from "nodemailer";
-import { type Mailer, MailRejected, MailUnavailable } from "../../application/mail/ports.ts";
+import { MailRejected, MailUnavailable } from "../../application/mail/errors.ts";
+import type { Mailer } from "../../application/mail/ports.ts";
 
 export interface SmtpMailerOptions {
   /** `smtp://user:pass@host:port`, or `smtps://` for TLS from the first byte. */

@@ -1,5 +1,5 @@
 import type { AuditLogReader, AuditRecord } from "../../application/audit/ports.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { isUuid } from "../shared/ids.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { Queryable } from "./database.ts";

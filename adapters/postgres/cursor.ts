@@ -1,4 +1,4 @@
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 
 /** Keyset cursors: the sort key of the last row, opaque to clients. */
 export function encodeCursor(key: readonly (string | number)[]): string {

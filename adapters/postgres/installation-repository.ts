@@ -1,5 +1,5 @@
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
-import { InstallationDomainTaken } from "../../domain/fulfillment/customer-domain.ts";
+import { InstallationDomainTaken } from "../../domain/fulfillment/errors.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 

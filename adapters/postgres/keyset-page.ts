@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
 import type { Queryable } from "./database.ts";
 

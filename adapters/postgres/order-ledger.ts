@@ -1,6 +1,7 @@
 import type { OrderLedger } from "../../application/payments/ledger-ports.ts";
+import { OrderTransitionRefused } from "../../domain/orders/errors.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
-import { nextOrderStatus, OrderTransitionRefused, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
+import { nextOrderStatus, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import { isUuid } from "../shared/ids.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";

@@ -1,7 +1,8 @@
 import type postgres from "postgres";
 import type { ProductRepository, ProductWithMappings } from "../../application/catalog/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
-import { type Product, type ProductDefinition, SlugTaken } from "../../domain/catalog/product.ts";
+import { SlugTaken } from "../../domain/catalog/errors.ts";
+import type { Product, ProductDefinition } from "../../domain/catalog/product.ts";
 import { isUuid } from "../shared/ids.ts";
 import { createPostgresAuditTrail } from "./audit-trail.ts";
 import { columnList } from "./column-list.ts";

@@ -1,6 +1,6 @@
 import type { OnboardRequest, ProviderClient, ProviderTenant } from "../../application/provisioning/ports.ts";
 import type { SecretStore } from "../../application/secrets/ports.ts";
-import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shared/upstream-errors.ts";
+import { CredentialsNotFound, UpstreamBadResponse } from "../../application/shared/errors.ts";
 import { DEFAULT_PROVIDER_PATHS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
 import { providerPurpose } from "../../domain/secrets/secret-purpose.ts";
 import type { OutboundFetch } from "../security/guarded-fetch.ts";

@@ -2,13 +2,13 @@ import type { SecretListing, SecretStore } from "../../application/secrets/ports
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
+import { SecretPurposeMismatch } from "../../domain/secrets/errors.ts";
 import {
   canonicalSecretRef,
   fixedPurposeOf,
   purposeMismatchMessage,
   type SecretPurpose,
   type SecretPurposeKind,
-  SecretPurposeMismatch,
   samePurpose,
 } from "../../domain/secrets/secret-purpose.ts";
 import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";

@@ -1,6 +1,7 @@
 import { SYSTEM_ACTOR_ID } from "../../application/audit/ports.ts";
+import { SlugTaken } from "../../domain/catalog/errors.ts";
 import type { PricingMappingInput } from "../../domain/catalog/pricing.ts";
-import { type ProductInput, SlugTaken } from "../../domain/catalog/product.ts";
+import type { ProductInput } from "../../domain/catalog/product.ts";
 import type { AppDeps } from "../http/app.ts";
 
 /** The secret reference the demo point-of-sale product authenticates with (see docs/decisions/demo-catalog.md). */

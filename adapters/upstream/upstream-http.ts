@@ -9,7 +9,7 @@ import {
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../../application/shared/upstream-errors.ts";
+} from "../../application/shared/errors.ts";
 import { findStructureViolation } from "../../kit/json-structure.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
 

@@ -1,6 +1,7 @@
 import type { DeliveryModel } from "../../domain/catalog/drivers.ts";
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { type CheckoutOptions, checkoutOptions } from "../../domain/catalog/pricing.ts";
-import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
+import type { Product } from "../../domain/catalog/product.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 import type { PricingMappingRepository, ProductRepository } from "./ports.ts";
 

@@ -1,12 +1,11 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
 import { configOf, DRIVER_CONFIG_SPECS } from "../../domain/catalog/drivers.ts";
+import { ProductNotFound, SlugTaken } from "../../domain/catalog/errors.ts";
 import { checkoutOptions } from "../../domain/catalog/pricing.ts";
 import {
   type Product,
   type ProductDefinition,
   type ProductInput,
-  ProductNotFound,
-  SlugTaken,
   validateProduct,
 } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";

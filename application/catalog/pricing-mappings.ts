@@ -1,5 +1,5 @@
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { type PricingMapping, type PricingMappingInput, validateMappings } from "../../domain/catalog/pricing.ts";
-import { ProductNotFound } from "../../domain/catalog/product.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import { CATALOG_TOPIC } from "./manage-products.ts";
 import type { PricingMappingRepository, ProductRepository } from "./ports.ts";

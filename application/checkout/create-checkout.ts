@@ -1,23 +1,11 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
+import { CustomerNotFound, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
 import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
 import type { CheckoutUrls, CustomerDirectory, IdempotencyStore, OrderRepository } from "./ports.ts";
-
-export class OrderExpiredAtCheckout extends fixedError(
-  "ORDER_EXPIRED",
-  "conflict",
-  "The order expired before its checkout opened; nothing was charged. Place the order again.",
-) {}
-
-export class CustomerNotFound extends fixedError(
-  "CUSTOMER_NOT_FOUND",
-  "not_found",
-  "The customer account does not exist.",
-) {}
 
 export interface CheckoutResponse {
   readonly order_id: string;

@@ -1,55 +1,12 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import type { Clock } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
+import { SubscriptionChangeRefused, SubscriptionEnded, SubscriptionNotFound } from "./errors.ts";
 import type { CustomerReadModel, CustomerSubscription, FulfillmentActions } from "./ports.ts";
-
-export class SubscriptionNotFound extends fixedError(
-  "SUBSCRIPTION_NOT_FOUND",
-  "not_found",
-  "The subscription does not exist.",
-) {}
-
-/** Why a subscription cannot be cancelled or resumed now. */
-export type SubscriptionRefusal = "cancelled" | "period_ended" | "unconfirmed";
-
-const REFUSALS: Readonly<Record<SubscriptionRefusal, string>> = {
-  cancelled: "This subscription has already ended.",
-  period_ended: "The paid period is over: the cancellation took effect and can no longer be withdrawn.",
-  unconfirmed: "The payment gateway has not confirmed this subscription yet; try again in a moment.",
-};
-
-export class SubscriptionChangeRefused extends ReasonedRefusal<SubscriptionRefusal> {
-  constructor(reason: SubscriptionRefusal) {
-    super("SUBSCRIPTION", REFUSALS, reason);
-  }
-}
-
-/**
- * The gateway had already ended the subscription (a full refund ended it there, say) when the
- * customer asked to cancel or resume it: the record has caught up, and the answer says so.
- */
-export class SubscriptionEnded extends DomainError {
-  readonly code = "SUBSCRIPTION_ENDED";
-  readonly category = "conflict";
-  override readonly extensions: Readonly<Record<string, unknown>>;
-
-  constructor(record: SubscriptionRecord, remote: RemoteSubscription, cancelledAt: Date) {
-    super(`The payment gateway has already ended this subscription (${remote.status}).`);
-    this.extensions = {
-      subscription: {
-        id: record.id,
-        status: "cancelled",
-        gateway_status: remote.status,
-        cancelled_at: cancelledAt.toISOString(),
-      },
-    };
-  }
-}
 
 /** The gateways' words for a subscription that ended and bills no more (Stripe's and Paddle's). */
 const ENDED_AT_GATEWAY: ReadonlySet<string> = new Set(["canceled", "incomplete_expired"]);

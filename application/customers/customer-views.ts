@@ -1,5 +1,5 @@
 import { nextAction } from "../../domain/dashboard/next-action.ts";
-import { OrderNotFound } from "../../domain/orders/order.ts";
+import { OrderNotFound } from "../../domain/orders/errors.ts";
 import type { OrderRepository } from "../checkout/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";

@@ -1,29 +1,5 @@
-import { fixedError } from "../../domain/shared/domain-error.ts";
+import { DownloadLinkExpired, DownloadLinkInvalid, DownloadRevoked, DownloadSuspended } from "./errors.ts";
 import type { CustomerReadModel, DownloadLinks } from "./ports.ts";
-
-export class DownloadLinkInvalid extends fixedError(
-  "DOWNLOAD_LINK_INVALID",
-  "forbidden",
-  "This download link is not valid; take a fresh one from your dashboard.",
-) {}
-
-export class DownloadLinkExpired extends fixedError(
-  "DOWNLOAD_LINK_EXPIRED",
-  "gone",
-  "This download link has expired; take a fresh one from your dashboard.",
-) {}
-
-export class DownloadRevoked extends fixedError(
-  "DOWNLOAD_REVOKED",
-  "gone",
-  "The license of this download has been revoked; its links no longer work.",
-) {}
-
-export class DownloadSuspended extends fixedError(
-  "DOWNLOAD_SUSPENDED",
-  "forbidden",
-  "The license of this download is suspended until its subscription is paid or its dispute settled.",
-) {}
 
 /**
  * Resolves a signed download link to the artifact of its entitlement's release. The link is the

@@ -1,6 +1,7 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
-import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
+import type { JobContext } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields } from "./log-fields.ts";

@@ -1,8 +1,5 @@
-import {
-  FulfillmentNotFound,
-  type FulfillmentRecord,
-  FulfillmentStateConflict,
-} from "../../domain/fulfillment/fulfillment.ts";
+import { FulfillmentNotFound, FulfillmentStateConflict } from "../../domain/fulfillment/errors.ts";
+import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { FulfillmentAction } from "./ports.ts";

@@ -3,14 +3,9 @@ import {
   customerDomainRefused,
   normalizeDomain,
 } from "../../domain/fulfillment/customer-domain.ts";
-import {
-  FulfillmentNotFound,
-  type FulfillmentRecord,
-  FulfillmentStateConflict,
-  isLive,
-} from "../../domain/fulfillment/fulfillment.ts";
+import { FulfillmentNotFound, FulfillmentStateConflict, TaskNotFound } from "../../domain/fulfillment/errors.ts";
+import { type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS, fromOnly } from "../../domain/fulfillment/status-guards.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
@@ -26,12 +21,6 @@ import type {
   OpsTaskRepository,
 } from "./ports.ts";
 import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
-
-export class TaskNotFound extends fixedError(
-  "TASK_NOT_FOUND",
-  "not_found",
-  "The task does not exist or is no longer open.",
-) {}
 
 /** An admin's action on a delivery (`fulfillment.retry`, `fulfillment.cancel`...), for the audit log. */
 function fulfillmentEntry(

@@ -1,6 +1,6 @@
-import { type Account, AccountDisabled } from "../../domain/identity/account.ts";
-import { SignInThrottled } from "../../domain/identity/sign-in-throttle.ts";
-import { InvalidCredentials, normalizeEmail } from "../../domain/identity/user.ts";
+import type { Account } from "../../domain/identity/account.ts";
+import { AccountDisabled, InvalidCredentials, SignInThrottled } from "../../domain/identity/errors.ts";
+import { normalizeEmail } from "../../domain/identity/user.ts";
 import type { Clock } from "../shared/runtime.ts";
 import type { PasswordHasher, SignInThrottle, UserRepository } from "./ports.ts";
 

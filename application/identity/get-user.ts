@@ -1,4 +1,5 @@
-import { type User, UserNotFound } from "../../domain/identity/user.ts";
+import { UserNotFound } from "../../domain/identity/errors.ts";
+import type { User } from "../../domain/identity/user.ts";
 import type { UserRepository } from "./ports.ts";
 
 export function makeGetUser(deps: { readonly users: UserRepository }) {

@@ -1,4 +1,4 @@
-import { UserNotFound } from "../../domain/identity/user.ts";
+import { UserNotFound } from "../../domain/identity/errors.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import { ACCOUNTS_TOPIC } from "./account-states.ts";
 import type { UserRepository } from "./ports.ts";

@@ -1,5 +1,6 @@
 import type { Account } from "../../domain/identity/account.ts";
-import { EmailAlreadyRegistered, type Registration, validateRegistration } from "../../domain/identity/user.ts";
+import { EmailAlreadyRegistered } from "../../domain/identity/errors.ts";
+import { type Registration, validateRegistration } from "../../domain/identity/user.ts";
 import type { PasswordHasher, UserRepository } from "./ports.ts";
 
 export interface RegisterCustomerDeps {

@@ -1,5 +1,3 @@
-import { DomainError } from "../../domain/shared/domain-error.ts";
-
 /** The emails the shop sends, one template (text and HTML) per name. */
 export const EMAIL_TEMPLATES = [
   "fulfillment.ready",
@@ -55,20 +53,6 @@ export interface RenderedEmail {
 export interface OutgoingMessage extends RenderedEmail {
   readonly messageId: string;
   readonly to: string;
-}
-
-/** The mail server refused the message for good (an SMTP 5xx): sending it again would not help. */
-export class MailRejected extends DomainError {
-  readonly code = "MAIL_REJECTED";
-  readonly category = "upstream_failed";
-  readonly transient = false;
-}
-
-/** The mail server could not take the message now (down, slow, a 4xx): worth another try later. */
-export class MailUnavailable extends DomainError {
-  readonly code = "MAIL_UNAVAILABLE";
-  readonly category = "upstream_failed";
-  readonly transient = true;
 }
 
 /** Sends over SMTP: `MailRejected` when the server refuses for good, `MailUnavailable` otherwise. */

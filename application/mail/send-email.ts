@@ -1,6 +1,6 @@
 import { emailAddressFault } from "../../domain/shared/email-address.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { EmailStore, EmailTemplate, Mailer } from "./ports.ts";
 import { type EmailTemplateText, renderEmail } from "./templates.ts";
 

@@ -1,15 +1,8 @@
-import { DomainError } from "../../domain/shared/domain-error.ts";
+import { EmailTemplateInvalid } from "./errors.ts";
 import type { RenderedEmail } from "./ports.ts";
 
 /** One email's template: a subject line, a text part and an HTML part, with `{{name}}` placeholders. */
 export type EmailTemplateText = RenderedEmail;
-
-/** A template that cannot be read, or a value it needs that the email lacks: no retry fixes it. */
-export class EmailTemplateInvalid extends DomainError {
-  readonly code = "EMAIL_TEMPLATE_INVALID";
-  readonly category = "conflict";
-  readonly transient = false;
-}
 
 const PLACEHOLDER = /\{\{\s*([a-z_][a-z0-9_]*)\s*\}\}/g;
 const SECTION = /^--- (text|html)[ \t]*$/m;

@@ -1,5 +1,5 @@
 import type { EmailQueue } from "../mail/ports.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import { customerEmail } from "./customer-email.ts";
 import type {
   CustomerNotification,

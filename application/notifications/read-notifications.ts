@@ -1,11 +1,5 @@
-import { fixedError } from "../../domain/shared/domain-error.ts";
+import { NotificationNotFound } from "./errors.ts";
 import type { NotificationInbox, StoredNotification } from "./ports.ts";
-
-export class NotificationNotFound extends fixedError(
-  "NOTIFICATION_NOT_FOUND",
-  "not_found",
-  "No notification of yours has this id.",
-) {}
 
 /** A customer marks their notifications read: one, or all at once. Another customer's is not found. */
 export function makeReadNotifications(deps: { readonly notifications: NotificationInbox }) {

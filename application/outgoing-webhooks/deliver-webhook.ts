@@ -1,3 +1,4 @@
+import { WebhookAttemptFailed } from "../../domain/outgoing-webhooks/errors.ts";
 import {
   activeSecrets,
   isAcknowledged,
@@ -5,30 +6,12 @@ import {
   retryWaitMs,
   webhookIdOf,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { JobContext } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
 
 /** A receiver's `Retry-After` can put the next attempt off by up to this: a receiver cannot park a delivery for days. */
 export const MAX_RETRY_AFTER_MS = 3_600_000;
-
-/**
- * An attempt that failed and will be tried again, no sooner than `retryAfterMs`: the retry
- * schedule's wait, or the receiver's `Retry-After` when that is longer.
- */
-export class WebhookAttemptFailed extends DomainError {
-  readonly code = "WEBHOOK_DELIVERY_FAILED";
-  readonly category = "upstream_failed";
-  readonly transient = true;
-
-  constructor(
-    reason: string,
-    readonly retryAfterMs: number,
-  ) {
-    super(`The webhook receiver did not acknowledge the delivery: ${reason}.`);
-  }
-}
 
 type Verdict =
   | { readonly ok: true; readonly status: number }

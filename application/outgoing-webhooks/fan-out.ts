@@ -1,5 +1,5 @@
 import { attemptsOf, type RetrySchedule } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDelivery, type WebhookUnitOfWork } from "./ports.ts";
 
 type DeliveryRun = Pick<WebhookDelivery, "id" | "redeliveries">;

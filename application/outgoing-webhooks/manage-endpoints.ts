@@ -1,5 +1,6 @@
+import { WebhookEndpointNotFound } from "../../domain/outgoing-webhooks/errors.ts";
 import { SECRET_OVERLAP_MS } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { fixedError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
@@ -11,12 +12,6 @@ import type {
   WebhookEndpointRepository,
   WebhookUnitOfWork,
 } from "./ports.ts";
-
-export class WebhookEndpointNotFound extends fixedError(
-  "WEBHOOK_ENDPOINT_NOT_FOUND",
-  "not_found",
-  "The webhook endpoint does not exist.",
-) {}
 
 export interface WebhookEndpointInput {
   readonly url: string;

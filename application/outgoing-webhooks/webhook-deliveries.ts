@@ -1,26 +1,17 @@
+import {
+  WebhookDeliveryNotFound,
+  WebhookDeliveryPending,
+  WebhookEndpointNotFound,
+} from "../../domain/outgoing-webhooks/errors.ts";
 import type { RetrySchedule, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 import { deliveryJob, deliveryJobKey } from "./fan-out.ts";
-import { WebhookEndpointNotFound } from "./manage-endpoints.ts";
 import type {
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
   WebhookUnitOfWork,
 } from "./ports.ts";
-
-export class WebhookDeliveryNotFound extends fixedError(
-  "WEBHOOK_DELIVERY_NOT_FOUND",
-  "not_found",
-  "The webhook endpoint has no delivery with this id.",
-) {}
-
-export class WebhookDeliveryPending extends fixedError(
-  "WEBHOOK_DELIVERY_PENDING",
-  "conflict",
-  "The delivery is still being tried; it can be sent again once it succeeded or was given up on.",
-) {}
 
 /** What admins see of an endpoint's deliveries, and sending one again. */
 export function makeWebhookDeliveryAdmin(deps: {

@@ -1,15 +1,9 @@
-import { OrderNotFound } from "../../domain/orders/order.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
+import { OrderNotFound } from "../../domain/orders/errors.ts";
+import { NothingToApprove } from "../../domain/payments/errors.ts";
 import type { OrderFilter, OrderRepository } from "../checkout/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
 import { type AdminRefundDeps, makeAdminRefund, type RefundRequest } from "./admin-refund.ts";
 import { releasePaidOrder } from "./release-paid-order.ts";
-
-export class NothingToApprove extends fixedError(
-  "NOTHING_TO_APPROVE",
-  "conflict",
-  "The order neither needs attention nor waits for approval.",
-) {}
 
 export function makeAdminOrders(deps: AdminRefundDeps & { readonly orders: OrderRepository }) {
   const refunds = makeAdminRefund(deps);

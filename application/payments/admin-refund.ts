@@ -1,63 +1,31 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import {
+  NothingToRefund,
+  PaymentNotOfOrder,
+  RefundExceedsPayment,
+  RefundFailed,
+  RefundInProgress,
+  RefundOutcomeUnknown,
+} from "../../domain/payments/errors.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
-import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
-import { IdempotencyKeyReused, requestHash } from "../shared/idempotent-request.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
-import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
 import {
   CredentialsNotFound,
+  IdempotencyKeyReused,
   UpstreamError,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../shared/upstream-errors.ts";
+} from "../shared/errors.ts";
+import { requestHash } from "../shared/idempotent-request.ts";
+import type { Clock, Log } from "../shared/runtime.ts";
+import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
 import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
 import { REFUND_CLAIM_SECONDS, SETTLE_REFUND_AFTER_MS, UNKNOWN_OUTCOME_HOLD_SECONDS } from "./refund-timing.ts";
-
-export class NothingToRefund extends fixedError(
-  "NOTHING_TO_REFUND",
-  "conflict",
-  "The order has no payment left to refund.",
-) {}
-
-export class RefundExceedsPayment extends DomainError {
-  readonly code = "REFUND_EXCEEDS_PAYMENT";
-  readonly category = "invalid";
-  constructor(refundable: number) {
-    super(`At most ${refundable} (minor units) can still be refunded.`, [
-      { path: "/amount", code: "REFUND_EXCEEDS_PAYMENT", message: `must be between 1 and ${refundable}` },
-    ]);
-  }
-}
-
-export class PaymentNotOfOrder extends fixedError(
-  "PAYMENT_NOT_FOUND",
-  "invalid",
-  "The order has no payment with this id.",
-  [{ path: "/payment_id", code: "PAYMENT_NOT_FOUND", message: "is not a payment of this order" }],
-) {}
-
-export class RefundFailed extends fixedError(
-  "REFUND_FAILED",
-  "upstream_failed",
-  "The payment gateway refused the refund; nothing was refunded.",
-) {}
-
-export class RefundInProgress extends fixedError(
-  "REFUND_IN_PROGRESS",
-  "conflict",
-  "This refund is being asked of the payment gateway right now; retry shortly.",
-) {}
-
-export class RefundOutcomeUnknown extends fixedError(
-  "REFUND_OUTCOME_UNKNOWN",
-  "upstream_failed",
-  "The payment gateway refused this attempt, but an earlier one may have refunded: the amount stays reserved until the gateway shows what it did.",
-) {}
 
 /** Settles a reservation nobody settled: its maker crashed or never heard the gateway's answer. */
 export const SETTLE_REFUND_JOB = "settle_refund";

@@ -1,9 +1,9 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { PaymentGateway } from "./ports.ts";
 
 export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";

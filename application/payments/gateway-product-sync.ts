@@ -1,5 +1,6 @@
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { resolvePrice } from "../../domain/catalog/pricing.ts";
-import { type Product, ProductNotFound } from "../../domain/catalog/product.ts";
+import type { Product } from "../../domain/catalog/product.ts";
 import { VARIANTS, type Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
 import type { AuditEntry } from "../audit/ports.ts";

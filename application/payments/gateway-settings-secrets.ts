@@ -1,10 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { GatewayHostNotAllowed } from "../../domain/payments/errors.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
-import {
-  GatewayHostNotAllowed,
-  type GatewayHostPolicy,
-  gatewayHostRefusal,
-} from "../../domain/payments/gateway-hosts.ts";
+import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
 import {
   canonicalSecretRef,
   type GatewaySecretKind,

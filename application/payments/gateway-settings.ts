@@ -3,7 +3,8 @@ import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts"
 import type { GatewayHostPolicy } from "../../domain/payments/gateway-hosts.ts";
 import type { TaxBehavior } from "../../domain/payments/payment.ts";
 import { canonicalSecretRef } from "../../domain/secrets/secret-purpose.ts";
-import { type FieldError, ValidationFailed } from "../../domain/shared/domain-error.ts";
+import type { FieldError } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
 import { redactSummary } from "../audit/ports.ts";
 import { newDestinations, recordNewDestinations, type SecretStore, type SecretUseLog } from "../secrets/ports.ts";

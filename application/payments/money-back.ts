@@ -1,8 +1,9 @@
-import { type OrderEvent, OrderTransitionRefused } from "../../domain/orders/order-status.ts";
+import { OrderTransitionRefused } from "../../domain/orders/errors.ts";
+import type { OrderEvent } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import { orderEventData, paymentEventData } from "../shared/event-data.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";

@@ -3,7 +3,6 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment, GatewayEvent, PaymentPointer } from "../../domain/payments/gateway-event.ts";
 import type { PaymentReferences, TaxBehavior } from "../../domain/payments/payment.ts";
-import { DomainError } from "../../domain/shared/domain-error.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { ConnectionFailure } from "../shared/connection-check.ts";
 
@@ -201,22 +200,6 @@ export interface GatewayCatalog {
     price: RemotePrice,
     terms: { amount: number; currency: string; tax_behavior: TaxBehavior },
   ): Promise<RemotePrice>;
-}
-
-export class InvalidWebhookSignature extends DomainError {
-  readonly code = "INVALID_WEBHOOK_SIGNATURE";
-  readonly category = "malformed";
-  constructor(reason: string) {
-    super(`The webhook signature is not valid: ${reason}.`);
-  }
-}
-
-export class InvalidWebhookPayload extends DomainError {
-  readonly code = "INVALID_WEBHOOK_PAYLOAD";
-  readonly category = "malformed";
-  constructor(reason: string) {
-    super(`The webhook body is not a valid event: ${reason}.`);
-  }
 }
 
 export type GatewayRefSlot = "product" | Variant;

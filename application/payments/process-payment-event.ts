@@ -1,7 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
-import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
-import { PermanentJobFailure } from "../shared/jobs.ts";
+import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import { PermanentJobFailure } from "../shared/errors.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";

@@ -1,8 +1,9 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { InvalidWebhookPayload } from "../../domain/payments/errors.ts";
 import { encodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { WebhookIntake } from "./inbox-ports.ts";
-import { InvalidWebhookPayload, type PaymentGateway, type WebhookRequest } from "./ports.ts";
+import type { PaymentGateway, WebhookRequest } from "./ports.ts";
 
 export const PAYMENT_EVENT_JOB = "payment_event";
 

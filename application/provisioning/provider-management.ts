@@ -1,20 +1,8 @@
 import { configOf, type ManagementView, managementPath } from "../../domain/catalog/drivers.ts";
-import { ProductNotFound } from "../../domain/catalog/product.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
+import { NotAProviderProduct, ProviderManagementDisabled } from "./errors.ts";
 import type { ProviderClient } from "./ports.ts";
-
-export class ProviderManagementDisabled extends fixedError(
-  "PROVIDER_MANAGEMENT_DISABLED",
-  "conflict",
-  "Provider management is not enabled for this product (fulfillment_config.management.enabled).",
-) {}
-
-export class NotAProviderProduct extends fixedError(
-  "NOT_A_PROVIDER_PRODUCT",
-  "conflict",
-  "Only multitenant_saas products are managed through a provider.",
-) {}
 
 export interface ProviderManagementQuery {
   readonly productId: string;

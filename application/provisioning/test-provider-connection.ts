@@ -1,14 +1,14 @@
 import { urlFieldsOf } from "../../domain/catalog/config-spec.ts";
 import { configOf, DRIVER_CONFIG_SPECS, type MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
-import { ProductNotFound } from "../../domain/catalog/product.ts";
+import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import { canonicalSecretRef, providerPurpose } from "../../domain/secrets/secret-purpose.ts";
-import { ValidationFailed } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import { destinationAlert, type SecretStore, type SecretUseLog } from "../secrets/ports.ts";
 import { type ConnectionFailure, connectionFailure } from "../shared/connection-check.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
-import { UpstreamRejected } from "../shared/upstream-errors.ts";
 import type { ProviderClient } from "./ports.ts";
 
 export type ProviderConnectionInput =

@@ -1,12 +1,12 @@
-import { GatewayHostNotAllowed } from "../../domain/payments/gateway-hosts.ts";
-import { SecretPurposeMismatch } from "../../domain/secrets/secret-purpose.ts";
+import { GatewayHostNotAllowed } from "../../domain/payments/errors.ts";
+import { SecretPurposeMismatch } from "../../domain/secrets/errors.ts";
 import {
   CredentialsNotFound,
   UpstreamRejected,
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "./upstream-errors.ts";
+} from "./errors.ts";
 
 /** Why a "test connection" action failed, as every such action reports it. */
 export type ConnectionFailureReason =

@@ -1,18 +1,6 @@
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
-import { fixedError } from "../../domain/shared/domain-error.ts";
 import type { IdempotencyStore } from "../checkout/ports.ts";
-
-export class IdempotencyKeyReused extends fixedError(
-  "IDEMPOTENCY_KEY_REUSED",
-  "invalid",
-  "This Idempotency-Key was used with a different request body.",
-) {}
-
-export class IdempotentRequestInProgress extends fixedError(
-  "IDEMPOTENT_REQUEST_IN_PROGRESS",
-  "conflict",
-  "A request with this Idempotency-Key is still being processed; retry shortly.",
-) {}
+import { IdempotencyKeyReused, IdempotentRequestInProgress } from "./errors.ts";
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));

@@ -1,4 +1,3 @@
-import { DomainError, fixedError } from "../../domain/shared/domain-error.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 
 export interface NewJob {
@@ -65,12 +64,3 @@ export interface JobAdmin {
    */
   redrive(jobId: string, audit?: (redriven: JobRecord) => AuditEntry): Promise<JobRecord | undefined>;
 }
-
-/** A failure no retry can fix: the job is dead-lettered at once. */
-export class PermanentJobFailure extends DomainError {
-  readonly code = "PERMANENT_JOB_FAILURE";
-  readonly category = "conflict";
-  readonly transient = false;
-}
-
-export class DeadJobNotFound extends fixedError("JOB_NOT_FOUND", "not_found", "No dead job has this id.") {}

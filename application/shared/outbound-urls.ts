@@ -1,4 +1,5 @@
-import { DomainError, type FieldError } from "../../domain/shared/domain-error.ts";
+import type { FieldError } from "../../domain/shared/domain-error.ts";
+import { UrlNotAllowed } from "./errors.ts";
 
 /**
  * Decides whether the marketplace may call an admin-supplied URL, when it is saved or tested: the
@@ -7,15 +8,6 @@ import { DomainError, type FieldError } from "../../domain/shared/domain-error.t
  */
 export interface OutboundUrlPolicy {
   refusal(url: string): Promise<string | null>;
-}
-
-export class UrlNotAllowed extends DomainError {
-  readonly code = "URL_NOT_ALLOWED";
-  readonly category = "invalid";
-
-  constructor(errors: readonly FieldError[]) {
-    super("An address points at a host the marketplace does not call.", errors);
-  }
 }
 
 export interface UrlField {

@@ -1,4 +1,5 @@
-import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { isHttpUrl, MAX_URL_LENGTH } from "../shared/http-url.ts";
 import { isRecord } from "../shared/is-record.ts";
 import {

@@ -1,5 +1,5 @@
 import type { FieldError } from "../shared/domain-error.ts";
-import { ValidationFailed } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { isValidPrice } from "./price-range.ts";
 import type { PaymentGatewayName, ProductDefinition } from "./product.ts";
 import { VARIANTS, type Variant } from "./variants.ts";

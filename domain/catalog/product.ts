@@ -1,4 +1,5 @@
-import { DomainError, type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { controlCharacterErrors } from "../shared/plain-text.ts";
 import { validateObject } from "./config-spec.ts";
 import {
@@ -82,18 +83,6 @@ export const PRODUCT_LIMITS = {
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const TAG = new RegExp(`^[a-z0-9][a-z0-9-]{0,${PRODUCT_LIMITS.tag - 1}}$`);
 const GATEWAY_PRODUCT_ID = new RegExp(`^[A-Za-z0-9_-]{1,${PRODUCT_LIMITS.gateway_product_id}}$`);
-
-export class ProductNotFound extends fixedError("PRODUCT_NOT_FOUND", "not_found", "The product does not exist.") {}
-
-export class SlugTaken extends DomainError {
-  readonly code = "SLUG_TAKEN";
-  readonly category = "conflict";
-  constructor(slug: string) {
-    super(`Another product already uses the slug "${slug}".`, [
-      { path: "/slug", code: "SLUG_TAKEN", message: "is already used by another product" },
-    ]);
-  }
-}
 
 const err = (path: string, code: string, message: string): FieldError => ({ path, code, message });
 

@@ -9,7 +9,8 @@ import {
 } from "../catalog/pricing.ts";
 import type { Product } from "../catalog/product.ts";
 import type { Variant } from "../catalog/variants.ts";
-import { type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { checkSelectedOptions, type SelectedOptions } from "./checkout-options.ts";
 
 export interface CheckoutItemInput {

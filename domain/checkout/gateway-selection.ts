@@ -1,12 +1,5 @@
 import { PAYMENT_GATEWAYS, type PaymentGatewayName, type ProductDefinition } from "../catalog/product.ts";
-import { fixedError } from "../shared/domain-error.ts";
-
-export class NoCommonGateway extends fixedError(
-  "NO_COMMON_GATEWAY",
-  "invalid",
-  "No payment gateway accepts every item of this checkout; buy them separately.",
-  [{ path: "/items", code: "NO_COMMON_GATEWAY", message: "the items share no enabled payment gateway" }],
-) {}
+import { NoCommonGateway } from "./errors.ts";
 
 type GatewayChoice = Pick<ProductDefinition, "enabled_payment_gateways" | "default_payment_gateway">;
 

@@ -1,4 +1,4 @@
-import { fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { hostNameLabels } from "../shared/host-name.ts";
 
 /** A host name (normalized, so lower case) whose last label is alphabetic: `shop.example.com`. */
@@ -40,9 +40,3 @@ const FIELD_ERRORS = {
 export function customerDomainRefused(fault: CustomerDomainFault): ValidationFailed {
   return new ValidationFailed([{ path: "/domain", ...FIELD_ERRORS[fault] }]);
 }
-
-export class InstallationDomainTaken extends fixedError(
-  "DOMAIN_TAKEN",
-  "conflict",
-  "Another installation already uses this domain; choose another one.",
-) {}

@@ -1,12 +1,6 @@
 import { configOf, type DriverConfig, type FulfillmentDriver } from "../catalog/drivers.ts";
-import { DomainError, ValidationFailed } from "../shared/domain-error.ts";
-
-/** A product whose stored configuration its driver cannot use: no retry can fix it. */
-export class FulfillmentConfigInvalid extends DomainError {
-  readonly code = "FULFILLMENT_CONFIG_INVALID";
-  readonly category = "conflict";
-  readonly transient = false;
-}
+import { ValidationFailed } from "../shared/errors.ts";
+import { FulfillmentConfigInvalid } from "./errors.ts";
 
 /**
  * The configuration a driver delivers `product` with, checked against the driver's spec on every

@@ -1,5 +1,5 @@
 import type { FulfillmentDriver } from "../catalog/drivers.ts";
-import { DomainError, fixedError } from "../shared/domain-error.ts";
+import { IllegalFulfillmentTransition } from "./errors.ts";
 
 /** The marketplace's own delivery states; the provider's tenant status lives apart, in `external_status`. */
 export const FULFILLMENT_STATUSES = [
@@ -33,14 +33,6 @@ export function canTransition(from: FulfillmentStatus, to: FulfillmentStatus): b
   return TRANSITIONS[from].includes(to);
 }
 
-export class IllegalFulfillmentTransition extends DomainError {
-  readonly code = "ILLEGAL_FULFILLMENT_TRANSITION";
-  readonly category = "conflict";
-  constructor(from: FulfillmentStatus, to: FulfillmentStatus) {
-    super(`A fulfillment that is ${from} cannot become ${to}.`);
-  }
-}
-
 export function assertTransition(from: FulfillmentStatus, to: FulfillmentStatus): void {
   if (!canTransition(from, to)) throw new IllegalFulfillmentTransition(from, to);
 }
@@ -69,15 +61,3 @@ export interface FulfillmentRecord {
   readonly created_at: Date;
   readonly updated_at: Date;
 }
-
-/** The fulfillment (or what its driver delivered) is in a state that does not allow the request. */
-export class FulfillmentStateConflict extends DomainError {
-  readonly code = "FULFILLMENT_STATE_CONFLICT";
-  readonly category = "conflict";
-}
-
-export class FulfillmentNotFound extends fixedError(
-  "FULFILLMENT_NOT_FOUND",
-  "not_found",
-  "The fulfillment does not exist.",
-) {}

@@ -1,9 +1,5 @@
-import {
-  canTransition,
-  FULFILLMENT_STATUSES,
-  type FulfillmentStatus,
-  IllegalFulfillmentTransition,
-} from "./fulfillment.ts";
+import { IllegalFulfillmentTransition } from "./errors.ts";
+import { canTransition, FULFILLMENT_STATUSES, type FulfillmentStatus } from "./fulfillment.ts";
 
 declare const checkedAgainstTheTable: unique symbol;
 

@@ -1,4 +1,4 @@
-import { fixedError } from "../shared/domain-error.ts";
+import { AdminSelfLockout } from "./errors.ts";
 import type { Role, User } from "./user.ts";
 
 /** What decides, on every request, what a token may still do: the database holds it, not the token. */
@@ -38,15 +38,3 @@ export function checkAccessChange(actorId: string, targetId: string, change: Acc
   const losesAccess = (change.role !== undefined && change.role !== "admin") || change.disabled === true;
   if (actorId === targetId && losesAccess) throw new AdminSelfLockout();
 }
-
-export class AccountDisabled extends fixedError(
-  "ACCOUNT_DISABLED",
-  "unauthenticated",
-  "This account is disabled; ask an administrator to enable it.",
-) {}
-
-export class AdminSelfLockout extends fixedError(
-  "ADMIN_SELF_LOCKOUT",
-  "conflict",
-  "An admin cannot demote or disable their own account; another admin has to.",
-) {}

@@ -1,5 +1,3 @@
-import { DomainError } from "../shared/domain-error.ts";
-
 /**
  * Failed sign-ins of one account (its normalized email), known or not: the per-account half of the
  * brute-force defence, beside the per-address rate limit. Two counts stand for each account: one per
@@ -83,14 +81,4 @@ export function decideSignInAttempts(
     return { allowed: true, next: { address: address.next, account: account.next } };
   const waits = [address, account].map((decision) => (decision.allowed ? 0 : decision.retryAfterSeconds));
   return { allowed: false, retryAfterSeconds: Math.max(...waits) };
-}
-
-/** Too many failed sign-ins for this account just now: wait `retryAfterSeconds`. */
-export class SignInThrottled extends DomainError {
-  readonly code = "SIGN_IN_THROTTLED";
-  readonly category = "rate_limited";
-
-  constructor(readonly retryAfterSeconds: number) {
-    super(`Too many failed sign-ins for this account; retry after ${retryAfterSeconds} s.`);
-  }
 }

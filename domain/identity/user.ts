@@ -1,5 +1,6 @@
-import { type FieldError, fixedError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
 import { emailAddressFault, emailAddressMessage, normalizeEmail } from "../shared/email-address.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 import { hasControlCharacters } from "../shared/plain-text.ts";
 
 export { normalizeEmail } from "../shared/email-address.ts";
@@ -46,18 +47,3 @@ export function validateRegistration(input: Registration): Registration {
   if (errors.length > 0) throw new ValidationFailed(errors);
   return { email, password: input.password, name };
 }
-
-export class EmailAlreadyRegistered extends fixedError(
-  "EMAIL_ALREADY_REGISTERED",
-  "conflict",
-  "An account with this email already exists.",
-) {}
-
-/** Deliberately silent on whether the email exists, so it cannot be used to probe accounts. */
-export class InvalidCredentials extends fixedError(
-  "INVALID_CREDENTIALS",
-  "unauthenticated",
-  "Email or password is wrong.",
-) {}
-
-export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}

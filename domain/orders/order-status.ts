@@ -1,4 +1,4 @@
-import { DomainError } from "../shared/domain-error.ts";
+import { OrderTransitionRefused } from "./errors.ts";
 
 export const ORDER_STATUSES = [
   "pending_payment",
@@ -57,17 +57,6 @@ const MOVES: Readonly<Record<OrderEvent, { readonly from: readonly OrderStatus[]
   cancelled: { from: ["pending_payment", "checkout_failed"], to: "cancelled" },
   expired: { from: ["pending_payment", "checkout_failed"], to: "expired" },
 };
-
-export class OrderTransitionRefused extends DomainError {
-  readonly code = "ORDER_TRANSITION_REFUSED";
-  readonly category = "conflict";
-  constructor(
-    readonly from: OrderStatus,
-    readonly event: OrderEvent,
-  ) {
-    super(`An order that is ${from} cannot take "${event.replaceAll("_", " ")}".`);
-  }
-}
 
 /** Where `event` takes an order that is `from`; throws `OrderTransitionRefused` when it may not happen. */
 export function nextOrderStatus(from: OrderStatus, event: OrderEvent): OrderStatus {

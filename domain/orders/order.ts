@@ -2,7 +2,6 @@ import type { PaymentGatewayName } from "../catalog/product.ts";
 import type { PricedItem } from "../checkout/checkout.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
 import type { TaxBehavior } from "../payments/payment.ts";
-import { fixedError } from "../shared/domain-error.ts";
 import type { OrderStatus } from "./order-status.ts";
 
 export interface OrderItem extends PricedItem {
@@ -34,8 +33,6 @@ export interface Order {
   readonly created_at: Date;
   readonly updated_at: Date;
 }
-
-export class OrderNotFound extends fixedError("ORDER_NOT_FOUND", "not_found", "The order does not exist.") {}
 
 /** The metadata sent with a checkout: deterministic and normalized, the same bytes for the same checkout. */
 export function orderMetadata(input: {

@@ -1,6 +1,6 @@
 import { PAYMENT_GATEWAYS } from "../catalog/product.ts";
-import { DomainError } from "../shared/domain-error.ts";
 import { isRecord } from "../shared/is-record.ts";
+import { UnreadableGatewayEvent } from "./errors.ts";
 import type { GatewayEvent } from "./gateway-event.ts";
 
 /**
@@ -13,14 +13,6 @@ const FORMAT = 1;
 export interface StoredGatewayEvent {
   readonly format: typeof FORMAT;
   readonly event: Readonly<Record<string, unknown>>;
-}
-
-export class UnreadableGatewayEvent extends DomainError {
-  readonly code = "UNREADABLE_GATEWAY_EVENT";
-  readonly category = "invalid";
-  constructor(reason: string) {
-    super(`The gateway event cannot be stored or read back: ${reason}.`);
-  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
-import { DomainError } from "../shared/domain-error.ts";
 import type { GatewayEnvironment } from "./gateway-event.ts";
 
 /**
@@ -53,17 +52,4 @@ export function gatewayHostRefusal(
     return undefined;
   }
   return `in production, ${gateway}'s live address must be https://${OFFICIAL_GATEWAY_HOSTS[gateway].live} (set GATEWAY_ALLOW_CUSTOM_BASE_URLS=true to allow another)`;
-}
-
-/** A live key about to go to a host that is not the gateway's own, in production: nothing is sent. */
-export class GatewayHostNotAllowed extends DomainError {
-  readonly code = "GATEWAY_HOST_NOT_ALLOWED";
-  readonly category = "invalid";
-  readonly transient = false;
-
-  constructor(path: string, reason: string) {
-    super(`The gateway address is not allowed: ${reason}.`, [
-      { path, code: "GATEWAY_HOST_NOT_ALLOWED", message: reason },
-    ]);
-  }
 }

@@ -1,6 +1,7 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
-import { DomainError, type FieldError, ValidationFailed } from "../shared/domain-error.ts";
+import type { FieldError } from "../shared/domain-error.ts";
+import { ValidationFailed } from "../shared/errors.ts";
 
 /** What a secret is for. A gateway's secrets belong to one gateway and one of its environments. */
 export const SECRET_PURPOSE_KINDS = [
@@ -97,25 +98,6 @@ export interface SecretUse {
 
 export function purposeMismatchMessage(ref: string, declared: SecretPurpose, wanted: SecretPurpose): string {
   return `${ref} is ${describePurpose(declared)} and cannot be used as ${describePurpose(wanted)}`;
-}
-
-/**
- * A secret named for another purpose than the one it was stored for: refused before anything is
- * sent (422). Permanent, so a delivery that meets it fails at once instead of retrying.
- */
-export class SecretPurposeMismatch extends DomainError {
-  readonly code = "SECRET_PURPOSE_MISMATCH";
-  readonly category = "invalid";
-  readonly transient = false;
-
-  constructor(mismatches: readonly { readonly path?: string; readonly message: string }[]) {
-    const errors: FieldError[] = mismatches.map((m) => ({
-      path: m.path ?? "/",
-      code: "SECRET_PURPOSE_MISMATCH",
-      message: m.message,
-    }));
-    super(`${mismatches.map((m) => m.message).join("; ")}.`, errors);
-  }
 }
 
 /** A purpose as the API spells it: `purpose` (the kind), and for a gateway's secret its `gateway` and `environment`. */

@@ -37,6 +37,15 @@ const FILES: Record<string, string> = {
   "adapters/uses-dev-dep.ts": 'import Stripe from "stripe";\nexport const s = Stripe;',
   "adapters/types-from-dev-dep.ts": 'import type { Stripe } from "stripe";\nexport type S = Stripe;',
   "adapters/uses-dep.ts": 'import { t } from "elysia";\nexport const e = t;',
+  "application/catalog/errors.ts": "export class ProductNotFound extends Error {}",
+  "application/checkout/refuse.ts":
+    'import { ProductNotFound } from "../catalog/errors.ts";\nexport const refuse = () => new ProductNotFound();',
+  "adapters/mail/mailer.ts":
+    'import { ProductNotFound } from "../../application/catalog/errors.ts";\nexport const fail = () => new ProductNotFound();',
+  "domain/orders/errors.ts":
+    'import type { Status } from "./status.ts";\nexport class Refused extends Error {\n  constructor(readonly from: Status) { super(from); }\n}',
+  "domain/orders/status.ts":
+    'import { Refused } from "./errors.ts";\nexport type Status = "paid";\nexport const refuse = (from: Status) => new Refused(from);',
 };
 
 const EXPECTED = [

@@ -1,5 +1,5 @@
 import type { RemotePrice, RemoteProduct } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
 import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";

@@ -1,5 +1,5 @@
 import type { GatewayCatalog, GatewaySettingsSource } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { readPaddlePrice, readPaddleProduct, readProductPage } from "./paddle-catalog-schemas.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
 import { paddleBillingCycle, paddleTaxMode, paddleTrialPeriod } from "./paddle-request-bodies.ts";

@@ -1,20 +1,13 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamError, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
+import { PaddleTransactionBusy } from "./errors.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 
 /** `TransactionStatus` of @paddle/paddle-node-sdk. */
 const TRANSACTION_STATUSES = new Set(["draft", "ready", "billed", "paid", "completed", "canceled", "past_due"]);
 /** The statuses Paddle still lets a customer pay from, and so lets us cancel from. */
 const PAYABLE = new Set(["draft", "ready"]);
-
-/** Paddle answers 409 while a payment attempt on the transaction is in progress: ask again later. */
-export class PaddleTransactionBusy extends UpstreamError {
-  readonly transient = true;
-  constructor() {
-    super("gateway", "BUSY", "upstream_failed", "is processing a payment on the transaction; retry shortly.");
-  }
-}
 
 function transactionStatus(data: unknown): string {
   if (!isRecord(data) || typeof data.status !== "string" || !TRANSACTION_STATUSES.has(data.status)) {

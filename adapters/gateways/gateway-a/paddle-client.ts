@@ -1,5 +1,5 @@
 import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { cancelPaddleTransaction } from "./paddle-checkout-expiry.ts";

@@ -1,5 +1,5 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { sendPaddle } from "./paddle-http.ts";
 

@@ -1,5 +1,5 @@
 import type { GatewayRuntimeSettings } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { outboundFor } from "../../upstream/gateway-outbound.ts";
 import { callUpstream, type RejectionReader } from "../../upstream/upstream-http.ts";

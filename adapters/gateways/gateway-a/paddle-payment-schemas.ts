@@ -1,5 +1,5 @@
 import type { RefundResult, RemoteSubscription } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { nullableString } from "./paddle-fields.ts";
 

@@ -3,7 +3,7 @@ import {
   REFUND_ATTEMPT_MAX_CALLS,
   type RefundResult,
 } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { JsonObject } from "./paddle-fields.ts";
 import { type PaddleEnvelope, sendPaddle } from "./paddle-http.ts";

@@ -1,4 +1,5 @@
-import { InvalidWebhookSignature } from "../../../application/payments/ports.ts";
+import { InvalidWebhookSignature } from "../../../domain/payments/errors.ts";
+
 import * as signature from "../signature-header.ts";
 
 const malformed = () => new InvalidWebhookSignature("malformed Paddle-Signature header");

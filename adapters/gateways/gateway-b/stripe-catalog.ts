@@ -1,5 +1,5 @@
 import type { GatewayCatalog } from "../../../application/payments/ports.ts";
-import { UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import { STRIPE_INTERVALS } from "./checkout-session-form.ts";
 import type { StripeCall } from "./stripe-http.ts";
 import { readPrice, readPriceMetadata, readProduct, readProductSearch } from "./stripe-responses.ts";

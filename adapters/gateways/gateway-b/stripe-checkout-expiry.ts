@@ -1,5 +1,5 @@
 import type { CheckoutClosure } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { StripeCall } from "./stripe-http.ts";
 

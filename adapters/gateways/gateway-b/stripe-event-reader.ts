@@ -1,4 +1,4 @@
-import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
+import { InvalidWebhookPayload } from "../../../domain/payments/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { createFieldReader, type Fields } from "./stripe-fields.ts";
 

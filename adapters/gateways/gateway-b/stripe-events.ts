@@ -1,4 +1,4 @@
-import { InvalidWebhookPayload } from "../../../application/payments/ports.ts";
+import { InvalidWebhookPayload } from "../../../domain/payments/errors.ts";
 import type { GatewayEvent, PaymentPointer, SubscriptionFacts } from "../../../domain/payments/gateway-event.ts";
 import type { ChargedAmount } from "../../../domain/payments/payment.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";

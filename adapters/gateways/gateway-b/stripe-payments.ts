@@ -1,5 +1,5 @@
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import type { PaymentPointer } from "../../../domain/payments/gateway-event.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { createFieldReader, type Fields } from "./stripe-fields.ts";

@@ -1,5 +1,5 @@
 import { REFUND_ATTEMPT_MAX_CALLS, type RefundResult } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import type { StripeCall } from "./stripe-http.ts";
 import { readRefund } from "./stripe-responses.ts";

@@ -4,7 +4,7 @@ import type {
   RemoteProduct,
   RemoteSubscription,
 } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
 import { VARIANTS, type Variant } from "../../../domain/catalog/variants.ts";
 import { TAX_BEHAVIORS } from "../../../domain/payments/payment.ts";

@@ -1,4 +1,5 @@
-import { InvalidWebhookSignature } from "../../../application/payments/ports.ts";
+import { InvalidWebhookSignature } from "../../../domain/payments/errors.ts";
+
 import * as signature from "../signature-header.ts";
 
 /** `t=<unix>,v1=<hex>[,v1=<hex>...]`; other schemes (`v0`) are read past and never count. */

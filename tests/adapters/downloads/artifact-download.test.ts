@@ -1,11 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createArtifactDownloads, type DownloadRequest } from "../../../adapters/downloads/artifact-download.ts";
 import { connectToAnyAddress, createGuardedFetch } from "../../../adapters/security/guarded-fetch.ts";
-import {
-  DownloadSourceBusy,
-  DownloadSourceFailed,
-  DownloadSourceTimeout,
-} from "../../../application/shared/download-source-errors.ts";
+import { DownloadSourceBusy, DownloadSourceFailed, DownloadSourceTimeout } from "../../../application/shared/errors.ts";
 import { createLogger } from "../../../kit/logger.ts";
 import { serveRange } from "../../../provider-sim/artifacts/serve-range.ts";
 

@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { provisionInstallation } from "../../../adapters/fulfillment/provisioner-client.ts";
 import { createGuardedFetch } from "../../../adapters/security/guarded-fetch.ts";
-import { UpstreamUrlNotAllowed } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamUrlNotAllowed } from "../../../application/shared/errors.ts";
 import { countingListener } from "../../support/counting-listener.ts";
 
 const { hits, server: provisioner } = countingListener(() =>

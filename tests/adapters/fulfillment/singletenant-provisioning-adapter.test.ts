@@ -4,9 +4,9 @@ import { createPostgresInstallationRepository } from "../../../adapters/postgres
 import { createPostgresOpsTaskRepository } from "../../../adapters/postgres/ops-task-repository.ts";
 import { connectToAnyAddress } from "../../../adapters/security/guarded-fetch.ts";
 import type { FulfillmentContext } from "../../../application/fulfillment/ports.ts";
-import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/upstream-errors.ts";
-import { InstallationDomainTaken } from "../../../domain/fulfillment/customer-domain.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { UpstreamBadResponse, UpstreamError } from "../../../application/shared/errors.ts";
+import { InstallationDomainTaken } from "../../../domain/fulfillment/errors.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { aFulfillmentContext, aSingletenantProduct, withRecord } from "../../support/builders/fulfillment.ts";
 import { useTestDatabase } from "../../support/database.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { createGatewaySettingsSource } from "../../../adapters/gateways/gateway-settings-source.ts";
 import type { GatewaySettings } from "../../../application/payments/gateway-settings-ports.ts";
-import { GatewayHostNotAllowed } from "../../../domain/payments/gateway-hosts.ts";
-import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
+import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";

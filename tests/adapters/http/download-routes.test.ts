@@ -3,8 +3,8 @@ import { Elysia } from "elysia";
 import type { DownloadRequest } from "../../../adapters/downloads/artifact-download.ts";
 import { createDownloadRoutes } from "../../../adapters/http/download-routes.ts";
 import { createErrorHandler } from "../../../adapters/http/error-handler.ts";
-import { DownloadLinkExpired, DownloadRevoked } from "../../../application/customers/resolve-download.ts";
-import { DownloadSourceBusy } from "../../../application/shared/download-source-errors.ts";
+import { DownloadLinkExpired, DownloadRevoked } from "../../../application/customers/errors.ts";
+import { DownloadSourceBusy } from "../../../application/shared/errors.ts";
 import { createLogger } from "../../../kit/logger.ts";
 
 const ARCHIVE = "http://archives.internal/app/2.0.0";

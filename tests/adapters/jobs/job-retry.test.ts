@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { errorMessage, failureOutcome, retryDelayMs } from "../../../adapters/jobs/job-retry.ts";
-import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
-import { UpstreamRateLimited, UpstreamRejected, UpstreamTimeout } from "../../../application/shared/upstream-errors.ts";
+import {
+  PermanentJobFailure,
+  UpstreamRateLimited,
+  UpstreamRejected,
+  UpstreamTimeout,
+} from "../../../application/shared/errors.ts";
 
 const backoff = { baseMs: 1_000, maxMs: 60_000 };
 

@@ -3,8 +3,8 @@ import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-
 import { openDatabase } from "../../../adapters/postgres/database.ts";
 import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change-signal.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
-import { type JobContext, PermanentJobFailure } from "../../../application/shared/jobs.ts";
-import { UpstreamRateLimited, UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
+import { PermanentJobFailure, UpstreamRateLimited, UpstreamServerError } from "../../../application/shared/errors.ts";
+import type { JobContext } from "../../../application/shared/jobs.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
 import { startTcpProxy } from "../../support/tcp-proxy.ts";
 import {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { deleteDoneJobs } from "../../../adapters/jobs/job-cleanup.ts";
 import { createPostgresJobAdmin } from "../../../adapters/jobs/postgres-job-admin.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { jobRows, until, useJobTestbed } from "./job-test-kit.ts";
 

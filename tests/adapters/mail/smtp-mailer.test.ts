@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSmtpMailer, requiresStartTls } from "../../../adapters/mail/smtp-mailer.ts";
-import { MailRejected, MailUnavailable } from "../../../application/mail/ports.ts";
+import { MailRejected, MailUnavailable } from "../../../application/mail/errors.ts";
 import { freePort } from "../../../scripts/lib/postgres-cluster.ts";
 import { REFUSED_PASSWORD, type SmtpInbox, startSmtpInbox } from "../../support/smtp-inbox.ts";
 

@@ -3,7 +3,7 @@ import { createPostgresAuditLog } from "../../../adapters/postgres/audit-log.ts"
 import { createPostgresAuditTrail } from "../../../adapters/postgres/audit-trail.ts";
 import { encodeCursor } from "../../../adapters/postgres/cursor.ts";
 import type { AuditEntry } from "../../../application/audit/ports.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();

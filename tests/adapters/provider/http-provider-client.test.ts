@@ -11,7 +11,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 import type { MultitenantSaasConfig } from "../../../domain/catalog/drivers.ts";
 import { freePort } from "../../../scripts/lib/postgres-cluster.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";

@@ -3,7 +3,8 @@ import { loadMigrations, migrate } from "../../../adapters/postgres/migrate.ts";
 import { createSecretCipher } from "../../../adapters/secrets/secret-cipher.ts";
 import { createSecretStore, environmentName } from "../../../adapters/secrets/secret-store.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
-import { gatewayPurpose, type SecretPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
+import { gatewayPurpose, type SecretPurpose } from "../../../domain/secrets/secret-purpose.ts";
 import { createTestDatabase, useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();

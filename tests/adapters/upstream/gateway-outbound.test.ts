@@ -7,7 +7,7 @@ import {
   OutboundUrlRefused,
 } from "../../../adapters/security/guarded-fetch.ts";
 import { outboundFor, withOutboundGuard } from "../../../adapters/upstream/gateway-outbound.ts";
-import { UpstreamUrlNotAllowed } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamUrlNotAllowed } from "../../../application/shared/errors.ts";
 import { countingListener } from "../../support/counting-listener.ts";
 import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-settings.ts";
 

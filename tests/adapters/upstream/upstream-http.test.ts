@@ -14,7 +14,7 @@ import {
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 
 /** A body whose first byte comes at once and the rest never. */
 const trickle = () =>

@@ -8,7 +8,7 @@ import {
   makeUpdateProduct,
 } from "../../../application/catalog/manage-products.ts";
 import type { ProductInput } from "../../../domain/catalog/product.ts";
-import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { CheckoutRequest } from "../../../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../../../application/checkout/create-checkout.ts";
-import { UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamServerError } from "../../../application/shared/errors.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryCustomerDirectory } from "../../support/fakes/in-memory-customer-directory.ts";

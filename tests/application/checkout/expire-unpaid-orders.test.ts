@@ -9,7 +9,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILLMENT_ACTION_JOB, type SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
-import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeFulfillItem } from "../../../application/fulfillment/fulfill-item.ts";
 import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
-import { type JobContext, PermanentJobFailure } from "../../../application/shared/jobs.ts";
-import { UpstreamRejected, UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
+import { PermanentJobFailure, UpstreamRejected, UpstreamServerError } from "../../../application/shared/errors.ts";
+import type { JobContext } from "../../../application/shared/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeFulfillmentActionJob } from "../../../application/fulfillment/fulfillment-action-job.ts";
 import { makeManageFulfillments } from "../../../application/fulfillment/manage-fulfillments.ts";
+import { UpstreamServerError } from "../../../application/shared/errors.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
-import { UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryOpsTaskRepository } from "../../support/fakes/in-memory-ops-task-repository.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeFulfillItem } from "../../../application/fulfillment/fulfill-item.ts";
+import { UpstreamRejected, UpstreamServerError } from "../../../application/shared/errors.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
-import { UpstreamRejected, UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,9 +1,13 @@
 import { describe, expect, test } from "bun:test";
-import { makeManageFulfillments, TaskNotFound } from "../../../application/fulfillment/manage-fulfillments.ts";
+import { makeManageFulfillments } from "../../../application/fulfillment/manage-fulfillments.ts";
 import { FULFILL_JOB, type OpsTask } from "../../../application/fulfillment/ports.ts";
-import { InstallationDomainTaken } from "../../../domain/fulfillment/customer-domain.ts";
-import { FulfillmentNotFound, FulfillmentStateConflict } from "../../../domain/fulfillment/fulfillment.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import {
+  FulfillmentNotFound,
+  FulfillmentStateConflict,
+  InstallationDomainTaken,
+  TaskNotFound,
+} from "../../../domain/fulfillment/errors.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryOpsTaskRepository } from "../../support/fakes/in-memory-ops-task-repository.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,12 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  type EmailStore,
-  type Mailer,
-  MailRejected,
-  MailUnavailable,
-  type OutgoingMessage,
-  type StoredEmail,
-} from "../../../application/mail/ports.ts";
+import { MailRejected, MailUnavailable } from "../../../application/mail/errors.ts";
+import type { EmailStore, Mailer, OutgoingMessage, StoredEmail } from "../../../application/mail/ports.ts";
 import { makeSendEmail } from "../../../application/mail/send-email.ts";
 import { parseEmailTemplate } from "../../../application/mail/templates.ts";
 

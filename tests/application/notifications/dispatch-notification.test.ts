@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { NewEmail } from "../../../application/mail/ports.ts";
 import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
-import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
 import { createRecordingNotifier } from "../../support/fakes/recording-notifier.ts";
 

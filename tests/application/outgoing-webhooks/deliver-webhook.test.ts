@@ -1,9 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import {
-  MAX_RETRY_AFTER_MS,
-  makeDeliverWebhook,
-  WebhookAttemptFailed,
-} from "../../../application/outgoing-webhooks/deliver-webhook.ts";
+import { MAX_RETRY_AFTER_MS, makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
 import type {
   AttemptRecord,
   OutgoingMessage,
@@ -11,6 +7,7 @@ import type {
   WebhookMessage,
 } from "../../../application/outgoing-webhooks/ports.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
+import { WebhookAttemptFailed } from "../../../domain/outgoing-webhooks/errors.ts";
 import {
   attemptsOf,
   DEFAULT_RETRY_SCHEDULE,

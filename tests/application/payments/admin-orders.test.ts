@@ -1,18 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
-import { makeAdminOrders, NothingToApprove } from "../../../application/payments/admin-orders.ts";
+import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
+import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
+import { makeMoneyBack } from "../../../application/payments/money-back.ts";
+import { UpstreamUnreachable } from "../../../application/shared/errors.ts";
+import { OrderNotFound } from "../../../domain/orders/errors.ts";
+import type { Order } from "../../../domain/orders/order.ts";
 import {
+  NothingToApprove,
   NothingToRefund,
   PaymentNotOfOrder,
   RefundExceedsPayment,
   RefundFailed,
-  SETTLE_REFUND_JOB,
-} from "../../../application/payments/admin-refund.ts";
-import { makeMoneyBack } from "../../../application/payments/money-back.ts";
-import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
-import type { Order } from "../../../domain/orders/order.ts";
-import { OrderNotFound } from "../../../domain/orders/order.ts";
+} from "../../../domain/payments/errors.ts";
 import { aRefundedEvent } from "../../support/builders/gateway-events.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";

@@ -1,23 +1,23 @@
 import { describe, expect, test } from "bun:test";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
-import {
-  NothingToRefund,
-  RefundExceedsPayment,
-  RefundInProgress,
-  RefundOutcomeUnknown,
-  SETTLE_REFUND_JOB,
-} from "../../../application/payments/admin-refund.ts";
+import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
 import { SETTLE_REFUND_AFTER_MS } from "../../../application/payments/refund-timing.ts";
-import { IdempotencyKeyReused } from "../../../application/shared/idempotent-request.ts";
 import {
+  IdempotencyKeyReused,
   UpstreamBadResponse,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
+import {
+  NothingToRefund,
+  RefundExceedsPayment,
+  RefundInProgress,
+  RefundOutcomeUnknown,
+} from "../../../domain/payments/errors.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";

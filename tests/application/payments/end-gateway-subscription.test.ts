@@ -5,7 +5,7 @@ import {
   endSubscriptionBilling,
   makeEndGatewaySubscription,
 } from "../../../application/payments/end-gateway-subscription.ts";
-import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";

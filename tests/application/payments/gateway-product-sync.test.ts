@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeGatewayProductSync } from "../../../application/payments/gateway-product-sync.ts";
-import { type ProductInput, ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
+import { ProductNotFound } from "../../../domain/catalog/errors.ts";
+import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryGatewayCatalog } from "../../support/fakes/in-memory-gateway-catalog.ts";

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { makeGatewaySettingsAdmin, type SettingsPatch } from "../../../application/payments/gateway-settings.ts";
 import { GATEWAY_SETTINGS_TOPIC } from "../../../application/payments/gateway-settings-ports.ts";
-import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import { UrlNotAllowed } from "../../../application/shared/errors.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
-import { GatewayHostNotAllowed } from "../../../domain/payments/gateway-hosts.ts";
-import { gatewayPurpose, SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
+import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";

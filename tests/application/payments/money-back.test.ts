@@ -4,7 +4,7 @@ import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.t
 import { END_GATEWAY_SUBSCRIPTION_JOB } from "../../../application/payments/end-gateway-subscription.ts";
 import { makeMoneyBack, settleAfterRefund } from "../../../application/payments/money-back.ts";
 import type { EventContext } from "../../../application/payments/receive-payment.ts";
-import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import type { OrderStatus } from "../../../domain/orders/order-status.ts";
 import type { Payment } from "../../../domain/payments/payment.ts";
 import { aDisputeEvent, aRefundedEvent } from "../../support/builders/gateway-events.ts";

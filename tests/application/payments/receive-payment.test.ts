@@ -3,7 +3,7 @@ import { orderFulfillment } from "../../../application/fulfillment/order-fulfill
 import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { type EventContext, makePaymentReceivers } from "../../../application/payments/receive-payment.ts";
-import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
 import { aPaidEvent, aRenewedEvent } from "../../support/builders/gateway-events.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import type { WebhookRequest } from "../../../application/payments/ports.ts";
+import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../../application/payments/receive-webhook.ts";
 import {
   InvalidWebhookPayload,
   InvalidWebhookSignature,
-  type WebhookRequest,
-} from "../../../application/payments/ports.ts";
-import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../../application/payments/receive-webhook.ts";
-import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
+  UnreadableGatewayEvent,
+} from "../../../domain/payments/errors.ts";
+import { decodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
 import { createInMemoryWebhookIntake } from "../../support/fakes/in-memory-webhook-intake.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";

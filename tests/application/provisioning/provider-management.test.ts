@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import {
-  makeQueryProviderManagement,
-  NotAProviderProduct,
-  ProviderManagementDisabled,
-} from "../../../application/provisioning/provider-management.ts";
-import { type ProductDefinition, ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
+import { NotAProviderProduct, ProviderManagementDisabled } from "../../../application/provisioning/errors.ts";
+import { makeQueryProviderManagement } from "../../../application/provisioning/provider-management.ts";
+import { ProductNotFound } from "../../../domain/catalog/errors.ts";
+import { type ProductDefinition, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";

@@ -3,17 +3,18 @@ import {
   CONNECTION_PROBE_REFERENCE,
   makeTestProviderConnection,
 } from "../../../application/provisioning/test-provider-connection.ts";
-import { UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
 import {
   CredentialsNotFound,
   UpstreamRejected,
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../../../application/shared/upstream-errors.ts";
-import { ProductNotFound, validateProduct } from "../../../domain/catalog/product.ts";
-import { SecretPurposeMismatch } from "../../../domain/secrets/secret-purpose.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+  UrlNotAllowed,
+} from "../../../application/shared/errors.ts";
+import { ProductNotFound } from "../../../domain/catalog/errors.ts";
+import { validateProduct } from "../../../domain/catalog/product.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createFakeProviderClient } from "../../support/fakes/fake-provider-client.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";

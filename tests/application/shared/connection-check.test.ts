@@ -7,7 +7,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 
 const WORDING = {
   notConfigured: "no secret",

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { assertOutboundUrls, UrlNotAllowed } from "../../../application/shared/outbound-urls.ts";
+import { UrlNotAllowed } from "../../../application/shared/errors.ts";
+import { assertOutboundUrls } from "../../../application/shared/outbound-urls.ts";
 import { createStaticOutboundUrlPolicy } from "../../support/fakes/static-outbound-url-policy.ts";
 
 const FIELDS = [

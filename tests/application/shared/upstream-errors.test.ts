@@ -8,7 +8,7 @@ import {
   UpstreamTimeout,
   UpstreamUnreachable,
   UpstreamUrlNotAllowed,
-} from "../../../application/shared/upstream-errors.ts";
+} from "../../../application/shared/errors.ts";
 
 const shape = (error: { code: string; category: string; transient: boolean }) => [
   error.code,

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { configOf } from "../../../domain/catalog/drivers.ts";
 import { isValidPrice, MAX_PRICE_MINOR } from "../../../domain/catalog/price-range.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 const saasConfig = {
   base_url: "https://provider.example",

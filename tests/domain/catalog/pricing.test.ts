@@ -12,7 +12,7 @@ import {
 } from "../../../domain/catalog/pricing.ts";
 import type { ProductDefinition } from "../../../domain/catalog/product.ts";
 import type { Variant } from "../../../domain/catalog/variants.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 function aProduct(overrides: Partial<ProductDefinition> = {}): ProductDefinition {
   return {

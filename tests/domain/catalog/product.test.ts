@@ -6,7 +6,7 @@ import {
   type FulfillmentDriver,
 } from "../../../domain/catalog/drivers.ts";
 import { type PaymentGatewayName, type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 type Config = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
 import { type Product, validateProduct } from "../../../domain/catalog/product.ts";
 import { canonicalJson } from "../../../domain/checkout/canonical-json.ts";
 import { type CheckoutItemInput, calculateCheckout } from "../../../domain/checkout/checkout.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 
 const now = new Date("2026-01-01T00:00:00Z");

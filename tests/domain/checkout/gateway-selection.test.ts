@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
-import { NoCommonGateway, selectGateway } from "../../../domain/checkout/gateway-selection.ts";
+import { NoCommonGateway } from "../../../domain/checkout/errors.ts";
+import { selectGateway } from "../../../domain/checkout/gateway-selection.ts";
 
 const item = (enabled: PaymentGatewayName[], fallback: PaymentGatewayName = enabled[0] ?? "gateway_a") => ({
   enabled_payment_gateways: enabled,

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { driverConfig, FulfillmentConfigInvalid } from "../../../domain/fulfillment/driver-config.ts";
+import { driverConfig } from "../../../domain/fulfillment/driver-config.ts";
+import { FulfillmentConfigInvalid } from "../../../domain/fulfillment/errors.ts";
 
 const manual = (config: unknown) => ({
   id: "prod-1",

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import { IllegalFulfillmentTransition } from "../../../domain/fulfillment/errors.ts";
 import {
   assertTransition,
   canTransition,
   FULFILLMENT_STATUSES,
   type FulfillmentStatus,
-  IllegalFulfillmentTransition,
   isLive,
 } from "../../../domain/fulfillment/fulfillment.ts";
 

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { IllegalFulfillmentTransition } from "../../../domain/fulfillment/errors.ts";
 import {
   canTransition,
   FULFILLMENT_STATUSES,
   type FulfillmentStatus,
-  IllegalFulfillmentTransition,
 } from "../../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS, fromOnly, sourcesFor, statusGuard } from "../../../domain/fulfillment/status-guards.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { AdminSelfLockout, checkAccessChange, checkSession } from "../../../domain/identity/account.ts";
+import { checkAccessChange, checkSession } from "../../../domain/identity/account.ts";
+import { AdminSelfLockout } from "../../../domain/identity/errors.ts";
 
 const admin = { role: "admin" as const, disabled: false, tokenVersion: 2 };
 

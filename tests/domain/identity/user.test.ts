@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { normalizeEmail, validateRegistration } from "../../../domain/identity/user.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 const valid = { email: "  Ada@Example.COM ", password: "correct horse", name: " Ada " };
 

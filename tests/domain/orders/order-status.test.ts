@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { OrderTransitionRefused } from "../../../domain/orders/errors.ts";
 import {
   canTake,
   nextOrderStatus,
   ORDER_MOVES,
   ORDER_STATUSES,
   type OrderEvent,
-  OrderTransitionRefused,
   sourcesFor,
   targetOf,
 } from "../../../domain/orders/order-status.ts";

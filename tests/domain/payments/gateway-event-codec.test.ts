@@ -1,10 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { UnreadableGatewayEvent } from "../../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";
-import {
-  decodeGatewayEvent,
-  encodeGatewayEvent,
-  UnreadableGatewayEvent,
-} from "../../../domain/payments/gateway-event-codec.ts";
+import { decodeGatewayEvent, encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
 
 /** Through JSON text, as a jsonb column stores and returns it. */

@@ -8,7 +8,7 @@ import {
   purposeToFields,
   samePurpose,
 } from "../../../domain/secrets/secret-purpose.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 describe("secret purposes", () => {
   test("a gateway's well-known references have the purpose their name says; others have none by name", () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createPaddleGateway } from "../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../../../adapters/gateways/gateway-b/stripe-client.ts";
-import { makeCustomerSubscriptions, SubscriptionEnded } from "../../../application/customers/customer-subscriptions.ts";
+import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
+import { SubscriptionEnded } from "../../../application/customers/errors.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import type { GatewayCatalog, PaymentGateway } from "../../../application/payments/ports.ts";
 import type { GatewayEvent } from "../../../domain/payments/gateway-event.ts";

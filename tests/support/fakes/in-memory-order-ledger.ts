@@ -1,7 +1,8 @@
 import type { OrderDetails, OrderRepository } from "../../../application/checkout/ports.ts";
 import type { OrderLedger } from "../../../application/payments/ledger-ports.ts";
+import { OrderTransitionRefused } from "../../../domain/orders/errors.ts";
 import type { Order, OrderItem } from "../../../domain/orders/order.ts";
-import { canTake, nextOrderStatus, OrderTransitionRefused } from "../../../domain/orders/order-status.ts";
+import { canTake, nextOrderStatus } from "../../../domain/orders/order-status.ts";
 import { anOrderItem, aPaidOrder } from "../builders/orders.ts";
 import type { InMemoryPaymentLedger } from "./in-memory-payment-ledger.ts";
 

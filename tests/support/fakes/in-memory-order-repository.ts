@@ -1,6 +1,6 @@
 import type { OrderDetails, OrderRepository } from "../../../application/checkout/ports.ts";
 import type { Order, OrderItem } from "../../../domain/orders/order.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 interface Row {
   order: Order;

@@ -1,14 +1,13 @@
-import {
-  type CheckoutSession,
-  type CheckoutSessionRequest,
-  InvalidWebhookPayload,
-  InvalidWebhookSignature,
-  type PaymentGateway,
-  type RefundResult,
-  type RemoteSubscription,
+import type {
+  CheckoutSession,
+  CheckoutSessionRequest,
+  PaymentGateway,
+  RefundResult,
+  RemoteSubscription,
 } from "../../../application/payments/ports.ts";
-import { UpstreamRejected } from "../../../application/shared/upstream-errors.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
+import { InvalidWebhookPayload, InvalidWebhookSignature } from "../../../domain/payments/errors.ts";
 
 type Method = Exclude<keyof PaymentGateway, "name">;
 

@@ -1,8 +1,9 @@
 import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { ProductRepository, ProductWithMappings } from "../../../application/catalog/ports.ts";
+import { SlugTaken } from "../../../domain/catalog/errors.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
-import { type Product, type ProductDefinition, SlugTaken } from "../../../domain/catalog/product.ts";
-import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
+import type { Product, ProductDefinition } from "../../../domain/catalog/product.ts";
+import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
 
 type MappingSource = { readonly byProduct: ReadonlyMap<string, readonly PricingMapping[]> };

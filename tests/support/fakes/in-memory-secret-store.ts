@@ -1,11 +1,11 @@
 import type { AuditTrail } from "../../../application/audit/ports.ts";
 import type { SecretStore } from "../../../application/secrets/ports.ts";
+import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import {
   canonicalSecretRef,
   fixedPurposeOf,
   purposeMismatchMessage,
   type SecretPurpose,
-  SecretPurposeMismatch,
   samePurpose,
 } from "../../../domain/secrets/secret-purpose.ts";
 import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";

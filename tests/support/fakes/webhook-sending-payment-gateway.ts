@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
-import {
-  InvalidWebhookPayload,
-  InvalidWebhookSignature,
-  type PaymentGateway,
-  type WebhookRequest,
-} from "../../../application/payments/ports.ts";
+import type { PaymentGateway, WebhookRequest } from "../../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
+import { InvalidWebhookPayload, InvalidWebhookSignature } from "../../../domain/payments/errors.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { createInMemoryPaymentGateway } from "./in-memory-payment-gateway.ts";
 

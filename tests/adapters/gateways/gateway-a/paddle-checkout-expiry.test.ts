@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { delay, HttpResponse, http, passthrough } from "msw";
-import { PaddleTransactionBusy } from "../../../../adapters/gateways/gateway-a/paddle-checkout-expiry.ts";
+import { PaddleTransactionBusy } from "../../../../adapters/gateways/gateway-a/errors.ts";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import {
   UpstreamBadResponse,
@@ -10,7 +10,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../../application/shared/upstream-errors.ts";
+} from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { aTransaction, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";

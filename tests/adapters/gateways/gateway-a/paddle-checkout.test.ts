@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { http } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import type { CheckoutLine, CheckoutSessionRequest } from "../../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import {
   API_KEY,

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { delay, HttpResponse, http, passthrough } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import type { ConnectionReport, GatewaySettingsSource } from "../../../../application/payments/ports.ts";
-import { CredentialsNotFound } from "../../../../application/shared/upstream-errors.ts";
+import { CredentialsNotFound } from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { API_KEY, BASE, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";

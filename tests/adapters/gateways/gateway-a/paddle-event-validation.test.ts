@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { normalizePaddleEvent } from "../../../../adapters/gateways/gateway-a/paddle-events.ts";
-import { InvalidWebhookPayload } from "../../../../application/payments/ports.ts";
+import { InvalidWebhookPayload } from "../../../../domain/payments/errors.ts";
 import { anAdjustment, event, paidTransaction } from "./paddle-event-fixtures.ts";
 import { aSubscription } from "./paddle-fixtures.ts";
 

@@ -8,7 +8,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../../application/shared/upstream-errors.ts";
+} from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import {
   aTransaction,

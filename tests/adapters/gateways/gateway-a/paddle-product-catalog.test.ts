@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { http } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamRejected } from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { aProduct, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
 

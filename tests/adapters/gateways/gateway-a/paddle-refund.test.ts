@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { http } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
-import { UpstreamBadResponse } from "../../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse } from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { adjustmentPage, aTransaction, BASE, failure, noAdjustments, ok, useMockPaddle } from "./paddle-fixtures.ts";
 

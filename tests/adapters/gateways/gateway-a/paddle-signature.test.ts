@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createHmac } from "node:crypto";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import { verifyPaddleSignature } from "../../../../adapters/gateways/gateway-a/paddle-signature.ts";
-import { InvalidWebhookSignature } from "../../../../application/payments/ports.ts";
+import { InvalidWebhookSignature } from "../../../../domain/payments/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { signPaddleWebhook } from "../../../support/webhook-signers.ts";
 import { failure } from "./paddle-fixtures.ts";

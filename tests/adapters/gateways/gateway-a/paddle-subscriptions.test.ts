@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { HttpResponse, http, passthrough } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
-import { UpstreamBadResponse, UpstreamUnreachable } from "../../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamUnreachable } from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { aSubscription, BASE, failure, ok, useMockPaddle } from "./paddle-fixtures.ts";

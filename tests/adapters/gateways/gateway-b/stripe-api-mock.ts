@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll } from "bun:test";
 import { HttpResponse, http, type JsonBodyType } from "msw";
 import { setupServer } from "msw/node";
-import type { UpstreamError } from "../../../../application/shared/upstream-errors.ts";
+import type { UpstreamError } from "../../../../application/shared/errors.ts";
 
 export const STRIPE_BASE = "https://api.stripe.test";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
 import type { RemotePrice } from "../../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamServerError } from "../../../../application/shared/upstream-errors.ts";
+import { UpstreamBadResponse, UpstreamServerError } from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { failure, mockStripeApi, stripeError } from "./stripe-api-mock.ts";
 

@@ -8,7 +8,7 @@ import {
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
-} from "../../../../application/shared/upstream-errors.ts";
+} from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { failure, mockStripeApi, stripeError } from "./stripe-api-mock.ts";

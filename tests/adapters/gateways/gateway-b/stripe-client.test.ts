@@ -1,12 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { HttpResponse } from "msw";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
-import {
-  type CheckoutLine,
-  type CheckoutSessionRequest,
-  InvalidWebhookSignature,
-} from "../../../../application/payments/ports.ts";
-import { UpstreamBadResponse } from "../../../../application/shared/upstream-errors.ts";
+import type { CheckoutLine, CheckoutSessionRequest } from "../../../../application/payments/ports.ts";
+import { UpstreamBadResponse } from "../../../../application/shared/errors.ts";
+import { InvalidWebhookSignature } from "../../../../domain/payments/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { signStripeWebhook } from "../../../support/webhook-signers.ts";
 import { failure, mockStripeApi } from "./stripe-api-mock.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { delay, HttpResponse, http, passthrough } from "msw";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
 import type { ConnectionReport } from "../../../../application/payments/ports.ts";
-import { CredentialsNotFound } from "../../../../application/shared/upstream-errors.ts";
+import { CredentialsNotFound } from "../../../../application/shared/errors.ts";
 import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { mockStripeApi, stripeError } from "./stripe-api-mock.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { normalizeStripeEvent } from "../../../../adapters/gateways/gateway-b/stripe-events.ts";
-import { InvalidWebhookPayload } from "../../../../application/payments/ports.ts";
+import { InvalidWebhookPayload } from "../../../../domain/payments/errors.ts";
 
 const anEvent = (type: string, object: Record<string, unknown>) => ({
   id: "evt_1",

@@ -8,7 +8,7 @@ import {
   UpstreamRejected,
   UpstreamServerError,
   UpstreamTimeout,
-} from "../../../../application/shared/upstream-errors.ts";
+} from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { failure, mockStripeApi, stripeError } from "./stripe-api-mock.ts";
 import { aStripeSubscription } from "./stripe-objects.ts";

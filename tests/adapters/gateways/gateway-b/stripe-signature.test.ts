@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import Stripe from "stripe";
 import { verifyStripeSignature } from "../../../../adapters/gateways/gateway-b/stripe-signature.ts";
-import { InvalidWebhookSignature } from "../../../../application/payments/ports.ts";
+import { InvalidWebhookSignature } from "../../../../domain/payments/errors.ts";
 import { signStripeWebhook } from "../../../support/webhook-signers.ts";
 
 const SECRET = "whsec_test_current_0123456789";

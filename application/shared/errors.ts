@@ -1,4 +1,4 @@
-import { DomainError, type ErrorCategory } from "../../domain/shared/domain-error.ts";
+import { DomainError, type ErrorCategory, type FieldError, fixedError } from "../../domain/shared/domain-error.ts";
 
 /** The systems we call: the point-of-sale provider and the payment gateways. */
 export type Upstream = "provider" | "gateway";
@@ -119,3 +119,63 @@ export class UpstreamUrlNotAllowed extends UpstreamError {
     this.transient = transient;
   }
 }
+
+/**
+ * Why the server that holds a release archive could not hand it over. The customer reads these:
+ * they never name the server or its address, which stays the marketplace's to know.
+ */
+export class DownloadSourceTimeout extends fixedError(
+  "DOWNLOAD_SOURCE_TIMEOUT",
+  "upstream_timeout",
+  "The download server did not answer in time; try the link again shortly.",
+) {}
+
+export class DownloadSourceFailed extends DomainError {
+  readonly code = "DOWNLOAD_SOURCE_FAILED";
+  readonly category = "upstream_failed";
+
+  /** `reason` is for the operator's log; the customer's message says only what failed. */
+  constructor(readonly reason: string) {
+    super("The download server failed to deliver the file; try the link again later or contact support.");
+  }
+}
+
+/** The server is overloaded or rate limiting us: worth trying again after `retryAfterSeconds`. */
+export class DownloadSourceBusy extends DomainError {
+  readonly code = "DOWNLOAD_SOURCE_BUSY";
+  readonly category = "unavailable";
+
+  constructor(readonly retryAfterSeconds: number) {
+    super(`The download server is busy; try the link again in ${retryAfterSeconds} s.`);
+  }
+}
+
+export class UrlNotAllowed extends DomainError {
+  readonly code = "URL_NOT_ALLOWED";
+  readonly category = "invalid";
+
+  constructor(errors: readonly FieldError[]) {
+    super("An address points at a host the marketplace does not call.", errors);
+  }
+}
+
+export class IdempotencyKeyReused extends fixedError(
+  "IDEMPOTENCY_KEY_REUSED",
+  "invalid",
+  "This Idempotency-Key was used with a different request body.",
+) {}
+
+export class IdempotentRequestInProgress extends fixedError(
+  "IDEMPOTENT_REQUEST_IN_PROGRESS",
+  "conflict",
+  "A request with this Idempotency-Key is still being processed; retry shortly.",
+) {}
+
+/** A failure no retry can fix: the job is dead-lettered at once. */
+export class PermanentJobFailure extends DomainError {
+  readonly code = "PERMANENT_JOB_FAILURE";
+  readonly category = "conflict";
+  readonly transient = false;
+}
+
+export class DeadJobNotFound extends fixedError("JOB_NOT_FOUND", "not_found", "No dead job has this id.") {}

@@ -1,0 +1,70 @@
+import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/domain-error.ts";
+import type { SubscriptionRecord } from "../fulfillment/ports.ts";
+import type { RemoteSubscription } from "../payments/ports.ts";
+
+export class SubscriptionNotFound extends fixedError(
+  "SUBSCRIPTION_NOT_FOUND",
+  "not_found",
+  "The subscription does not exist.",
+) {}
+
+/** Why a subscription cannot be cancelled or resumed now. */
+export type SubscriptionRefusal = "cancelled" | "period_ended" | "unconfirmed";
+
+const REFUSALS: Readonly<Record<SubscriptionRefusal, string>> = {
+  cancelled: "This subscription has already ended.",
+  period_ended: "The paid period is over: the cancellation took effect and can no longer be withdrawn.",
+  unconfirmed: "The payment gateway has not confirmed this subscription yet; try again in a moment.",
+};
+
+export class SubscriptionChangeRefused extends ReasonedRefusal<SubscriptionRefusal> {
+  constructor(reason: SubscriptionRefusal) {
+    super("SUBSCRIPTION", REFUSALS, reason);
+  }
+}
+
+/**
+ * The gateway had already ended the subscription (a full refund ended it there, say) when the
+ * customer asked to cancel or resume it: the record has caught up, and the answer says so.
+ */
+export class SubscriptionEnded extends DomainError {
+  readonly code = "SUBSCRIPTION_ENDED";
+  readonly category = "conflict";
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(record: SubscriptionRecord, remote: RemoteSubscription, cancelledAt: Date) {
+    super(`The payment gateway has already ended this subscription (${remote.status}).`);
+    this.extensions = {
+      subscription: {
+        id: record.id,
+        status: "cancelled",
+        gateway_status: remote.status,
+        cancelled_at: cancelledAt.toISOString(),
+      },
+    };
+  }
+}
+
+export class DownloadLinkInvalid extends fixedError(
+  "DOWNLOAD_LINK_INVALID",
+  "forbidden",
+  "This download link is not valid; take a fresh one from your dashboard.",
+) {}
+
+export class DownloadLinkExpired extends fixedError(
+  "DOWNLOAD_LINK_EXPIRED",
+  "gone",
+  "This download link has expired; take a fresh one from your dashboard.",
+) {}
+
+export class DownloadRevoked extends fixedError(
+  "DOWNLOAD_REVOKED",
+  "gone",
+  "The license of this download has been revoked; its links no longer work.",
+) {}
+
+export class DownloadSuspended extends fixedError(
+  "DOWNLOAD_SUSPENDED",
+  "forbidden",
+  "The license of this download is suspended until its subscription is paid or its dispute settled.",
+) {}

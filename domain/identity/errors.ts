@@ -1,0 +1,50 @@
+import { DomainError, fixedError } from "../shared/domain-error.ts";
+
+export class AccountDisabled extends fixedError(
+  "ACCOUNT_DISABLED",
+  "unauthenticated",
+  "This account is disabled; ask an administrator to enable it.",
+) {}
+
+export class AdminSelfLockout extends fixedError(
+  "ADMIN_SELF_LOCKOUT",
+  "conflict",
+  "An admin cannot demote or disable their own account; another admin has to.",
+) {}
+
+export class EmailAlreadyRegistered extends fixedError(
+  "EMAIL_ALREADY_REGISTERED",
+  "conflict",
+  "An account with this email already exists.",
+) {}
+
+/** Deliberately silent on whether the email exists, so it cannot be used to probe accounts. */
+export class InvalidCredentials extends fixedError(
+  "INVALID_CREDENTIALS",
+  "unauthenticated",
+  "Email or password is wrong.",
+) {}
+
+export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}
+
+/** Too many failed sign-ins for this account just now: wait `retryAfterSeconds`. */
+export class SignInThrottled extends DomainError {
+  readonly code = "SIGN_IN_THROTTLED";
+  readonly category = "rate_limited";
+
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Too many failed sign-ins for this account; retry after ${retryAfterSeconds} s.`);
+  }
+}
+
+export class AuthenticationRequired extends fixedError(
+  "AUTHENTICATION_REQUIRED",
+  "unauthenticated",
+  "A valid bearer token is required.",
+) {}
+
+export class RoleForbidden extends fixedError(
+  "FORBIDDEN_ROLE",
+  "forbidden",
+  "This action is not allowed for your role.",
+) {}
