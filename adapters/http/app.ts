@@ -61,8 +61,6 @@ export interface AppDeps
   readonly instanceId: string;
 }
 
-type ScalarOptions = NonNullable<Parameters<typeof apiDocs>[0]["scalar"]>;
-
 /**
  * The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. Its
  * `fetch` (and so `handle`) answers cached public catalog reads before Elysia's pipeline (see
@@ -98,9 +96,8 @@ export function createApp(deps: AppDeps) {
       apiDocs({
         path: "/openapi",
         specPath: "/openapi/json",
-        // Served from our own node_modules: the docs page loads nothing from another host. The plugin
-        // types these options as Scalar's fully defaulted form; Scalar defaults the rest itself.
-        scalar: { cdn: deps.pages.docsScriptPath, withDefaultFonts: false } as ScalarOptions,
+        // Served from our own node_modules: the docs page loads nothing from another host.
+        reference: deps.pages.apiReference,
         documentation: {
           info: {
             title: "Marketplace API",
