@@ -71,7 +71,10 @@ export function createApp(deps: AppDeps) {
   const catalog = createPublicCatalogAnswers(deps);
   const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
   const limits = deps.rateLimits?.limits ?? {};
-  const app = new Elysia({ name: "marketplace" })
+  // Every route is compiled as it is added, not on its first request: compiling closes a route's
+  // top-level object schemas (additionalProperties: false), so lazily compiled routes made the OpenAPI
+  // document depend on which routes had answered before it was first read (in production, /ready).
+  const app = new Elysia({ name: "marketplace", precompile: true })
     .use(createErrorHandler(deps))
     .use(createRequestContext({ ...deps, redactTarget }))
     .use(
