@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "../../kit/body-parser.ts";
+import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
@@ -84,16 +84,12 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.rateLimits?.trustProxy ?? false,
       }),
     )
-    .onParse({ as: "global" }, async ({ request, contentType, path }) => {
-      // A webhook's signature covers its exact bytes: they reach the handler unparsed.
-      if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedBytes(request, deps.bodyLimitBytes);
-      if (isJsonContentType(contentType)) return parseJsonBody(await readLimitedText(request, deps.bodyLimitBytes));
-      // Anything else is read under the same cap first so an oversized body is a 413 either way.
-      const text = await readLimitedText(request, deps.bodyLimitBytes);
-      if (contentType.startsWith("application/x-www-form-urlencoded")) {
-        return Object.fromEntries(new URLSearchParams(text));
-      }
-      return text;
+    .onRequest(async (context) => {
+      const { request } = context;
+      if (request.body === null) return;
+      // A webhook's signature covers its exact bytes: its routes read them unchecked.
+      const raw = new URL(request.url).pathname.startsWith(RAW_BODY_PREFIX);
+      context.request = await withCheckedBody(request, deps.bodyLimitBytes, raw);
     })
     .use(
       apiDocs({

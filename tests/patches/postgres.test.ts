@@ -67,6 +67,6 @@ test.each(["src/connection.js", "cjs/src/connection.js", "cf/src/connection.js"]
   "a flush after its connection closed is guarded in %s",
   (build) => {
     const source = read(`node_modules/postgres/${build}`);
-    expect(source).toMatch(/function nextWrite\(fn\) \{\n.*\n    if \(!socket\) \{/);
+    expect(source).toMatch(/function nextWrite\(fn\) \{\n.*\n {4}if \(!socket\) \{/);
   },
 );
