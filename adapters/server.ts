@@ -111,7 +111,7 @@ export async function startMarketplace(
   // The state after an uncaught exception is unknown: log it as one JSON line and end the process, so
   // the supervisor starts a fresh one and the job leases of this one expire. (The database driver's
   // one known throw outside a query, a write to a connection that closed, is patched at install:
-  // scripts/patch-postgres-driver.mjs.)
+  // patches/postgres+3.4.9.patch.)
   process.on("uncaughtException", (error) => {
     logger.fatal({ err: error }, "uncaught exception");
     loggers.flush?.();

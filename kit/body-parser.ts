@@ -11,7 +11,7 @@ export const SERVER_BODY_LIMIT = Number.MAX_SAFE_INTEGER;
  * The one body reader of the marketplace and the simulator: the exact bytes, refused with a 413
  * once they grow past `limit` (chunked bodies too, without reading the rest).
  */
-export async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array> {
+export async function readLimitedBytes(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const header = request.headers.get("content-length");
   const declared = Number(header ?? "0");
   if (declared > limit) throw tooLarge(limit);
@@ -70,7 +70,7 @@ export function parseJsonBody(text: string): unknown {
   } catch {
     throw new HttpProblem(400, "MALFORMED_JSON", "The request body is not valid JSON.");
   }
-  if (text.includes("\\u0000") || RESERVED_KEYS.some((key) => text.includes(`"${key}"`))) {
+  if (mayHoldUnsafeContent(text)) {
     const problem = unsafeContent(value, "");
     if (problem) throw invalidFields([{ ...problem, path: problem.path || "/" }]);
   }
@@ -103,6 +103,43 @@ function unsafeContent(value: unknown, path: string): { path: string; code: stri
   }
   return undefined;
 }
+
+/**
+ * The request as its route's parser will read it, its body read once under `limit` (a 413 past
+ * it). A route that needs the exact bytes (`raw`, a webhook's signed body) gets them unchecked and
+ * reads them itself. Any other body is strict UTF-8, and reaches the route as JSON for Elysia's own
+ * parser (so the OpenAPI plugin documents each body from its schema): JSON within the structure
+ * limits, a form as an object of its fields (the last value of a repeated one), and any other body
+ * as one string, for the route's schema to refuse.
+ */
+export async function withCheckedBody(request: Request, limit: number, raw: boolean): Promise<Request> {
+  if (request.body === null) return request;
+  const bytes = await readLimitedBytes(request, limit);
+  if (raw) return new Request(request, { body: bytes });
+  const text = decodeUtf8(bytes);
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!isJsonContentType(contentType)) {
+    const form = contentType.startsWith("application/x-www-form-urlencoded");
+    return asJson(request, JSON.stringify(form ? Object.fromEntries(new URLSearchParams(text)) : text));
+  }
+  // A blank JSON body is no body: the route's schema says whether one is required.
+  if (text.trim() === "") return new Request(request, { body: null });
+  const violation = findStructureViolation(text);
+  if (violation) throw new HttpProblem(400, violation.code, `The request body ${violation.reason}.`);
+  // Rare enough to parse twice: the route's parser reads the text again.
+  if (mayHoldUnsafeContent(text)) parseJsonBody(text);
+  return asJson(request, text);
+}
+
+function asJson(request: Request, body: string): Request {
+  const headers = new Headers(request.headers);
+  headers.set("content-type", "application/json");
+  headers.delete("content-length");
+  return new Request(request, { body, headers });
+}
+
+const mayHoldUnsafeContent = (text: string) =>
+  text.includes("\\u0000") || RESERVED_KEYS.some((key) => text.includes(`"${key}"`));
 
 export function isJsonContentType(contentType: string): boolean {
   const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";

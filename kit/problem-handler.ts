@@ -15,6 +15,9 @@ const INTERNAL = "Something went wrong on our side. The request id identifies it
 function toProblem(code: string | number, error: unknown, known: ProblemMapper, logger: Logger, request: Request) {
   // Elysia wraps whatever the body parser throws in a ParseError; our own problem is the cause.
   if (code === "PARSE" && error instanceof Error && error.cause !== undefined) {
+    // Elysia's JSON parser reads bodies already checked for size, encoding and structure: what is left is syntax.
+    if (error.cause instanceof SyntaxError)
+      return problem(400, "MALFORMED_JSON", "The request body is not valid JSON.");
     const cause = error.cause instanceof HttpProblem ? error.cause.toProblem() : known(error.cause, request);
     if (cause) return cause;
   }

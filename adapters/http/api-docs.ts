@@ -1,13 +1,15 @@
 import { openapi } from "@elysiajs/openapi";
-import { ScalarRender } from "@elysiajs/openapi/scalar";
 import { Elysia } from "elysia";
 import { completeApiDocument, type DocumentedRoute } from "./api-document.ts";
 import type { Json } from "./api-schemas.ts";
-import { PAGE_HEADERS } from "./page-routes.ts";
+import { type ApiReferenceAssets, PAGE_HEADERS } from "./page-routes.ts";
 
 type OpenApiOptions = NonNullable<Parameters<typeof openapi>[0]>;
-/** Typed by the plugin as Scalar's fully defaulted form; Scalar defaults what is left out itself. */
-type ScalarConfig = Parameters<typeof ScalarRender>[1];
+type ApiDocsOptions = OpenApiOptions & {
+  readonly path: string;
+  readonly specPath: string;
+  readonly reference: ApiReferenceAssets;
+};
 
 const isDocument = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !(value instanceof Response) && "paths" in value;
@@ -19,18 +21,24 @@ const isDocument = (value: unknown): value is Json =>
 const globalRoutesOf = (plugin: object) =>
   (plugin as { getGlobalRoutes(): readonly DocumentedRoute[] }).getGlobalRoutes();
 
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /**
- * The docs UI page, rendered as the plugin renders it but served by us: the plugin's own page is a
- * static response that no hook reaches, and this one must carry the headers of our other pages.
+ * The API reference page: Swagger UI from our own host, started by a script file (the page's
+ * content security policy runs no inline script), reading the document at `specPath`.
  */
-function docsPage(options: OpenApiOptions & { readonly path: string; readonly specPath: string }) {
-  const info = { title: "API", version: "0.0.0", ...options.documentation?.info };
-  // The configuration rides in a data attribute of an empty script element; emptied of its blank
-  // text it is not an inline script at all, so `script-src 'self'` has nothing to refuse.
-  const config = { url: options.specPath.replace(/^\//, ""), version: "latest", ...options.scalar } as ScalarConfig;
-  const html = ScalarRender(info, config).replace(/(<script\s+id="api-reference"[^>]*>)\s+(<\/script>)/, "$1$2");
+function docsPage({ path, specPath, reference, documentation }: ApiDocsOptions) {
+  const title = escapeHtml(documentation?.info?.title ?? "API");
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title><link rel="stylesheet" href="${reference.style}"></head>
+<body><div id="api-reference" data-url="${escapeHtml(specPath.replace(/^\//, ""))}"></div>
+<script src="${reference.script}"></script>
+<script src="${reference.start}"></script>
+</body></html>
+`;
   return new Elysia({ name: "api-docs-page" }).get(
-    options.path,
+    path,
     () => new Response(html, { headers: { ...PAGE_HEADERS, "content-type": "text/html; charset=utf-8" } }),
     { detail: { hide: true } },
   );
@@ -40,7 +48,7 @@ function docsPage(options: OpenApiOptions & { readonly path: string; readonly sp
  * The OpenAPI plugin with its document completed from the routes (`completeApiDocument`). The
  * plugin rebuilds its document only when routes were added; the completion follows it.
  */
-export function apiDocs(options: OpenApiOptions & { readonly path: string; readonly specPath: string }) {
+export function apiDocs(options: ApiDocsOptions) {
   const completed = new WeakMap<Json, Json>();
   const docs = new Elysia({ name: "api-docs" });
   return docs

@@ -142,9 +142,10 @@ function completeOperation(operation: Json, route: DocumentedRoute, registry: Sc
 const METHODS = ["get", "put", "post", "delete", "patch"];
 
 /**
- * The plugin's document made whole: request bodies (the plugin leaves them empty when a route has
- * a custom parser, and ours all do), success and problem responses, and named models as
- * components. Everything comes from the routes' own schemas and `detail`.
+ * The plugin's document made whole, from the routes' own schemas and `detail`: what the plugin
+ * cannot say (problem responses, named models as components, a webhook's raw body documented by
+ * its event schema) and what it says wrongly for OpenAPI 3.1 (`nullable: true`, enums without
+ * null) or for this server (every body is read as JSON, not also as a form or multipart).
  */
 export function completeApiDocument(generated: Json, routes: readonly DocumentedRoute[]): Json {
   const registry = createSchemaRegistry();

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { isJsonContentType, parseJsonBody, readLimitedBytes, readLimitedText } from "../../kit/body-parser.ts";
+import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
@@ -61,8 +61,6 @@ export interface AppDeps
   readonly instanceId: string;
 }
 
-type ScalarOptions = NonNullable<Parameters<typeof apiDocs>[0]["scalar"]>;
-
 /**
  * The whole marketplace HTTP surface, built from plain dependencies; no I/O happens here. Its
  * `fetch` (and so `handle`) answers cached public catalog reads before Elysia's pipeline (see
@@ -73,7 +71,10 @@ export function createApp(deps: AppDeps) {
   const catalog = createPublicCatalogAnswers(deps);
   const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
   const limits = deps.rateLimits?.limits ?? {};
-  const app = new Elysia({ name: "marketplace" })
+  // Every route is compiled as it is added, not on its first request: compiling closes a route's
+  // top-level object schemas (additionalProperties: false), so lazily compiled routes made the OpenAPI
+  // document depend on which routes had answered before it was first read (in production, /ready).
+  const app = new Elysia({ name: "marketplace", precompile: true })
     .use(createErrorHandler(deps))
     .use(createRequestContext({ ...deps, redactTarget }))
     .use(
@@ -83,24 +84,19 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.rateLimits?.trustProxy ?? false,
       }),
     )
-    .onParse({ as: "global" }, async ({ request, contentType, path }) => {
-      // A webhook's signature covers its exact bytes: they reach the handler unparsed.
-      if (path.startsWith(RAW_BODY_PREFIX)) return readLimitedBytes(request, deps.bodyLimitBytes);
-      if (isJsonContentType(contentType)) return parseJsonBody(await readLimitedText(request, deps.bodyLimitBytes));
-      // Anything else is read under the same cap first so an oversized body is a 413 either way.
-      const text = await readLimitedText(request, deps.bodyLimitBytes);
-      if (contentType.startsWith("application/x-www-form-urlencoded")) {
-        return Object.fromEntries(new URLSearchParams(text));
-      }
-      return text;
+    .onRequest(async (context) => {
+      const { request } = context;
+      if (request.body === null) return;
+      // A webhook's signature covers its exact bytes: its routes read them unchecked.
+      const raw = new URL(request.url).pathname.startsWith(RAW_BODY_PREFIX);
+      context.request = await withCheckedBody(request, deps.bodyLimitBytes, raw);
     })
     .use(
       apiDocs({
         path: "/openapi",
         specPath: "/openapi/json",
-        // Served from our own node_modules: the docs page loads nothing from another host. The plugin
-        // types these options as Scalar's fully defaulted form; Scalar defaults the rest itself.
-        scalar: { cdn: deps.pages.docsScriptPath, withDefaultFonts: false } as ScalarOptions,
+        // Served from our own node_modules: the docs page loads nothing from another host.
+        reference: deps.pages.apiReference,
         documentation: {
           info: {
             title: "Marketplace API",

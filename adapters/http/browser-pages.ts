@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { projectPath } from "../asset-paths.ts";
 import { consoleBundle } from "./console-bundle.ts";
-import { type BrowserPages, FAVICON_ASSET, type StaticAsset } from "./page-routes.ts";
+import { type ApiReferenceAssets, type BrowserPages, FAVICON_ASSET, type StaticAsset } from "./page-routes.ts";
 
 const PAGES_DIR = projectPath("adapters", "http", "pages");
 
@@ -32,54 +32,68 @@ function tagOfFile(fd: number): string {
 }
 
 /**
- * The docs UI as installed from npm: its self-contained browser build (4 MB), which loads nothing
- * else. Only its tag is computed at start; the bytes are read on the first request for them,
- * through the descriptor opened at start (a reinstall replaces the file, not what it holds open),
- * and served only if they still hash to the tag the name and the year-long cache promise.
+ * A file as installed from npm, served under a name that carries its hash. Only its tag is
+ * computed at start; the bytes are read on the first request for them, through the descriptor
+ * opened at start (a reinstall replaces the file, not what it holds open), and served only if
+ * they still hash to the tag the name and the year-long cache promise.
  */
-function docsScript(): StaticAsset {
-  const entry = fileURLToPath(import.meta.resolve("@scalar/api-reference"));
-  const fd = openSync(join(dirname(entry), "browser", "standalone.js"), "r");
+function installedFile(path: string, contentType: string): StaticAsset {
+  const fd = openSync(path, "r");
   const etag = tagOfFile(fd);
   let bytes: Uint8Array<ArrayBuffer> | undefined;
   const body = () => {
     if (bytes === undefined) {
       // Positioned reads (the hash's) leave the descriptor at the file's start.
       const read = new Uint8Array(readFileSync(fd));
-      if (tagOf(createHash("sha256").update(read)) !== etag)
-        throw new Error("the docs bundle changed on disk since start");
+      if (tagOf(createHash("sha256").update(read)) !== etag) throw new Error(`${path} changed on disk since start`);
       bytes = read;
       closeSync(fd);
     }
     return bytes;
   };
-  // Its name carries its hash, so a browser keeps it until an upgrade renames it.
+  return { body, contentType, etag, cacheControl: "public, max-age=31536000, immutable" };
+}
+
+const SCRIPT = "text/javascript; charset=utf-8";
+
+/**
+ * The API reference: Swagger UI's self-contained browser build (swagger-ui-dist, which loads
+ * nothing from another host) and the small script that starts it on our document.
+ */
+function apiReferenceFiles(): Record<keyof ApiReferenceAssets, [string, StaticAsset]> {
+  const dist = dirname(fileURLToPath(import.meta.resolve("swagger-ui-dist/package.json")));
+  const named = (name: string, extension: string, asset: StaticAsset): [string, StaticAsset] => [
+    `${name}.${asset.etag.slice(1, 13)}.${extension}`,
+    asset,
+  ];
   return {
-    body,
-    contentType: "text/javascript; charset=utf-8",
-    etag,
-    cacheControl: "public, max-age=31536000, immutable",
+    script: named("api-reference", "js", installedFile(join(dist, "swagger-ui-bundle.js"), SCRIPT)),
+    style: named("api-reference", "css", installedFile(join(dist, "swagger-ui.css"), "text/css; charset=utf-8")),
+    start: named("api-reference-start", "js", installedFile(join(PAGES_DIR, "api-reference-start.js"), SCRIPT)),
   };
 }
 
-let assets: { files: Record<string, StaticAsset>; docsScriptPath: string } | undefined;
+let assets: { files: Record<string, StaticAsset>; apiReference: ApiReferenceAssets } | undefined;
 
 /** Reads every file once per process; wiring a marketplace again (as tests do) reuses them. */
 export function loadBrowserPages(options: { simulatorUrl: string | undefined }): BrowserPages {
   if (!assets) {
-    const docs = docsScript();
-    const docsName = `api-reference.${docs.etag.slice(1, 13)}.js`;
+    const reference = apiReferenceFiles();
     assets = {
       files: {
-        [docsName]: docs,
+        ...Object.fromEntries(Object.values(reference)),
         [FAVICON_ASSET]: asset(readFileSync(join(PAGES_DIR, FAVICON_ASSET)), "image/svg+xml", "public, max-age=86400"),
       },
-      docsScriptPath: `/assets/${docsName}`,
+      apiReference: {
+        script: `/assets/${reference.script[0]}`,
+        style: `/assets/${reference.style[0]}`,
+        start: `/assets/${reference.start[0]}`,
+      },
     };
   }
   return {
     assets: assets.files,
-    docsScriptPath: assets.docsScriptPath,
+    apiReference: assets.apiReference,
     simulatorUrl: options.simulatorUrl,
     console: consoleBundle,
   };

@@ -20,11 +20,18 @@ export interface ConsoleBundle {
   readonly assets: Readonly<Record<string, StaticAsset>>;
 }
 
+/** Where the API reference page finds its script, its stylesheet and the script that starts it. */
+export interface ApiReferenceAssets {
+  readonly script: string;
+  readonly style: string;
+  readonly start: string;
+}
+
 export interface BrowserPages {
   /** Served under `/assets/{name}`. */
   readonly assets: Readonly<Record<string, StaticAsset>>;
-  /** The docs UI's script, named by its content so a browser may keep it for good. */
-  readonly docsScriptPath: string;
+  /** The API reference page's files, each named by its content so a browser may keep it for good. */
+  readonly apiReference: ApiReferenceAssets;
   /** The bundled provider simulator, linked from the home page in development. */
   readonly simulatorUrl: string | undefined;
   /** The admin console and the customer's account, built from `web/` as the process starts. */

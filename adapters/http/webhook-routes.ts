@@ -29,6 +29,8 @@ export function createWebhookRoutes(deps: WebhookDeps) {
           headers: Object.fromEntries(request.headers),
         }),
       {
+        // The signature covers the exact bytes: they reach the handler unparsed.
+        parse: async ({ request }) => new Uint8Array(await request.arrayBuffer()),
         response: { 200: WebhookReceiptSchema },
         detail: {
           summary: `Incoming payment webhook of ${gateway}; verified on the raw body, stored once per event id`,

@@ -30,7 +30,11 @@ export function createOfflineApp(name: string) {
     // No file reads here (Deno runs it without read access): the pages' assets answer 404.
     pages: {
       assets: {},
-      docsScriptPath: "/assets/api-reference.js",
+      apiReference: {
+        script: "/assets/api-reference.js",
+        style: "/assets/api-reference.css",
+        start: "/assets/api-reference-start.js",
+      },
       simulatorUrl: undefined,
       console: () => Promise.reject(new Error("no console offline")),
     },

@@ -116,7 +116,7 @@ describe("health and readiness", () => {
     const response = await createTestApp(db.current.sql).handle(new Request("http://localhost/openapi"));
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
-    expect(await response.text()).toContain(`"url":"openapi/json"`);
+    expect(await response.text()).toContain(`data-url="openapi/json"`);
   });
 
   test("the OpenAPI document lists the auth routes", async () => {

@@ -112,6 +112,16 @@ describe("the OpenAPI document is generated whole from the routes", () => {
   });
 });
 
+describe("the document is the same whichever routes were requested first", () => {
+  test("a process that answered its probes before the document serves the committed document", async () => {
+    const probed = createOfflineApp("openapi-after-probes");
+    for (const path of ["/health", "/ready", "/api/products"])
+      await probed.handle(new Request(`http://localhost${path}`));
+    const served = await (await probed.handle(new Request("http://localhost/openapi/json"))).json();
+    expect(served).toEqual(await Bun.file(new URL("../../../openapi/marketplace.json", import.meta.url)).json());
+  });
+});
+
 describe("responses are checked against the document", () => {
   const json = new Headers({ "content-type": "application/json" });
 

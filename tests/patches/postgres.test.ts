@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 
 interface DriverQueue<T> {
   readonly length: number;
@@ -42,5 +43,30 @@ test.each(builds)(
     });
     expect(idle.length).toBe(2);
     expect(longest).toBeLessThan(200);
+  },
+);
+
+const root = new URL("../../", import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, root), "utf8");
+
+test("the driver patch is applied at install, with production dependencies only too", () => {
+  const manifest = JSON.parse(read("package.json"));
+  expect(manifest.scripts.postinstall).toContain("patch-package");
+  expect(Object.keys(manifest.dependencies)).toContain("patch-package");
+  expect(Object.keys(manifest.dependencies)).toContain("postgres");
+});
+
+test("the patch matches the installed driver version and names where each fix is reported upstream", () => {
+  const version = JSON.parse(read("node_modules/postgres/package.json")).version;
+  const patch = read(`patches/postgres+${version}.patch`);
+  expect(patch).toContain("https://github.com/porsager/postgres/issues/1208");
+  expect(patch).toContain("docs/upstream/postgres-queue.md");
+});
+
+test.each(["src/connection.js", "cjs/src/connection.js", "cf/src/connection.js"])(
+  "a flush after its connection closed is guarded in %s",
+  (build) => {
+    const source = read(`node_modules/postgres/${build}`);
+    expect(source).toMatch(/function nextWrite\(fn\) \{\n.*\n {4}if \(!socket\) \{/);
   },
 );
