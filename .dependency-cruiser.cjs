@@ -3,7 +3,12 @@
  * inwards: adapters → application → domain. A port module is `ports.ts` or `<name>-ports.ts`.
  * @type {import("dependency-cruiser").IConfiguration}
  */
-const PORT_MODULES = ["^application/[^/]+/ports[.]ts$", "^application/[^/]+/[a-z-]+-ports[.]ts$"];
+const PORT_MODULES = [
+  "^application/[^/]+/ports[.]ts$",
+  "^application/[^/]+/[a-z-]+-ports[.]ts$",
+  // A feature's job definitions, which other features enqueue, are seen as its ports are.
+  "^application/[^/]+/jobs[.]ts$",
+];
 const RUNTIME = ["core"];
 
 module.exports = {

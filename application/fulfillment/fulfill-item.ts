@@ -1,5 +1,6 @@
 import { assertTransition, canTransition, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
+import { notifyJob } from "../notifications/jobs.ts";
+import type { NotificationKind } from "../notifications/ports.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
 import { type JobContext, PermanentJobFailure } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
@@ -49,7 +50,7 @@ export async function notify(scope: TransactionScope, kind: NotificationKind, re
     status: record.status,
     last_error: record.last_error,
   });
-  await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
+  await scope.jobs.enqueue(notifyJob({ outbox_id: outboxId }));
   if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
 }
 

@@ -15,8 +15,10 @@ import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields, notify } from "./fulfill-item.ts";
+import { fulfillJob } from "./jobs.ts";
 import type {
   ExternalState,
+  FulfillmentAction,
   FulfillmentAdapter,
   FulfillmentAdapters,
   FulfillmentContext,
@@ -24,7 +26,6 @@ import type {
   FulfillmentRepository,
   OpsTaskRepository,
 } from "./ports.ts";
-import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
 
 export class TaskNotFound extends fixedError(
   "TASK_NOT_FOUND",
@@ -95,11 +96,7 @@ export function makeManageFulfillments(deps: {
     const moved = await deps.uow.run(async (scope) => {
       const queued = await scope.fulfillments.transition(record.id, ["failed"], { status: "queued" });
       if (!queued) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
-      await scope.jobs.enqueue({
-        kind: FULFILL_JOB,
-        payload: { fulfillment_id: record.id },
-        dedupeKey: `fulfill:${record.id}`,
-      });
+      await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
       if (actorId !== undefined) {
         await scope.audit.record(
           fulfillmentEntry(actorId, "retry", record, {
@@ -145,11 +142,7 @@ export function makeManageFulfillments(deps: {
           snapshot: { ...record.payload_snapshot, customer_input: { domain } },
         });
         if (!moved) throw new FulfillmentStateConflict("This fulfillment changed meanwhile; reload it.");
-        await scope.jobs.enqueue({
-          kind: FULFILL_JOB,
-          payload: { fulfillment_id: record.id },
-          dedupeKey: `fulfill:${record.id}`,
-        });
+        await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
         return moved;
       });
     },

@@ -1,7 +1,7 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { SubscriptionFacts } from "../../domain/payments/gateway-event.ts";
-import { FULFILL_JOB } from "../fulfillment/ports.ts";
+import { fulfillJob } from "../fulfillment/jobs.ts";
 import { orderEventData, orderItemsEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
@@ -29,11 +29,7 @@ export async function deliverOrder(
 ): Promise<readonly FulfillmentRecord[]> {
   const created = await scope.fulfillments.createQueued(order, items);
   for (const record of created) {
-    await scope.jobs.enqueue({
-      kind: FULFILL_JOB,
-      payload: { fulfillment_id: record.id },
-      dedupeKey: `fulfill:${record.id}`,
-    });
+    await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
   }
   return created;
 }

@@ -5,9 +5,8 @@ import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { UpstreamRejected } from "../shared/upstream-errors.ts";
+import { endGatewaySubscriptionJob } from "./jobs.ts";
 import type { PaymentGateway } from "./ports.ts";
-
-export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";
 
 type Act = (id: string, action: FulfillmentAction, reason: string, actorId: string) => Promise<FulfillmentRecord>;
 
@@ -40,11 +39,7 @@ export function makeAdminFulfillmentActions(deps: { readonly act: Act; readonly 
         );
         return;
       }
-      await scope.jobs.enqueue({
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
-        payload: { subscription_id: subscription.id, reason },
-        dedupeKey: `end-subscription:${subscription.id}`,
-      });
+      await scope.jobs.enqueue(endGatewaySubscriptionJob({ subscription_id: subscription.id, reason }));
     });
     return record;
   };
@@ -59,11 +54,7 @@ export async function endOrderBilling(scope: TransactionScope, orderId: string, 
   for (const item of found?.items ?? []) {
     const subscription = await scope.subscriptions.findForItem(item.id);
     if (!subscription?.gateway_subscription_id || subscription.status === "cancelled") continue;
-    await scope.jobs.enqueue({
-      kind: END_GATEWAY_SUBSCRIPTION_JOB,
-      payload: { subscription_id: subscription.id, reason },
-      dedupeKey: `end-subscription:${subscription.id}`,
-    });
+    await scope.jobs.enqueue(endGatewaySubscriptionJob({ subscription_id: subscription.id, reason }));
   }
 }
 

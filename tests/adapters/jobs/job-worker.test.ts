@@ -12,6 +12,7 @@ import {
   deferred,
   jobRows,
   silentLogger,
+  testJob,
   until,
   untilListening,
   useJobTestbed,
@@ -23,7 +24,7 @@ const sql = () => db.current.sql;
 
 /** Enqueues outside any transaction: committed before the in-process wake-up on any pool size. */
 const enqueue = (signal = createInProcessChangeSignal(), kind = "work", payload = {}) =>
-  createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind, payload });
+  createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue(testJob(kind)(payload));
 
 describe("job worker wake-ups", () => {
   test.skipIf(!hasRealPostgres)("runs a job within milliseconds of commit through NOTIFY, not the poll", async () => {
@@ -43,9 +44,7 @@ describe("job worker wake-ups", () => {
     try {
       await untilListening(sql());
       await Bun.sleep(20);
-      await sql().begin((tx) =>
-        createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue({ kind: "ping", payload: {} }),
-      );
+      await sql().begin((tx) => createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue(testJob("ping")({})));
       const committedAt = performance.now();
       await until(async () => (await jobRows(sql()))[0]?.state === "done", 2_000);
       expect(startedAt - committedAt).toBeLessThan(500);
@@ -73,7 +72,7 @@ describe("job worker wake-ups", () => {
       .start();
     await Bun.sleep(20);
     await single.begin(async (tx) => {
-      await createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue({ kind: "ping", payload: {} });
+      await createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue(testJob("ping")({}));
       await Bun.sleep(50);
     });
     const committedAt = performance.now();
@@ -101,11 +100,9 @@ describe("job worker wake-ups", () => {
 
   test("polls for jobs that became due later", async () => {
     const runAt = new Date(Date.now() + 150);
-    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
-      kind: "work",
-      payload: {},
-      runAt,
-    });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(
+      testJob("work")({}, { runAt }),
+    );
     let ranAt = 0;
     testbed
       .worker({
@@ -217,11 +214,9 @@ describe("job worker retries", () => {
         },
       })
       .start();
-    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
-      kind: "work",
-      payload: {},
-      maxAttempts: 2,
-    });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(
+      testJob("work")({}, { maxAttempts: 2 }),
+    );
     await until(async () => (await jobRows(sql()))[0]?.state === "dead");
     expect((await jobRows(sql()))[0]?.attempts).toBe(2);
   });

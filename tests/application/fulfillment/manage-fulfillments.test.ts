@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillJob } from "../../../application/fulfillment/jobs.ts";
 import { makeManageFulfillments, TaskNotFound } from "../../../application/fulfillment/manage-fulfillments.ts";
-import { FULFILL_JOB, type OpsTask } from "../../../application/fulfillment/ports.ts";
+import type { OpsTask } from "../../../application/fulfillment/ports.ts";
 import { InstallationDomainTaken } from "../../../domain/fulfillment/customer-domain.ts";
 import { FulfillmentNotFound, FulfillmentStateConflict } from "../../../domain/fulfillment/fulfillment.ts";
 import { ValidationFailed } from "../../../domain/shared/domain-error.ts";
@@ -45,7 +46,7 @@ describe("retrying a failed fulfillment", () => {
 
     expect(moved.status).toBe("queued");
     expect(t.jobs.all()).toEqual([
-      { kind: FULFILL_JOB, payload: { fulfillment_id: record.id }, dedupeKey: `fulfill:${record.id}` },
+      { kind: fulfillJob.kind, payload: { fulfillment_id: record.id }, dedupeKey: `fulfill:${record.id}` },
     ]);
   });
 
@@ -78,7 +79,7 @@ describe("the customer's input", () => {
       status: "processing",
       payload_snapshot: { variant: "monthly", customer_input: { domain: "shop.example.com" } },
     });
-    expect(t.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(t.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
   });
 
   test("something that is not a domain name is refused at /domain and changes nothing", async () => {

@@ -4,6 +4,7 @@ import {
   makeDeliverWebhook,
   WebhookAttemptFailed,
 } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
+import { webhookDeliveryJob } from "../../../application/outgoing-webhooks/jobs.ts";
 import type {
   AttemptRecord,
   OutgoingMessage,
@@ -93,7 +94,14 @@ function setUp(
     lastAttempt: attempt >= maxAttempts,
   });
   const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
-    deliver({ delivery_id: message?.delivery.id, redelivery: options.redelivery }, job(attempt, options.maxAttempts));
+    deliver(
+      // Read back as the worker reads it: a job stored without `redelivery` sends the first run.
+      webhookDeliveryJob.read({
+        delivery_id: message?.delivery.id ?? crypto.randomUUID(),
+        redelivery: options.redelivery,
+      }),
+      job(attempt, options.maxAttempts),
+    );
   return { sent, attempts, clock, run };
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { FulfillmentAction } from "../../../application/fulfillment/ports.ts";
 import {
-  END_GATEWAY_SUBSCRIPTION_JOB,
   endOrderBilling,
   makeAdminFulfillmentActions,
   makeEndGatewaySubscription,
 } from "../../../application/payments/end-gateway-subscription.ts";
+import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
@@ -62,9 +62,9 @@ describe("an admin acting on a delivery", () => {
     if (!billed) throw new Error("no delivery");
     await adminAct(billed.record.id, "cancel", "customer asked");
     expect(actors).toEqual([ADMIN]);
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toEqual([
       {
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        kind: endGatewaySubscriptionJob.kind,
         payload: { subscription_id: billed.subscription.id, reason: "customer asked" },
         dedupeKey: `end-subscription:${billed.subscription.id}`,
       },
@@ -87,7 +87,7 @@ describe("an admin acting on a delivery", () => {
       "the gateway subscription still bills other deliveries; it stays until they are cancelled",
     );
     await adminAct(second?.record.id ?? "", "cancel", "the last seat");
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toHaveLength(1);
   });
 
   test("a subscription already cancelled, or never at a gateway, queues nothing", async () => {
@@ -108,7 +108,7 @@ describe("ending an order's billing", () => {
     const [billed] = aBilledOrder(uow);
     await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
     await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toMatchObject([
       { payload: { subscription_id: billed?.subscription.id, reason: "payment refunded" } },
     ]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
 import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
 import { UpstreamUnreachable } from "../../../application/shared/upstream-errors.ts";
@@ -10,6 +10,7 @@ import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
+import { firstRun } from "../../support/job-context.ts";
 
 function setUp() {
   const uow = createInMemoryUnitOfWork();
@@ -29,7 +30,7 @@ function setUp() {
       payload: JSON.stringify(event),
       event: encodeGatewayEvent(event),
     });
-  const run = (entry: { id: string }) => process({ inbox_id: entry.id });
+  const run = (entry: { id: string }) => process({ inbox_id: entry.id }, firstRun());
   return { uow, gateways, log, stored, run };
 }
 
@@ -43,7 +44,7 @@ describe("the payment job", () => {
     expect(await uow.payments.forOrder(order.id)).toMatchObject([
       { payment_id: "pi_1", amount: 4900, kind: "initial" },
     ]);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect((await uow.inbox.find(entry.id))?.processed_at).toBeInstanceOf(Date);
     expect(gateways.gateway_b.callsOf("normalizeWebhookPayload")).toEqual([]);
     expect(gateways.gateway_b.callsOf("resolvePayment")).toEqual([[{ payment_id: "pi_1" }]]);
@@ -78,7 +79,7 @@ describe("the payment job", () => {
     await run(entry);
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
     expect((await uow.fulfillments.list({ order_id: order.id }, { limit: 10 })).items).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect(gateways.gateway_b.calls).toHaveLength(calls);
   });
 
@@ -89,7 +90,7 @@ describe("the payment job", () => {
     await run(stored(first));
     await run(stored({ ...first, event_id: "evt_other_name_same_payment" }));
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect(uow.orders.get(order.id).needs_attention).toBe(false);
   });
 
@@ -184,9 +185,9 @@ describe("the payment job", () => {
       status: "cancelled",
       cancelled_at: new Date("2026-01-15T09:30:00.000Z"),
     });
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
-        kind: FULFILLMENT_ACTION_JOB,
+        kind: fulfillmentActionJob.kind,
         payload: { fulfillment_id: record.id, action: "cancel", reason: "subscription cancelled" },
         dedupeKey: `cancel:${record.id}:evt_c`,
       },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { type EventContext, makePaymentReceivers } from "../../../application/payments/receive-payment.ts";
 import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
@@ -42,7 +42,7 @@ describe("a first payment", () => {
     expect((await deliveries(order)).map((record) => record.order_item_id).sort()).toEqual(
       items.map((item) => item.id).sort(),
     );
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(2);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(2);
     expect(await uow.payments.forOrder(order.id)).toMatchObject([
       { payment_id: "pi_1", payment_intent_id: "pi_1", kind: "initial", amount: 4900, tax: 0, currency: "EUR" },
     ]);
@@ -177,9 +177,9 @@ describe("a renewal", () => {
       status: "active",
       current_period_end: new Date("2026-03-01T00:00:00.000Z"),
     });
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
-        kind: FULFILLMENT_ACTION_JOB,
+        kind: fulfillmentActionJob.kind,
         payload: { fulfillment_id: record.id, action: "renew", reason: "subscription renewed" },
         dedupeKey: `renew:${record.id}:${event.event_id}`,
       },
@@ -193,7 +193,7 @@ describe("a renewal", () => {
     await renewed(event);
     await renewed({ ...event, event_id: "evt_again" });
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toHaveLength(1);
   });
 
   test("of a cancelled subscription is recorded but renews no delivery", async () => {
@@ -201,7 +201,7 @@ describe("a renewal", () => {
     const { order } = await aSubscribedOrder(uow, "cancelled");
     await renewed(aRenewedEvent({ subscription_id: "sub_1" }));
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([]);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([]);
   });
 
   test("of a subscription not known yet is retried, recording nothing meanwhile", async () => {

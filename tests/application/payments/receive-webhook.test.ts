@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { paymentEventJob } from "../../../application/payments/jobs.ts";
 import {
   InvalidWebhookPayload,
   InvalidWebhookSignature,
   type WebhookRequest,
 } from "../../../application/payments/ports.ts";
-import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../../application/payments/receive-webhook.ts";
+import { makeReceiveWebhook } from "../../../application/payments/receive-webhook.ts";
 import { decodeGatewayEvent, UnreadableGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
 import { createInMemoryWebhookIntake } from "../../support/fakes/in-memory-webhook-intake.ts";
@@ -44,7 +45,7 @@ describe("receiving a webhook", () => {
     });
     expect(decodeGatewayEvent(entry?.event)).toStrictEqual(event);
     expect(intake.jobs.all()).toEqual([
-      { kind: PAYMENT_EVENT_JOB, payload: { inbox_id: entry?.id }, dedupeKey: `inbox:${entry?.id}` },
+      { kind: paymentEventJob.kind, payload: { inbox_id: entry?.id }, dedupeKey: `inbox:${entry?.id}` },
     ]);
     expect(gateways.gateway_b.callsOf("normalizeWebhookPayload")).toHaveLength(1);
   });
