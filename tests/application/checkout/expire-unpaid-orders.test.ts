@@ -15,7 +15,7 @@ import type { Order } from "../../../domain/orders/order.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
-import { firstRun } from "../../support/job-context.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const PLACED = new Date("2026-01-15T09:30:00.000Z");
 const MINUTES = 30;

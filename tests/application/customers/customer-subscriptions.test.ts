@@ -221,7 +221,12 @@ describe.each(["gateway_a", "gateway_b"] as const)("a subscription %s has alread
       expect(uow.events.ofType("subscription.cancelled")).toHaveLength(1);
       // Its deliveries end with it, as the gateway's own cancellation event (late, or lost) would end them.
       expect(uow.jobs.ofKind(fulfillmentActionJob.kind).map((job) => job.payload)).toEqual([
-        { fulfillment_id: delivered.id, action: "cancel", reason: "subscription ended at the gateway" },
+        {
+          fulfillment_id: delivered.id,
+          action: "cancel",
+          reason: "subscription ended at the gateway",
+          cause: `ended at the gateway:sub_${gateway}`,
+        },
       ]);
       await expect(service[verb](ADA, record.id)).rejects.toMatchObject({ code: "SUBSCRIPTION_CANCELLED" });
     },

@@ -5,7 +5,7 @@ import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure } from "../../../application/shared/jobs.ts";
 import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
 import { createRecordingNotifier } from "../../support/fakes/recording-notifier.ts";
-import { firstRun } from "../../support/job-context.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const DELIVERY = {
   customer_id: "c-1",

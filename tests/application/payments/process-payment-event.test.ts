@@ -10,7 +10,7 @@ import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
-import { firstRun } from "../../support/job-context.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 function setUp() {
   const uow = createInMemoryUnitOfWork();
@@ -188,7 +188,7 @@ describe("the payment job", () => {
     expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
         kind: fulfillmentActionJob.kind,
-        payload: { fulfillment_id: record.id, action: "cancel", reason: "subscription cancelled" },
+        payload: { fulfillment_id: record.id, action: "cancel", reason: "subscription cancelled", cause: "evt_c" },
         dedupeKey: `cancel:${record.id}:evt_c`,
       },
     ]);

@@ -180,7 +180,7 @@ describe("a renewal", () => {
     expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
         kind: fulfillmentActionJob.kind,
-        payload: { fulfillment_id: record.id, action: "renew", reason: "subscription renewed" },
+        payload: { fulfillment_id: record.id, action: "renew", reason: "subscription renewed", cause: event.event_id },
         dedupeKey: `renew:${record.id}:${event.event_id}`,
       },
     ]);
