@@ -1,7 +1,13 @@
 import { afterEach, beforeEach } from "bun:test";
 import { createJobWorker, type JobWorker, type JobWorkerDeps } from "../../../adapters/jobs/job-worker.ts";
 import { openDatabase, type Sql } from "../../../adapters/postgres/database.ts";
-import { defineJob, type JobHandler, type JobState, type StoredPayload } from "../../../application/shared/jobs.ts";
+import {
+  defineJob,
+  type JobHandler,
+  type JobState,
+  type JobTypes,
+  type StoredPayload,
+} from "../../../application/shared/jobs.ts";
 import { createLogger } from "../../../kit/logger.ts";
 import type { TestDatabase } from "../../support/database.ts";
 
@@ -93,14 +99,18 @@ export function useJobTestbed(db: { readonly current: TestDatabase }) {
     await Promise.all(pools.splice(0).map((p) => p.end({ timeout: 0 })));
   });
   return {
-    /** A worker for the kinds its `handlers` name, each a `testJob`. */
+    /** A worker for the kinds its `handlers` name, each a `testJob` unless `types` gives its own. */
     worker(
       deps: Partial<Omit<JobWorkerDeps<never>, "types" | "handlers">> & {
         readonly wake: JobWorkerDeps<never>["wake"];
+        readonly types?: JobTypes;
         readonly handlers: Readonly<Record<string, JobHandler>>;
       },
     ): JobWorker {
-      const types = Object.fromEntries(Object.keys(deps.handlers).map((kind) => [kind, testJob(kind)]));
+      const types = {
+        ...Object.fromEntries(Object.keys(deps.handlers).map((kind) => [kind, testJob(kind)])),
+        ...deps.types,
+      };
       const worker = createJobWorker({
         sql: db.current.sql,
         logger: silentLogger(),

@@ -3,7 +3,7 @@ import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-
 import { openDatabase } from "../../../adapters/postgres/database.ts";
 import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change-signal.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
-import { type JobContext, PermanentJobFailure } from "../../../application/shared/jobs.ts";
+import { defineJob, type JobContext, PermanentJobFailure } from "../../../application/shared/jobs.ts";
 import { UpstreamRateLimited, UpstreamServerError } from "../../../application/shared/upstream-errors.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
 import { startTcpProxy } from "../../support/tcp-proxy.ts";
@@ -219,6 +219,23 @@ describe("job worker retries", () => {
     );
     await until(async () => (await jobRows(sql()))[0]?.state === "dead");
     expect((await jobRows(sql()))[0]?.attempts).toBe(2);
+  });
+
+  test("a payload its kind cannot read back is dead at once, and its handler never runs", async () => {
+    const strict = defineJob({
+      kind: "strict",
+      read: (fields) => ({ id: fields.string("id") }),
+      dedupeKey: ({ id }) => id,
+    });
+    let ran = 0;
+    const handlers = { strict: async () => void ran++ };
+    testbed.worker({ wake: createInProcessChangeSignal(), types: { strict }, handlers }).start();
+    await sql()`insert into jobs (kind, payload) values ('strict', '{"id": 7}')`;
+    await until(async () => (await jobRows(sql()))[0]?.state === "dead");
+    expect((await jobRows(sql())).map((r) => [r.attempts, r.last_error])).toEqual([
+      [1, "The strict job's payload has no valid id."],
+    ]);
+    expect(ran).toBe(0);
   });
 
   test("a job of an unknown kind is dead at once with a clear reason", async () => {
