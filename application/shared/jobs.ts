@@ -46,10 +46,11 @@ export interface JobType<Kind extends string = string, Payload extends StoredPay
 export type PayloadOf<Type> = Type extends JobType<string, infer Payload> ? Payload : never;
 
 /**
- * A stored payload's fields, each checked: a field missing or of the wrong type throws
- * PermanentJobFailure, unless it has a `fallback` (for jobs stored before the field existed).
+ * A stored payload's fields, each checked: a field of the wrong type throws PermanentJobFailure, and
+ * so does a missing one, unless it has a `fallback` (for jobs stored before the field existed).
  */
 export interface StoredFields {
+  /** The payload whole, unchecked. */
   readonly payload: StoredPayload;
   string(name: string, fallback?: string): string;
   number(name: string, fallback?: number): number;
