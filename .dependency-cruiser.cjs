@@ -9,6 +9,8 @@ const PORT_MODULES = [
   "^application/[^/]+/ports[.]ts$",
   "^application/[^/]+/[a-z-]+-ports[.]ts$",
   "^application/[^/]+/errors[.]ts$",
+  // A feature's job definitions, which other features enqueue, are seen as its ports are.
+  "^application/[^/]+/jobs[.]ts$",
 ];
 const RUNTIME = ["core"];
 
@@ -85,7 +87,7 @@ module.exports = {
     {
       name: "no-orphans",
       comment:
-        "A module nothing imports and that imports nothing is dead code, unless it is an entry point: a program's main, a script or benchmark run by name, a config file, a type declaration.",
+        "A module nothing imports and that imports nothing is dead code, unless it is an entry point: a program's main, a script or benchmark run by name, a config file, a type declaration, a script served to browsers.",
       severity: "error",
       from: {
         orphan: true,
@@ -96,6 +98,8 @@ module.exports = {
           "(^|/)(?:main|server)[.]ts$",
           "^(scripts|bench)/",
           "^web/.+[.]html$",
+          // Scripts the server hands to browsers as files, never imported.
+          "^adapters/http/pages/.+[.]js$",
         ],
       },
       to: {},

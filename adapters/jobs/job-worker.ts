@@ -1,16 +1,18 @@
 import { hostname } from "node:os";
-import type { JobHandler } from "../../application/shared/jobs.ts";
+import type { JobContext, JobHandlers, JobTypes, StoredPayload } from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
-import { newHandOn, outsideHandOn, runHandingOn } from "./job-hand-on.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
-import { type ClaimedJob, createPostgresJobLeases, type FinishedRun } from "./postgres-job-leases.ts";
+import { type ClaimedJob, createPostgresJobLeases } from "./postgres-job-leases.ts";
 
-export interface JobWorkerDeps {
+export interface JobWorkerDeps<Types extends JobTypes> {
   readonly sql: Sql;
-  readonly handlers: Readonly<Record<string, JobHandler>>;
+  /** The kinds of job it runs, by kind: each reads its stored payload back. */
+  readonly types: Types;
+  /** A handler per kind of `types`: a kind without one does not compile. */
+  readonly handlers: JobHandlers<Types>;
   /** The Postgres change signal on a real server, the in-process one when embedded. */
   readonly wake: Pick<ChangeSignal, "subscribe">;
   readonly logger: Logger;
@@ -43,7 +45,24 @@ interface Run {
   readonly done: Promise<void>;
 }
 
-export function createJobWorker(deps: JobWorkerDeps): JobWorker {
+type Handle = (payload: StoredPayload, context: JobContext) => Promise<void>;
+
+/** Each kind's handler, given its payload as its type reads it back. */
+function handlesByKind<Types extends JobTypes>(
+  types: Types,
+  handlers: JobHandlers<Types>,
+): ReadonlyMap<string, Handle> {
+  const table = new Map<string, Handle>();
+  for (const [kind, { read }] of Object.entries(types)) {
+    // JobHandlers pairs each kind's handler with its type, so it takes what that type's `read` returns.
+    const handler = handlers[kind] as (payload: unknown, context: JobContext) => Promise<void>;
+    table.set(kind, (payload, context) => handler(read(payload), context));
+  }
+  return table;
+}
+
+export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Types>): JobWorker {
+  const handles = handlesByKind(deps.types, deps.handlers);
   const concurrency = deps.concurrency ?? 4;
   const leaseMs = deps.leaseMs ?? 30_000;
   const backoff = deps.backoff ?? { baseMs: 1_000, maxMs: 300_000 };
@@ -90,27 +109,17 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     for (const job of claimed) runJob(job);
   }
 
-  /**
-   * Runs a job in a slot of its own; a job it handed on runs next in the same slot (taken before
-   * this run gives the slot up), or goes back to the queue if the worker is stopping.
-   */
+  /** Runs a job in a slot of its own. */
   function runJob(job: ClaimedJob) {
     const heartbeat = setInterval(() => void keepLease(job, heartbeat), Math.max(10, Math.floor(leaseMs / 3)));
     const current: Run = {
       jobId: job.id,
       heartbeat,
-      done: outsideHandOn(() => execute(job))
-        .then(async (next) => {
-          if (next === undefined) return;
-          if (phase === "started") runJob(next);
-          else await leases.release(next.id);
-        })
-        .catch((error: unknown) => log.error({ job_id: job.id, error: String(error) }, "handing a job on failed"))
-        .finally(() => {
-          clearInterval(heartbeat);
-          runs.delete(current);
-          if (pollWanted) poll();
-        }),
+      done: execute(job).finally(() => {
+        clearInterval(heartbeat);
+        runs.delete(current);
+        if (pollWanted) poll();
+      }),
     };
     runs.add(current);
   }
@@ -130,11 +139,11 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
    * once it is back), so a restart does not leave the job waiting for its lease to expire. Gives up
    * after one lease's time, or when the worker is stopping; the job then reruns after its lease.
    */
-  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome, handedOn?: string): Promise<FinishedRun> {
+  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome): Promise<boolean> {
     const giveUpAt = Date.now() + leaseMs;
     for (let waitMs = 100; ; waitMs = Math.min(waitMs * 2, 2_000)) {
       try {
-        return await leases.finish(job.id, outcome, handedOn);
+        return await leases.finish(job.id, outcome);
       } catch (error) {
         if (!isDatabaseUnavailable(error) || phase !== "started" || Date.now() + waitMs > giveUpAt) throw error;
         log.warn(
@@ -146,15 +155,14 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
   }
 
-  /** Runs a job and records its outcome; returns the job it handed on, when this worker is to run it. */
-  async function execute(job: ClaimedJob): Promise<ClaimedJob | undefined> {
+  /** Runs a job and records its outcome. */
+  async function execute(job: ClaimedJob): Promise<void> {
     const attempt = job.attempts;
-    const handOn = newHandOn();
     let fields: Record<string, unknown> = { job_id: job.id, kind: job.kind, attempt };
-    const handler = deps.handlers[job.kind];
+    const handle = handles.get(job.kind);
     const started = performance.now();
     let outcome: JobOutcome;
-    if (!handler) {
+    if (!handle) {
       outcome = { state: "dead", error: `No handler is registered for job kind "${job.kind}".` };
     } else if (attempt > job.max_attempts) {
       // Its last permitted run never reported back (worker crashed or hung past its lease).
@@ -167,7 +175,7 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           maxAttempts: job.max_attempts,
           lastAttempt: attempt >= job.max_attempts,
         };
-        await runHandingOn(handOn, () => handler(job.payload, context));
+        await handle(job.payload, context);
         outcome = { state: "done" };
       } catch (error) {
         outcome = failureOutcome(error, { attempt, maxAttempts: job.max_attempts }, backoff, random);
@@ -176,9 +184,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
     }
     const durationMs = Math.round(performance.now() - started);
     try {
-      // A stopping worker claims nothing more: what it handed on stays pending for any worker.
-      const finished = await finishWhileLeased(job, outcome, phase === "started" ? handOn.next : undefined);
-      if (!finished.recorded) {
+      const recorded = await finishWhileLeased(job, outcome);
+      if (!recorded) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
         log.info({ ...fields, duration_ms: durationMs }, "job done");
@@ -190,10 +197,8 @@ export function createJobWorker(deps: JobWorkerDeps): JobWorker {
           .onDeadLettered?.()
           .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
-      return finished.handed_on ?? undefined;
     } catch (error) {
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");
-      return undefined;
     }
   }
 

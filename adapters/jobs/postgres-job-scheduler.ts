@@ -1,7 +1,6 @@
-import type postgres from "postgres";
 import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
-import { takeHandOn } from "./job-hand-on.ts";
+import { insertJobs, jobRow } from "./job-insert.ts";
 import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
 
 /**
@@ -18,31 +17,18 @@ import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-u
  * then sees the job. After a rollback the wake-up costs one empty poll.
  *
  * A second enqueue with the `dedupeKey` of a pending or running job is dropped, with no wake-up.
- *
- * Inside a running job's handler, the first job due now is handed on (job-hand-on.ts): inserted
- * without a wake-up, for that job's worker to claim and run next.
  */
 export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWakeUp }): JobScheduler {
   const { sql, wake } = deps;
   return {
     async enqueue(job: NewJob) {
-      const handOn = job.runAt === undefined || job.runAt.getTime() <= Date.now() ? takeHandOn() : undefined;
       // Server mode wakes the workers from the insert's own statement: no round trip of its own.
-      const channel = wake === "notify" && !handOn ? JOB_NOTIFY_CHANNEL : null;
-      const inserted = await sql<{ id: string }[]>`
-        with inserted as (
-          insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
-          values (
-            ${job.kind}, ${sql.json(job.payload as postgres.JSONValue)}, coalesce(${job.runAt ?? null}::timestamptz, now()),
-            ${job.dedupeKey ?? null}, ${job.maxAttempts ?? null}
-          )
-          on conflict (dedupe_key) where state in ('pending', 'running') do nothing
-          returning id
-        )
-        select id::text as id, case when ${channel}::text is not null then pg_notify(${channel}::text, ${job.kind}) end
+      const channel = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
+      const inserted = await sql`
+        with inserted as (${insertJobs(sql, jobRow(sql, job))})
+        select id, case when ${channel}::text is not null then pg_notify(${channel}::text, kind) end
         from inserted`;
-      if (handOn) handOn.next = inserted[0]?.id;
-      else if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
+      if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
     },
   };
 }

@@ -1,10 +1,5 @@
-import {
-  EMAIL_MAX_ATTEMPTS,
-  type EmailQueue,
-  type EmailStore,
-  SEND_EMAIL_JOB,
-  type StoredEmail,
-} from "../../application/mail/ports.ts";
+import { sendEmailJob } from "../../application/mail/jobs.ts";
+import type { EmailQueue, EmailStore, StoredEmail } from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable, Sql } from "./database.ts";
@@ -24,12 +19,7 @@ export function createPostgresEmailQueue(sql: Queryable, jobs: JobScheduler, dom
         returning id`;
       if (!row) return;
       const ops = email.template.startsWith("ops.");
-      await jobs.enqueue({
-        kind: SEND_EMAIL_JOB,
-        payload: { email_id: row.id, ops },
-        dedupeKey: `email:${row.id}`,
-        maxAttempts: EMAIL_MAX_ATTEMPTS,
-      });
+      await jobs.enqueue(sendEmailJob({ email_id: row.id, ops }));
     },
   };
 }

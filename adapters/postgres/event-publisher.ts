@@ -1,4 +1,5 @@
-import { type EventPublisher, WEBHOOK_FANOUT_JOB } from "../../application/outgoing-webhooks/ports.ts";
+import { webhookFanoutJob } from "../../application/outgoing-webhooks/jobs.ts";
+import type { EventPublisher } from "../../application/outgoing-webhooks/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { Queryable } from "./database.ts";
 
@@ -16,7 +17,7 @@ export function createPostgresEventPublisher(sql: Queryable, jobs: JobScheduler)
         where exists (select 1 from webhook_endpoints where ${type} = any(events))
         returning id`;
       if (!row) return;
-      await jobs.enqueue({ kind: WEBHOOK_FANOUT_JOB, payload: { event_id: row.id }, dedupeKey: `fanout:${row.id}` });
+      await jobs.enqueue(webhookFanoutJob({ event_id: row.id }));
     },
   };
 }

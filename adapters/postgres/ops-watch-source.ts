@@ -1,5 +1,5 @@
 import type { DeadJob, OpsWatchSource, OverdueTask } from "../../application/alerts/ports.ts";
-import { SEND_EMAIL_JOB } from "../../application/mail/ports.ts";
+import { sendEmailJob } from "../../application/mail/jobs.ts";
 import type { Queryable } from "./database.ts";
 
 /** Dead jobs and overdue tasks not alerted yet, and their marks once they are. */
@@ -12,7 +12,7 @@ export function createPostgresOpsWatchSource(sql: Queryable): OpsWatchSource {
         where state = 'dead' and updated_at > now() - interval '1 day'
           and (dead_alerted_at is null or dead_alerted_at < updated_at)
         order by jobs.id limit ${limit}`;
-      return rows.map(({ ops, ...job }) => ({ ...job, ops_email: job.kind === SEND_EMAIL_JOB && ops === true }));
+      return rows.map(({ ops, ...job }) => ({ ...job, ops_email: job.kind === sendEmailJob.kind && ops === true }));
     },
     async markJobAlerted(id) {
       await sql`update jobs set dead_alerted_at = now() where id = ${id}::bigint`;

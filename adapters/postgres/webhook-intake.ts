@@ -1,5 +1,6 @@
 import type { NewInboxEntry, WebhookIntake } from "../../application/payments/inbox-ports.ts";
 import type { NewJob } from "../../application/shared/jobs.ts";
+import { insertJobs } from "../jobs/job-insert.ts";
 import { JOB_NOTIFY_CHANNEL, type JobWakeUp, wakeJobWorkers } from "../jobs/job-wake-up.ts";
 import { isDatabaseUnavailable, type Sql } from "./database.ts";
 
@@ -57,6 +58,12 @@ async function writeBatch(sql: Sql, wake: JobWakeUp, batch: readonly Pending[]):
   // One order for the locks every batch takes, so two instances storing the same events cannot deadlock.
   rows.sort((a, b) => (a.gateway === b.gateway ? compare(a.event_id, b.event_id) : compare(a.gateway, b.gateway)));
   const notify = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
+  // The jobs of the rows actually stored, added by the queue's own insert.
+  const jobsOfStoredRows = sql`
+    select job_kind as kind, job_payload as payload, job_run_at as run_at, job_dedupe_key as dedupe_key,
+      job_max_attempts as max_attempts
+    from input join stored using (id)
+    where job_kind is not null`;
   const [result] = await sql<{ stored: string[]; kinds: string[] }[]>`
     with input as (
       select * from json_to_recordset(${rows as never}::json) as input (
@@ -68,15 +75,7 @@ async function writeBatch(sql: Sql, wake: JobWakeUp, batch: readonly Pending[]):
       select id, gateway, event_id, environment, event_type, kind, payload, event from input
       on conflict (gateway, event_id) do nothing
       returning id
-    ), enqueued as (
-      -- The job scheduler's insert (adapters/jobs/postgres-job-scheduler.ts), for many rows at once.
-      insert into jobs (kind, payload, run_at, dedupe_key, max_attempts)
-      select job_kind, job_payload, coalesce(job_run_at, now()), job_dedupe_key, job_max_attempts
-      from input join stored using (id)
-      where job_kind is not null
-      on conflict (dedupe_key) where state in ('pending', 'running') do nothing
-      returning kind
-    ), kinds as (
+    ), enqueued as (${insertJobs(sql, jobsOfStoredRows)}), kinds as (
       select distinct kind from enqueued
     ), woken as (
       select pg_notify(${notify}::text, kind) from kinds where ${notify}::text is not null

@@ -1,10 +1,12 @@
 import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
 import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
-import { EXPIRE_CHECKOUT_JOB, makeExpireGatewayCheckout } from "../../application/checkout/expire-unpaid-orders.ts";
+import { makeExpireGatewayCheckout } from "../../application/checkout/expire-unpaid-orders.ts";
+import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import type { CatalogFeature } from "./catalog.ts";
+import type { FeatureJobs } from "./job-kinds.ts";
 import type { PaymentsFeature } from "./payments.ts";
 import type { Platform } from "./platform.ts";
 
@@ -32,11 +34,11 @@ export function wireCheckout(
       }),
     },
     jobs: {
-      [EXPIRE_CHECKOUT_JOB]: makeExpireGatewayCheckout({
+      [expireCheckoutJob.kind]: makeExpireGatewayCheckout({
         orders: payments.orders,
         gateways: payments.gateways,
         log: logger,
       }),
-    },
+    } satisfies FeatureJobs,
   };
 }

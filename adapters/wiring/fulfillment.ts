@@ -1,13 +1,15 @@
 import { makeAdminFulfillmentActions } from "../../application/fulfillment/admin-fulfillment-actions.ts";
 import { makeFulfillItem } from "../../application/fulfillment/fulfill-item.ts";
 import { makeFulfillmentActionJob } from "../../application/fulfillment/fulfillment-action-job.ts";
+import { fulfillJob, fulfillmentActionJob } from "../../application/fulfillment/jobs.ts";
 import { makeManageFulfillments } from "../../application/fulfillment/manage-fulfillments.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB, type FulfillmentAdapters } from "../../application/fulfillment/ports.ts";
+import type { FulfillmentAdapters } from "../../application/fulfillment/ports.ts";
 import { endSubscriptionBilling } from "../../application/payments/end-gateway-subscription.ts";
 import { createManualFulfillmentAdapter } from "../fulfillment/manual-fulfillment-adapter.ts";
 import { createPostgresFulfillmentContextLoader } from "../postgres/fulfillment-context-loader.ts";
 import { createPostgresFulfillmentRepository } from "../postgres/fulfillment-repository.ts";
 import { createPostgresOpsTaskRepository } from "../postgres/ops-task-repository.ts";
+import type { FeatureJobs } from "./job-kinds.ts";
 import type { LicensingFeature } from "./licensing.ts";
 import type { Platform } from "./platform.ts";
 import type { ProvisioningFeature } from "./provisioning.ts";
@@ -41,9 +43,9 @@ export function wireFulfillment(
       supplyCustomerInput: manage.supplyInput,
     },
     jobs: {
-      [FULFILL_JOB]: makeFulfillItem({ adapters, fulfillments, contexts, uow, log }),
-      [FULFILLMENT_ACTION_JOB]: makeFulfillmentActionJob({ act: manage.act, log }),
-    },
+      [fulfillJob.kind]: makeFulfillItem({ adapters, fulfillments, contexts, uow, log }),
+      [fulfillmentActionJob.kind]: makeFulfillmentActionJob({ act: manage.act, log }),
+    } satisfies FeatureJobs,
   };
 }
 

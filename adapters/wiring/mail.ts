@@ -1,10 +1,12 @@
-import { type EmailQueue, type EmailTemplate, SEND_EMAIL_JOB } from "../../application/mail/ports.ts";
+import { sendEmailJob } from "../../application/mail/jobs.ts";
+import type { EmailQueue, EmailTemplate } from "../../application/mail/ports.ts";
 import { makeSendEmail } from "../../application/mail/send-email.ts";
 import { type EmailTemplateText, parseEmailTemplate } from "../../application/mail/templates.ts";
-import type { JobHandler } from "../../application/shared/jobs.ts";
+import { PermanentJobFailure } from "../../application/shared/errors.ts";
 import { readEmailTemplates } from "../mail/email-templates.ts";
 import { createSmtpMailer } from "../mail/smtp-mailer.ts";
 import { createPostgresEmailOutbox, createPostgresEmailStore } from "../postgres/email-store.ts";
+import type { MarketplaceJobHandlers } from "./job-kinds.ts";
 import type { Platform } from "./platform.ts";
 
 /** Every template parsed: a broken one stops the start instead of failing each email. */
@@ -13,6 +15,11 @@ export function parseEmailTemplates(sources: Record<EmailTemplate, string>): Rec
   return Object.fromEntries(entries) as Record<EmailTemplate, EmailTemplateText>;
 }
 
+/** Without SMTP nothing queues an email; one queued while it was set waits dead for a redrive. */
+const mailIsOff = async () => {
+  throw new PermanentJobFailure("Email is off (SMTP_URL or MAIL_FROM unset): nothing can send it.");
+};
+
 /**
  * Email over SMTP when `SMTP_URL` is set: the queue notifications write to and the job that sends.
  * Without it there is no mail: notifications stay in the log and the customer's list.
@@ -20,17 +27,17 @@ export function parseEmailTemplates(sources: Record<EmailTemplate, string>): Rec
 export function wireMail({ config, sql, jobsFor, mailDomain }: Platform): {
   readonly queue: EmailQueue | undefined;
   readonly routes: Record<string, never>;
-  readonly jobs: Readonly<Record<string, JobHandler>>;
+  readonly jobs: Pick<MarketplaceJobHandlers, typeof sendEmailJob.kind>;
   close(): void;
 } {
   const { smtpUrl, from } = config.mail;
-  if (!smtpUrl || !from) return { queue: undefined, routes: {}, jobs: {}, close() {} };
+  if (!smtpUrl || !from) return { queue: undefined, routes: {}, jobs: { [sendEmailJob.kind]: mailIsOff }, close() {} };
   const mailer = createSmtpMailer({ url: smtpUrl, from });
   return {
     queue: createPostgresEmailOutbox(sql, jobsFor, mailDomain),
     routes: {},
     jobs: {
-      [SEND_EMAIL_JOB]: makeSendEmail({
+      [sendEmailJob.kind]: makeSendEmail({
         emails: createPostgresEmailStore(sql),
         mailer,
         templates: parseEmailTemplates(readEmailTemplates()),

@@ -1,10 +1,11 @@
 import { makeDispatchNotification } from "../../application/notifications/dispatch-notification.ts";
+import { notifyJob } from "../../application/notifications/jobs.ts";
 import { makeListNotifications } from "../../application/notifications/list-notifications.ts";
-import { NOTIFY_JOB } from "../../application/notifications/ports.ts";
 import { makeReadNotifications } from "../../application/notifications/read-notifications.ts";
 import { createPostgresDeliveryMailFacts } from "../postgres/delivery-mail-facts.ts";
 import { createLogAndInboxNotifier, createPostgresNotificationInbox } from "../postgres/notification-store.ts";
 import { createPostgresOutboxReader } from "../postgres/outbox.ts";
+import type { FeatureJobs } from "./job-kinds.ts";
 import type { MailFeature } from "./mail.ts";
 import type { Platform } from "./platform.ts";
 
@@ -26,7 +27,9 @@ export function wireNotifications({ sql, logger, config }: Platform, { mail }: {
       readNotification: reader.markRead,
       readAllNotifications: reader.markAllRead,
     },
-    jobs: { [NOTIFY_JOB]: makeDispatchNotification({ outbox, notifier, ...(email ? { mail: email } : {}) }) },
+    jobs: {
+      [notifyJob.kind]: makeDispatchNotification({ outbox, notifier, ...(email ? { mail: email } : {}) }),
+    } satisfies FeatureJobs,
   };
 }
 

@@ -5,13 +5,13 @@ import { makeMinuteTick } from "../../application/maintenance/minute-tick.ts";
 import { makeRedriveJob } from "../../application/maintenance/redrive-job.ts";
 import type { OutboxReader } from "../../application/notifications/ports.ts";
 import { makeSetSecret } from "../../application/secrets/set-secret.ts";
-import type { JobHandler } from "../../application/shared/jobs.ts";
 import { deleteDoneJobs } from "../jobs/job-cleanup.ts";
 import { createJobWorker } from "../jobs/job-worker.ts";
 import { createPostgresJobAdmin } from "../jobs/postgres-job-admin.ts";
 import { pruneHistory } from "../postgres/history-retention.ts";
 import { loadMigrations } from "../postgres/migrate.ts";
 import { createPostgresOpsWatchSource } from "../postgres/ops-watch-source.ts";
+import { JOB_TYPES, type MarketplaceJobHandlers } from "./job-kinds.ts";
 import type { Platform } from "./platform.ts";
 import { createReadinessProbe } from "./readiness.ts";
 
@@ -19,7 +19,7 @@ import { createReadinessProbe } from "./readiness.ts";
 export function wireOperations(
   platform: Platform,
   work: {
-    readonly jobs: Readonly<Record<string, JobHandler>>;
+    readonly jobs: MarketplaceJobHandlers;
     readonly subscriptions: SubscriptionRepository;
     readonly fulfillments: FulfillmentRepository;
     readonly outbox: OutboxReader;
@@ -32,6 +32,7 @@ export function wireOperations(
     : undefined;
   const worker = createJobWorker({
     sql,
+    types: JOB_TYPES,
     handlers: work.jobs,
     wake: changes,
     logger,

@@ -1,7 +1,7 @@
 import { makeDeliverWebhook } from "../../application/outgoing-webhooks/deliver-webhook.ts";
 import { makeWebhookFanout } from "../../application/outgoing-webhooks/fan-out.ts";
+import { webhookDeliveryJob, webhookFanoutJob } from "../../application/outgoing-webhooks/jobs.ts";
 import { makeWebhookEndpointAdmin } from "../../application/outgoing-webhooks/manage-endpoints.ts";
-import { WEBHOOK_DELIVERY_JOB, WEBHOOK_FANOUT_JOB } from "../../application/outgoing-webhooks/ports.ts";
 import { makeWebhookDeliveryAdmin } from "../../application/outgoing-webhooks/webhook-deliveries.ts";
 import { createPostgresJobScheduler } from "../jobs/postgres-job-scheduler.ts";
 import { createHttpWebhookSender } from "../outgoing-webhooks/http-webhook-sender.ts";
@@ -12,6 +12,7 @@ import { createPostgresWebhookUnitOfWork } from "../postgres/webhook-unit-of-wor
 import { createSecretCipher } from "../secrets/secret-cipher.ts";
 import { createGuardedFetch } from "../security/guarded-fetch.ts";
 import { createOutboundUrlPolicy } from "../security/url-guard.ts";
+import type { FeatureJobs } from "./job-kinds.ts";
 import type { Platform } from "./platform.ts";
 
 /**
@@ -46,15 +47,15 @@ export function wireOutgoingWebhooks(platform: Platform) {
       redeliverWebhook: deliveryAdmin.redeliver,
     },
     jobs: {
-      [WEBHOOK_FANOUT_JOB]: makeWebhookFanout({ uow, retrySchedule }),
-      [WEBHOOK_DELIVERY_JOB]: makeDeliverWebhook({
+      [webhookFanoutJob.kind]: makeWebhookFanout({ uow, retrySchedule }),
+      [webhookDeliveryJob.kind]: makeDeliverWebhook({
         deliveries,
         sender: createHttpWebhookSender({ outbound, timeoutSeconds }),
         retrySchedule,
         clock,
         log: logger,
       }),
-    },
+    } satisfies FeatureJobs,
   };
 }
 

@@ -1,14 +1,11 @@
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../application/payments/admin-orders.ts";
-import { SETTLE_REFUND_JOB } from "../../application/payments/admin-refund.ts";
-import {
-  END_GATEWAY_SUBSCRIPTION_JOB,
-  makeEndGatewaySubscription,
-} from "../../application/payments/end-gateway-subscription.ts";
+import { makeEndGatewaySubscription } from "../../application/payments/end-gateway-subscription.ts";
 import { makeGatewayProductSync } from "../../application/payments/gateway-product-sync.ts";
 import { makeGatewaySettingsAdmin } from "../../application/payments/gateway-settings.ts";
+import { endGatewaySubscriptionJob, paymentEventJob, settleRefundJob } from "../../application/payments/jobs.ts";
 import { makeProcessPaymentEvent } from "../../application/payments/process-payment-event.ts";
-import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../application/payments/receive-webhook.ts";
+import { makeReceiveWebhook } from "../../application/payments/receive-webhook.ts";
 import { runIdempotently } from "../../application/shared/idempotent-request.ts";
 import { defaultGatewaySettings } from "../config/gateway-defaults.ts";
 import { createPaddleGateway } from "../gateways/gateway-a/paddle-client.ts";
@@ -24,6 +21,7 @@ import { createPostgresWebhookInbox } from "../postgres/webhook-inbox.ts";
 import { createPostgresWebhookIntake } from "../postgres/webhook-intake.ts";
 import { withOutboundGuard } from "../upstream/gateway-outbound.ts";
 import type { CatalogFeature } from "./catalog.ts";
+import type { FeatureJobs } from "./job-kinds.ts";
 import type { Platform } from "./platform.ts";
 
 /** Both gateways, their settings, webhooks in and the payment job, orders, refunds and subscriptions. */
@@ -75,7 +73,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },
     jobs: {
-      [PAYMENT_EVENT_JOB]: makeProcessPaymentEvent({
+      [paymentEventJob.kind]: makeProcessPaymentEvent({
         inbox: createPostgresWebhookInbox(sql),
         gateways,
         uow,
@@ -83,9 +81,9 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
         log,
         fulfillment: orderFulfillment,
       }),
-      [END_GATEWAY_SUBSCRIPTION_JOB]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
-      [SETTLE_REFUND_JOB]: adminOrders.settleRefund,
-    },
+      [endGatewaySubscriptionJob.kind]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
+      [settleRefundJob.kind]: adminOrders.settleRefund,
+    } satisfies FeatureJobs,
   };
 }
 

@@ -1,11 +1,10 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { PaymentGateway } from "../payments/ports.ts";
+import type { JobHandler } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import { expireCheckoutJob } from "./jobs.ts";
 import type { OrderRepository } from "./ports.ts";
-
-/** The job that closes an expired order's checkout at its gateway. */
-export const EXPIRE_CHECKOUT_JOB = "expire_checkout";
 
 const BATCH = 100;
 
@@ -26,11 +25,7 @@ export function makeExpireUnpaidOrders(deps: {
       const batch = await deps.uow.run(async (scope) => {
         const orders = await scope.orders.expireUnpaid(placedBefore, BATCH);
         for (const order of orders) {
-          await scope.jobs.enqueue({
-            kind: EXPIRE_CHECKOUT_JOB,
-            payload: { order_id: order.id },
-            dedupeKey: `expire-checkout:${order.id}`,
-          });
+          await scope.jobs.enqueue(expireCheckoutJob({ order_id: order.id }));
         }
         return orders;
       });
@@ -55,9 +50,9 @@ export function makeExpireGatewayCheckout(deps: {
   readonly orders: Pick<OrderRepository, "find">;
   readonly gateways: Readonly<Record<PaymentGatewayName, Pick<PaymentGateway, "expireCheckout">>>;
   readonly log: Log;
-}) {
-  return async function expireGatewayCheckout(payload: Readonly<Record<string, unknown>>): Promise<void> {
-    const found = await deps.orders.find(String(payload.order_id ?? ""));
+}): JobHandler<typeof expireCheckoutJob> {
+  return async function expireGatewayCheckout({ order_id }): Promise<void> {
+    const found = await deps.orders.find(order_id);
     if (!found) return;
     const { order } = found;
     // A checkout that never opened has nothing to close; a paid one is the payment's business.

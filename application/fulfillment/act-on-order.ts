@@ -1,6 +1,6 @@
+import { fulfillmentActionJob } from "../fulfillment/jobs.ts";
+import type { FulfillmentAction } from "../fulfillment/ports.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
-import type { FulfillmentAction } from "./ports.ts";
-import { FULFILLMENT_ACTION_JOB } from "./ports.ts";
 
 /**
  * Suspends, resumes, renews or cancels what an order (or one of its items) received, through the
@@ -17,10 +17,6 @@ export async function actOnOrder(
   const records = await scope.fulfillments.list({ order_id: target.order_id }, { limit: 100 });
   for (const record of records.items) {
     if (target.order_item_id && record.order_item_id !== target.order_item_id) continue;
-    await scope.jobs.enqueue({
-      kind: FULFILLMENT_ACTION_JOB,
-      payload: { fulfillment_id: record.id, action, reason },
-      dedupeKey: `${action}:${record.id}:${cause}`,
-    });
+    await scope.jobs.enqueue(fulfillmentActionJob({ fulfillment_id: record.id, action, reason, cause }));
   }
 }

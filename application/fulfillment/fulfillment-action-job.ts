@@ -2,6 +2,7 @@ import { FulfillmentNotFound, FulfillmentStateConflict } from "../../domain/fulf
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import type { Log } from "../shared/runtime.ts";
+import type { fulfillmentActionJob } from "./jobs.ts";
 import type { FulfillmentAction } from "./ports.ts";
 
 /**
@@ -11,16 +12,13 @@ import type { FulfillmentAction } from "./ports.ts";
 export function makeFulfillmentActionJob(deps: {
   readonly act: (id: string, action: FulfillmentAction, reason: string) => Promise<FulfillmentRecord>;
   readonly log: Log;
-}): JobHandler {
-  return async (payload) => {
+}): JobHandler<typeof fulfillmentActionJob> {
+  return async ({ fulfillment_id, action, reason }) => {
     try {
-      await deps.act(String(payload.fulfillment_id), payload.action as FulfillmentAction, String(payload.reason ?? ""));
+      await deps.act(fulfillment_id, action, reason);
     } catch (error) {
       if (!(error instanceof FulfillmentStateConflict || error instanceof FulfillmentNotFound)) throw error;
-      deps.log.info(
-        { fulfillment_id: payload.fulfillment_id, action: payload.action, reason: error.message },
-        "action skipped",
-      );
+      deps.log.info({ fulfillment_id, action, reason: error.message }, "action skipped");
     }
   };
 }

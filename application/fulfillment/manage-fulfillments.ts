@@ -9,10 +9,12 @@ import { FULFILLMENT_GUARDS, fromOnly } from "../../domain/fulfillment/status-gu
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
+import { fulfillJob } from "./jobs.ts";
 import { logFields } from "./log-fields.ts";
 import { notify } from "./notify.ts";
 import type {
   ExternalState,
+  FulfillmentAction,
   FulfillmentAdapter,
   FulfillmentAdapters,
   FulfillmentContext,
@@ -20,7 +22,6 @@ import type {
   FulfillmentRepository,
   OpsTaskRepository,
 } from "./ports.ts";
-import { FULFILL_JOB, type FulfillmentAction } from "./ports.ts";
 
 /** An admin's action on a delivery (`fulfillment.retry`, `fulfillment.cancel`...), for the audit log. */
 function fulfillmentEntry(
@@ -85,11 +86,7 @@ export function makeManageFulfillments(deps: {
     const moved = await deps.uow.run(async (scope) => {
       const queued = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.retry, { status: "queued" });
       if (!queued) throw new FulfillmentStateConflict(`A ${record.status} fulfillment cannot be queued again.`);
-      await scope.jobs.enqueue({
-        kind: FULFILL_JOB,
-        payload: { fulfillment_id: record.id },
-        dedupeKey: `fulfill:${record.id}`,
-      });
+      await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
       if (actorId !== undefined) {
         await scope.audit.record(
           fulfillmentEntry(actorId, "retry", record, {
@@ -134,11 +131,7 @@ export function makeManageFulfillments(deps: {
           snapshot: { ...record.payload_snapshot, customer_input: { domain } },
         });
         if (!moved) throw new FulfillmentStateConflict("This fulfillment changed meanwhile; reload it.");
-        await scope.jobs.enqueue({
-          kind: FULFILL_JOB,
-          payload: { fulfillment_id: record.id },
-          dedupeKey: `fulfill:${record.id}`,
-        });
+        await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
         return moved;
       });
     },

@@ -1,5 +1,6 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { NOTIFY_JOB, type NotificationKind } from "../notifications/ports.ts";
+import { notifyJob } from "../notifications/jobs.ts";
+import type { NotificationKind } from "../notifications/ports.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
@@ -17,6 +18,6 @@ export async function notify(scope: TransactionScope, kind: NotificationKind, re
     status: record.status,
     last_error: record.last_error,
   });
-  await scope.jobs.enqueue({ kind: NOTIFY_JOB, payload: { outbox_id: outboxId }, dedupeKey: `notify:${outboxId}` });
+  await scope.jobs.enqueue(notifyJob({ outbox_id: outboxId }));
   if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
 }

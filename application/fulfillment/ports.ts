@@ -155,8 +155,3 @@ export interface OpsTaskRepository {
 }
 
 export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "sync";
-
-/** Job kinds of the fulfillment flow; the worker's handler table is keyed by these. */
-export const FULFILL_JOB = "fulfill";
-
-export const FULFILLMENT_ACTION_JOB = "fulfillment_action";

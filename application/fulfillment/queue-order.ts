@@ -1,7 +1,7 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
-import { FULFILL_JOB } from "./ports.ts";
+import { fulfillJob } from "./jobs.ts";
 
 /**
  * The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing
@@ -14,11 +14,7 @@ export async function queueOrder(
 ): Promise<readonly FulfillmentRecord[]> {
   const created = await scope.fulfillments.createQueued(order, items);
   for (const record of created) {
-    await scope.jobs.enqueue({
-      kind: FULFILL_JOB,
-      payload: { fulfillment_id: record.id },
-      dedupeKey: `fulfill:${record.id}`,
-    });
+    await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
   }
   return created;
 }

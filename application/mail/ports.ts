@@ -60,8 +60,6 @@ export interface Mailer {
   send(message: OutgoingMessage): Promise<void>;
 }
 
-export const SEND_EMAIL_JOB = "send_email";
-
 /**
  * Attempts per email: at the default backoff (1 s doubling to a 5-minute cap, full jitter) up to
  * about an hour and a half of a mail server's outage before the email is dead and operations are

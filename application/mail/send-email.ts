@@ -1,6 +1,7 @@
 import { emailAddressFault } from "../../domain/shared/email-address.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
+import type { sendEmailJob } from "./jobs.ts";
 import type { EmailStore, EmailTemplate, Mailer } from "./ports.ts";
 import { type EmailTemplateText, renderEmail } from "./templates.ts";
 
@@ -14,10 +15,10 @@ export function makeSendEmail(deps: {
   readonly emails: EmailStore;
   readonly mailer: Mailer;
   readonly templates: Readonly<Record<EmailTemplate, EmailTemplateText>>;
-}): JobHandler {
-  return async function sendEmail(payload, context) {
-    const email = await deps.emails.find(String(payload.email_id ?? ""));
-    if (!email) throw new PermanentJobFailure(`email ${String(payload.email_id)} does not exist`);
+}): JobHandler<typeof sendEmailJob> {
+  return async function sendEmail({ email_id }, context) {
+    const email = await deps.emails.find(email_id);
+    if (!email) throw new PermanentJobFailure(`email ${email_id} does not exist`);
     if (email.state === "sent") return;
     // An account registered before addresses were checked may hold a list (`x,eve@victim.example`):
     // its mail goes nowhere rather than to whoever the list names.

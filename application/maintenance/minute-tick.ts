@@ -1,7 +1,7 @@
+import { fulfillmentActionJob } from "../fulfillment/jobs.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../fulfillment/ports.ts";
-import { FULFILLMENT_ACTION_JOB } from "../fulfillment/ports.ts";
+import { notifyJob } from "../notifications/jobs.ts";
 import type { OutboxReader } from "../notifications/ports.ts";
-import { NOTIFY_JOB } from "../notifications/ports.ts";
 import type { Mutex } from "../shared/ports.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
@@ -41,11 +41,14 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
         for (const record of records.items.filter(
           (r) => r.order_item_id === subscription.order_item_id && r.status === "active",
         )) {
-          await scope.jobs.enqueue({
-            kind: FULFILLMENT_ACTION_JOB,
-            payload: { fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed" },
-            dedupeKey: `suspend:${record.id}`,
-          });
+          await scope.jobs.enqueue(
+            fulfillmentActionJob({
+              fulfillment_id: record.id,
+              action: "suspend",
+              reason: "subscription lapsed",
+              cause: "lapsed",
+            }),
+          );
         }
       });
     }
@@ -56,11 +59,9 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
     const active = await deps.fulfillments.list({ status: "active", driver: "multitenant_saas" }, { limit: BATCH });
     await deps.uow.run(async (scope) => {
       for (const record of active.items) {
-        await scope.jobs.enqueue({
-          kind: FULFILLMENT_ACTION_JOB,
-          payload: { fulfillment_id: record.id, action: "sync", reason: "minute tick" },
-          dedupeKey: `sync:${record.id}`,
-        });
+        await scope.jobs.enqueue(
+          fulfillmentActionJob({ fulfillment_id: record.id, action: "sync", reason: "minute tick", cause: "tick" }),
+        );
       }
     });
     return active.items.length;
@@ -70,11 +71,7 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
     const stale = await deps.outbox.stale(60, BATCH);
     await deps.uow.run(async (scope) => {
       for (const message of stale) {
-        await scope.jobs.enqueue({
-          kind: NOTIFY_JOB,
-          payload: { outbox_id: message.id },
-          dedupeKey: `notify:${message.id}`,
-        });
+        await scope.jobs.enqueue(notifyJob({ outbox_id: message.id }));
       }
     });
     return stale.length;

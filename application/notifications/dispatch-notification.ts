@@ -1,6 +1,8 @@
 import type { EmailQueue } from "../mail/ports.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
+import type { JobHandler } from "../shared/jobs.ts";
 import { customerEmail } from "./customer-email.ts";
+import type { notifyJob } from "./jobs.ts";
 import type {
   CustomerNotification,
   DeliveryMailFactsReader,
@@ -53,10 +55,14 @@ function compose(message: OutboxMessage): CustomerNotification {
  * The notify job: one outbox message out through the Notifier and, with mail, queued as an email
  * (once per message, whatever the retries), then marked dispatched.
  */
-export function makeDispatchNotification(deps: { outbox: OutboxReader; notifier: Notifier; mail?: NotificationMail }) {
-  return async function dispatchNotification(payload: Readonly<Record<string, unknown>>): Promise<void> {
-    const message = await deps.outbox.find(String(payload.outbox_id ?? ""));
-    if (!message) throw new PermanentJobFailure(`outbox message ${String(payload.outbox_id)} does not exist`);
+export function makeDispatchNotification(deps: {
+  outbox: OutboxReader;
+  notifier: Notifier;
+  mail?: NotificationMail;
+}): JobHandler<typeof notifyJob> {
+  return async function dispatchNotification({ outbox_id }): Promise<void> {
+    const message = await deps.outbox.find(outbox_id);
+    if (!message) throw new PermanentJobFailure(`outbox message ${outbox_id} does not exist`);
     if (message.dispatched_at) return;
     await deps.notifier.deliver(compose(message));
     if (deps.mail) {

@@ -58,8 +58,6 @@ export interface Notifier {
   deliver(notification: CustomerNotification): Promise<void>;
 }
 
-export const NOTIFY_JOB = "notify";
-
 /** What a customer's email about one delivery says. */
 export interface DeliveryMailFacts {
   readonly customer_email: string;

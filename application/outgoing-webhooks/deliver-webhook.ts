@@ -6,8 +6,9 @@ import {
   retryWaitMs,
   webhookIdOf,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import type { JobContext } from "../shared/jobs.ts";
+import type { JobHandler } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
+import type { webhookDeliveryJob } from "./jobs.ts";
 import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
 
 /** A receiver's `Retry-After` can put the next attempt off by up to this: a receiver cannot park a delivery for days. */
@@ -43,10 +44,6 @@ function judge(answer: WebhookAnswer): Verdict {
   };
 }
 
-/** Which run of the delivery a job sends: jobs queued before redeliveries were counted name none, the first. */
-const redeliveryOf = (payload: Readonly<Record<string, unknown>>): number =>
-  typeof payload.redelivery === "number" ? payload.redelivery : 0;
-
 /** The body every attempt sends: `{type, timestamp, data}`, the timestamp being the event's. */
 export function webhookBody(message: OutgoingMessage): string {
   const { type, created_at, data } = message.event;
@@ -67,10 +64,10 @@ export function makeDeliverWebhook(deps: {
   readonly retrySchedule: RetrySchedule;
   readonly clock: Clock;
   readonly log: Log;
-}) {
-  return async function deliverWebhook(payload: Readonly<Record<string, unknown>>, job: JobContext): Promise<void> {
-    const message = await deps.deliveries.outgoing(String(payload.delivery_id ?? ""));
-    if (message?.delivery.state !== "pending" || message.delivery.redeliveries !== redeliveryOf(payload)) return;
+}): JobHandler<typeof webhookDeliveryJob> {
+  return async function deliverWebhook({ delivery_id, redelivery }, job): Promise<void> {
+    const message = await deps.deliveries.outgoing(delivery_id);
+    if (message?.delivery.state !== "pending" || message.delivery.redeliveries !== redelivery) return;
     const { delivery } = message;
     const at = deps.clock();
     const answer = await deps.sender.send({

@@ -24,12 +24,6 @@ export interface EventPublisher {
   publish(type: OutgoingEventType, data: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
-/** The job that turns one published event into one delivery per subscribed endpoint. */
-export const WEBHOOK_FANOUT_JOB = "webhook_fanout";
-
-/** The job that sends one delivery, retried by the queue until the receiver acknowledges it. */
-export const WEBHOOK_DELIVERY_JOB = "webhook_delivery";
-
 /** A receiver of outgoing webhooks, as admins see it: never its secrets. */
 export interface WebhookEndpoint {
   readonly id: string;

@@ -5,7 +5,8 @@ import {
 } from "../../domain/outgoing-webhooks/errors.ts";
 import type { RetrySchedule, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
-import { deliveryJob, deliveryJobKey } from "./fan-out.ts";
+import { deliveryJob, deliveryRun } from "./fan-out.ts";
+import { webhookDeliveryJob } from "./jobs.ts";
 import type {
   WebhookDelivery,
   WebhookDeliveryRepository,
@@ -41,7 +42,7 @@ export function makeWebhookDeliveryAdmin(deps: {
         if (!(await scope.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
         const delivery = await scope.deliveries.find(endpointId, deliveryId);
         if (!delivery) throw new WebhookDeliveryNotFound();
-        const requeued = await scope.deliveries.requeue(delivery, deliveryJobKey(delivery));
+        const requeued = await scope.deliveries.requeue(delivery, webhookDeliveryJob.dedupeKey(deliveryRun(delivery)));
         if (!requeued) throw new WebhookDeliveryPending();
         await scope.jobs.enqueue(deliveryJob(requeued, deps.retrySchedule));
         await scope.audit.record({

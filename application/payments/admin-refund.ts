@@ -19,16 +19,15 @@ import {
   UpstreamUrlNotAllowed,
 } from "../shared/errors.ts";
 import { requestHash } from "../shared/idempotent-request.ts";
+import type { PayloadOf } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
+import { settleRefundJob } from "./jobs.ts";
 import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
 import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
 import { REFUND_CLAIM_SECONDS, SETTLE_REFUND_AFTER_MS, UNKNOWN_OUTCOME_HOLD_SECONDS } from "./refund-timing.ts";
-
-/** Settles a reservation nobody settled: its maker crashed or never heard the gateway's answer. */
-export const SETTLE_REFUND_JOB = "settle_refund";
 
 export interface AdminRefundDeps {
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
@@ -42,6 +41,8 @@ export interface RefundRequest {
   readonly payment_id?: string;
   readonly amount?: number;
 }
+
+type SettleRefund = PayloadOf<typeof settleRefundJob>;
 
 /** What asking the gateway about a reservation came to; anything not known for sure throws instead. */
 type Asked = { readonly kind: "settled" } | { readonly kind: "refused"; readonly error: Error };
@@ -87,12 +88,12 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
         const amount = request.amount ?? left;
         if (!Number.isInteger(amount) || amount < 1 || amount > left) throw new RefundExceedsPayment(left);
         const reservation = await scope.payments.reserveRefund(locked, amount, requestKey, REFUND_CLAIM_SECONDS);
-        await scope.jobs.enqueue({
-          kind: SETTLE_REFUND_JOB,
-          payload: { reservation_id: reservation.id, order_id: orderId, actor_id: actorId },
-          runAt: new Date(deps.clock().getTime() + SETTLE_REFUND_AFTER_MS),
-          dedupeKey: `${SETTLE_REFUND_JOB}:${reservation.id}`,
-        });
+        await scope.jobs.enqueue(
+          settleRefundJob(
+            { reservation_id: reservation.id, order_id: orderId, actor_id: actorId },
+            { runAt: new Date(deps.clock().getTime() + SETTLE_REFUND_AFTER_MS) },
+          ),
+        );
         return reservation;
       }
       throw new NothingToRefund();
@@ -199,10 +200,7 @@ export function makeAdminRefund(deps: AdminRefundDeps) {
     },
 
     /** The settle job: asks the gateway again about a reservation still open, with the same reference. */
-    async settle(payload: Readonly<Record<string, unknown>>) {
-      const reservationId = String(payload.reservation_id);
-      const orderId = String(payload.order_id);
-      const actorId = String(payload.actor_id);
+    async settle({ reservation_id: reservationId, order_id: orderId, actor_id: actorId }: SettleRefund) {
       const taken = await deps.uow.run((scope) => scope.payments.claimReservation(reservationId, REFUND_CLAIM_SECONDS));
       if (!taken) return;
       if (!taken.claimed) throw new RefundInProgress();

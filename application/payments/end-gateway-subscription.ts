@@ -4,9 +4,8 @@ import { UpstreamRejected } from "../shared/errors.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
+import { endGatewaySubscriptionJob } from "./jobs.ts";
 import type { PaymentGateway } from "./ports.ts";
-
-export const END_GATEWAY_SUBSCRIPTION_JOB = "end_gateway_subscription";
 
 /**
  * Ends one subscription at its gateway by the ending job: fulfillment asks this when an admin
@@ -17,11 +16,7 @@ export async function endSubscriptionBilling(
   subscription: Pick<SubscriptionRecord, "id">,
   reason: string,
 ): Promise<void> {
-  await scope.jobs.enqueue({
-    kind: END_GATEWAY_SUBSCRIPTION_JOB,
-    payload: { subscription_id: subscription.id, reason },
-    dedupeKey: `end-subscription:${subscription.id}`,
-  });
+  await scope.jobs.enqueue(endGatewaySubscriptionJob({ subscription_id: subscription.id, reason }));
 }
 
 /**
@@ -33,11 +28,7 @@ export async function endOrderBilling(scope: TransactionScope, orderId: string, 
   for (const item of found?.items ?? []) {
     const subscription = await scope.subscriptions.findForItem(item.id);
     if (!subscription?.gateway_subscription_id || subscription.status === "cancelled") continue;
-    await scope.jobs.enqueue({
-      kind: END_GATEWAY_SUBSCRIPTION_JOB,
-      payload: { subscription_id: subscription.id, reason },
-      dedupeKey: `end-subscription:${subscription.id}`,
-    });
+    await scope.jobs.enqueue(endGatewaySubscriptionJob({ subscription_id: subscription.id, reason }));
   }
 }
 

@@ -3,11 +3,13 @@ import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
+import type { JobHandler } from "../shared/jobs.ts";
 import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
+import type { paymentEventJob } from "./jobs.ts";
 import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
@@ -30,7 +32,7 @@ const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, c
  * branching lives here: how an item is delivered is its fulfillment adapter's business. Every step
  * is idempotent: gateways repeat themselves and jobs rerun after crashes.
  */
-export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
+export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandler<typeof paymentEventJob> {
   const receivers = makePaymentReceivers(deps);
   const moneyBack = makeMoneyBack(deps);
 
@@ -98,8 +100,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps) {
     }
   }
 
-  return async function processPaymentEvent(payload: Readonly<Record<string, unknown>>): Promise<void> {
-    const inboxId = String(payload.inbox_id ?? "");
+  return async function processPaymentEvent({ inbox_id: inboxId }): Promise<void> {
     const entry = await deps.inbox.find(inboxId);
     if (!entry) throw new PermanentJobFailure(`inbox entry ${inboxId} does not exist`);
     if (entry.processed_at) return;

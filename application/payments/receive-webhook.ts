@@ -3,16 +3,8 @@ import { InvalidWebhookPayload } from "../../domain/payments/errors.ts";
 import { encodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
 import type { Log } from "../shared/runtime.ts";
 import type { WebhookIntake } from "./inbox-ports.ts";
+import { paymentEventJob } from "./jobs.ts";
 import type { PaymentGateway, WebhookRequest } from "./ports.ts";
-
-export const PAYMENT_EVENT_JOB = "payment_event";
-
-/** The job that processes a stored event, once per inbox entry. */
-const paymentEventJob = (inboxId: string) => ({
-  kind: PAYMENT_EVENT_JOB,
-  payload: { inbox_id: inboxId },
-  dedupeKey: `inbox:${inboxId}`,
-});
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -58,7 +50,7 @@ export function makeReceiveWebhook(deps: {
         payload: text,
         event: stored,
       },
-      event.kind === "ignored" ? null : paymentEventJob,
+      event.kind === "ignored" ? null : (inboxId) => paymentEventJob({ inbox_id: inboxId }),
     );
     if (event.kind === "ignored" && event.not_ours) {
       deps.log.info(

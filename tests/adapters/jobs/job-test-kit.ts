@@ -1,7 +1,13 @@
 import { afterEach, beforeEach } from "bun:test";
 import { createJobWorker, type JobWorker, type JobWorkerDeps } from "../../../adapters/jobs/job-worker.ts";
 import { openDatabase, type Sql } from "../../../adapters/postgres/database.ts";
-import type { JobState } from "../../../application/shared/jobs.ts";
+import {
+  defineJob,
+  type JobHandler,
+  type JobState,
+  type JobTypes,
+  type StoredPayload,
+} from "../../../application/shared/jobs.ts";
 import { createLogger } from "../../../kit/logger.ts";
 import type { TestDatabase } from "../../support/database.ts";
 
@@ -12,6 +18,18 @@ export interface JobRow {
   attempts: number;
   last_error: string | null;
   locked_by: string | null;
+}
+
+/**
+ * A kind of job for the queue's own tests: its handler gets the payload as stored, and its dedupe
+ * key is the payload's `key` when it has one (else every enqueue adds a job).
+ */
+export function testJob(kind: string) {
+  return defineJob({
+    kind,
+    read: (fields): StoredPayload => fields.payload,
+    dedupeKey: (payload) => (typeof payload.key === "string" ? payload.key : crypto.randomUUID()),
+  });
 }
 
 export async function jobRows(sql: Sql, kind?: string): Promise<JobRow[]> {
@@ -81,8 +99,26 @@ export function useJobTestbed(db: { readonly current: TestDatabase }) {
     await Promise.all(pools.splice(0).map((p) => p.end({ timeout: 0 })));
   });
   return {
-    worker(deps: Partial<JobWorkerDeps> & Pick<JobWorkerDeps, "handlers" | "wake">): JobWorker {
-      const worker = createJobWorker({ sql: db.current.sql, logger: silentLogger(), pollIntervalMs: 20, ...deps });
+    /** A worker for the kinds its `handlers` name, each a `testJob` unless `types` gives its own. */
+    worker(
+      deps: Partial<Omit<JobWorkerDeps<never>, "types" | "handlers">> & {
+        readonly wake: JobWorkerDeps<never>["wake"];
+        readonly types?: JobTypes;
+        readonly handlers: Readonly<Record<string, JobHandler>>;
+      },
+    ): JobWorker {
+      const types = {
+        ...Object.fromEntries(Object.keys(deps.handlers).map((kind) => [kind, testJob(kind)])),
+        ...deps.types,
+      };
+      const worker = createJobWorker({
+        sql: db.current.sql,
+        logger: silentLogger(),
+        pollIntervalMs: 20,
+        ...deps,
+        types,
+        handlers: deps.handlers,
+      });
       workers.push(worker);
       return worker;
     },

@@ -4,13 +4,13 @@ import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-
 import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change-signal.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
-import { capturingLogger, deferred, jobRows, silentLogger, until, useJobTestbed } from "./job-test-kit.ts";
+import { capturingLogger, deferred, jobRows, silentLogger, testJob, until, useJobTestbed } from "./job-test-kit.ts";
 
 const db = useTestDatabase();
 const testbed = useJobTestbed(db);
 const sql = () => db.current.sql;
 const enqueue = (kind = "work") =>
-  createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({ kind, payload: {} });
+  createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(testJob(kind)({}));
 
 describe("job leases across workers", () => {
   test.skipIf(!hasRealPostgres)("two instances run each of 200 jobs exactly once, never twice at once", async () => {
@@ -51,7 +51,7 @@ describe("job leases across workers", () => {
       });
       await sql().begin(async (tx) => {
         const scheduler = createPostgresJobScheduler({ sql: tx, wake: "notify" });
-        for (let n = 0; n < 200; n++) await scheduler.enqueue({ kind: "work", payload: { n } });
+        for (let n = 0; n < 200; n++) await scheduler.enqueue(testJob("work")({ n }));
       });
       await until(async () => (await jobRows(sql())).every((r) => r.state === "done"), 10_000);
 
@@ -189,10 +189,9 @@ describe("job leases across workers", () => {
       .start();
     await until(async () => (await jobRows(sql()))[0]?.state === "done");
     expect((await jobRows(sql()))[0]).toMatchObject({ state: "done", attempts: 2 });
-    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
-      kind: "work",
-      payload: { n: "fresh" },
-    });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(
+      testJob("work")({ n: "fresh" }),
+    );
     await until(() => runs.includes("fresh"));
     await sql()`update jobs set locked_until = now() - interval '1 second' where payload->>'n' = 'fresh'`;
     await Bun.sleep(600);

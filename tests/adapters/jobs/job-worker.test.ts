@@ -5,6 +5,7 @@ import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { PermanentJobFailure, UpstreamRateLimited, UpstreamServerError } from "../../../application/shared/errors.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
+import { defineJob } from "../../../application/shared/jobs.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
 import { startTcpProxy } from "../../support/tcp-proxy.ts";
 import {
@@ -12,6 +13,7 @@ import {
   deferred,
   jobRows,
   silentLogger,
+  testJob,
   until,
   untilListening,
   useJobTestbed,
@@ -23,7 +25,7 @@ const sql = () => db.current.sql;
 
 /** Enqueues outside any transaction: committed before the in-process wake-up on any pool size. */
 const enqueue = (signal = createInProcessChangeSignal(), kind = "work", payload = {}) =>
-  createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue({ kind, payload });
+  createPostgresJobScheduler({ sql: sql(), wake: signal }).enqueue(testJob(kind)(payload));
 
 describe("job worker wake-ups", () => {
   test.skipIf(!hasRealPostgres)("runs a job within milliseconds of commit through NOTIFY, not the poll", async () => {
@@ -43,9 +45,7 @@ describe("job worker wake-ups", () => {
     try {
       await untilListening(sql());
       await Bun.sleep(20);
-      await sql().begin((tx) =>
-        createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue({ kind: "ping", payload: {} }),
-      );
+      await sql().begin((tx) => createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue(testJob("ping")({})));
       const committedAt = performance.now();
       await until(async () => (await jobRows(sql()))[0]?.state === "done", 2_000);
       expect(startedAt - committedAt).toBeLessThan(500);
@@ -73,7 +73,7 @@ describe("job worker wake-ups", () => {
       .start();
     await Bun.sleep(20);
     await single.begin(async (tx) => {
-      await createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue({ kind: "ping", payload: {} });
+      await createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue(testJob("ping")({}));
       await Bun.sleep(50);
     });
     const committedAt = performance.now();
@@ -101,11 +101,9 @@ describe("job worker wake-ups", () => {
 
   test("polls for jobs that became due later", async () => {
     const runAt = new Date(Date.now() + 150);
-    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
-      kind: "work",
-      payload: {},
-      runAt,
-    });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(
+      testJob("work")({}, { runAt }),
+    );
     let ranAt = 0;
     testbed
       .worker({
@@ -217,13 +215,28 @@ describe("job worker retries", () => {
         },
       })
       .start();
-    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue({
-      kind: "work",
-      payload: {},
-      maxAttempts: 2,
-    });
+    await createPostgresJobScheduler({ sql: sql(), wake: createInProcessChangeSignal() }).enqueue(
+      testJob("work")({}, { maxAttempts: 2 }),
+    );
     await until(async () => (await jobRows(sql()))[0]?.state === "dead");
     expect((await jobRows(sql()))[0]?.attempts).toBe(2);
+  });
+
+  test("a payload its kind cannot read back is dead at once, and its handler never runs", async () => {
+    const strict = defineJob({
+      kind: "strict",
+      read: (fields) => ({ id: fields.string("id") }),
+      dedupeKey: ({ id }) => id,
+    });
+    let ran = 0;
+    const handlers = { strict: async () => void ran++ };
+    testbed.worker({ wake: createInProcessChangeSignal(), types: { strict }, handlers }).start();
+    await sql()`insert into jobs (kind, payload) values ('strict', '{"id": 7}')`;
+    await until(async () => (await jobRows(sql()))[0]?.state === "dead");
+    expect((await jobRows(sql())).map((r) => [r.attempts, r.last_error])).toEqual([
+      [1, "The strict job's payload has no valid id."],
+    ]);
+    expect(ran).toBe(0);
   });
 
   test("a job of an unknown kind is dead at once with a clear reason", async () => {

@@ -5,7 +5,7 @@ import type { Queryable } from "../../../adapters/postgres/database.ts";
 import { createPostgresChangeSignal } from "../../../adapters/postgres/pg-change-signal.ts";
 import { createInProcessChangeSignal } from "../../../adapters/signals/in-process-change-signal.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
-import { jobRows, silentLogger, until, useJobTestbed } from "./job-test-kit.ts";
+import { jobRows, silentLogger, testJob, until, useJobTestbed } from "./job-test-kit.ts";
 
 const db = useTestDatabase();
 useJobTestbed(db);
@@ -24,13 +24,13 @@ describe("postgres job scheduler", () => {
     const enqueueIn = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake: signal }).enqueue;
     await expect(
       db.current.sql.begin(async (tx) => {
-        await enqueueIn(tx)({ kind: "rolled_back", payload: { n: 1 } });
+        await enqueueIn(tx)(testJob("rolled_back")({ n: 1 }));
         throw new Error("the state change failed");
       }),
     ).rejects.toThrow("the state change failed");
     expect(await jobRows(db.current.sql)).toEqual([]);
 
-    await db.current.sql.begin((tx) => enqueueIn(tx)({ kind: "committed", payload: { n: 2 } }));
+    await db.current.sql.begin((tx) => enqueueIn(tx)(testJob("committed")({ n: 2 })));
     const rows = await jobRows(db.current.sql);
     expect(rows.map((r) => [r.kind, r.state, r.attempts])).toEqual([["committed", "pending", 0]]);
   });
@@ -38,7 +38,7 @@ describe("postgres job scheduler", () => {
   test("stores payload, run_at and a per-job attempt limit", async () => {
     const runAt = new Date(Date.now() + 60_000);
     const scheduler = createPostgresJobScheduler({ sql: db.current.sql, wake: createInProcessChangeSignal() });
-    await scheduler.enqueue({ kind: "later", payload: { order_id: "o-1", amounts: [1, 2] }, runAt, maxAttempts: 3 });
+    await scheduler.enqueue(testJob("later")({ order_id: "o-1", amounts: [1, 2] }, { runAt, maxAttempts: 3 }));
     const [row] = await db.current.sql`select payload, run_at, max_attempts from jobs`;
     expect(row?.payload).toEqual({ order_id: "o-1", amounts: [1, 2] });
     expect(row?.run_at).toEqual(runAt);
@@ -48,7 +48,7 @@ describe("postgres job scheduler", () => {
   test("a dedupe key ignores a second live job, without a wake-up, and allows one after the first finished", async () => {
     const { signal, published } = countingSignal();
     const scheduler = createPostgresJobScheduler({ sql: db.current.sql, wake: signal });
-    const job = { kind: "payment_event", payload: { event_id: "evt_1" }, dedupeKey: "gateway_a:evt_1" };
+    const job = testJob("payment_event")({ event_id: "evt_1", key: "gateway_a:evt_1" });
     await scheduler.enqueue(job);
     await scheduler.enqueue(job);
     expect(await jobRows(db.current.sql)).toHaveLength(1);
@@ -78,7 +78,7 @@ describe("postgres job scheduler", () => {
       let heardBeforeCommit = -1;
       await expect(
         db.current.sql.begin(async (tx) => {
-          await createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue({ kind: "k", payload: {} });
+          await createPostgresJobScheduler({ sql: tx, wake: "notify" }).enqueue(testJob("k")({}));
           await Bun.sleep(100);
           heardBeforeCommit = heard;
           throw new Error("rollback");
@@ -90,8 +90,8 @@ describe("postgres job scheduler", () => {
 
       await db.current.sql.begin(async (tx) => {
         const scheduler = createPostgresJobScheduler({ sql: tx, wake: "notify" });
-        await scheduler.enqueue({ kind: "k", payload: { n: 1 } });
-        await scheduler.enqueue({ kind: "k", payload: { n: 2 } });
+        await scheduler.enqueue(testJob("k")({ n: 1 }));
+        await scheduler.enqueue(testJob("k")({ n: 2 }));
         await Bun.sleep(100);
         heardBeforeCommit = heard;
       });

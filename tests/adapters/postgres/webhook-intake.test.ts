@@ -4,7 +4,7 @@ import { JOB_NOTIFY_CHANNEL } from "../../../adapters/jobs/job-wake-up.ts";
 import { isDatabaseUnavailable, openDatabase } from "../../../adapters/postgres/database.ts";
 import { createPostgresWebhookIntake } from "../../../adapters/postgres/webhook-intake.ts";
 import type { NewInboxEntry } from "../../../application/payments/inbox-ports.ts";
-import type { NewJob } from "../../../application/shared/jobs.ts";
+import { paymentEventJob } from "../../../application/payments/jobs.ts";
 import { decodeGatewayEvent, encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
@@ -22,11 +22,7 @@ const anEntry = (event: Parameters<typeof encodeGatewayEvent>[0] = aPaidEvent({ 
 });
 
 /** The job receive-webhook asks for. */
-const jobFor = (inboxId: string): NewJob => ({
-  kind: "payment_event",
-  payload: { inbox_id: inboxId },
-  dedupeKey: `inbox:${inboxId}`,
-});
+const jobFor = (inboxId: string) => paymentEventJob({ inbox_id: inboxId });
 
 /** An intake on a pool of its own, with every batch size recorded. */
 async function anIntake(options: { poolMax?: number } = {}) {

@@ -1,19 +1,21 @@
 import { describe, expect, test } from "bun:test";
 import {
-  EXPIRE_CHECKOUT_JOB,
   makeExpireGatewayCheckout,
   makeExpireUnpaidOrders,
 } from "../../../application/checkout/expire-unpaid-orders.ts";
+import { expireCheckoutJob } from "../../../application/checkout/jobs.ts";
 import {
   UpstreamRateLimited,
   UpstreamServerError,
   UpstreamTimeout,
   UpstreamUnreachable,
 } from "../../../application/shared/errors.ts";
+import type { StoredPayload } from "../../../application/shared/jobs.ts";
 import type { Order } from "../../../domain/orders/order.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const PLACED = new Date("2026-01-15T09:30:00.000Z");
 const MINUTES = 30;
@@ -26,11 +28,13 @@ function setUp() {
     gateway_b: createInMemoryPaymentGateway("gateway_b"),
   };
   const expireOrders = makeExpireUnpaidOrders({ uow, log, minutes: MINUTES });
-  const closeCheckout = makeExpireGatewayCheckout({ orders: uow.orders.orderRepository(uow.payments), gateways, log });
+  const handler = makeExpireGatewayCheckout({ orders: uow.orders.orderRepository(uow.payments), gateways, log });
+  /** The job's handler, given a stored payload as the worker gives it. */
+  const closeCheckout = (stored: StoredPayload) => handler(expireCheckoutJob.read(stored), firstRun());
   const anOrder = (overrides: Partial<Order> = {}) => uow.orders.add({ created_at: PLACED, ...overrides }).order;
   /** Runs every expire job recorded so far, as the worker would. */
   const runJobs = async () => {
-    for (const job of uow.jobs.ofKind(EXPIRE_CHECKOUT_JOB)) await closeCheckout(job.payload);
+    for (const job of uow.jobs.ofKind(expireCheckoutJob.kind)) await closeCheckout(job.payload);
   };
   return { uow, log, gateways, expireOrders, closeCheckout, anOrder, runJobs };
 }
@@ -95,7 +99,7 @@ describe("expiring unpaid orders", () => {
     const order = t.anOrder({ checkout_session_id: "cs_1" });
     await t.expireOrders(at(MINUTES + 1));
     t.gateways.gateway_b.fail("expireCheckout", error);
-    const [job] = t.uow.jobs.ofKind(EXPIRE_CHECKOUT_JOB);
+    const [job] = t.uow.jobs.ofKind(expireCheckoutJob.kind);
     expect(job?.payload).toEqual({ order_id: order.id });
     expect(job?.dedupeKey).toBe(`expire-checkout:${order.id}`);
     await expect(t.closeCheckout(job?.payload ?? {})).rejects.toBe(error);

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeCustomerSubscriptions } from "../../../application/customers/customer-subscriptions.ts";
+import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
-import { FULFILLMENT_ACTION_JOB, type SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
+import type { SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
@@ -227,8 +228,13 @@ describe.each(["gateway_a", "gateway_b"] as const)("a subscription %s has alread
       expect(subscriptions.get(record.id)).toMatchObject({ status: "cancelled", cancelled_at: new Date(ENDED_AT) });
       expect(uow.events.ofType("subscription.cancelled")).toHaveLength(1);
       // Its deliveries end with it, as the gateway's own cancellation event (late, or lost) would end them.
-      expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => job.payload)).toEqual([
-        { fulfillment_id: delivered.id, action: "cancel", reason: "subscription ended at the gateway" },
+      expect(uow.jobs.ofKind(fulfillmentActionJob.kind).map((job) => job.payload)).toEqual([
+        {
+          fulfillment_id: delivered.id,
+          action: "cancel",
+          reason: "subscription ended at the gateway",
+          cause: `ended at the gateway:sub_${gateway}`,
+        },
       ]);
       await expect(service[verb](ADA, record.id)).rejects.toMatchObject({ code: "SUBSCRIPTION_CANCELLED" });
     },

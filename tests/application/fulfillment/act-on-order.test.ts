@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { actOnOrder } from "../../../application/fulfillment/act-on-order.ts";
-import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 
 describe("acting on an order's deliveries", () => {
@@ -15,7 +15,7 @@ describe("acting on an order's deliveries", () => {
       actOnOrder(scope, { order_id: orderId, order_item_id: second.order_item_id }, "cancel", "lost", "dp_1"),
     );
     const queued = uow.jobs
-      .ofKind(FULFILLMENT_ACTION_JOB)
+      .ofKind(fulfillmentActionJob.kind)
       .map((job) => `${job.payload.action} ${job.payload.fulfillment_id}`);
     expect(queued.sort()).toEqual([`cancel ${second.id}`, `suspend ${first.id}`, `suspend ${second.id}`].sort());
   });
@@ -28,7 +28,7 @@ describe("acting on an order's deliveries", () => {
     await act("dp_1");
     await act("dp_1");
     await act("dp_2");
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => job.dedupeKey)).toEqual([
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind).map((job) => job.dedupeKey)).toEqual([
       `suspend:${record.id}:dp_1`,
       `suspend:${record.id}:dp_2`,
     ]);

@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { makeAdminFulfillmentActions } from "../../../application/fulfillment/admin-fulfillment-actions.ts";
 import type { FulfillmentAction } from "../../../application/fulfillment/ports.ts";
-import {
-  END_GATEWAY_SUBSCRIPTION_JOB,
-  endSubscriptionBilling,
-} from "../../../application/payments/end-gateway-subscription.ts";
+import { endSubscriptionBilling } from "../../../application/payments/end-gateway-subscription.ts";
+import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../../domain/fulfillment/status-guards.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
@@ -58,9 +56,9 @@ describe("an admin acting on a delivery", () => {
     if (!billed) throw new Error("no delivery");
     await adminAct(billed.record.id, "cancel", "customer asked");
     expect(actors).toEqual([ADMIN]);
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toEqual([
       {
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        kind: endGatewaySubscriptionJob.kind,
         payload: { subscription_id: billed.subscription.id, reason: "customer asked" },
         dedupeKey: `end-subscription:${billed.subscription.id}`,
       },
@@ -83,7 +81,7 @@ describe("an admin acting on a delivery", () => {
       "the gateway subscription still bills other deliveries; it stays until they are cancelled",
     );
     await adminAct(second?.record.id ?? "", "cancel", "the last seat");
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toHaveLength(1);
   });
 
   test("a subscription already cancelled, or never at a gateway, queues nothing", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { makeFulfillItem } from "../../../application/fulfillment/fulfill-item.ts";
-import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
+import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure, UpstreamRejected, UpstreamServerError } from "../../../application/shared/errors.ts";
 import type { JobContext } from "../../../application/shared/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
@@ -64,7 +64,7 @@ describe("fulfilling one order item", () => {
     expect(t.saas.calls).toEqual([{ method: "fulfill", recordId: record.id }]);
     expect(t.adapters.license_download.calls).toEqual([]);
     expect(t.notifications()).toEqual([["fulfillment.ready", record.id]]);
-    expect(t.jobs.ofKind(NOTIFY_JOB)).toHaveLength(1);
+    expect(t.jobs.ofKind(notifyJob.kind)).toHaveLength(1);
   });
 
   test("waiting for the customer or for ops is settled without a ready notification", async () => {

@@ -33,7 +33,7 @@ describe("the fulfillment action job", () => {
     const t = setup();
     const record = t.fulfillments.add({ status: "active" });
 
-    await t.job({ fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed" }, JOB);
+    await t.job({ fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed", cause: "lapsed" }, JOB);
 
     expect(t.saas.calls).toEqual([{ method: "suspend", recordId: record.id, detail: "subscription lapsed" }]);
     expect(t.fulfillments.get(record.id).external_status).toBe("suspended");
@@ -43,7 +43,7 @@ describe("the fulfillment action job", () => {
     const t = setup();
     const record = t.fulfillments.add({ status: "cancelled" });
 
-    await t.job({ fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed" }, JOB);
+    await t.job({ fulfillment_id: record.id, action: "suspend", reason: "subscription lapsed", cause: "lapsed" }, JOB);
 
     expect(t.saas.calls).toEqual([]);
     expect(t.log.lines).toEqual([
@@ -57,7 +57,7 @@ describe("the fulfillment action job", () => {
   test("a record that no longer exists is skipped too", async () => {
     const t = setup();
 
-    await t.job({ fulfillment_id: crypto.randomUUID(), action: "sync", reason: "tick" }, JOB);
+    await t.job({ fulfillment_id: crypto.randomUUID(), action: "sync", reason: "tick", cause: "tick" }, JOB);
 
     expect(t.log.messages()).toEqual(["action skipped"]);
   });
@@ -67,9 +67,9 @@ describe("the fulfillment action job", () => {
     const record = t.fulfillments.add({ status: "active", external_status: "active" });
     t.saas.failWith(new UpstreamServerError("provider", 502));
 
-    await expect(t.job({ fulfillment_id: record.id, action: "sync", reason: "tick" }, JOB)).rejects.toBeInstanceOf(
-      UpstreamServerError,
-    );
+    await expect(
+      t.job({ fulfillment_id: record.id, action: "sync", reason: "tick", cause: "tick" }, JOB),
+    ).rejects.toBeInstanceOf(UpstreamServerError);
     expect(t.fulfillments.get(record.id).external_status).toBe("active");
     expect(t.log.messages()).not.toContain("action skipped");
   });

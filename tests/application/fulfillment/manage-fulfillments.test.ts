@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillJob } from "../../../application/fulfillment/jobs.ts";
 import { makeManageFulfillments } from "../../../application/fulfillment/manage-fulfillments.ts";
-import { FULFILL_JOB, type OpsTask } from "../../../application/fulfillment/ports.ts";
+import type { OpsTask } from "../../../application/fulfillment/ports.ts";
 import {
   FulfillmentNotFound,
   FulfillmentStateConflict,
@@ -49,7 +50,7 @@ describe("retrying a failed fulfillment", () => {
 
     expect(moved.status).toBe("queued");
     expect(t.jobs.all()).toEqual([
-      { kind: FULFILL_JOB, payload: { fulfillment_id: record.id }, dedupeKey: `fulfill:${record.id}` },
+      { kind: fulfillJob.kind, payload: { fulfillment_id: record.id }, dedupeKey: `fulfill:${record.id}` },
     ]);
   });
 
@@ -82,7 +83,7 @@ describe("the customer's input", () => {
       status: "processing",
       payload_snapshot: { variant: "monthly", customer_input: { domain: "shop.example.com" } },
     });
-    expect(t.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(t.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
   });
 
   test("something that is not a domain name is refused at /domain and changes nothing", async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { notify } from "../../../application/fulfillment/notify.ts";
-import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
+import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 
 describe("notifying about a fulfillment", () => {
@@ -13,7 +13,7 @@ describe("notifying about a fulfillment", () => {
     expect(uow.outbox.all()).toMatchObject([
       { kind: "fulfillment.ready", payload: { fulfillment_id: record.id, status: "active" } },
     ]);
-    expect(uow.jobs.ofKind(NOTIFY_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(notifyJob.kind)).toHaveLength(1);
     expect(uow.events.ofType("fulfillment.ready")).toMatchObject([
       { data: { fulfillment_id: record.id, status: "active" } },
     ]);
@@ -26,7 +26,7 @@ describe("notifying about a fulfillment", () => {
     await uow.run((scope) => notify(scope, "fulfillment.action_required", record));
 
     expect(uow.outbox.all()).toMatchObject([{ kind: "fulfillment.action_required" }]);
-    expect(uow.jobs.ofKind(NOTIFY_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(notifyJob.kind)).toHaveLength(1);
     expect(uow.events.all()).toEqual([]);
   });
 });

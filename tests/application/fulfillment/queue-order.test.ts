@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { FULFILL_JOB } from "../../../application/fulfillment/ports.ts";
+import { fulfillJob } from "../../../application/fulfillment/jobs.ts";
 import { queueOrder } from "../../../application/fulfillment/queue-order.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 
@@ -14,7 +14,7 @@ describe("handing an order over to fulfillment", () => {
     expect(records.every((record) => record.status === "queued")).toBe(true);
     expect(
       uow.jobs
-        .ofKind(FULFILL_JOB)
+        .ofKind(fulfillJob.kind)
         .map((job) => job.payload.fulfillment_id)
         .sort(),
     ).toEqual(records.map((record) => record.id).sort());

@@ -52,8 +52,8 @@ function setUp(failures: Error[] = []) {
 describe("the send-email job", () => {
   test("renders and sends the email once with its own Message-ID, then marks it sent", async () => {
     const { emails, sent, send } = setUp();
-    await send({ email_id: "e-1" }, CONTEXT);
-    await send({ email_id: "e-1" }, CONTEXT);
+    await send({ email_id: "e-1", ops: false }, CONTEXT);
+    await send({ email_id: "e-1", ops: false }, CONTEXT);
     expect(sent).toEqual([
       {
         messageId: "<m-1@shop.example>",
@@ -68,20 +68,22 @@ describe("the send-email job", () => {
 
   test("a server not taking it now: the job retries and the email stays pending", async () => {
     const { emails, sent, send } = setUp([new MailUnavailable("451 busy")]);
-    await expect(send({ email_id: "e-1" }, CONTEXT)).rejects.toBeInstanceOf(MailUnavailable);
+    await expect(send({ email_id: "e-1", ops: false }, CONTEXT)).rejects.toBeInstanceOf(MailUnavailable);
     expect(emails.get("e-1")?.state).toBe("pending");
-    await send({ email_id: "e-1" }, { ...CONTEXT, attempt: 2 });
+    await send({ email_id: "e-1", ops: false }, { ...CONTEXT, attempt: 2 });
     expect(sent).toHaveLength(1);
     expect(emails.get("e-1")?.state).toBe("sent");
   });
 
   test("a refusal for good, or the last attempt failing, marks it dead with the reason", async () => {
     const refused = setUp([new MailRejected("550 no such mailbox")]);
-    await expect(refused.send({ email_id: "e-1" }, CONTEXT)).rejects.toBeInstanceOf(MailRejected);
+    await expect(refused.send({ email_id: "e-1", ops: false }, CONTEXT)).rejects.toBeInstanceOf(MailRejected);
     expect(refused.emails.get("e-1")).toMatchObject({ state: "dead", last_error: expect.stringContaining("550") });
 
     const exhausted = setUp([new MailUnavailable("timeout")]);
-    await expect(exhausted.send({ email_id: "e-1" }, { ...CONTEXT, lastAttempt: true })).rejects.toThrow("timeout");
+    await expect(exhausted.send({ email_id: "e-1", ops: false }, { ...CONTEXT, lastAttempt: true })).rejects.toThrow(
+      "timeout",
+    );
     expect(exhausted.emails.get("e-1")?.state).toBe("dead");
   });
 
@@ -89,22 +91,22 @@ describe("the send-email job", () => {
     const { emails, sent, send } = setUp();
     const email = emails.get("e-1");
     if (email) emails.set("e-1", { ...email, to: "x,eve@victim.example" });
-    await expect(send({ email_id: "e-1" }, CONTEXT)).rejects.toMatchObject({ transient: false });
+    await expect(send({ email_id: "e-1", ops: false }, CONTEXT)).rejects.toMatchObject({ transient: false });
     expect(sent).toEqual([]);
     expect(emails.get("e-1")).toMatchObject({ state: "dead", last_error: expect.stringContaining("not one mailbox") });
   });
 
   test("an unknown email is a permanent failure", async () => {
     const { sent, send } = setUp();
-    await expect(send({ email_id: "nope" }, CONTEXT)).rejects.toMatchObject({ transient: false });
+    await expect(send({ email_id: "nope", ops: false }, CONTEXT)).rejects.toMatchObject({ transient: false });
     expect(sent).toEqual([]);
   });
 
   test("a dead email whose job is redriven is sent once the server is back, and then marked sent", async () => {
     const { emails, sent, send } = setUp([new MailUnavailable("down")]);
-    await expect(send({ email_id: "e-1" }, { ...CONTEXT, lastAttempt: true })).rejects.toThrow("down");
+    await expect(send({ email_id: "e-1", ops: false }, { ...CONTEXT, lastAttempt: true })).rejects.toThrow("down");
     expect(emails.get("e-1")?.state).toBe("dead");
-    await send({ email_id: "e-1" }, CONTEXT);
+    await send({ email_id: "e-1", ops: false }, CONTEXT);
     expect(sent).toHaveLength(1);
     expect(emails.get("e-1")?.state).toBe("sent");
   });

@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { EXPIRE_CHECKOUT_JOB, makeExpireUnpaidOrders } from "../../../application/checkout/expire-unpaid-orders.ts";
-import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
+import { makeExpireUnpaidOrders } from "../../../application/checkout/expire-unpaid-orders.ts";
+import { expireCheckoutJob } from "../../../application/checkout/jobs.ts";
+import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { makeMinuteTick } from "../../../application/maintenance/minute-tick.ts";
-import { NOTIFY_JOB } from "../../../application/notifications/ports.ts";
+import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { createInMemoryMutex } from "../../support/fakes/in-memory-mutex.ts";
 import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
@@ -38,7 +39,7 @@ function setup() {
     },
   });
   const actions = () =>
-    jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => [job.payload.action, job.payload.fulfillment_id]);
+    jobs.ofKind(fulfillmentActionJob.kind).map((job) => [job.payload.action, job.payload.fulfillment_id]);
   return {
     uow,
     fulfillments,
@@ -138,8 +139,8 @@ describe("the minute tick", () => {
     t.time.advance(1_000);
     await t.tick();
 
-    expect(t.jobs.ofKind(NOTIFY_JOB).map((job) => job.payload.outbox_id)).toEqual([stale]);
-    expect(t.jobs.ofKind(NOTIFY_JOB).map((job) => job.payload.outbox_id)).not.toContain(fresh);
+    expect(t.jobs.ofKind(notifyJob.kind).map((job) => job.payload.outbox_id)).toEqual([stale]);
+    expect(t.jobs.ofKind(notifyJob.kind).map((job) => job.payload.outbox_id)).not.toContain(fresh);
   });
 
   test("prunes finished jobs and reports what it did", async () => {
@@ -230,18 +231,18 @@ describe("the minute tick expires unpaid orders", () => {
     t.time.advance(minutes(EXPIRY_MINUTES) - 1);
     await t.tick();
     expect((await t.uow.orders.find(order.id))?.order.status).toBe("pending_payment");
-    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toEqual([]);
+    expect(t.jobs.ofKind(expireCheckoutJob.kind)).toEqual([]);
 
     t.time.advance(2);
     await t.tick();
     expect((await t.uow.orders.find(order.id))?.order.status).toBe("expired");
     expect((await t.uow.orders.find(failed.id))?.order.status).toBe("expired");
     expect((await t.uow.orders.find(paid.id))?.order.status).toBe("paid");
-    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB).map((job) => job.payload.order_id)).toEqual([order.id, failed.id]);
+    expect(t.jobs.ofKind(expireCheckoutJob.kind).map((job) => job.payload.order_id)).toEqual([order.id, failed.id]);
     expect(t.log.lines.at(-1)?.fields).toMatchObject({ expired: 2 });
 
     await t.tick();
-    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toHaveLength(2);
+    expect(t.jobs.ofKind(expireCheckoutJob.kind)).toHaveLength(2);
   });
 
   test("more unpaid orders than one batch all expire in one tick", async () => {
@@ -249,7 +250,7 @@ describe("the minute tick expires unpaid orders", () => {
     for (let i = 0; i < 250; i++) t.uow.orders.add({ created_at: t.time.now() });
     t.time.advance(minutes(EXPIRY_MINUTES + 1));
     await t.tick();
-    expect(t.jobs.ofKind(EXPIRE_CHECKOUT_JOB)).toHaveLength(250);
+    expect(t.jobs.ofKind(expireCheckoutJob.kind)).toHaveLength(250);
     expect(t.log.lines.at(-1)?.fields).toMatchObject({ expired: 250 });
   });
 });

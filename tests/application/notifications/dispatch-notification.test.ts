@@ -1,9 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import type { NewEmail } from "../../../application/mail/ports.ts";
 import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
+import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
 import { createRecordingNotifier } from "../../support/fakes/recording-notifier.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const DELIVERY = {
   customer_id: "c-1",
@@ -23,7 +25,7 @@ describe("dispatching a notification", () => {
   test("a ready delivery tells its customer and the message is marked dispatched", async () => {
     const { outbox, notifier, dispatch } = setUp();
     const id = await outbox.add("fulfillment.ready", { ...DELIVERY, internal: "not for the customer" });
-    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id }, firstRun());
     expect(notifier.delivered).toEqual([
       {
         outbox_id: id,
@@ -39,7 +41,7 @@ describe("dispatching a notification", () => {
 
   test("a failed delivery says so and points at the retry", async () => {
     const { outbox, notifier, dispatch } = setUp();
-    await dispatch({ outbox_id: await outbox.add("fulfillment.failed", DELIVERY) });
+    await dispatch({ outbox_id: await outbox.add("fulfillment.failed", DELIVERY) }, firstRun());
     expect(notifier.delivered[0]).toMatchObject({
       kind: "fulfillment.failed",
       title: "We could not deliver your purchase",
@@ -50,8 +52,8 @@ describe("dispatching a notification", () => {
   test("a message already dispatched is not sent again", async () => {
     const { outbox, notifier, dispatch } = setUp();
     const id = await outbox.add("fulfillment.ready", DELIVERY);
-    await dispatch({ outbox_id: id });
-    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id }, firstRun());
+    await dispatch({ outbox_id: id }, firstRun());
     expect(notifier.delivered).toHaveLength(1);
   });
 
@@ -59,17 +61,18 @@ describe("dispatching a notification", () => {
     const { outbox, notifier, dispatch } = setUp();
     const id = await outbox.add("fulfillment.ready", DELIVERY);
     notifier.fail(new Error("mail server down"));
-    await expect(dispatch({ outbox_id: id })).rejects.toThrow("mail server down");
+    await expect(dispatch({ outbox_id: id }, firstRun())).rejects.toThrow("mail server down");
     expect((await outbox.find(id))?.dispatched_at).toBeNull();
     notifier.recover();
-    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id }, firstRun());
     expect(notifier.delivered).toHaveLength(1);
   });
 
   test("a message that does not exist fails the job for good", async () => {
     const { notifier, dispatch } = setUp();
-    await expect(dispatch({ outbox_id: crypto.randomUUID() })).rejects.toBeInstanceOf(PermanentJobFailure);
-    await expect(dispatch({})).rejects.toBeInstanceOf(PermanentJobFailure);
+    await expect(dispatch({ outbox_id: crypto.randomUUID() }, firstRun())).rejects.toBeInstanceOf(PermanentJobFailure);
+    // A payload that names no message is refused as it is read back, before the handler runs.
+    expect(() => notifyJob.read({})).toThrow(PermanentJobFailure);
     expect(notifier.delivered).toEqual([]);
   });
 
@@ -103,11 +106,11 @@ describe("dispatching a notification", () => {
     };
     const dispatch = makeDispatchNotification({ outbox, notifier, mail });
     const id = await outbox.add("fulfillment.ready", DELIVERY);
-    await expect(dispatch({ outbox_id: id })).rejects.toThrow("database unavailable");
+    await expect(dispatch({ outbox_id: id }, firstRun())).rejects.toThrow("database unavailable");
     expect((await outbox.find(id))?.dispatched_at).toBeNull();
     queueDown = false;
-    await dispatch({ outbox_id: id });
-    await dispatch({ outbox_id: id });
+    await dispatch({ outbox_id: id }, firstRun());
+    await dispatch({ outbox_id: id }, firstRun());
     expect(queued).toEqual([
       expect.objectContaining({ key: `notification:${id}`, template: "fulfillment.ready", to: "ada@example.com" }),
     ]);

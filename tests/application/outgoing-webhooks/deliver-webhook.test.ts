@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_RETRY_AFTER_MS, makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
+import { webhookDeliveryJob } from "../../../application/outgoing-webhooks/jobs.ts";
 import type {
   AttemptRecord,
   OutgoingMessage,
@@ -90,7 +91,14 @@ function setUp(
     lastAttempt: attempt >= maxAttempts,
   });
   const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
-    deliver({ delivery_id: message?.delivery.id, redelivery: options.redelivery }, job(attempt, options.maxAttempts));
+    deliver(
+      // Read back as the worker reads it: a job stored without `redelivery` sends the first run.
+      webhookDeliveryJob.read({
+        delivery_id: message?.delivery.id ?? crypto.randomUUID(),
+        redelivery: options.redelivery,
+      }),
+      job(attempt, options.maxAttempts),
+    );
   return { sent, attempts, clock, run };
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
-import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
+import { settleRefundJob } from "../../../application/payments/jobs.ts";
 import { makeMoneyBack } from "../../../application/payments/money-back.ts";
 import { UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { OrderNotFound } from "../../../domain/orders/errors.ts";
@@ -110,7 +110,7 @@ describe("an admin refund", () => {
     expect(uow.payments.get(payment.id).refunded_amount).toBe(2450);
     expect(details.refunds).toMatchObject([{ gateway_refund_id: "re_gateway_b_1", amount: 2450 }]);
     expect(details.order.status).toBe("partially_refunded");
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([]);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([]);
   });
 
   test("and a running total the admin's record already holds changes nothing", async () => {
@@ -198,14 +198,14 @@ describe("an admin refund", () => {
     expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
     expect(uow.orders.get(order.id).status).toBe("paid");
     expect(uow.payments.reservations()).toMatchObject([{ payment_id: payment.id, amount: 4900 }]);
-    expect(uow.jobs.ofKind(SETTLE_REFUND_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(settleRefundJob.kind)).toHaveLength(1);
   });
 
   test("of everything cancels the order's deliveries", async () => {
     const { uow, admin, order } = setUp();
     uow.fulfillments.add({ order_id: order.id, status: "active" });
     await admin.refund(order.id, {});
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toMatchObject([{ payload: { action: "cancel" } }]);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toMatchObject([{ payload: { action: "cancel" } }]);
   });
 });
 
@@ -214,16 +214,16 @@ describe("an admin approval", () => {
     const { uow, admin, order } = setUp({ status: "flagged", needs_attention: true, attention_reason: "amount" });
     const approved = await admin.approve(order.id);
     expect(approved.order).toMatchObject({ status: "paid", needs_attention: false, attention_reason: null });
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     await expect(admin.approve(order.id)).rejects.toBeInstanceOf(NothingToApprove);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
   });
 
   test("of a paid order waiting for attention clears the flag and delivers what is not delivered yet", async () => {
     const { uow, admin, order } = setUp({ status: "paid", needs_attention: true, attention_reason: "check" });
     await admin.approve(order.id);
     expect(uow.orders.get(order.id).needs_attention).toBe(false);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
   });
 
   test("of an order needing nothing is refused and changes nothing", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
-import { SETTLE_REFUND_JOB } from "../../../application/payments/admin-refund.ts";
+import { settleRefundJob } from "../../../application/payments/jobs.ts";
 import { SETTLE_REFUND_AFTER_MS } from "../../../application/payments/refund-timing.ts";
 import {
   IdempotencyKeyReused,
@@ -45,7 +45,7 @@ function setUp() {
     orders.refund(order.id, request, ADMIN, key);
   /** The references the gateway was asked to refund under, in order. */
   const references = () => gateways.gateway_b.callsOf("refund").map((args) => args[2]);
-  const settleJobs = () => uow.jobs.ofKind(SETTLE_REFUND_JOB);
+  const settleJobs = () => uow.jobs.ofKind(settleRefundJob.kind);
   return { uow, gateways, orders, order, payment, refund, references, settleJobs };
 }
 
@@ -130,12 +130,12 @@ describe("an admin refund's reservation", () => {
     gateways.gateway_b.recover("refund");
     uow.payments.expireClaims();
     const [job] = settleJobs();
-    await orders.settleRefund(job?.payload ?? {});
+    await orders.settleRefund(settleRefundJob.read(job?.payload ?? {}));
     expect(references()).toHaveLength(2);
     expect(new Set(references()).size).toBe(1);
     expect(uow.payments.get(payment.id).refunded_amount).toBe(700);
     expect(uow.audit.all()).toMatchObject([{ actor_id: ADMIN, action: "order.refund", summary: { amount: 700 } }]);
-    await orders.settleRefund(job?.payload ?? {});
+    await orders.settleRefund(settleRefundJob.read(job?.payload ?? {}));
     expect(references()).toHaveLength(2);
   });
 
@@ -144,7 +144,9 @@ describe("an admin refund's reservation", () => {
     const atGateway = gateways.gateway_b.hold("refund");
     const running = refund({ amount: 700 });
     await atGateway.started;
-    await expect(orders.settleRefund(settleJobs()[0]?.payload ?? {})).rejects.toBeInstanceOf(RefundInProgress);
+    await expect(orders.settleRefund(settleRefundJob.read(settleJobs()[0]?.payload ?? {}))).rejects.toBeInstanceOf(
+      RefundInProgress,
+    );
     atGateway.release();
     await running;
     expect(references()).toHaveLength(1);
@@ -171,7 +173,7 @@ describe("an admin refund's reservation", () => {
     await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
     gateways.gateway_b.recover("refund");
     uow.payments.expireClaims();
-    await orders.settleRefund(settleJobs()[0]?.payload ?? {});
+    await orders.settleRefund(settleRefundJob.read(settleJobs()[0]?.payload ?? {}));
     const details = await refund({ amount: 700 }, "key-1");
     expect(references()).toHaveLength(2);
     expect(new Set(references()).size).toBe(1);
@@ -184,7 +186,9 @@ describe("an admin refund's reservation", () => {
     await expect(refund({ amount: 2000 }, "key-1")).rejects.toThrow();
     gateways.gateway_b.recover("refund");
     await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(RefundInProgress);
-    await expect(orders.settleRefund(settleJobs()[0]?.payload ?? {})).rejects.toBeInstanceOf(RefundInProgress);
+    await expect(orders.settleRefund(settleRefundJob.read(settleJobs()[0]?.payload ?? {}))).rejects.toBeInstanceOf(
+      RefundInProgress,
+    );
     expect(references()).toHaveLength(1);
     expect(uow.payments.reservations()).toMatchObject([{ amount: 2000, outcome_unknown: true }]);
   });
@@ -219,7 +223,9 @@ describe("an admin refund's reservation", () => {
     await expect(refund({ amount: 2000 }, "key-1")).rejects.toBeInstanceOf(RefundOutcomeUnknown);
     expect(uow.payments.reservations()).toMatchObject([{ amount: 2000, outcome_unknown: true }]);
     uow.payments.expireClaims();
-    await expect(orders.settleRefund(settleJobs()[0]?.payload ?? {})).rejects.toBeInstanceOf(RefundOutcomeUnknown);
+    await expect(orders.settleRefund(settleRefundJob.read(settleJobs()[0]?.payload ?? {}))).rejects.toBeInstanceOf(
+      RefundOutcomeUnknown,
+    );
     expect(uow.payments.reservations()).toMatchObject([{ amount: 2000 }]);
     await expect(refund({ amount: 3000 })).rejects.toBeInstanceOf(RefundExceedsPayment);
     expect(uow.payments.get(payment.id).refunded_amount).toBe(0);
@@ -243,7 +249,7 @@ describe("an admin refund's reservation", () => {
     await expect(refund({ amount: 700 }, "key-1")).rejects.toBeInstanceOf(UpstreamTimeout);
     gateways.gateway_b.recover("refund");
     uow.payments.expireClaims();
-    await orders.settleRefund(settleJobs()[0]?.payload ?? {});
+    await orders.settleRefund(settleRefundJob.read(settleJobs()[0]?.payload ?? {}));
     await expect(refund({ amount: 800 }, "key-1")).rejects.toBeInstanceOf(IdempotencyKeyReused);
   });
 });

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import {
-  END_GATEWAY_SUBSCRIPTION_JOB,
   endOrderBilling,
   endSubscriptionBilling,
   makeEndGatewaySubscription,
 } from "../../../application/payments/end-gateway-subscription.ts";
+import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
@@ -34,7 +34,7 @@ describe("ending an order's billing", () => {
     const [billed] = aBilledOrder(uow);
     await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
     await uow.run((scope) => endOrderBilling(scope, billed?.record.order_id ?? "", "payment refunded"));
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toMatchObject([
       { payload: { subscription_id: billed?.subscription.id, reason: "payment refunded" } },
     ]);
   });
@@ -47,9 +47,9 @@ describe("ending one subscription's billing", () => {
     const subscription = billed?.subscription ?? { id: "" };
     await uow.run((scope) => endSubscriptionBilling(scope, subscription, "customer asked"));
     await uow.run((scope) => endSubscriptionBilling(scope, subscription, "customer asked"));
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toEqual([
       {
-        kind: END_GATEWAY_SUBSCRIPTION_JOB,
+        kind: endGatewaySubscriptionJob.kind,
         payload: { subscription_id: subscription.id, reason: "customer asked" },
         dedupeKey: `end-subscription:${subscription.id}`,
       },

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
-import { FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
-import { END_GATEWAY_SUBSCRIPTION_JOB } from "../../../application/payments/end-gateway-subscription.ts";
+import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import { makeMoneyBack, settleAfterRefund } from "../../../application/payments/money-back.ts";
 import type { EventContext } from "../../../application/payments/receive-payment.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
@@ -28,7 +28,7 @@ function setUp(status: OrderStatus = "paid") {
   const dispute = (event: Parameters<typeof moneyBack.disputed>[0]) =>
     uow.run((scope) => moneyBack.disputed(event, contextOf(event.payment as Payment), scope));
   const actions = () =>
-    uow.jobs.ofKind(FULFILLMENT_ACTION_JOB).map((job) => (job.payload as { action: string }).action);
+    uow.jobs.ofKind(fulfillmentActionJob.kind).map((job) => (job.payload as { action: string }).action);
   return { uow, log, order, items, record, payment, refund, dispute, actions };
 }
 
@@ -44,7 +44,7 @@ describe("a refund", () => {
     expect(uow.payments.get(payment.id).refunded_amount).toBe(4900);
     expect(uow.orders.get(order.id).status).toBe("refunded");
     expect(actions()).toEqual(["cancel"]);
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toMatchObject([
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toMatchObject([
       { payload: { subscription_id: subscription.id, reason: "payment refunded" } },
     ]);
   });
@@ -174,7 +174,7 @@ describe("a dispute", () => {
     expect(uow.orders.get(order.id).status).toBe("charged_back");
     expect(uow.payments.get(payment.id).charged_back_amount).toBe(4900);
     expect(actions()).toEqual(["suspend", "cancel"]);
-    expect(uow.jobs.ofKind(END_GATEWAY_SUBSCRIPTION_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(endGatewaySubscriptionJob.kind)).toHaveLength(1);
   });
 
   test("settled is final: a later outcome changes nothing", async () => {

@@ -10,6 +10,7 @@ import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const ADMIN = "4f6c2b1a-7d3e-4c5b-9a8f-1e2d3c4b5a69";
 
@@ -47,7 +48,7 @@ function setUp() {
       payload: JSON.stringify(event),
       event: encodeGatewayEvent(event),
     });
-    await process({ inbox_id: entry.id });
+    await process({ inbox_id: entry.id }, firstRun());
   };
   const end = makeEndGatewaySubscription({ subscriptions: uow.subscriptions, uow, gateways, clock, log });
   return { uow, gateways, tell, admin, end, events: uow.events };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
 import { PermanentJobFailure, UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../../domain/payments/gateway-event.ts";
@@ -10,6 +10,7 @@ import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 function setUp() {
   const uow = createInMemoryUnitOfWork();
@@ -36,7 +37,7 @@ function setUp() {
       payload: JSON.stringify(event),
       event: encodeGatewayEvent(event),
     });
-  const run = (entry: { id: string }) => process({ inbox_id: entry.id });
+  const run = (entry: { id: string }) => process({ inbox_id: entry.id }, firstRun());
   return { uow, gateways, log, stored, run };
 }
 
@@ -50,7 +51,7 @@ describe("the payment job", () => {
     expect(await uow.payments.forOrder(order.id)).toMatchObject([
       { payment_id: "pi_1", amount: 4900, kind: "initial" },
     ]);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect((await uow.inbox.find(entry.id))?.processed_at).toBeInstanceOf(Date);
     expect(gateways.gateway_b.callsOf("normalizeWebhookPayload")).toEqual([]);
     expect(gateways.gateway_b.callsOf("resolvePayment")).toEqual([[{ payment_id: "pi_1" }]]);
@@ -74,7 +75,7 @@ describe("the payment job", () => {
     await run(entry);
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
     expect((await uow.fulfillments.list({ order_id: order.id }, { limit: 10 })).items).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect(gateways.gateway_b.calls).toHaveLength(calls);
   });
 
@@ -85,7 +86,7 @@ describe("the payment job", () => {
     await run(stored(first));
     await run(stored({ ...first, event_id: "evt_other_name_same_payment" }));
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(1);
     expect(uow.orders.get(order.id).needs_attention).toBe(false);
   });
 
@@ -180,10 +181,10 @@ describe("the payment job", () => {
       status: "cancelled",
       cancelled_at: new Date("2026-01-15T09:30:00.000Z"),
     });
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
-        kind: FULFILLMENT_ACTION_JOB,
-        payload: { fulfillment_id: record.id, action: "cancel", reason: "subscription cancelled" },
+        kind: fulfillmentActionJob.kind,
+        payload: { fulfillment_id: record.id, action: "cancel", reason: "subscription cancelled", cause: "evt_c" },
         dedupeKey: `cancel:${record.id}:evt_c`,
       },
     ]);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
-import { FULFILL_JOB, FULFILLMENT_ACTION_JOB } from "../../../application/fulfillment/ports.ts";
 import type { ResolvedPayment } from "../../../application/payments/ports.ts";
 import { type EventContext, makePaymentReceivers } from "../../../application/payments/receive-payment.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
@@ -43,7 +43,7 @@ describe("a first payment", () => {
     expect((await deliveries(order)).map((record) => record.order_item_id).sort()).toEqual(
       items.map((item) => item.id).sort(),
     );
-    expect(uow.jobs.ofKind(FULFILL_JOB)).toHaveLength(2);
+    expect(uow.jobs.ofKind(fulfillJob.kind)).toHaveLength(2);
     expect(await uow.payments.forOrder(order.id)).toMatchObject([
       { payment_id: "pi_1", payment_intent_id: "pi_1", kind: "initial", amount: 4900, tax: 0, currency: "EUR" },
     ]);
@@ -178,10 +178,10 @@ describe("a renewal", () => {
       status: "active",
       current_period_end: new Date("2026-03-01T00:00:00.000Z"),
     });
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([
       {
-        kind: FULFILLMENT_ACTION_JOB,
-        payload: { fulfillment_id: record.id, action: "renew", reason: "subscription renewed" },
+        kind: fulfillmentActionJob.kind,
+        payload: { fulfillment_id: record.id, action: "renew", reason: "subscription renewed", cause: event.event_id },
         dedupeKey: `renew:${record.id}:${event.event_id}`,
       },
     ]);
@@ -194,7 +194,7 @@ describe("a renewal", () => {
     await renewed(event);
     await renewed({ ...event, event_id: "evt_again" });
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toHaveLength(1);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toHaveLength(1);
   });
 
   test("of a cancelled subscription is recorded but renews no delivery", async () => {
@@ -202,7 +202,7 @@ describe("a renewal", () => {
     const { order } = await aSubscribedOrder(uow, "cancelled");
     await renewed(aRenewedEvent({ subscription_id: "sub_1" }));
     expect(await uow.payments.forOrder(order.id)).toHaveLength(1);
-    expect(uow.jobs.ofKind(FULFILLMENT_ACTION_JOB)).toEqual([]);
+    expect(uow.jobs.ofKind(fulfillmentActionJob.kind)).toEqual([]);
   });
 
   test("of a subscription not known yet is retried, recording nothing meanwhile", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { paymentEventJob } from "../../../application/payments/jobs.ts";
 import type { WebhookRequest } from "../../../application/payments/ports.ts";
-import { makeReceiveWebhook, PAYMENT_EVENT_JOB } from "../../../application/payments/receive-webhook.ts";
+import { makeReceiveWebhook } from "../../../application/payments/receive-webhook.ts";
 import {
   InvalidWebhookPayload,
   InvalidWebhookSignature,
@@ -46,7 +47,7 @@ describe("receiving a webhook", () => {
     });
     expect(decodeGatewayEvent(entry?.event)).toStrictEqual(event);
     expect(intake.jobs.all()).toEqual([
-      { kind: PAYMENT_EVENT_JOB, payload: { inbox_id: entry?.id }, dedupeKey: `inbox:${entry?.id}` },
+      { kind: paymentEventJob.kind, payload: { inbox_id: entry?.id }, dedupeKey: `inbox:${entry?.id}` },
     ]);
     expect(gateways.gateway_b.callsOf("normalizeWebhookPayload")).toHaveLength(1);
   });

@@ -7,12 +7,8 @@ import { createPostgresWebhookUnitOfWork } from "../../../adapters/postgres/webh
 import { createSecretCipher } from "../../../adapters/secrets/secret-cipher.ts";
 import { makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
 import { makeWebhookFanout } from "../../../application/outgoing-webhooks/fan-out.ts";
-import {
-  WEBHOOK_DELIVERY_JOB,
-  WEBHOOK_FANOUT_JOB,
-  type WebhookAnswer,
-  type WebhookMessage,
-} from "../../../application/outgoing-webhooks/ports.ts";
+import { webhookDeliveryJob, webhookFanoutJob } from "../../../application/outgoing-webhooks/jobs.ts";
+import type { WebhookAnswer, WebhookMessage } from "../../../application/outgoing-webhooks/ports.ts";
 import type { JobHandler } from "../../../application/shared/jobs.ts";
 import type { RetrySchedule } from "../../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { createLogger } from "../../../kit/logger.ts";
@@ -69,10 +65,14 @@ function deliveryHandlers(send: (message: WebhookMessage) => WebhookAnswer, secr
   };
 }
 
-function startWorker(handlers: { fanOut: JobHandler; deliver: JobHandler }) {
+function startWorker(handlers: {
+  fanOut: JobHandler<typeof webhookFanoutJob>;
+  deliver: JobHandler<typeof webhookDeliveryJob>;
+}) {
   const worker = createJobWorker({
     sql: db.current.sql,
-    handlers: { [WEBHOOK_FANOUT_JOB]: handlers.fanOut, [WEBHOOK_DELIVERY_JOB]: handlers.deliver },
+    types: { [webhookFanoutJob.kind]: webhookFanoutJob, [webhookDeliveryJob.kind]: webhookDeliveryJob },
+    handlers: { [webhookFanoutJob.kind]: handlers.fanOut, [webhookDeliveryJob.kind]: handlers.deliver },
     wake: { subscribe: () => () => {} },
     logger: createLogger({ level: "silent" }),
     pollIntervalMs: 20,
@@ -117,7 +117,7 @@ const redeliver = (endpointId: string, deliveryId: string) =>
 
 const deliveryJobs = () =>
   db.current.sql<{ state: string; dedupe_key: string }[]>`
-    select state, dedupe_key from jobs where kind = ${WEBHOOK_DELIVERY_JOB} order by id`;
+    select state, dedupe_key from jobs where kind = ${webhookDeliveryJob.kind} order by id`;
 
 describe("redelivering an outgoing webhook", () => {
   test("while the job of the run before is still finishing, the redelivery gets a job of its own and is sent", async () => {

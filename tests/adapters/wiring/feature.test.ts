@@ -1,0 +1,44 @@
+import { describe, expect, test } from "bun:test";
+import { jobsOf } from "../../../adapters/wiring/feature.ts";
+import { JOB_TYPES, type MarketplaceJobHandlers } from "../../../adapters/wiring/job-kinds.ts";
+
+const done = async () => {};
+
+/** A handler for every kind, as the features give them together. */
+const every: MarketplaceJobHandlers = {
+  payment_event: done,
+  end_gateway_subscription: done,
+  settle_refund: done,
+  expire_checkout: done,
+  fulfill: done,
+  fulfillment_action: done,
+  notify: done,
+  send_email: done,
+  webhook_fanout: done,
+  webhook_delivery: done,
+};
+
+describe("the worker's handler table", () => {
+  test("takes each feature's handlers by kind", () => {
+    const { notify, ...rest } = every;
+    const table = jobsOf([{ routes: {}, jobs: rest }, { routes: {} }, { routes: {}, jobs: { notify } }]);
+    expect(Object.keys(table).sort()).toEqual(Object.keys(JOB_TYPES).sort());
+    expect(table.notify).toBe(notify);
+  });
+
+  test("a kind no feature handles does not compile", () => {
+    const { notify: _, ...withoutNotify } = every;
+    // @ts-expect-error `notify` has no handler
+    const table = jobsOf([{ routes: {}, jobs: withoutNotify }]);
+    expect(Object.keys(table)).not.toContain("notify");
+  });
+
+  test("two features handling one kind is a wiring mistake", () => {
+    expect(() =>
+      jobsOf([
+        { routes: {}, jobs: every },
+        { routes: {}, jobs: { fulfill: done } },
+      ]),
+    ).toThrow("two features handle the job kind fulfill");
+  });
+});
