@@ -1,10 +1,10 @@
-import type { IssuedLicense, LicenseRepository } from "../../application/fulfillment/license-ports.ts";
+import type { IssuedLicense, LicenseWriter } from "../../application/fulfillment/license-ports.ts";
 import type {
   FulfillmentAdapter,
   FulfillmentContext,
   FulfillmentOutcome,
 } from "../../application/fulfillment/ports.ts";
-import type { Clock } from "../../application/shared/runtime.ts";
+import type { Clock } from "../../application/shared/clock-and-log.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import type { LicenseSigner } from "../licensing/license-signer.ts";
 
@@ -31,7 +31,7 @@ const delivered = ({ license, entitlement }: IssuedLicense): FulfillmentOutcome 
  * (docs/decisions/licenses.md).
  */
 export function createLicenseDownloadAdapter(deps: {
-  licenses: LicenseRepository;
+  licenses: LicenseWriter;
   signer: LicenseSigner;
   clock: Clock;
 }): FulfillmentAdapter {
@@ -41,7 +41,7 @@ export function createLicenseDownloadAdapter(deps: {
     if (!issued) throw new Error(`fulfillment ${context.record.id} has no license`);
     return issued;
   };
-  const move = async (context: FulfillmentContext, change: Parameters<LicenseRepository["changeForRecord"]>[1]) => {
+  const move = async (context: FulfillmentContext, change: Parameters<LicenseWriter["changeForRecord"]>[1]) => {
     const changed = await licenses.changeForRecord(context.record.id, change);
     if (!changed) throw new Error(`fulfillment ${context.record.id} has no license`);
     return { external_status: changed.license.status };

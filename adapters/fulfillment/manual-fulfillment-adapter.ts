@@ -1,5 +1,5 @@
 import type { FulfillmentAdapter, FulfillmentContext, OpsTaskRepository } from "../../application/fulfillment/ports.ts";
-import type { Clock } from "../../application/shared/runtime.ts";
+import type { Clock } from "../../application/shared/clock-and-log.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { httpUrlOrNull } from "../../domain/shared/http-url.ts";

@@ -6,7 +6,7 @@ import type {
   OpsTaskRepository,
 } from "../../application/fulfillment/ports.ts";
 import type { Installation, InstallationRepository } from "../../application/provisioning/ports.ts";
-import type { Clock } from "../../application/shared/runtime.ts";
+import type { Clock } from "../../application/shared/clock-and-log.ts";
 import { customerDomainFault, customerDomainRefused } from "../../domain/fulfillment/customer-domain.ts";
 import { driverConfig } from "../../domain/fulfillment/driver-config.ts";
 import { FulfillmentStateConflict, InstallationDomainTaken } from "../../domain/fulfillment/errors.ts";

@@ -1,8 +1,8 @@
 import { Elysia, type Static, t } from "elysia";
 import type { AuditFilter, AuditRecord } from "../../application/audit/ports.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
-import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { named, page } from "./openapi-models.ts";
 import { Cursor, ListLimit, pageRequest, Time, Uuid } from "./shared-schemas.ts";
 
 export interface AdminAuditDeps {

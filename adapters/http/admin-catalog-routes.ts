@@ -5,7 +5,6 @@ import type { PageRequest } from "../../application/shared/ports.ts";
 import type { CheckoutOptions, PricingMapping, PricingMappingInput } from "../../domain/catalog/pricing.ts";
 import type { Product, ProductInput } from "../../domain/catalog/product.ts";
 import { CheckoutPreviewSchema, DriverDescriptionSchema } from "./admin-catalog-schemas.ts";
-import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import {
   AdminProductSchema,
@@ -15,6 +14,7 @@ import {
   ProductInputSchema,
   StatusSchema,
 } from "./catalog-schemas.ts";
+import { named, page } from "./openapi-models.ts";
 import { asBody, toAdminProductBody } from "./serializers.ts";
 import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 

@@ -1,6 +1,6 @@
 import { t } from "elysia";
-import { named } from "./api-model.ts";
 import { CheckoutOptionsSchema, DeliveryModelSchema, DriverSchema, StatusSchema } from "./catalog-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { Uuid } from "./shared-schemas.ts";
 
 export const CheckoutPreviewSchema = named(

@@ -5,10 +5,10 @@ import type { JobRecord, JobState } from "../../application/shared/jobs.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import { FULFILLMENT_DRIVERS } from "../../domain/catalog/drivers.ts";
 import { FULFILLMENT_STATUSES, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth, type Principal } from "./auth-plugin.ts";
 import { FulfillmentSchema, JobSchema, OpsTaskSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody, toJobBody, toTaskBody } from "./fulfillment-serializers.ts";
+import { page } from "./openapi-models.ts";
 import { Cursor, everyOf, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminFulfillmentDeps {

@@ -7,8 +7,8 @@ import {
   SECRET_PURPOSE_KINDS,
   type SecretPurpose,
 } from "../../domain/secrets/secret-purpose.ts";
-import { named, noContent, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { named, noContent, page } from "./openapi-models.ts";
 import { oneOf } from "./shared-schemas.ts";
 
 export interface AdminSecretDeps {

@@ -1,9 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { AccessChange, Account } from "../../domain/identity/account.ts";
-import { named, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { RoleSchema, toUserBody, UserBody } from "./auth-routes.ts";
+import { named, page } from "./openapi-models.ts";
 import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminUserDeps {

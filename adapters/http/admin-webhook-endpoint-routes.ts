@@ -10,8 +10,8 @@ import type {
 } from "../../application/outgoing-webhooks/ports.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import { noContent, page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { noContent, page } from "./openapi-models.ts";
 import {
   CreateWebhookEndpointBody,
   KeyedWebhookEndpointSchema,

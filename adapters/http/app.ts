@@ -12,7 +12,7 @@ import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provi
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
-import { apiDocs } from "./api-docs.ts";
+import { apiDocs } from "./api-reference-route.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { createCatalogFastPath } from "./catalog-fast-path.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";

@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import type { Account } from "../../domain/identity/account.ts";
 import { SignInThrottled } from "../../domain/identity/errors.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
-import { named, noContent } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { named, noContent } from "./openapi-models.ts";
 import { clientAddress } from "./rate-limit.ts";
 
 export const RoleSchema = named("Role", t.Union([t.Literal("customer"), t.Literal("admin")]));

@@ -9,7 +9,7 @@ import {
 import { PAYMENT_GATEWAYS, PRODUCT_LIMITS, PRODUCT_STATUSES } from "../../domain/catalog/product.ts";
 import { VARIANTS } from "../../domain/catalog/variants.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
+import { named } from "./openapi-models.ts";
 import { oneOf, Time, Uuid } from "./shared-schemas.ts";
 
 /** Kept for the route files that still import it from here; its home is shared-schemas.ts. */

@@ -3,9 +3,9 @@ import type { CalculatedCheckout, CheckoutRequest } from "../../application/chec
 import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
 import { MAX_CHECKOUT_ITEMS } from "../../domain/checkout/checkout.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema, VariantSchema } from "./catalog-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { PricedItemSchema, QuantitySchema } from "./order-schemas.ts";
 import { createTokenBuckets, type RateLimit, rateLimitedResponse } from "./rate-limit.ts";
 import { asBody } from "./serializers.ts";

@@ -3,10 +3,10 @@ import type { NotificationFilter, StoredNotification } from "../../application/n
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { Int, QueryInt } from "../../kit/schema-types.ts";
-import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { FulfillmentSchema, NotificationSchema } from "./fulfillment-schemas.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
+import { page } from "./openapi-models.ts";
 import { Cursor, IdParams, oneOf, pageRequest } from "./shared-schemas.ts";
 
 export interface CustomerFulfillmentDeps {

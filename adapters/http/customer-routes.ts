@@ -1,7 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import type { makeLicenseService } from "../../application/licensing/license-service.ts";
-import { page } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import {
   DashboardItemSchema,
@@ -14,6 +13,7 @@ import {
 import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
 import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
+import { page } from "./openapi-models.ts";
 import { OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
 import { asBody } from "./serializers.ts";

@@ -4,8 +4,8 @@ import type { UnusableReason } from "../../application/licensing/errors.ts";
 import type { NextActionKind } from "../../domain/dashboard/next-action.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
 import { DriverSchema } from "./catalog-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
 const LicenseStatus = everyOf<CustomerLicense["status"]>()(["active", "suspended", "revoked"]);

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
-import { named } from "./api-model.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { named } from "./openapi-models.ts";
 import { IdParams, Time } from "./shared-schemas.ts";
 
 export interface CustomerSubscriptionDeps {

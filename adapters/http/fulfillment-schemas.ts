@@ -4,8 +4,8 @@ import type { NotificationKind } from "../../application/notifications/ports.ts"
 import type { JobState } from "../../application/shared/jobs.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
 import { DriverSchema } from "./catalog-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
 const Payload = t.Record(t.String(), t.Unknown());

@@ -4,8 +4,8 @@ import type { ConnectionFailureReason } from "../../application/shared/connectio
 import { REFERENCE_PATTERN } from "../../domain/catalog/config-spec.ts";
 import { MAX_URL_LENGTH } from "../../domain/shared/http-url.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
 import { GatewaySchema, PriceSourceSchema, VariantSchema } from "./catalog-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { GatewayEnvironmentSchema, TaxBehaviorSchema } from "./order-schemas.ts";
 import { everyOf } from "./shared-schemas.ts";
 

@@ -5,7 +5,6 @@ import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
 import { GATEWAY_ENVIRONMENTS } from "../../domain/payments/gateway-event.ts";
 import { type DisputeStatus, type PaymentKind, TAX_BEHAVIORS } from "../../domain/payments/payment.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
 import {
   BillingIntervalSchema,
   DeliveryModelSchema,
@@ -15,6 +14,7 @@ import {
   VariantSchema,
 } from "./catalog-schemas.ts";
 import { FulfillmentSchema } from "./fulfillment-schemas.ts";
+import { named } from "./openapi-models.ts";
 import { everyOf, oneOf, Time, Uuid } from "./shared-schemas.ts";
 
 const Money = (description = "Minor units of the order's currency") => Int({ description });

@@ -7,7 +7,7 @@ import {
 import { WEBHOOK_DELIVERY_STATES, webhookIdOf } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { MAX_URL_LENGTH } from "../../domain/shared/http-url.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
+import { named } from "./openapi-models.ts";
 import { oneOf, Time, Uuid } from "./shared-schemas.ts";
 
 export const OutgoingEventTypeSchema = named("OutgoingEventType", oneOf(OUTGOING_EVENT_TYPES));

@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { Int } from "../../kit/schema-types.ts";
-import { named } from "./api-model.ts";
+import { named } from "./openapi-models.ts";
 
 export const FieldErrorSchema = named(
   "FieldError",

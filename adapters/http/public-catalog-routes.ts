@@ -2,8 +2,8 @@ import { Elysia, t } from "elysia";
 import type { PublicListQuery, PublicProduct } from "../../application/catalog/browse-catalog.ts";
 import { CATALOG_TOPIC } from "../../application/catalog/manage-products.ts";
 import type { ChangeSignal, Page } from "../../application/shared/ports.ts";
-import { page, preSerializedJson } from "./api-model.ts";
 import { DeliveryModelSchema, PublicProductSchema } from "./catalog-schemas.ts";
+import { page, preSerializedJson } from "./openapi-models.ts";
 import { answerResponse, createResponseCache, type PreparedAnswer } from "./response-cache.ts";
 import { Cursor, ListLimit, pageRequest } from "./shared-schemas.ts";
 

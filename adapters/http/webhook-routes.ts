@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { WebhookRequest } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { unparsedJsonBody } from "./api-model.ts";
+import { unparsedJsonBody } from "./openapi-models.ts";
 import { GatewayAEventSchema, GatewayBEventSchema, WebhookReceiptSchema } from "./webhook-schemas.ts";
 
 export interface WebhookDeps {

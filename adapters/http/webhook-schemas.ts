@@ -1,7 +1,7 @@
 import { t } from "elysia";
 import { PADDLE_EVENT_TYPES_ACTED_ON } from "../gateways/gateway-a/paddle-events.ts";
 import { STRIPE_EVENT_TYPES_ACTED_ON } from "../gateways/gateway-b/stripe-events.ts";
-import { named } from "./api-model.ts";
+import { named } from "./openapi-models.ts";
 
 /**
  * What each gateway posts, for the document only: a webhook is verified and stored as its raw

@@ -1,6 +1,6 @@
 import type { JobAdmin, JobRecord } from "../../application/shared/jobs.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
-import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";
+import { createPostgresAuditLogWriter } from "../postgres/audit-log-writer.ts";
 import { decodeCursor, encodeCursor } from "../postgres/cursor.ts";
 import type { Queryable, Sql } from "../postgres/database.ts";
 import { type JobWakeUp, wakeJobWorkers } from "./job-wake-up.ts";
@@ -51,7 +51,7 @@ export function createPostgresJobAdmin(deps: { sql: Sql; wake: JobWakeUp; maxAtt
             update jobs set state = 'pending', attempts = 0, run_at = now(), updated_at = now()
             where id = ${jobId}::bigint and state = 'dead'
             returning ${columns(tx)}`;
-          if (job && audit) await createPostgresAuditTrail(tx).record(audit(job));
+          if (job && audit) await createPostgresAuditLogWriter(tx).record(audit(job));
           return job;
         });
         if (redriven) {

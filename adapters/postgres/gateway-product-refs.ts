@@ -1,5 +1,5 @@
 import type { GatewayProductRefs, GatewayRef } from "../../application/payments/ports.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Sql } from "./database.ts";
 
 export function createPostgresGatewayProductRefs(sql: Sql): GatewayProductRefs {
@@ -20,7 +20,7 @@ export function createPostgresGatewayProductRefs(sql: Sql): GatewayProductRefs {
           on conflict (product_id, gateway, environment, slot) do update
             set remote_id = excluded.remote_id, amount = excluded.amount, currency = excluded.currency,
                 tax_behavior = excluded.tax_behavior, updated_at = now()`;
-        if (audit) await createPostgresAuditTrail(tx).record(audit);
+        if (audit) await createPostgresAuditLogWriter(tx).record(audit);
       });
     },
   };

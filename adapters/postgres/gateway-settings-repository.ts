@@ -1,6 +1,6 @@
 import type { GatewaySettings, GatewaySettingsRepository } from "../../application/payments/gateway-settings-ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Sql } from "./database.ts";
 
 /** Stored settings win; a gateway nobody configured through the API runs on `defaults` (from the environment). */
@@ -27,7 +27,7 @@ export function createPostgresGatewaySettingsRepository(
             set environment = excluded.environment, sandbox = excluded.sandbox, live = excluded.live,
                 webhook_tolerance_seconds = excluded.webhook_tolerance_seconds,
                 timeout_seconds = excluded.timeout_seconds, tax_behavior = excluded.tax_behavior, updated_at = now()`;
-        if (audit) await createPostgresAuditTrail(tx).record(audit);
+        if (audit) await createPostgresAuditLogWriter(tx).record(audit);
       });
     },
   };

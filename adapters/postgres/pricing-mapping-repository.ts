@@ -1,6 +1,6 @@
 import type { PricingMappingRepository } from "../../application/catalog/ports.ts";
 import type { PricingMapping } from "../../domain/catalog/pricing.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 
@@ -41,7 +41,7 @@ export function createPostgresPricingMappingRepository(sql: Sql): PricingMapping
         // Serializes concurrent bulk saves of one product so neither sees the other half-done.
         await tx`select id from products where id = ${productId} for update`;
         await tx`delete from product_pricing_mappings where product_id = ${productId}`;
-        if (audit) await createPostgresAuditTrail(tx).record(audit);
+        if (audit) await createPostgresAuditLogWriter(tx).record(audit);
         if (mappings.length === 0) return [] as PricingMapping[];
         // Every column but the generated id, plus the saved order: the rows' keys are the insert's columns.
         const rows = mappings.map((m, position) => ({

@@ -4,7 +4,7 @@ import type { Page } from "../../application/shared/ports.ts";
 import { SlugTaken } from "../../domain/catalog/errors.ts";
 import type { Product, ProductDefinition } from "../../domain/catalog/product.ts";
 import { isUuid } from "../shared/ids.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { byName } from "./keyset-page.ts";
@@ -65,7 +65,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
           const [product] = await tx<Product[]>`
             insert into products ${tx(row(definition, tx), WRITABLE)}
             returning ${columnList(tx, PRODUCT_COLUMNS)}`;
-          if (product && audit) await createPostgresAuditTrail(tx).record(audit(product));
+          if (product && audit) await createPostgresAuditLogWriter(tx).record(audit(product));
           return product;
         });
       } catch (error) {
@@ -82,7 +82,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
             update products set ${tx(row(definition, tx), WRITABLE)}, updated_at = now()
             where id = ${id}
             returning ${columnList(tx, PRODUCT_COLUMNS)}`;
-          if (product && audit) await createPostgresAuditTrail(tx).record(audit);
+          if (product && audit) await createPostgresAuditLogWriter(tx).record(audit);
           return product;
         });
       } catch (error) {
@@ -142,7 +142,7 @@ export function createPostgresProductRepository(sql: Sql): ProductRepository {
             gwa_product_id_regular = ${ids.regular}, gwa_product_id_extended = ${ids.extended},
             gwa_product_id_monthly = ${ids.monthly}, gwa_product_id_yearly = ${ids.yearly}, updated_at = now()
           where id = ${id}`;
-        if (updated.count > 0 && audit) await createPostgresAuditTrail(tx).record(audit);
+        if (updated.count > 0 && audit) await createPostgresAuditLogWriter(tx).record(audit);
       });
     },
 

@@ -2,16 +2,16 @@ import type { OpsAlerts } from "../../application/alerts/ports.ts";
 import type { EmailQueue } from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { TransactionScope, UnitOfWork } from "../../application/shared/unit-of-work.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Queryable, Sql } from "./database.ts";
-import { createPostgresEmailQueue } from "./email-store.ts";
+import { createPostgresEmailQueue } from "./email-queue.ts";
 import { createPostgresEventPublisher } from "./event-publisher.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
-import { createPostgresOrderLedger } from "./order-ledger.ts";
-import { createPostgresOutbox } from "./outbox.ts";
+import { createPostgresNotificationOutbox } from "./notification-outbox.ts";
+import { createPostgresOrderStatusWriter } from "./order-status-writer.ts";
 import { createPostgresPaymentLedger } from "./payment-ledger.ts";
 import { createPostgresSubscriptionRepository } from "./subscription-repository.ts";
-import { createPostgresWebhookInbox } from "./webhook-inbox.ts";
+import { createPostgresWebhookInboxReader } from "./webhook-inbox-reader.ts";
 
 /** Every repository of the scope bound to one transaction: it all commits together, or none of it. */
 export interface UnitOfWorkOptions {
@@ -31,15 +31,15 @@ export function createPostgresUnitOfWork(
       return sql.begin((tx) => {
         const jobs = jobsFor(tx);
         const scope: TransactionScope = {
-          inbox: createPostgresWebhookInbox(tx),
-          orders: createPostgresOrderLedger(tx),
+          inbox: createPostgresWebhookInboxReader(tx),
+          orders: createPostgresOrderStatusWriter(tx),
           payments: createPostgresPaymentLedger(tx),
           fulfillments: createPostgresFulfillmentRepository(tx),
           subscriptions: createPostgresSubscriptionRepository(tx),
-          outbox: createPostgresOutbox(tx),
+          outbox: createPostgresNotificationOutbox(tx),
           jobs,
           events: createPostgresEventPublisher(tx, jobs),
-          audit: createPostgresAuditTrail(tx),
+          audit: createPostgresAuditLogWriter(tx),
           alerts: options.alertsFor(createPostgresEmailQueue(tx, jobs, options.mailDomain)),
         };
         return work(scope);

@@ -2,7 +2,7 @@ import type { NewUser, StoredUser, UserRepository } from "../../application/iden
 import type { Account } from "../../domain/identity/account.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import { isUuid } from "../shared/ids.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
@@ -91,7 +91,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
             updated_at = now()
           where id = ${id}
           returning ${columnList(tx, COLUMNS)}`;
-        if (changed && audit) await createPostgresAuditTrail(tx).record(audit);
+        if (changed && audit) await createPostgresAuditLogWriter(tx).record(audit);
         return changed;
       });
       return row ? toAccount(row) : undefined;

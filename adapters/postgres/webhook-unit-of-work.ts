@@ -1,6 +1,6 @@
 import type { WebhookUnitOfWork } from "../../application/outgoing-webhooks/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
-import { createPostgresAuditTrail } from "./audit-trail.ts";
+import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresWebhookDeliveryRepository } from "./webhook-delivery-repository.ts";
 import { createPostgresWebhookEndpointRepository, type SecretCipher } from "./webhook-endpoint-repository.ts";
@@ -17,7 +17,7 @@ export function createPostgresWebhookUnitOfWork(
           endpoints: createPostgresWebhookEndpointRepository(tx, deps.cipher),
           deliveries: createPostgresWebhookDeliveryRepository(tx, deps.cipher),
           jobs: deps.jobsFor(tx),
-          audit: createPostgresAuditTrail(tx),
+          audit: createPostgresAuditLogWriter(tx),
         }),
       ) as ReturnType<typeof work>;
     },

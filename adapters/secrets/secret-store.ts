@@ -11,7 +11,7 @@ import {
   type SecretPurposeKind,
   samePurpose,
 } from "../../domain/secrets/secret-purpose.ts";
-import { createPostgresAuditTrail } from "../postgres/audit-trail.ts";
+import { createPostgresAuditLogWriter } from "../postgres/audit-log-writer.ts";
 import type { Sql } from "../postgres/database.ts";
 import { createSecretCipher } from "./secret-cipher.ts";
 
@@ -139,7 +139,7 @@ export function createSecretStore(deps: {
             on conflict (ref) do update set kind = excluded.kind, gateway = excluded.gateway,
               environment = excluded.environment, declared_at = now()`;
         }
-        if (audit) await createPostgresAuditTrail(tx).record(audit);
+        if (audit) await createPostgresAuditLogWriter(tx).record(audit);
       });
       await deps.changes.publish(SECRETS_TOPIC);
     },

@@ -19,7 +19,7 @@ export function wireCatalog({ config, sql, changes, urls, secrets, secretUses }:
   const catalog = { products, mappings, changes, currency: config.currency, urls, secrets, uses: secretUses };
   return {
     catalog,
-    routes: {
+    useCases: {
       changes,
       createProduct: makeCreateProduct(catalog),
       updateProduct: makeUpdateProduct(catalog),

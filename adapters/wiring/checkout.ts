@@ -20,7 +20,7 @@ export function wireCheckout(
   }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
 ) {
   return {
-    routes: {
+    useCases: {
       calculateCheckout: makeCalculateCheckout(catalog),
       createCheckout: makeCreateCheckout({
         ...catalog,

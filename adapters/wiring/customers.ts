@@ -26,7 +26,7 @@ export function wireCustomers(
     fulfillment: orderFulfillment,
   });
   return {
-    routes: {
+    useCases: {
       customerViews: makeCustomerViews({
         readModel,
         orders: payments.orders,

@@ -2,9 +2,9 @@ import type { AppDeps } from "../http/app.ts";
 import type { FeatureJobs, JobKind, MarketplaceJobHandlers } from "./job-kinds.ts";
 
 /** What a feature's wiring module gives the composition root. */
-export interface Feature<Routes extends Partial<AppDeps>> {
+export interface Feature<UseCases extends Partial<AppDeps>> {
   /** The use cases its HTTP routes call, by the names the routes know them by. */
-  readonly routes: Routes;
+  readonly useCases: UseCases;
   /** Its job handlers, by job kind. */
   readonly jobs?: FeatureJobs;
 }

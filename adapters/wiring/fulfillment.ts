@@ -31,7 +31,7 @@ export function wireFulfillment(
   const manage = makeManageFulfillments({ adapters, fulfillments, contexts, tasks, uow, log });
   return {
     fulfillments,
-    routes: {
+    useCases: {
       listFulfillments: fulfillments.list,
       getFulfillment: manage.find,
       retryFulfillment: manage.adminRetry,

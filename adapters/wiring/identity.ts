@@ -18,7 +18,7 @@ export function wireIdentity({ infra, config, sql, changes, clock }: Platform) {
     users,
     hasher,
     signInThrottle,
-    routes: {
+    useCases: {
       auth: {
         secret: infra.jwtSecret,
         issuer: config.jwtIssuer,

@@ -1,8 +1,8 @@
 import { makeLicenseService } from "../../application/licensing/license-service.ts";
 import { createLicenseDownloadAdapter } from "../fulfillment/license-download-adapter.ts";
 import { createLicenseSigner } from "../licensing/license-signer.ts";
-import { createPostgresLicenseRepository } from "../postgres/license-repository.ts";
-import { createPostgresLicenseStore } from "../postgres/license-store.ts";
+import { createPostgresLicenseActivations } from "../postgres/license-activations.ts";
+import { createPostgresLicenseWriter } from "../postgres/license-writer.ts";
 import { createDownloadLinks } from "../security/download-tokens.ts";
 import type { Platform } from "./platform.ts";
 
@@ -15,11 +15,11 @@ export function wireLicensing({ infra, config, sql, clock }: Platform) {
       ttlSeconds: config.downloadLinkTtlSeconds,
       baseUrl: config.publicBaseUrl,
     }),
-    routes: {
-      licensing: makeLicenseService({ store: createPostgresLicenseStore(sql), verifier: signer, clock }),
+    useCases: {
+      licensing: makeLicenseService({ store: createPostgresLicenseActivations(sql), verifier: signer, clock }),
     },
     drivers: {
-      license_download: createLicenseDownloadAdapter({ licenses: createPostgresLicenseRepository(sql), signer, clock }),
+      license_download: createLicenseDownloadAdapter({ licenses: createPostgresLicenseWriter(sql), signer, clock }),
     },
   };
 }

@@ -5,7 +5,7 @@ import { type EmailTemplateText, parseEmailTemplate } from "../../application/ma
 import { PermanentJobFailure } from "../../application/shared/errors.ts";
 import { readEmailTemplates } from "../mail/email-templates.ts";
 import { createSmtpMailer } from "../mail/smtp-mailer.ts";
-import { createPostgresEmailOutbox, createPostgresEmailStore } from "../postgres/email-store.ts";
+import { createPostgresEmailStore, createPostgresStandaloneEmailQueue } from "../postgres/email-queue.ts";
 import type { MarketplaceJobHandlers } from "./job-kinds.ts";
 import type { Platform } from "./platform.ts";
 
@@ -26,16 +26,17 @@ const mailIsOff = async () => {
  */
 export function wireMail({ config, sql, jobsFor, mailDomain }: Platform): {
   readonly queue: EmailQueue | undefined;
-  readonly routes: Record<string, never>;
+  readonly useCases: Record<string, never>;
   readonly jobs: Pick<MarketplaceJobHandlers, typeof sendEmailJob.kind>;
   close(): void;
 } {
   const { smtpUrl, from } = config.mail;
-  if (!smtpUrl || !from) return { queue: undefined, routes: {}, jobs: { [sendEmailJob.kind]: mailIsOff }, close() {} };
+  if (!smtpUrl || !from)
+    return { queue: undefined, useCases: {}, jobs: { [sendEmailJob.kind]: mailIsOff }, close() {} };
   const mailer = createSmtpMailer({ url: smtpUrl, from });
   return {
-    queue: createPostgresEmailOutbox(sql, jobsFor, mailDomain),
-    routes: {},
+    queue: createPostgresStandaloneEmailQueue(sql, jobsFor, mailDomain),
+    useCases: {},
     jobs: {
       [sendEmailJob.kind]: makeSendEmail({
         emails: createPostgresEmailStore(sql),

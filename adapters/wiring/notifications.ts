@@ -2,28 +2,31 @@ import { makeDispatchNotification } from "../../application/notifications/dispat
 import { notifyJob } from "../../application/notifications/jobs.ts";
 import { makeListNotifications } from "../../application/notifications/list-notifications.ts";
 import { makeReadNotifications } from "../../application/notifications/read-notifications.ts";
-import { createPostgresDeliveryMailFacts } from "../postgres/delivery-mail-facts.ts";
-import { createLogAndInboxNotifier, createPostgresNotificationInbox } from "../postgres/notification-store.ts";
-import { createPostgresOutboxReader } from "../postgres/outbox.ts";
+import {
+  createLogAndListNotifier,
+  createPostgresCustomerNotificationList,
+} from "../postgres/customer-notifications.ts";
+import { createPostgresFulfillmentMailFacts } from "../postgres/fulfillment-mail-facts.ts";
+import { createPostgresNotificationOutboxReader } from "../postgres/notification-outbox.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
 import type { MailFeature } from "./mail.ts";
 import type { Platform } from "./platform.ts";
 
-/** The outbox's messages to customers: dispatched by a job, listed in the customer's inbox, emailed with mail. */
+/** The outbox's messages to customers: dispatched by a job, listed in the customer's notification list, emailed with mail. */
 export function wireNotifications({ sql, logger, config }: Platform, { mail }: { mail: MailFeature }) {
-  const outbox = createPostgresOutboxReader(sql);
-  const notifier = createLogAndInboxNotifier({ sql, logger });
-  const inbox = createPostgresNotificationInbox(sql);
-  const reader = makeReadNotifications({ notifications: inbox });
+  const outbox = createPostgresNotificationOutboxReader(sql);
+  const notifier = createLogAndListNotifier({ sql, logger });
+  const notificationList = createPostgresCustomerNotificationList(sql);
+  const reader = makeReadNotifications({ notifications: notificationList });
   const email = mail.queue && {
-    facts: createPostgresDeliveryMailFacts(sql),
+    facts: createPostgresFulfillmentMailFacts(sql),
     queue: mail.queue,
     publicBaseUrl: config.publicBaseUrl,
   };
   return {
     outbox,
-    routes: {
-      listCustomerNotifications: makeListNotifications({ notifications: inbox }),
+    useCases: {
+      listCustomerNotifications: makeListNotifications({ notifications: notificationList }),
       readNotification: reader.markRead,
       readAllNotifications: reader.markAllRead,
     },

@@ -3,7 +3,7 @@ import { makeExpireUnpaidOrders } from "../../application/checkout/expire-unpaid
 import type { FulfillmentRepository, SubscriptionRepository } from "../../application/fulfillment/ports.ts";
 import { makeMinuteTick } from "../../application/maintenance/minute-tick.ts";
 import { makeRedriveJob } from "../../application/maintenance/redrive-job.ts";
-import type { OutboxReader } from "../../application/notifications/ports.ts";
+import type { NotificationOutboxReader } from "../../application/notifications/ports.ts";
 import { makeSetSecret } from "../../application/secrets/set-secret.ts";
 import { deleteDoneJobs } from "../jobs/job-cleanup.ts";
 import { createJobWorker } from "../jobs/job-worker.ts";
@@ -22,7 +22,7 @@ export function wireOperations(
     readonly jobs: MarketplaceJobHandlers;
     readonly subscriptions: SubscriptionRepository;
     readonly fulfillments: FulfillmentRepository;
-    readonly outbox: OutboxReader;
+    readonly outbox: NotificationOutboxReader;
   },
 ) {
   const { infra, config, logger, sql, changes, wake, mutex, uow, clock, secrets } = platform;
@@ -64,7 +64,7 @@ export function wireOperations(
   return {
     worker,
     tick,
-    routes: {
+    useCases: {
       listJobs: jobAdmin.list,
       redriveJob: makeRedriveJob({ jobs: jobAdmin }),
       putSecret: makeSetSecret({ secrets }),

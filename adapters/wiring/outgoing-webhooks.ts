@@ -36,7 +36,7 @@ export function wireOutgoingWebhooks(platform: Platform) {
   const admin = makeWebhookEndpointAdmin({ endpoints, uow, urls, newSecret: newWebhookSecret, clock });
   const deliveryAdmin = makeWebhookDeliveryAdmin({ endpoints, deliveries, uow, retrySchedule });
   return {
-    routes: {
+    useCases: {
       createWebhookEndpoint: admin.create,
       listWebhookEndpoints: admin.list,
       getWebhookEndpoint: admin.get,

@@ -17,8 +17,8 @@ import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-set
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
 import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
-import { createPostgresWebhookInbox } from "../postgres/webhook-inbox.ts";
-import { createPostgresWebhookIntake } from "../postgres/webhook-intake.ts";
+import { createPostgresWebhookInboxReader } from "../postgres/webhook-inbox-reader.ts";
+import { createPostgresWebhookInboxWriter } from "../postgres/webhook-inbox-writer.ts";
 import { withOutboundGuard } from "../upstream/gateway-outbound.ts";
 import type { CatalogFeature } from "./catalog.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
@@ -41,14 +41,14 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log, fulfillment: orderFulfillment });
   const refundKeys = createPostgresIdempotencyStore(sql, "order.refund");
   // Webhooks are stored by group commit: concurrent arrivals share one transaction.
-  const intake = createPostgresWebhookIntake({ sql, wake });
+  const intake = createPostgresWebhookInboxWriter({ sql, wake });
   return {
     gateways,
     settings,
     orders,
     refs,
     subscriptions,
-    routes: {
+    useCases: {
       describeGatewaySettings: admin.describe,
       updateGatewaySettings: admin.update,
       testGatewayConnection: admin.testConnection,
@@ -74,7 +74,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
     },
     jobs: {
       [paymentEventJob.kind]: makeProcessPaymentEvent({
-        inbox: createPostgresWebhookInbox(sql),
+        inbox: createPostgresWebhookInboxReader(sql),
         gateways,
         uow,
         clock,

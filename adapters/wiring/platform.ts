@@ -1,8 +1,8 @@
 import { makeOpsAlerts } from "../../application/alerts/ops-alerts.ts";
 import type { PasswordHasher } from "../../application/identity/ports.ts";
 import type { SecretUseLog } from "../../application/secrets/ports.ts";
+import type { Clock } from "../../application/shared/clock-and-log.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
-import type { Clock } from "../../application/shared/runtime.ts";
 import type { Logger } from "../../kit/logger.ts";
 import type { Config } from "../config/config.ts";
 import type { JobWakeUp } from "../jobs/job-wake-up.ts";

@@ -14,7 +14,7 @@ export function wireProvisioning(platform: Platform, { catalog }: { readonly cat
   const provider = createHttpProviderClient({ secrets, outbound });
   return {
     provider,
-    routes: {
+    useCases: {
       queryProviderManagement: makeQueryProviderManagement({ products: catalog.products, provider }),
       testProviderConnection: makeTestProviderConnection({
         products: catalog.products,

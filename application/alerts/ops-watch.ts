@@ -1,4 +1,4 @@
-import type { Log } from "../shared/runtime.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OpsWatchSource } from "./ports.ts";
 

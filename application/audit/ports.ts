@@ -14,7 +14,7 @@ export interface AuditEntry {
 }
 
 /** Where a transaction writes its audit entries; bound to that transaction. */
-export interface AuditTrail {
+export interface AuditLogWriter {
   record(entry: AuditEntry): Promise<void>;
 }
 

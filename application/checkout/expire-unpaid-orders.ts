@@ -1,7 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { PaymentGateway } from "../payments/ports.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import type { JobHandler } from "../shared/jobs.ts";
-import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { expireCheckoutJob } from "./jobs.ts";
 import type { OrderRepository } from "./ports.ts";

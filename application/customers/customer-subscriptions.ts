@@ -1,8 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway, RemoteSubscription } from "../payments/ports.ts";
+import type { Clock } from "../shared/clock-and-log.ts";
 import { UpstreamRejected } from "../shared/errors.ts";
-import type { Clock } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { SubscriptionChangeRefused, SubscriptionEnded, SubscriptionNotFound } from "./errors.ts";

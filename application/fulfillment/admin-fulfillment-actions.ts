@@ -1,5 +1,5 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
-import type { Log } from "../shared/runtime.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { EndSubscriptionBilling } from "./billing-ports.ts";
 import type { FulfillmentAction } from "./ports.ts";

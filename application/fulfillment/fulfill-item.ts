@@ -1,8 +1,8 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobContext } from "../shared/jobs.ts";
-import type { Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import { logFields } from "./log-fields.ts";
 import { notify } from "./notify.ts";

@@ -1,7 +1,7 @@
 import { FulfillmentNotFound, FulfillmentStateConflict } from "../../domain/fulfillment/errors.ts";
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import type { JobHandler } from "../shared/jobs.ts";
-import type { Log } from "../shared/runtime.ts";
 import type { fulfillmentActionJob } from "./jobs.ts";
 import type { FulfillmentAction } from "./ports.ts";
 

@@ -36,7 +36,7 @@ export interface IssuedLicense {
   readonly entitlement: DownloadEntitlement;
 }
 
-export interface LicenseRepository {
+export interface LicenseWriter {
   findForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
   /**
    * Stores a license and its download entitlement together. When the record already has them

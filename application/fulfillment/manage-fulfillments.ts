@@ -7,7 +7,7 @@ import { FulfillmentNotFound, FulfillmentStateConflict, TaskNotFound } from "../
 import { type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS, fromOnly } from "../../domain/fulfillment/status-guards.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
-import type { Log } from "../shared/runtime.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { fulfillJob } from "./jobs.ts";
 import { logFields } from "./log-fields.ts";

@@ -1,7 +1,7 @@
 import type { Account } from "../../domain/identity/account.ts";
 import { AccountDisabled, InvalidCredentials, SignInThrottled } from "../../domain/identity/errors.ts";
 import { normalizeEmail } from "../../domain/identity/user.ts";
-import type { Clock } from "../shared/runtime.ts";
+import type { Clock } from "../shared/clock-and-log.ts";
 import type { PasswordHasher, SignInThrottle, UserRepository } from "./ports.ts";
 
 export interface AuthenticateDeps {

@@ -1,9 +1,9 @@
-import type { Clock } from "../shared/runtime.ts";
+import type { Clock } from "../shared/clock-and-log.ts";
 import { ActivationLimitReached, LicenseNotFound, LicenseUnusable, type UnusableReason } from "./errors.ts";
-import type { LicenseStore, LicenseVerifier, StoredLicense } from "./ports.ts";
+import type { LicenseActivations, LicenseVerifier, StoredLicense } from "./ports.ts";
 
 /** Activation and validation for software in the field: the signature first, then the record. */
-export function makeLicenseService(deps: { store: LicenseStore; verifier: LicenseVerifier; clock: Clock }) {
+export function makeLicenseService(deps: { store: LicenseActivations; verifier: LicenseVerifier; clock: Clock }) {
   async function resolve(key: string) {
     const claims = await deps.verifier.verify(key);
     const stored = claims ? await deps.store.findByKey(key) : undefined;

@@ -18,7 +18,7 @@ export interface StoredLicense {
   readonly activations: number;
 }
 
-export interface LicenseStore {
+export interface LicenseActivations {
   findByKey(key: string): Promise<StoredLicense | undefined>;
   /** Adds the fingerprint unless present; refuses past `max_activations`, atomically. */
   activate(licenseId: string, fingerprint: string): Promise<{ activated: boolean; activations: number } | "limit">;

@@ -1,9 +1,9 @@
 import { fulfillmentActionJob } from "../fulfillment/jobs.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../fulfillment/ports.ts";
 import { notifyJob } from "../notifications/jobs.ts";
-import type { OutboxReader } from "../notifications/ports.ts";
+import type { NotificationOutboxReader } from "../notifications/ports.ts";
+import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { Mutex } from "../shared/ports.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 
 export interface MinuteTickDeps {
@@ -11,7 +11,7 @@ export interface MinuteTickDeps {
   readonly uow: UnitOfWork;
   readonly subscriptions: SubscriptionRepository;
   readonly fulfillments: FulfillmentRepository;
-  readonly outbox: OutboxReader;
+  readonly outbox: NotificationOutboxReader;
   readonly clock: Clock;
   readonly log: Log;
   readonly graceHours: number;

@@ -1,9 +1,9 @@
 import type { NewEmail } from "../mail/ports.ts";
-import type { DeliveryMailFacts, OutboxMessage } from "./ports.ts";
+import type { FulfillmentMailFacts, NotificationOutboxMessage } from "./ports.ts";
 
 const isWebLink = (value: string | null): value is string => value !== null && /^https?:\/\/[^\s]+$/i.test(value);
 
-function readyAction(facts: DeliveryMailFacts, orderUrl: string): { label: string; url: string } {
+function readyAction(facts: FulfillmentMailFacts, orderUrl: string): { label: string; url: string } {
   if (isWebLink(facts.workspace_url)) {
     const what = facts.driver === "singletenant_provisioning" ? "installation" : "workspace";
     return { label: `Open your ${what}`, url: facts.workspace_url };
@@ -19,7 +19,11 @@ function readyAction(facts: DeliveryMailFacts, orderUrl: string): { label: strin
  * and its link, and their order's page under the public base URL. Keyed by the notification, so a
  * notification handled twice is emailed once.
  */
-export function customerEmail(message: OutboxMessage, facts: DeliveryMailFacts, publicBaseUrl: string): NewEmail {
+export function customerEmail(
+  message: NotificationOutboxMessage,
+  facts: FulfillmentMailFacts,
+  publicBaseUrl: string,
+): NewEmail {
   const orderUrl = new URL(`/orders/${encodeURIComponent(facts.order_id)}`, publicBaseUrl).href;
   const action =
     message.kind === "fulfillment.ready"

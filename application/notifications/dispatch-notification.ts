@@ -5,16 +5,16 @@ import { customerEmail } from "./customer-email.ts";
 import type { notifyJob } from "./jobs.ts";
 import type {
   CustomerNotification,
-  DeliveryMailFactsReader,
+  FulfillmentMailFactsReader,
   NotificationKind,
+  NotificationOutboxMessage,
+  NotificationOutboxReader,
   Notifier,
-  OutboxMessage,
-  OutboxReader,
 } from "./ports.ts";
 
 /** With mail configured, each notification is also emailed to the customer. */
 export interface NotificationMail {
-  readonly facts: DeliveryMailFactsReader;
+  readonly facts: FulfillmentMailFactsReader;
   /** Queues in a transaction of its own: the email and its sending job commit together. */
   readonly queue: EmailQueue;
   readonly publicBaseUrl: string;
@@ -35,7 +35,7 @@ const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonl
   },
 };
 
-function compose(message: OutboxMessage): CustomerNotification {
+function compose(message: NotificationOutboxMessage): CustomerNotification {
   const data = message.payload;
   return {
     outbox_id: message.id,
@@ -56,7 +56,7 @@ function compose(message: OutboxMessage): CustomerNotification {
  * (once per message, whatever the retries), then marked dispatched.
  */
 export function makeDispatchNotification(deps: {
-  outbox: OutboxReader;
+  outbox: NotificationOutboxReader;
   notifier: Notifier;
   mail?: NotificationMail;
 }): JobHandler<typeof notifyJob> {

@@ -3,22 +3,22 @@ import type { Page, PageRequest } from "../shared/ports.ts";
 /** What a customer is told about a delivery: ready, failed, or waiting for something from them. */
 export type NotificationKind = "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
 
-export interface Outbox {
+export interface NotificationOutbox {
   add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
 }
 
-export interface OutboxMessage {
+export interface NotificationOutboxMessage {
   readonly id: string;
   readonly kind: NotificationKind;
   readonly payload: Readonly<Record<string, unknown>>;
   readonly dispatched_at: Date | null;
 }
 
-export interface OutboxReader {
-  find(id: string): Promise<OutboxMessage | undefined>;
+export interface NotificationOutboxReader {
+  find(id: string): Promise<NotificationOutboxMessage | undefined>;
   markDispatched(id: string): Promise<void>;
   /** Messages older than `olderThanSeconds` still not dispatched (for the minute tick's sweep). */
-  stale(olderThanSeconds: number, limit: number): Promise<OutboxMessage[]>;
+  stale(olderThanSeconds: number, limit: number): Promise<NotificationOutboxMessage[]>;
 }
 
 export interface CustomerNotification {
@@ -43,7 +43,7 @@ export interface NotificationFilter {
 }
 
 /** The customers' notification lists, as the default Notifier writes them. */
-export interface NotificationInbox {
+export interface CustomerNotificationList {
   /** One customer's notifications, newest first. */
   listForCustomer(customerId: string, filter: NotificationFilter, page: PageRequest): Promise<Page<StoredNotification>>;
   /** Marks one of the customer's notifications read (kept as first read); undefined when it is not theirs. */
@@ -59,7 +59,7 @@ export interface Notifier {
 }
 
 /** What a customer's email about one delivery says. */
-export interface DeliveryMailFacts {
+export interface FulfillmentMailFacts {
   readonly customer_email: string;
   readonly customer_name: string;
   readonly product_name: string;
@@ -69,6 +69,6 @@ export interface DeliveryMailFacts {
   readonly attempts: number;
 }
 
-export interface DeliveryMailFactsReader {
-  forFulfillment(fulfillmentId: string): Promise<DeliveryMailFacts | undefined>;
+export interface FulfillmentMailFactsReader {
+  forFulfillment(fulfillmentId: string): Promise<FulfillmentMailFacts | undefined>;
 }

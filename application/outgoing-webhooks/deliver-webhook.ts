@@ -6,8 +6,8 @@ import {
   retryWaitMs,
   webhookIdOf,
 } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { JobHandler } from "../shared/jobs.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
 import type { webhookDeliveryJob } from "./jobs.ts";
 import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
 

@@ -2,9 +2,9 @@ import { WebhookEndpointNotFound } from "../../domain/outgoing-webhooks/errors.t
 import { SECRET_OVERLAP_MS } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { isHttpUrl } from "../../domain/shared/http-url.ts";
+import type { Clock } from "../shared/clock-and-log.ts";
 import { assertOutboundUrls, type OutboundUrlPolicy } from "../shared/outbound-urls.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
-import type { Clock } from "../shared/runtime.ts";
 import type {
   OutgoingEventType,
   WebhookEndpoint,

@@ -1,5 +1,5 @@
 import type { SigningSecrets, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import type { AuditTrail } from "../audit/ports.ts";
+import type { AuditLogWriter } from "../audit/ports.ts";
 import type { JobScheduler } from "../shared/jobs.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 
@@ -126,7 +126,7 @@ export interface WebhookScope {
   readonly endpoints: WebhookEndpointRepository;
   readonly deliveries: WebhookDeliveryRepository;
   readonly jobs: JobScheduler;
-  readonly audit: AuditTrail;
+  readonly audit: AuditLogWriter;
 }
 
 export interface WebhookUnitOfWork {

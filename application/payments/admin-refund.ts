@@ -9,6 +9,7 @@ import {
 } from "../../domain/payments/errors.ts";
 import { retainedAmount } from "../../domain/payments/payment.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
+import type { Clock, Log } from "../shared/clock-and-log.ts";
 import {
   CredentialsNotFound,
   IdempotencyKeyReused,
@@ -20,14 +21,13 @@ import {
 } from "../shared/errors.ts";
 import { requestHash } from "../shared/idempotent-request.ts";
 import type { PayloadOf } from "../shared/jobs.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import { settleRefundJob } from "./jobs.ts";
 import type { RefundRequestKey, RefundReservation } from "./ledger-ports.ts";
-import { recordRefund } from "./money-back.ts";
 import type { PaymentGateway } from "./ports.ts";
 import { REFUND_CLAIM_SECONDS, SETTLE_REFUND_AFTER_MS, UNKNOWN_OUTCOME_HOLD_SECONDS } from "./refund-timing.ts";
+import { recordRefund } from "./refunds-and-disputes.ts";
 
 export interface AdminRefundDeps {
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;

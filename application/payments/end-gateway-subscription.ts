@@ -1,7 +1,7 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
+import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { UpstreamRejected } from "../shared/errors.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { endGatewaySubscriptionJob } from "./jobs.ts";

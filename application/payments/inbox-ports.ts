@@ -15,8 +15,8 @@ export interface InboxEntry {
   readonly processed_at: Date | null;
 }
 
-/** The stored entries as the payment job reads them; they are written by `WebhookIntake`. */
-export interface WebhookInbox {
+/** The stored entries as the payment job reads them; they are written by `WebhookInboxWriter`. */
+export interface WebhookInboxReader {
   find(id: string): Promise<InboxEntry | undefined>;
   /**
    * Marks an entry processed unless it already is, holding it until the transaction ends (a second
@@ -54,6 +54,6 @@ export interface NewInboxEntry {
  * nothing of the entry was stored, unless the connection was lost during the commit, when neither
  * side can know: the gateway's retry then finds it stored (a duplicate) or stores it.
  */
-export interface WebhookIntake {
+export interface WebhookInboxWriter {
   accept(entry: NewInboxEntry, jobFor: ((inboxId: string) => NewJob) | null): Promise<{ duplicate: boolean }>;
 }

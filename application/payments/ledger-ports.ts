@@ -110,7 +110,7 @@ export interface PaymentLedger {
 }
 
 /** Orders as the payment flow changes them: status through the state machine, and attention. */
-export interface OrderLedger {
+export interface OrderStatusWriter {
   /** The order, locked for the transaction, and its items. */
   find(orderId: string): Promise<{ order: Order; items: OrderItem[] } | undefined>;
   /** Moves the order by `event` (domain/orders/order-status.ts); throws `OrderTransitionRefused`. */

@@ -2,21 +2,21 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
-import type { Clock, Log } from "../shared/runtime.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
-import type { InboxEntry, WebhookInbox } from "./inbox-ports.ts";
+import type { InboxEntry, WebhookInboxReader } from "./inbox-ports.ts";
 import type { paymentEventJob } from "./jobs.ts";
-import { makeMoneyBack } from "./money-back.ts";
 import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
+import { makeRefundAndDisputeReceivers } from "./refunds-and-disputes.ts";
 
 export interface ProcessPaymentEventDeps {
   /** Reads the stored event before the transaction (which reads it again) without one of its own. */
-  readonly inbox: Pick<WebhookInbox, "find">;
+  readonly inbox: Pick<WebhookInboxReader, "find">;
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
   readonly uow: UnitOfWork;
   readonly clock: Clock;
@@ -34,7 +34,7 @@ const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, c
  */
 export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandler<typeof paymentEventJob> {
   const receivers = makePaymentReceivers(deps);
-  const moneyBack = makeMoneyBack(deps);
+  const moneyBack = makeRefundAndDisputeReceivers(deps);
 
   async function subscriptionEnded(event: Extract<GatewayEvent, { kind: "cancelled" }>, scope: TransactionScope) {
     for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {

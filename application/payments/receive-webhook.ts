@@ -1,8 +1,8 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { InvalidWebhookPayload } from "../../domain/payments/errors.ts";
 import { encodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
-import type { Log } from "../shared/runtime.ts";
-import type { WebhookIntake } from "./inbox-ports.ts";
+import type { Log } from "../shared/clock-and-log.ts";
+import type { WebhookInboxWriter } from "./inbox-ports.ts";
 import { paymentEventJob } from "./jobs.ts";
 import type { PaymentGateway, WebhookRequest } from "./ports.ts";
 
@@ -25,7 +25,7 @@ function decodeVerifiedBody(bytes: Uint8Array): string {
  */
 export function makeReceiveWebhook(deps: {
   gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
-  intake: WebhookIntake;
+  intake: WebhookInboxWriter;
   log: Log;
 }) {
   return async function receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest) {

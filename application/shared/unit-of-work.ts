@@ -1,26 +1,26 @@
 import type { OpsAlerts } from "../alerts/ports.ts";
-import type { AuditTrail } from "../audit/ports.ts";
+import type { AuditLogWriter } from "../audit/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
-import type { Outbox } from "../notifications/ports.ts";
+import type { NotificationOutbox } from "../notifications/ports.ts";
 import type { EventPublisher } from "../outgoing-webhooks/ports.ts";
-import type { WebhookInbox } from "../payments/inbox-ports.ts";
-import type { OrderLedger, PaymentLedger } from "../payments/ledger-ports.ts";
+import type { WebhookInboxReader } from "../payments/inbox-ports.ts";
+import type { OrderStatusWriter, PaymentLedger } from "../payments/ledger-ports.ts";
 import type { JobScheduler } from "./jobs.ts";
 
 /** The repositories that must change together, bound to one transaction. */
 export interface TransactionScope {
-  readonly inbox: WebhookInbox;
-  readonly orders: OrderLedger;
+  readonly inbox: WebhookInboxReader;
+  readonly orders: OrderStatusWriter;
   readonly payments: PaymentLedger;
   readonly fulfillments: FulfillmentRepository;
   readonly subscriptions: SubscriptionRepository;
-  readonly outbox: Outbox;
+  readonly outbox: NotificationOutbox;
   readonly jobs: JobScheduler;
   /** Events for the shop's own systems (outgoing webhooks). */
   readonly events: EventPublisher;
   /** Who changed what, for admin actions. */
-  readonly audit: AuditTrail;
+  readonly audit: AuditLogWriter;
   /** Alerts to operations (an email each, when an address is set). */
   readonly alerts: OpsAlerts;
 }

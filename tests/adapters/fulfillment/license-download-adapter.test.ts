@@ -5,7 +5,7 @@ import {
   type LicenseSigner,
   loadLicenseKeyPair,
 } from "../../../adapters/licensing/license-signer.ts";
-import { createPostgresLicenseRepository } from "../../../adapters/postgres/license-repository.ts";
+import { createPostgresLicenseWriter } from "../../../adapters/postgres/license-writer.ts";
 import type { FulfillmentContext } from "../../../application/fulfillment/ports.ts";
 import { aFulfillmentContext, type ItemOverrides } from "../../support/builders/fulfillment.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
@@ -18,7 +18,7 @@ beforeAll(async () => {
   signer = createLicenseSigner(await loadLicenseKeyPair({}));
 });
 const adapter = () =>
-  createLicenseDownloadAdapter({ licenses: createPostgresLicenseRepository(db.current.sql), signer, clock: () => now });
+  createLicenseDownloadAdapter({ licenses: createPostgresLicenseWriter(db.current.sql), signer, clock: () => now });
 
 const aContext = (item: ItemOverrides = {}) =>
   aFulfillmentContext(db.current.sql, {

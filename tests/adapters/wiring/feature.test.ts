@@ -21,7 +21,7 @@ const every: MarketplaceJobHandlers = {
 describe("the worker's handler table", () => {
   test("takes each feature's handlers by kind", () => {
     const { notify, ...rest } = every;
-    const table = jobsOf([{ routes: {}, jobs: rest }, { routes: {} }, { routes: {}, jobs: { notify } }]);
+    const table = jobsOf([{ useCases: {}, jobs: rest }, { useCases: {} }, { useCases: {}, jobs: { notify } }]);
     expect(Object.keys(table).sort()).toEqual(Object.keys(JOB_TYPES).sort());
     expect(table.notify).toBe(notify);
   });
@@ -29,15 +29,15 @@ describe("the worker's handler table", () => {
   test("a kind no feature handles does not compile", () => {
     const { notify: _, ...withoutNotify } = every;
     // @ts-expect-error `notify` has no handler
-    const table = jobsOf([{ routes: {}, jobs: withoutNotify }]);
+    const table = jobsOf([{ useCases: {}, jobs: withoutNotify }]);
     expect(Object.keys(table)).not.toContain("notify");
   });
 
   test("two features handling one kind is a wiring mistake", () => {
     expect(() =>
       jobsOf([
-        { routes: {}, jobs: every },
-        { routes: {}, jobs: { fulfill: done } },
+        { useCases: {}, jobs: every },
+        { useCases: {}, jobs: { fulfill: done } },
       ]),
     ).toThrow("two features handle the job kind fulfill");
   });

@@ -10,7 +10,7 @@ import {
 import type { ProductInput } from "../../../domain/catalog/product.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
@@ -22,7 +22,7 @@ const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 /** The use cases as the signed-in admin `ADMIN` calls them. */
 function setup(refusedHosts: readonly string[] = []) {
-  const audit = createInMemoryAuditTrail();
+  const audit = createInMemoryAuditLogWriter();
   const mappings = createInMemoryPricingMappingRepository(audit);
   const products = createInMemoryProductRepository(mappings, audit);
   const changes = createInMemoryChangeSignal();

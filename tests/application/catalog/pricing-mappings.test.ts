@@ -4,7 +4,7 @@ import { makeListPricingMappings, makeSavePricingMappings } from "../../../appli
 import type { PricingMappingInput } from "../../../domain/catalog/pricing.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct, subscriptionMappings } from "../../support/builders/products.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
@@ -13,7 +13,7 @@ const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 /** The use cases as the signed-in admin `ADMIN` calls them. */
 function setup() {
-  const audit = createInMemoryAuditTrail();
+  const audit = createInMemoryAuditLogWriter();
   const mappings = createInMemoryPricingMappingRepository(audit);
   const products = createInMemoryProductRepository(mappings);
   const changes = createInMemoryChangeSignal();

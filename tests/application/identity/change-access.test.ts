@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { ACCOUNTS_TOPIC } from "../../../application/identity/account-states.ts";
 import { makeChangeAccess } from "../../../application/identity/change-access.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
 
 async function setup() {
-  const audit = createInMemoryAuditTrail();
+  const audit = createInMemoryAuditLogWriter();
   const users = createInMemoryUserRepository(audit);
   const changes = createInMemoryChangeSignal();
   const boss = await users.insert({ email: "boss@example.com", name: "Boss", role: "admin", passwordHash: "plain:b" });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { makeLicenseService } from "../../../application/licensing/license-service.ts";
 import type { StoredLicense } from "../../../application/licensing/ports.ts";
-import { createInMemoryLicenseStore } from "../../support/fakes/in-memory-license-store.ts";
+import { createInMemoryLicenseActivations } from "../../support/fakes/in-memory-license-activations.ts";
 import {
   createInMemoryLicenseVerifier,
   FAKE_LICENSE_PUBLIC_KEY,
@@ -10,7 +10,7 @@ import {
 const NOW = new Date("2026-06-01T12:00:00.000Z");
 
 function setup() {
-  const store = createInMemoryLicenseStore();
+  const store = createInMemoryLicenseActivations();
   const verifier = createInMemoryLicenseVerifier();
   let now = NOW;
   const service = makeLicenseService({ store, verifier, clock: () => now });

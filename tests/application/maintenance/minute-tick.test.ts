@@ -5,7 +5,7 @@ import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { makeMinuteTick } from "../../../application/maintenance/minute-tick.ts";
 import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { createInMemoryMutex } from "../../support/fakes/in-memory-mutex.ts";
-import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
+import { createInMemoryNotificationOutbox } from "../../support/fakes/in-memory-notification-outbox.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
@@ -18,7 +18,7 @@ function setup() {
   const time = createMovableClock(PERIOD_END);
   const uow = createInMemoryUnitOfWork();
   // The tick only reads the outbox; this one ages its messages on the test's clock.
-  const outbox = createInMemoryOutbox(time.clock);
+  const outbox = createInMemoryNotificationOutbox(time.clock);
   const { fulfillments, subscriptions, jobs } = uow;
   const mutex = createInMemoryMutex();
   const log = createRecordingLog();
@@ -175,7 +175,7 @@ describe("the minute tick", () => {
     const tick = makeMinuteTick({
       fulfillments: uow.fulfillments,
       subscriptions: uow.subscriptions,
-      outbox: createInMemoryOutbox(time.clock),
+      outbox: createInMemoryNotificationOutbox(time.clock),
       mutex: createInMemoryMutex(),
       uow,
       clock: time.clock,

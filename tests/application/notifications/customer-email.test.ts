@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { customerEmail } from "../../../application/notifications/customer-email.ts";
-import type { DeliveryMailFacts, OutboxMessage } from "../../../application/notifications/ports.ts";
+import type { FulfillmentMailFacts, NotificationOutboxMessage } from "../../../application/notifications/ports.ts";
 
-const FACTS: DeliveryMailFacts = {
+const FACTS: FulfillmentMailFacts = {
   customer_email: "ada@example.com",
   customer_name: "Ada",
   product_name: "Point of Sale",
@@ -11,7 +11,12 @@ const FACTS: DeliveryMailFacts = {
   workspace_url: "https://acme.pos.example/",
   attempts: 1,
 };
-const message = (kind: OutboxMessage["kind"]): OutboxMessage => ({ id: "n-1", kind, payload: {}, dispatched_at: null });
+const message = (kind: NotificationOutboxMessage["kind"]): NotificationOutboxMessage => ({
+  id: "n-1",
+  kind,
+  payload: {},
+  dispatched_at: null,
+});
 const BASE = "https://shop.example/";
 
 describe("the customer's delivery email", () => {

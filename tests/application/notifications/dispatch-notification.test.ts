@@ -3,7 +3,7 @@ import type { NewEmail } from "../../../application/mail/ports.ts";
 import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
 import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
-import { createInMemoryOutbox } from "../../support/fakes/in-memory-outbox.ts";
+import { createInMemoryNotificationOutbox } from "../../support/fakes/in-memory-notification-outbox.ts";
 import { createRecordingNotifier } from "../../support/fakes/recording-notifier.ts";
 import { firstRun } from "../../support/jobs.ts";
 
@@ -16,7 +16,7 @@ const DELIVERY = {
 };
 
 function setUp() {
-  const outbox = createInMemoryOutbox();
+  const outbox = createInMemoryNotificationOutbox();
   const notifier = createRecordingNotifier();
   return { outbox, notifier, dispatch: makeDispatchNotification({ outbox, notifier }) };
 }
@@ -77,7 +77,7 @@ describe("dispatching a notification", () => {
   });
 
   test("with mail, the notification is also queued as an email keyed by the message; a queue failure retries the job", async () => {
-    const outbox = createInMemoryOutbox();
+    const outbox = createInMemoryNotificationOutbox();
     const notifier = createRecordingNotifier();
     const queued: NewEmail[] = [];
     let queueDown = true;

@@ -1,14 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { MAX_NOTIFICATIONS, makeListNotifications } from "../../../application/notifications/list-notifications.ts";
 import { makeReadNotifications } from "../../../application/notifications/read-notifications.ts";
-import { createInMemoryNotificationInbox } from "../../support/fakes/in-memory-notification-inbox.ts";
+import { createInMemoryCustomerNotificationList } from "../../support/fakes/in-memory-customer-notifications.ts";
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 12, minute));
 const ids = (page: { items: readonly { id: string }[] }) => page.items.map((n) => n.id);
 
 describe("listing a customer's notifications", () => {
   test("a customer sees their own notifications, newest first", async () => {
-    const notifications = createInMemoryNotificationInbox();
+    const notifications = createInMemoryCustomerNotificationList();
     const older = notifications.add({ customer_id: "ada", created_at: at(1) });
     const newer = notifications.add({ customer_id: "ada", created_at: at(2), kind: "fulfillment.failed" });
     notifications.add({ customer_id: "bob", created_at: at(3) });
@@ -18,7 +18,7 @@ describe("listing a customer's notifications", () => {
   });
 
   test("at most `limit` are shown, the newest", async () => {
-    const notifications = createInMemoryNotificationInbox();
+    const notifications = createInMemoryCustomerNotificationList();
     const added = [1, 2, 3].map((minute) => notifications.add({ customer_id: "ada", created_at: at(minute) }).id);
     expect(ids(await makeListNotifications({ notifications })("ada", {}, { limit: 2 }))).toEqual(
       added.slice(1).reverse(),
@@ -26,7 +26,7 @@ describe("listing a customer's notifications", () => {
   });
 
   test("the limit is kept between 1 and the maximum whatever the caller asks", async () => {
-    const notifications = createInMemoryNotificationInbox();
+    const notifications = createInMemoryCustomerNotificationList();
     for (let minute = 0; minute < MAX_NOTIFICATIONS + 5; minute++) {
       notifications.add({ customer_id: "ada", created_at: new Date(at(0).getTime() + minute * 1000) });
     }
@@ -38,7 +38,7 @@ describe("listing a customer's notifications", () => {
   });
 
   test("unread only, once some are read; reading another customer's is not found", async () => {
-    const notifications = createInMemoryNotificationInbox();
+    const notifications = createInMemoryCustomerNotificationList();
     const first = notifications.add({ customer_id: "ada", created_at: at(1) });
     const second = notifications.add({ customer_id: "ada", created_at: at(2) });
     const theirs = notifications.add({ customer_id: "bob", created_at: at(3) });

@@ -3,7 +3,7 @@ import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillme
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../../application/payments/admin-orders.ts";
 import { settleRefundJob } from "../../../application/payments/jobs.ts";
-import { makeMoneyBack } from "../../../application/payments/money-back.ts";
+import { makeRefundAndDisputeReceivers } from "../../../application/payments/refunds-and-disputes.ts";
 import { UpstreamUnreachable } from "../../../application/shared/errors.ts";
 import { OrderNotFound } from "../../../domain/orders/errors.ts";
 import type { Order } from "../../../domain/orders/order.ts";
@@ -45,7 +45,7 @@ function setUp(overrides: Partial<Order> = { status: "paid" }) {
   };
   const { order } = uow.orders.add(overrides);
   const payment = uow.payments.add({ order_id: order.id, gateway: "gateway_b", payment_id: "pi_1", amount: 4900 });
-  const moneyBack = makeMoneyBack({ log: createRecordingLog(), fulfillment: orderFulfillment });
+  const moneyBack = makeRefundAndDisputeReceivers({ log: createRecordingLog(), fulfillment: orderFulfillment });
   const context = {
     environment: "sandbox" as const,
     payment: { payment_id: "pi_1", payment_intent_id: null, charge_id: null, invoice_id: null },

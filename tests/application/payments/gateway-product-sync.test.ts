@@ -3,7 +3,7 @@ import { makeGatewayProductSync } from "../../../application/payments/gateway-pr
 import { ProductNotFound } from "../../../domain/catalog/errors.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemoryGatewayCatalog } from "../../support/fakes/in-memory-gateway-catalog.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
 import { createInMemoryMutex } from "../../support/fakes/in-memory-mutex.ts";
@@ -15,7 +15,7 @@ const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 /** The sync use cases as the signed-in admin `ADMIN` calls them. */
 async function setUp(product: Partial<ProductInput> = {}) {
-  const audit = createInMemoryAuditTrail();
+  const audit = createInMemoryAuditLogWriter();
   const mappings = createInMemoryPricingMappingRepository();
   const products = createInMemoryProductRepository(mappings, audit);
   const catalog = createInMemoryGatewayCatalog();

@@ -7,7 +7,7 @@ import { GatewayHostNotAllowed } from "../../../domain/payments/errors.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import { gatewayPurpose } from "../../../domain/secrets/secret-purpose.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemoryChangeSignal } from "../../support/fakes/in-memory-change-signal.ts";
 import { createInMemoryGatewaySettingsRepository } from "../../support/fakes/in-memory-gateway-settings-repository.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
@@ -23,7 +23,7 @@ function setUp(
   secrets: Record<string, string> = { gateway_b_sandbox_api_key: "sk_test_1" },
   hosts = { liveOfficialHostsOnly: false },
 ) {
-  const audit = createInMemoryAuditTrail();
+  const audit = createInMemoryAuditLogWriter();
   const repository = createInMemoryGatewaySettingsRepository(audit);
   const store = createInMemorySecretStore(secrets, audit);
   const changes = createInMemoryChangeSignal();

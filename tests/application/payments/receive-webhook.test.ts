@@ -9,7 +9,7 @@ import {
 } from "../../../domain/payments/errors.ts";
 import { decodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
-import { createInMemoryWebhookIntake } from "../../support/fakes/in-memory-webhook-intake.ts";
+import { createInMemoryWebhookInboxWriter } from "../../support/fakes/in-memory-webhook-inbox-writer.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import {
   createWebhookSendingPaymentGateway,
@@ -17,7 +17,7 @@ import {
 } from "../../support/fakes/webhook-sending-payment-gateway.ts";
 
 function setUp() {
-  const intake = createInMemoryWebhookIntake();
+  const intake = createInMemoryWebhookInboxWriter();
   const gateways = {
     gateway_a: createWebhookSendingPaymentGateway("gateway_a"),
     gateway_b: createWebhookSendingPaymentGateway("gateway_b"),

@@ -1,13 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { makeSetSecret } from "../../../application/secrets/set-secret.ts";
-import { createInMemoryAuditTrail } from "../../support/fakes/in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "../../support/fakes/in-memory-audit-log-writer.ts";
 import { createInMemorySecretStore } from "../../support/fakes/in-memory-secret-store.ts";
 
 const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 
 describe("setSecret", () => {
   test("stores the value and writes one secret.set entry naming the reference, never the value", async () => {
-    const audit = createInMemoryAuditTrail();
+    const audit = createInMemoryAuditLogWriter();
     const secrets = createInMemorySecretStore({}, audit);
     await makeSetSecret({ secrets })("pos_token", "s3cr3t-value", undefined, ADMIN);
     expect(await secrets.resolve("pos_token", { kind: "provider_bearer_token" })).toBe("s3cr3t-value");
@@ -24,7 +24,7 @@ describe("setSecret", () => {
   });
 
   test("a declared purpose is stored with the value and named in the entry", async () => {
-    const audit = createInMemoryAuditTrail();
+    const audit = createInMemoryAuditLogWriter();
     const secrets = createInMemorySecretStore({}, audit);
     await makeSetSecret({ secrets })("pos_hmac", "k", { kind: "provider_hmac_key" }, ADMIN);
     expect(await secrets.list()).toEqual([

@@ -1,12 +1,14 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type { GatewayProductRefs, GatewayRef } from "../../../application/payments/ports.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 /**
  * Gateway-side ids per product, gateway and environment; `put` replaces the ref of its slot and
  * writes its audit entry to `trail`.
  */
-export function createInMemoryGatewayProductRefs(trail: AuditTrail = createInMemoryAuditTrail()): GatewayProductRefs {
+export function createInMemoryGatewayProductRefs(
+  trail: AuditLogWriter = createInMemoryAuditLogWriter(),
+): GatewayProductRefs {
   const refs = new Map<string, GatewayRef[]>();
   const id = (productId: string, gateway: string, environment: string) => `${productId}|${gateway}|${environment}`;
   return {

@@ -1,11 +1,11 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type {
   EnvironmentSettings,
   GatewaySettings,
   GatewaySettingsRepository,
 } from "../../../application/payments/gateway-settings-ports.ts";
 import type { PaymentGatewayName } from "../../../domain/catalog/product.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 const environment = (gateway: PaymentGatewayName, name: "sandbox" | "live"): EnvironmentSettings => ({
   base_url: `https://${name}.${gateway}.example`,
@@ -16,7 +16,7 @@ const environment = (gateway: PaymentGatewayName, name: "sandbox" | "live"): Env
 });
 
 /** Gateway settings in memory: defaults for each gateway until something is saved (with its audit entry, to `trail`). */
-export function createInMemoryGatewaySettingsRepository(trail: AuditTrail = createInMemoryAuditTrail()) {
+export function createInMemoryGatewaySettingsRepository(trail: AuditLogWriter = createInMemoryAuditLogWriter()) {
   const saved = new Map<PaymentGatewayName, GatewaySettings>();
   let saves = 0;
   const defaults = (gateway: PaymentGatewayName): GatewaySettings => ({

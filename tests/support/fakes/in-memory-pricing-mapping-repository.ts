@@ -1,7 +1,7 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type { PricingMappingRepository } from "../../../application/catalog/ports.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 export type InMemoryPricingMappingRepository = PricingMappingRepository & {
   /** Every product's mappings, in their saved order (what the product repository joins in). */
@@ -15,7 +15,7 @@ export type InMemoryPricingMappingRepository = PricingMappingRepository & {
  * writes its audit entry to `trail`.
  */
 export function createInMemoryPricingMappingRepository(
-  trail: AuditTrail = createInMemoryAuditTrail(),
+  trail: AuditLogWriter = createInMemoryAuditLogWriter(),
 ): InMemoryPricingMappingRepository {
   const byProduct = new Map<string, PricingMapping[]>();
   let replacements = 0;

@@ -1,10 +1,10 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type { ProductRepository, ProductWithMappings } from "../../../application/catalog/ports.ts";
 import { SlugTaken } from "../../../domain/catalog/errors.ts";
 import type { PricingMapping } from "../../../domain/catalog/pricing.ts";
 import type { Product, ProductDefinition } from "../../../domain/catalog/product.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 type MappingSource = { readonly byProduct: ReadonlyMap<string, readonly PricingMapping[]> };
 
@@ -33,7 +33,7 @@ const byNameThenId = (a: Product, b: Product) =>
  */
 export function createInMemoryProductRepository(
   mappings: MappingSource = { byProduct: new Map() },
-  trail: AuditTrail = createInMemoryAuditTrail(),
+  trail: AuditLogWriter = createInMemoryAuditLogWriter(),
 ): ProductRepository & { readonly all: () => Product[] } {
   const products = new Map<string, Product>();
   const slugTaken = (slug: string, except?: string) =>

@@ -1,4 +1,4 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type { SecretStore } from "../../../application/secrets/ports.ts";
 import { SecretPurposeMismatch } from "../../../domain/secrets/errors.ts";
 import {
@@ -8,7 +8,7 @@ import {
   type SecretPurpose,
   samePurpose,
 } from "../../../domain/secrets/secret-purpose.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 /**
  * Secrets in memory with the store's purpose rules (fixed by name, declared, or taken by the
@@ -17,7 +17,7 @@ import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
  */
 export function createInMemorySecretStore(
   initial: Record<string, string> = {},
-  trail: AuditTrail = createInMemoryAuditTrail(),
+  trail: AuditLogWriter = createInMemoryAuditLogWriter(),
   declared: Record<string, SecretPurpose> = {},
 ): SecretStore {
   const named = <T>(entries: Record<string, T>) =>

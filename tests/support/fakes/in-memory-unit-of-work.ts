@@ -1,15 +1,15 @@
 import type { SubscriptionRepository } from "../../../application/fulfillment/ports.ts";
 import type { TransactionScope, UnitOfWork } from "../../../application/shared/unit-of-work.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 import { createInMemoryFulfillmentRepository } from "./in-memory-fulfillment-repository.ts";
-import { createInMemoryOrderLedger } from "./in-memory-order-ledger.ts";
-import { createInMemoryOutbox } from "./in-memory-outbox.ts";
+import { createInMemoryNotificationOutbox } from "./in-memory-notification-outbox.ts";
+import { createInMemoryOrderStatusWriter } from "./in-memory-order-status-writer.ts";
 import { createInMemoryPaymentLedger } from "./in-memory-payment-ledger.ts";
 import {
   createInMemorySubscriptionRepository,
   type InMemorySubscriptionRepository,
 } from "./in-memory-subscription-repository.ts";
-import { createInMemoryWebhookInbox } from "./in-memory-webhook-inbox.ts";
+import { createInMemoryWebhookInboxReader } from "./in-memory-webhook-inbox-reader.ts";
 import { createRecordingEventPublisher } from "./recording-event-publisher.ts";
 import { createRecordingJobScheduler } from "./recording-job-scheduler.ts";
 import { createRecordingOpsAlerts } from "./recording-ops-alerts.ts";
@@ -68,15 +68,15 @@ function withUpsert(subscriptions: InMemorySubscriptionRepository): Subscription
  */
 export function createInMemoryUnitOfWork() {
   const stores = {
-    inbox: createInMemoryWebhookInbox(),
-    orders: createInMemoryOrderLedger(),
+    inbox: createInMemoryWebhookInboxReader(),
+    orders: createInMemoryOrderStatusWriter(),
     payments: createInMemoryPaymentLedger(),
     fulfillments: createInMemoryFulfillmentRepository(),
     subscriptions: createInMemorySubscriptionRepository(),
-    outbox: createInMemoryOutbox(),
+    outbox: createInMemoryNotificationOutbox(),
     jobs: createRecordingJobScheduler(),
     events: createRecordingEventPublisher(),
-    audit: createInMemoryAuditTrail(),
+    audit: createInMemoryAuditLogWriter(),
     alerts: createRecordingOpsAlerts(),
   };
   const scope: TransactionScope = { ...stores, subscriptions: withUpsert(stores.subscriptions) };

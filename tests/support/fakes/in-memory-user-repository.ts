@@ -1,10 +1,10 @@
-import type { AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditLogWriter } from "../../../application/audit/ports.ts";
 import type { NewUser, StoredUser, UserRepository } from "../../../application/identity/ports.ts";
-import { createInMemoryAuditTrail } from "./in-memory-audit-trail.ts";
+import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 
 /** Accounts in memory; an access change's audit entry goes to `trail` when there was an account to change. */
 export function createInMemoryUserRepository(
-  trail: AuditTrail = createInMemoryAuditTrail(),
+  trail: AuditLogWriter = createInMemoryAuditLogWriter(),
 ): UserRepository & { readonly all: StoredUser[] } {
   const all: StoredUser[] = [];
   const byEmail = (email: string) => all.find((u) => u.email.toLowerCase() === email.toLowerCase());

@@ -1,4 +1,4 @@
-import type { Clock } from "../../../application/shared/runtime.ts";
+import type { Clock } from "../../../application/shared/clock-and-log.ts";
 
 /** A clock the test moves: `advance` by milliseconds, `hours` for readability. */
 export function createMovableClock(start: Date | string = "2026-01-15T09:30:00.000Z") {

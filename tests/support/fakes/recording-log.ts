@@ -1,4 +1,4 @@
-import type { Log } from "../../../application/shared/runtime.ts";
+import type { Log } from "../../../application/shared/clock-and-log.ts";
 
 export interface LogLine {
   readonly level: "info" | "warn" | "error";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { loadMigrations, migrate } from "../../../../adapters/postgres/migrate.ts";
-import { createPostgresWebhookInbox } from "../../../../adapters/postgres/webhook-inbox.ts";
+import { createPostgresWebhookInboxReader } from "../../../../adapters/postgres/webhook-inbox-reader.ts";
 import { decodeGatewayEvent } from "../../../../domain/payments/gateway-event-codec.ts";
 import { createTestDatabase, type TestDatabase } from "../../../support/database.ts";
 
@@ -35,7 +35,7 @@ describe("migration 28: every inbox entry holds its normalized event", () => {
         values ('gateway_a', 'evt_old_ignored', 'customer.created', 'ignored', '{}')`;
       await migrate(db.sql, migrations);
 
-      const inbox = createPostgresWebhookInbox(db.sql);
+      const inbox = createPostgresWebhookInboxReader(db.sql);
       const entry = await inbox.find(row?.id ?? "");
       expect(entry).toMatchObject({ payload: STRIPE_BODY, environment: null });
       expect(decodeGatewayEvent(entry?.event)).toStrictEqual({

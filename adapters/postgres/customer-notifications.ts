@@ -1,6 +1,6 @@
 import type {
   CustomerNotification,
-  NotificationInbox,
+  CustomerNotificationList,
   Notifier,
   StoredNotification,
 } from "../../application/notifications/ports.ts";
@@ -11,7 +11,7 @@ import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
 /** The default Notifier: a structured log line, and the notification in the customer's list. */
-export function createLogAndInboxNotifier(deps: { sql: Sql; logger: Logger }): Notifier {
+export function createLogAndListNotifier(deps: { sql: Sql; logger: Logger }): Notifier {
   return {
     async deliver(notification: CustomerNotification) {
       await deps.sql`
@@ -39,7 +39,7 @@ const unreadCondition = (sql: Sql, unread: boolean | undefined) =>
 const COLUMNS = ["id", "customer_id", "kind", "title", "body", "data", "created_at", "read_at"] as const;
 
 /** The customers' notification lists the Notifier above writes. */
-export function createPostgresNotificationInbox(sql: Sql): NotificationInbox {
+export function createPostgresCustomerNotificationList(sql: Sql): CustomerNotificationList {
   return {
     async listForCustomer(customerId, filter, page) {
       const keyset = newestFirst<StoredNotification>(sql, page);

@@ -2,8 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
-import { makeMoneyBack, settleAfterRefund } from "../../../application/payments/money-back.ts";
 import type { EventContext } from "../../../application/payments/receive-payment.ts";
+import {
+  makeRefundAndDisputeReceivers,
+  settleAfterRefund,
+} from "../../../application/payments/refunds-and-disputes.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import type { OrderStatus } from "../../../domain/orders/order-status.ts";
 import type { Payment } from "../../../domain/payments/payment.ts";
@@ -19,7 +22,7 @@ const contextOf = (payment: Pick<Payment, "payment_id">): EventContext => ({
 function setUp(status: OrderStatus = "paid") {
   const uow = createInMemoryUnitOfWork();
   const log = createRecordingLog();
-  const moneyBack = makeMoneyBack({ log, fulfillment: orderFulfillment });
+  const moneyBack = makeRefundAndDisputeReceivers({ log, fulfillment: orderFulfillment });
   const { order, items } = uow.orders.add({ status });
   const record = uow.fulfillments.add({ order_id: order.id, order_item_id: items[0]?.id, status: "active" });
   const payment = uow.payments.add({ order_id: order.id, payment_id: "pi_1", amount: 4900 });
@@ -120,7 +123,7 @@ describe("a refund", () => {
     uow.payments.add({ ...payment, payment_id: "ch_1", charge_id: "ch_1" });
     const learned = { payment_id: "pi_7", payment_intent_id: "pi_7", charge_id: "ch_1", invoice_id: null };
     await uow.run((scope) =>
-      makeMoneyBack({ log: createRecordingLog(), fulfillment: orderFulfillment }).refunded(
+      makeRefundAndDisputeReceivers({ log: createRecordingLog(), fulfillment: orderFulfillment }).refunded(
         aRefundedEvent({ payment: { payment_id: null, charge_id: "ch_1" } }),
         { environment: "sandbox", payment: learned },
         scope,

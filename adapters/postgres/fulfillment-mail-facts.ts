@@ -1,13 +1,13 @@
-import type { DeliveryMailFacts, DeliveryMailFactsReader } from "../../application/notifications/ports.ts";
+import type { FulfillmentMailFacts, FulfillmentMailFactsReader } from "../../application/notifications/ports.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 
 /** Who to email about a delivery and what to say: the customer, the product as bought, the workspace. */
-export function createPostgresDeliveryMailFacts(sql: Queryable): DeliveryMailFactsReader {
+export function createPostgresFulfillmentMailFacts(sql: Queryable): FulfillmentMailFactsReader {
   return {
     async forFulfillment(fulfillmentId) {
       if (!isUuid(fulfillmentId)) return undefined;
-      const [row] = await sql<DeliveryMailFacts[]>`
+      const [row] = await sql<FulfillmentMailFacts[]>`
         select u.email as customer_email, u.name as customer_name, i.product_name, f.order_id, f.driver,
                f.external_workspace_url as workspace_url, f.attempts
         from fulfillment_records f

@@ -54,7 +54,7 @@ export function createPostgresEmailStore(sql: Queryable): EmailStore {
 }
 
 /** Queues outside any caller's transaction: in one of its own, so the email and its job commit together. */
-export function createPostgresEmailOutbox(
+export function createPostgresStandaloneEmailQueue(
   sql: Sql,
   jobsFor: (tx: Queryable) => JobScheduler,
   domain: string,

@@ -1,13 +1,19 @@
 import { describe, expect, test } from "bun:test";
-import { createPostgresOutbox, createPostgresOutboxReader } from "../../../adapters/postgres/outbox.ts";
+import {
+  createPostgresNotificationOutbox,
+  createPostgresNotificationOutboxReader,
+} from "../../../adapters/postgres/notification-outbox.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
 
 describe("the Postgres outbox", () => {
   test("what the writer adds, the reader finds and marks dispatched once", async () => {
-    const id = await createPostgresOutbox(db.current.sql).add("fulfillment.ready", { order_id: "o-1", n: 2 });
-    const reader = createPostgresOutboxReader(db.current.sql);
+    const id = await createPostgresNotificationOutbox(db.current.sql).add("fulfillment.ready", {
+      order_id: "o-1",
+      n: 2,
+    });
+    const reader = createPostgresNotificationOutboxReader(db.current.sql);
     expect(await reader.find(id)).toEqual({
       id,
       kind: "fulfillment.ready",
@@ -26,16 +32,16 @@ describe("the Postgres outbox", () => {
     let id = "";
     await db.current.sql
       .begin(async (tx) => {
-        id = await createPostgresOutbox(tx).add("fulfillment.failed", {});
+        id = await createPostgresNotificationOutbox(tx).add("fulfillment.failed", {});
         throw new Error("rolled back");
       })
       .catch(() => undefined);
-    expect(await createPostgresOutboxReader(db.current.sql).find(id)).toBeUndefined();
+    expect(await createPostgresNotificationOutboxReader(db.current.sql).find(id)).toBeUndefined();
   });
 
   test("stale lists what is older than asked and still not dispatched, oldest first", async () => {
-    const outbox = createPostgresOutbox(db.current.sql);
-    const reader = createPostgresOutboxReader(db.current.sql);
+    const outbox = createPostgresNotificationOutbox(db.current.sql);
+    const reader = createPostgresNotificationOutboxReader(db.current.sql);
     const old = await outbox.add("fulfillment.ready", {});
     const older = await outbox.add("fulfillment.ready", {});
     const sent = await outbox.add("fulfillment.ready", {});

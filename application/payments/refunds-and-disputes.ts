@@ -2,9 +2,9 @@ import { OrderTransitionRefused } from "../../domain/orders/errors.ts";
 import type { OrderEvent } from "../../domain/orders/order-status.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { type Payment, refundStatus } from "../../domain/payments/payment.ts";
+import type { Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import { orderEventData, paymentEventData } from "../shared/event-data.ts";
-import type { Log } from "../shared/runtime.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
 import { endOrderBilling } from "./end-gateway-subscription.ts";
@@ -12,7 +12,7 @@ import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { RefundReport } from "./ledger-ports.ts";
 import type { EventContext } from "./receive-payment.ts";
 
-export interface MoneyBackDeps {
+export interface RefundAndDisputeDeps {
   readonly log: Log;
   readonly fulfillment: Pick<OrderFulfillment, "actOnOrder">;
 }
@@ -41,7 +41,11 @@ async function tryMove(scope: TransactionScope, orderId: string, event: OrderEve
  * After money went back, the one place an order's refund status is decided (`refundStatus`, moved
  * through the state machine): a refunded order's deliveries are cancelled and its billing ended.
  */
-export async function settleAfterRefund(scope: TransactionScope, orderId: string, deps: MoneyBackDeps): Promise<void> {
+export async function settleAfterRefund(
+  scope: TransactionScope,
+  orderId: string,
+  deps: RefundAndDisputeDeps,
+): Promise<void> {
   const status = refundStatus(await scope.payments.forOrder(orderId));
   if (status === null || !(await tryMove(scope, orderId, status, deps.log))) return;
   if (status === "refunded") {
@@ -60,7 +64,7 @@ export async function recordRefund(
   scope: TransactionScope,
   before: Payment,
   refund: RefundReport,
-  deps: MoneyBackDeps,
+  deps: RefundAndDisputeDeps,
 ): Promise<void> {
   const after = await scope.payments.applyRefund(before.id, refund);
   await settleAfterRefund(scope, before.order_id, deps);
@@ -81,7 +85,7 @@ export async function recordRefund(
 }
 
 /** Refunds and disputes, matched to the payment they concern by any of its ids. */
-export function makeMoneyBack(deps: MoneyBackDeps) {
+export function makeRefundAndDisputeReceivers(deps: RefundAndDisputeDeps) {
   /** Money going back for a payment the ledger does not know: a person must look. */
   async function unmatched(scope: TransactionScope, event: Refunded | DisputeEvent, what: string): Promise<void> {
     const named = event.payment.payment_id ?? event.payment.charge_id ?? event.payment.invoice_id ?? "unnamed";

@@ -1,4 +1,4 @@
-import type { InboxEntry, NewInboxEntry, WebhookInbox } from "../../../application/payments/inbox-ports.ts";
+import type { InboxEntry, NewInboxEntry, WebhookInboxReader } from "../../../application/payments/inbox-ports.ts";
 
 interface StoredEntry extends InboxEntry {
   readonly event_type: string;
@@ -13,7 +13,7 @@ type Row = Omit<StoredEntry, "event"> & { readonly json: string };
  * test reads is what survived storage. `add` seeds an entry; `store` is the intake's insert;
  * `snapshot` lets a fake unit of work roll back.
  */
-export function createInMemoryWebhookInbox() {
+export function createInMemoryWebhookInboxReader() {
   let entries = new Map<string, Row>();
   const read = ({ json, ...entry }: Row): StoredEntry => ({ ...entry, event: JSON.parse(json) });
 
@@ -41,7 +41,7 @@ export function createInMemoryWebhookInbox() {
     return taken ? { inserted: false } : { inserted: true, id: add(entry).id };
   }
 
-  const inbox: WebhookInbox = {
+  const inbox: WebhookInboxReader = {
     async find(id) {
       const stored = entries.get(id);
       return stored && read(stored);
@@ -69,4 +69,4 @@ export function createInMemoryWebhookInbox() {
   };
 }
 
-export type InMemoryWebhookInbox = ReturnType<typeof createInMemoryWebhookInbox>;
+export type InMemoryWebhookInboxReader = ReturnType<typeof createInMemoryWebhookInboxReader>;

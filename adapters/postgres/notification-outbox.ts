@@ -1,9 +1,13 @@
-import type { Outbox, OutboxMessage, OutboxReader } from "../../application/notifications/ports.ts";
+import type {
+  NotificationOutbox,
+  NotificationOutboxMessage,
+  NotificationOutboxReader,
+} from "../../application/notifications/ports.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 
 /** Writes a message inside the caller's transaction: it leaves only if the state change behind it commits. */
-export function createPostgresOutbox(sql: Queryable): Outbox {
+export function createPostgresNotificationOutbox(sql: Queryable): NotificationOutbox {
   return {
     async add(kind, payload) {
       const [row] = await sql<{ id: string }[]>`
@@ -15,11 +19,13 @@ export function createPostgresOutbox(sql: Queryable): Outbox {
 }
 
 /** What the notify job and the minute tick's sweep read and mark. */
-export function createPostgresOutboxReader(sql: Queryable): OutboxReader {
+export function createPostgresNotificationOutboxReader(sql: Queryable): NotificationOutboxReader {
   return {
     async find(id) {
       if (!isUuid(id)) return undefined;
-      const [row] = await sql<OutboxMessage[]>`select id, kind, payload, dispatched_at from outbox where id = ${id}`;
+      const [row] = await sql<
+        NotificationOutboxMessage[]
+      >`select id, kind, payload, dispatched_at from outbox where id = ${id}`;
       return row;
     },
     async markDispatched(id) {
@@ -27,7 +33,7 @@ export function createPostgresOutboxReader(sql: Queryable): OutboxReader {
     },
     async stale(olderThanSeconds, limit) {
       return [
-        ...(await sql<OutboxMessage[]>`
+        ...(await sql<NotificationOutboxMessage[]>`
           select id, kind, payload, dispatched_at from outbox
           where dispatched_at is null and created_at < now() - make_interval(secs => ${olderThanSeconds})
           order by created_at limit ${limit}`),

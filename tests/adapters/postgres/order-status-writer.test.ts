@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createPostgresOrderLedger } from "../../../adapters/postgres/order-ledger.ts";
+import { createPostgresOrderStatusWriter } from "../../../adapters/postgres/order-status-writer.ts";
 import { ORDER_STATUSES, type OrderStatus, sourcesFor } from "../../../domain/orders/order-status.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
@@ -24,7 +24,7 @@ const statusOf = async (id: string) =>
 
 describe("PostgresOrderLedger.expireUnpaid", () => {
   test("expires exactly the unpaid orders placed before the cutoff, oldest first, in batches", async () => {
-    const ledger = createPostgresOrderLedger(db.current.sql);
+    const ledger = createPostgresOrderStatusWriter(db.current.sql);
     const old: Record<string, OrderStatus> = {};
     for (const status of ORDER_STATUSES) old[await anOrder(status, minutesAgo(90))] = status;
     const recent = await anOrder("pending_payment", minutesAgo(10));
@@ -55,16 +55,16 @@ describe("PostgresOrderLedger.expireUnpaid", () => {
       locked = resolve;
     });
     const payment = db.current.sql.begin(async (tx) => {
-      await createPostgresOrderLedger(tx).find(id);
+      await createPostgresOrderStatusWriter(tx).find(id);
       locked();
       await held;
     });
     await isLocked;
-    expect(await createPostgresOrderLedger(db.current.sql).expireUnpaid(minutesAgo(60), 100)).toEqual([]);
+    expect(await createPostgresOrderStatusWriter(db.current.sql).expireUnpaid(minutesAgo(60), 100)).toEqual([]);
     release();
     await payment;
     expect(
-      (await createPostgresOrderLedger(db.current.sql).expireUnpaid(minutesAgo(60), 100)).map((o) => o.id),
+      (await createPostgresOrderStatusWriter(db.current.sql).expireUnpaid(minutesAgo(60), 100)).map((o) => o.id),
     ).toEqual([id]);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import {
-  createLogAndInboxNotifier,
-  createPostgresNotificationInbox,
-} from "../../../adapters/postgres/notification-store.ts";
-import { createPostgresOutbox } from "../../../adapters/postgres/outbox.ts";
+  createLogAndListNotifier,
+  createPostgresCustomerNotificationList,
+} from "../../../adapters/postgres/customer-notifications.ts";
+import { createPostgresNotificationOutbox } from "../../../adapters/postgres/notification-outbox.ts";
 import { createLogger } from "../../../kit/logger.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
@@ -21,9 +21,9 @@ describe("customers' notification lists in Postgres", () => {
   test("what the notifier delivers the customer's list shows, newest first, once per message", async () => {
     const sql = db.current.sql;
     const customer = await aCustomer();
-    const notifier = createLogAndInboxNotifier({ sql, logger: createLogger({ level: "silent" }) });
+    const notifier = createLogAndListNotifier({ sql, logger: createLogger({ level: "silent" }) });
     const deliver = async (kind: "fulfillment.ready" | "fulfillment.failed") => {
-      const outbox_id = await createPostgresOutbox(sql).add(kind, {});
+      const outbox_id = await createPostgresNotificationOutbox(sql).add(kind, {});
       const notification = { outbox_id, customer_id: customer, kind, title: kind, body: "b", data: { order_id: "o" } };
       await notifier.deliver(notification);
       await notifier.deliver(notification);
@@ -33,7 +33,7 @@ describe("customers' notification lists in Postgres", () => {
     await db.current
       .sql`update notifications set created_at = now() - interval '1 minute' where customer_id = ${customer}`;
     await deliver("fulfillment.failed");
-    const inbox = createPostgresNotificationInbox(sql);
+    const inbox = createPostgresCustomerNotificationList(sql);
     const listed = (await inbox.listForCustomer(customer, {}, { limit: 10 })).items;
     expect(listed.map((n) => n.kind)).toEqual(["fulfillment.failed", "fulfillment.ready"]);
     expect(listed[0]).toMatchObject({ customer_id: customer, data: { order_id: "o" }, read_at: null });
@@ -48,9 +48,9 @@ describe("customers' notification lists in Postgres", () => {
   test("read state: one notification, then all; another customer's stays untouched and unfound", async () => {
     const sql = db.current.sql;
     const [ada, bob] = [await aCustomer(), await aCustomer()];
-    const notifier = createLogAndInboxNotifier({ sql, logger: createLogger({ level: "silent" }) });
+    const notifier = createLogAndListNotifier({ sql, logger: createLogger({ level: "silent" }) });
     const notifyOnce = async (customer: string) => {
-      const outbox_id = await createPostgresOutbox(sql).add("fulfillment.ready", {});
+      const outbox_id = await createPostgresNotificationOutbox(sql).add("fulfillment.ready", {});
       await notifier.deliver({
         outbox_id,
         customer_id: customer,
@@ -61,7 +61,7 @@ describe("customers' notification lists in Postgres", () => {
       });
     };
     for (const customer of [ada, ada, ada, bob]) await notifyOnce(customer);
-    const inbox = createPostgresNotificationInbox(sql);
+    const inbox = createPostgresCustomerNotificationList(sql);
     const unread = async (customer: string) =>
       (await inbox.listForCustomer(customer, { unread: true }, { limit: 10 })).items;
     const [one] = await unread(ada);

@@ -1,4 +1,4 @@
-import type { OrderLedger } from "../../application/payments/ledger-ports.ts";
+import type { OrderStatusWriter } from "../../application/payments/ledger-ports.ts";
 import { OrderTransitionRefused } from "../../domain/orders/errors.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { nextOrderStatus, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
@@ -7,7 +7,7 @@ import { columnList } from "./column-list.ts";
 import type { Queryable } from "./database.ts";
 import { ITEM_COLUMNS, ORDER_COLUMNS } from "./order-repository.ts";
 
-export function createPostgresOrderLedger(sql: Queryable): OrderLedger {
+export function createPostgresOrderStatusWriter(sql: Queryable): OrderStatusWriter {
   return {
     async find(orderId) {
       if (!isUuid(orderId)) return undefined;

@@ -1,4 +1,4 @@
-import type { DownloadEntitlement, License, LicenseRepository } from "../../application/fulfillment/license-ports.ts";
+import type { DownloadEntitlement, License, LicenseWriter } from "../../application/fulfillment/license-ports.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 
@@ -26,7 +26,7 @@ const ENTITLEMENT_COLUMNS = [
   "created_at",
 ];
 
-export function createPostgresLicenseRepository(sql: Sql): LicenseRepository {
+export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
   const licenseColumns = columnList(sql, LICENSE_COLUMNS);
   const entitlementColumns = columnList(sql, ENTITLEMENT_COLUMNS);
 

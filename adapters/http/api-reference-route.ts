@@ -1,7 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { completeApiDocument, type DocumentedRoute } from "./api-document.ts";
-import type { Json } from "./api-schemas.ts";
+import { completeApiDocument, type DocumentedRoute } from "./openapi-completion.ts";
+import type { Json } from "./openapi-schema-registry.ts";
 import { type ApiReferenceAssets, PAGE_HEADERS } from "./page-routes.ts";
 
 type OpenApiOptions = NonNullable<Parameters<typeof openapi>[0]>;

@@ -1,11 +1,11 @@
-import { type AuditTrail, redactSummary } from "../../application/audit/ports.ts";
+import { type AuditLogWriter, redactSummary } from "../../application/audit/ports.ts";
 import type { Queryable } from "./database.ts";
 
 /**
  * Writes audit entries in the caller's transaction: they exist exactly when the change does. The
  * summary is redacted once more here, so no secret value reaches the table whatever a caller passed.
  */
-export function createPostgresAuditTrail(sql: Queryable): AuditTrail {
+export function createPostgresAuditLogWriter(sql: Queryable): AuditLogWriter {
   return {
     async record(entry) {
       await sql`

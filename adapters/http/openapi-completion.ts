@@ -1,6 +1,6 @@
 import { Kind, OptionalKind } from "@sinclair/typebox";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
-import { createSchemaRegistry, type Json, type SchemaRegistry } from "./api-schemas.ts";
+import { createSchemaRegistry, type Json, type SchemaRegistry } from "./openapi-schema-registry.ts";
 import { ProblemSchema } from "./problem-schema.ts";
 import { rateLimitGroup } from "./rate-limit.ts";
 

@@ -1,7 +1,7 @@
-import type { LicenseStore, StoredLicense } from "../../application/licensing/ports.ts";
+import type { LicenseActivations, StoredLicense } from "../../application/licensing/ports.ts";
 import type { Sql } from "./database.ts";
 
-export function createPostgresLicenseStore(sql: Sql): LicenseStore {
+export function createPostgresLicenseActivations(sql: Sql): LicenseActivations {
   return {
     async findByKey(key) {
       const [row] = await sql<StoredLicense[]>`

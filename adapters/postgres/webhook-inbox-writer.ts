@@ -1,4 +1,4 @@
-import type { NewInboxEntry, WebhookIntake } from "../../application/payments/inbox-ports.ts";
+import type { NewInboxEntry, WebhookInboxWriter } from "../../application/payments/inbox-ports.ts";
 import type { NewJob } from "../../application/shared/jobs.ts";
 import { insertJobs } from "../jobs/job-insert.ts";
 import { JOB_NOTIFY_CHANNEL, type JobWakeUp, wakeJobWorkers } from "../jobs/job-wake-up.ts";
@@ -121,13 +121,13 @@ function mayComeFromOneEntry(error: unknown): boolean {
  * given to every caller of that batch (a 503 at the HTTP edge) and the next batch starts afresh.
  * A failed statement rolled back as a whole, so nothing of it stays.
  */
-export function createPostgresWebhookIntake(deps: {
+export function createPostgresWebhookInboxWriter(deps: {
   sql: Sql;
   wake: JobWakeUp;
   maxBatch?: number;
   /** Told the size of every batch written (tests). */
   onBatch?: (size: number) => void;
-}): WebhookIntake {
+}): WebhookInboxWriter {
   const { sql, wake } = deps;
   const maxBatch = deps.maxBatch ?? WEBHOOK_BATCH_MAX;
   const queue: Pending[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { JOB_NOTIFY_CHANNEL } from "../../../adapters/jobs/job-wake-up.ts";
 import { isDatabaseUnavailable, openDatabase } from "../../../adapters/postgres/database.ts";
-import { createPostgresWebhookIntake } from "../../../adapters/postgres/webhook-intake.ts";
+import { createPostgresWebhookInboxWriter } from "../../../adapters/postgres/webhook-inbox-writer.ts";
 import type { NewInboxEntry } from "../../../application/payments/inbox-ports.ts";
 import { paymentEventJob } from "../../../application/payments/jobs.ts";
 import { decodeGatewayEvent, encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
@@ -33,7 +33,7 @@ async function anIntake(options: { poolMax?: number } = {}) {
   });
   db.onTeardown(() => database.close(1));
   const batches: number[] = [];
-  const intake = createPostgresWebhookIntake({
+  const intake = createPostgresWebhookInboxWriter({
     sql: database.sql,
     wake: hasRealPostgres ? "notify" : { publish: async () => {} },
     onBatch: (size) => batches.push(size),
@@ -218,7 +218,7 @@ describe("PostgresWebhookIntake (group commit)", () => {
     db.onTeardown(() => database.close(1));
     const entries = Array.from({ length: 8 }, () => anEntry());
     const published: { topic: string; visible: number }[] = [];
-    const intake = createPostgresWebhookIntake({
+    const intake = createPostgresWebhookInboxWriter({
       sql: database.sql,
       wake: {
         async publish(topic) {

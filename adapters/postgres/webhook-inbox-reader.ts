@@ -1,8 +1,8 @@
-import type { InboxEntry, WebhookInbox } from "../../application/payments/inbox-ports.ts";
+import type { InboxEntry, WebhookInboxReader } from "../../application/payments/inbox-ports.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 
-export function createPostgresWebhookInbox(sql: Queryable): WebhookInbox {
+export function createPostgresWebhookInboxReader(sql: Queryable): WebhookInboxReader {
   return {
     async find(id) {
       if (!isUuid(id)) return undefined;

@@ -1,14 +1,18 @@
-import type { Outbox, OutboxMessage, OutboxReader } from "../../../application/notifications/ports.ts";
-import type { Clock } from "../../../application/shared/runtime.ts";
+import type {
+  NotificationOutbox,
+  NotificationOutboxMessage,
+  NotificationOutboxReader,
+} from "../../../application/notifications/ports.ts";
+import type { Clock } from "../../../application/shared/clock-and-log.ts";
 
-interface StoredMessage extends OutboxMessage {
+interface StoredMessage extends NotificationOutboxMessage {
   readonly created_at: Date;
 }
 
 /** The notification outbox in memory: writer and reader, its ages measured on `clock`. */
-export function createInMemoryOutbox(clock: Clock = () => new Date()) {
+export function createInMemoryNotificationOutbox(clock: Clock = () => new Date()) {
   let messages: StoredMessage[] = [];
-  const outbox: Outbox & OutboxReader = {
+  const outbox: NotificationOutbox & NotificationOutboxReader = {
     async add(kind, payload) {
       const id = crypto.randomUUID();
       messages.push({ id, kind, payload, dispatched_at: null, created_at: clock() });
@@ -37,4 +41,4 @@ export function createInMemoryOutbox(clock: Clock = () => new Date()) {
   };
 }
 
-export type InMemoryOutbox = ReturnType<typeof createInMemoryOutbox>;
+export type InMemoryNotificationOutbox = ReturnType<typeof createInMemoryNotificationOutbox>;

@@ -1,5 +1,5 @@
 import type { OrderDetails, OrderRepository } from "../../../application/checkout/ports.ts";
-import type { OrderLedger } from "../../../application/payments/ledger-ports.ts";
+import type { OrderStatusWriter } from "../../../application/payments/ledger-ports.ts";
 import { OrderTransitionRefused } from "../../../domain/orders/errors.ts";
 import type { Order, OrderItem } from "../../../domain/orders/order.ts";
 import { canTake, nextOrderStatus } from "../../../domain/orders/order-status.ts";
@@ -21,7 +21,7 @@ const anItem = (order: Order, overrides: Partial<OrderItem>): OrderItem =>
  * `orderRepository` reads them back with the payment ledger's payments, refunds and disputes, as
  * the admin's order view does; `snapshot` lets a fake unit of work roll back.
  */
-export function createInMemoryOrderLedger() {
+export function createInMemoryOrderStatusWriter() {
   let orders = new Map<string, Order>();
   let items = new Map<string, OrderItem[]>();
 
@@ -46,7 +46,7 @@ export function createInMemoryOrderLedger() {
     return { order, items: added };
   }
 
-  const ledger: OrderLedger = {
+  const ledger: OrderStatusWriter = {
     async find(orderId) {
       const order = orders.get(orderId);
       return order && { order, items: [...(items.get(orderId) ?? [])] };
@@ -142,4 +142,4 @@ export function createInMemoryOrderLedger() {
   };
 }
 
-export type InMemoryOrderLedger = ReturnType<typeof createInMemoryOrderLedger>;
+export type InMemoryOrderStatusWriter = ReturnType<typeof createInMemoryOrderStatusWriter>;

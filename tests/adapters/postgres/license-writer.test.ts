@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { createPostgresLicenseRepository } from "../../../adapters/postgres/license-repository.ts";
+import { createPostgresLicenseWriter } from "../../../adapters/postgres/license-writer.ts";
 import { aFulfillmentContext } from "../../support/builders/fulfillment.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
-const licenses = () => createPostgresLicenseRepository(db.current.sql);
+const licenses = () => createPostgresLicenseWriter(db.current.sql);
 
 async function anIssue(key: string) {
   const { record } = await aFulfillmentContext(db.current.sql, { product: aLicenseProduct() });

@@ -1,16 +1,16 @@
-import type { NotificationInbox, StoredNotification } from "../../../application/notifications/ports.ts";
+import type { CustomerNotificationList, StoredNotification } from "../../../application/notifications/ports.ts";
 
 /**
  * Customers' notification lists in memory, read like the real query: one customer's, newest
  * first, a cursor being the index past the last one shown.
  */
-export function createInMemoryNotificationInbox() {
+export function createInMemoryCustomerNotificationList() {
   let notifications: StoredNotification[] = [];
   const ofCustomer = (customerId: string) =>
     notifications
       .filter((notification) => notification.customer_id === customerId)
       .sort((a, b) => b.created_at.getTime() - a.created_at.getTime() || (a.id < b.id ? 1 : -1));
-  const inbox: NotificationInbox = {
+  const inbox: CustomerNotificationList = {
     async listForCustomer(customerId, filter, page) {
       const matching = ofCustomer(customerId).filter(
         (notification) => filter.unread === undefined || (notification.read_at === null) === filter.unread,

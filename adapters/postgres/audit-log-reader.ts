@@ -17,7 +17,7 @@ function entryIdFromCursor(cursor: string): string {
  * the cursor is the last id seen. Each filter has its own `(column, id desc)` index. The order
  * names the table's column: a bare `id` would be the selected text and sort "10" before "9".
  */
-export function createPostgresAuditLog(sql: Queryable): AuditLogReader {
+export function createPostgresAuditLogReader(sql: Queryable): AuditLogReader {
   return {
     async list(filter, page) {
       const before = page.cursor ? entryIdFromCursor(page.cursor) : undefined;

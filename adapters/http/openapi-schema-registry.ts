@@ -1,5 +1,5 @@
 import { unwrapSchema } from "@elysiajs/openapi/openapi";
-import { modelNameOf } from "./api-model.ts";
+import { modelNameOf } from "./openapi-models.ts";
 
 export type Json = Record<string, unknown>;
 

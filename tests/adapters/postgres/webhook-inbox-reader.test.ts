@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { createPostgresWebhookInbox } from "../../../adapters/postgres/webhook-inbox.ts";
-import { createPostgresWebhookIntake } from "../../../adapters/postgres/webhook-intake.ts";
+import { createPostgresWebhookInboxReader } from "../../../adapters/postgres/webhook-inbox-reader.ts";
+import { createPostgresWebhookInboxWriter } from "../../../adapters/postgres/webhook-inbox-writer.ts";
 import type { NewInboxEntry } from "../../../application/payments/inbox-ports.ts";
 import { decodeGatewayEvent, encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
@@ -20,7 +20,7 @@ const anEntry = (event: (typeof ONE_OF_EACH_KIND)[keyof typeof ONE_OF_EACH_KIND]
 
 /** Stores an entry as a webhook does (through the intake) and gives its id. */
 async function stored(entry: NewInboxEntry): Promise<string> {
-  const intake = createPostgresWebhookIntake({ sql: db.current.sql, wake: { publish: async () => {} } });
+  const intake = createPostgresWebhookInboxWriter({ sql: db.current.sql, wake: { publish: async () => {} } });
   await intake.accept(entry, null);
   const [row] = await db.current.sql<{ id: string }[]>`
     select id from webhook_inbox where gateway = ${entry.gateway} and event_id = ${entry.event_id}`;
@@ -30,7 +30,7 @@ async function stored(entry: NewInboxEntry): Promise<string> {
 
 describe("PostgresWebhookInbox", () => {
   test("every kind of event reads back from the jsonb column exactly as it was stored", async () => {
-    const inbox = createPostgresWebhookInbox(db.current.sql);
+    const inbox = createPostgresWebhookInboxReader(db.current.sql);
     for (const event of Object.values(ONE_OF_EACH_KIND)) {
       const entry = anEntry(event);
       const found = await inbox.find(await stored(entry));
@@ -40,7 +40,7 @@ describe("PostgresWebhookInbox", () => {
   });
 
   test("marks an entry processed once; an id that is no uuid finds nothing", async () => {
-    const inbox = createPostgresWebhookInbox(db.current.sql);
+    const inbox = createPostgresWebhookInboxReader(db.current.sql);
     const id = await stored(anEntry(ONE_OF_EACH_KIND.refunded));
     expect(await inbox.markProcessed(id)).toBeTrue();
     expect((await inbox.find(id))?.processed_at).toBeInstanceOf(Date);

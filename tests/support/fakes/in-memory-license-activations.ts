@@ -1,4 +1,4 @@
-import type { LicenseStore, StoredLicense } from "../../../application/licensing/ports.ts";
+import type { LicenseActivations, StoredLicense } from "../../../application/licensing/ports.ts";
 
 type License = Omit<StoredLicense, "activations">;
 
@@ -6,12 +6,12 @@ type License = Omit<StoredLicense, "activations">;
  * Licenses by key with the machines each is activated on, as the real store keeps them: a known
  * machine is not counted twice, and a new one past `max_activations` is refused.
  */
-export function createInMemoryLicenseStore() {
+export function createInMemoryLicenseActivations() {
   const byKey = new Map<string, License>();
   const machines = new Map<string, Set<string>>();
   const machinesOf = (licenseId: string) => machines.get(licenseId) ?? new Set<string>();
 
-  const store: LicenseStore = {
+  const store: LicenseActivations = {
     async findByKey(key) {
       const license = byKey.get(key);
       return license && { ...license, activations: machinesOf(license.id).size };

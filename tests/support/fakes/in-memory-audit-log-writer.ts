@@ -1,9 +1,9 @@
-import type { AuditEntry, AuditTrail } from "../../../application/audit/ports.ts";
+import type { AuditEntry, AuditLogWriter } from "../../../application/audit/ports.ts";
 
 /** Audit entries in memory, in the order written; rolled back with the unit of work. */
-export function createInMemoryAuditTrail() {
+export function createInMemoryAuditLogWriter() {
   let entries: AuditEntry[] = [];
-  const trail: AuditTrail = {
+  const trail: AuditLogWriter = {
     async record(entry) {
       entries.push(entry);
     },
@@ -20,4 +20,4 @@ export function createInMemoryAuditTrail() {
   };
 }
 
-export type InMemoryAuditTrail = ReturnType<typeof createInMemoryAuditTrail>;
+export type InMemoryAuditLogWriter = ReturnType<typeof createInMemoryAuditLogWriter>;

@@ -1,5 +1,5 @@
-import type { WebhookIntake } from "../../../application/payments/inbox-ports.ts";
-import { createInMemoryWebhookInbox } from "./in-memory-webhook-inbox.ts";
+import type { WebhookInboxWriter } from "../../../application/payments/inbox-ports.ts";
+import { createInMemoryWebhookInboxReader } from "./in-memory-webhook-inbox-reader.ts";
 import { createRecordingJobScheduler } from "./recording-job-scheduler.ts";
 
 /**
@@ -10,14 +10,14 @@ import { createRecordingJobScheduler } from "./recording-job-scheduler.ts";
  * that an answer waits for its entry to be stored. `inbox` and `jobs` are reachable to seed,
  * inspect, or make fail.
  */
-export function createInMemoryWebhookIntake() {
-  const inbox = createInMemoryWebhookInbox();
+export function createInMemoryWebhookInboxWriter() {
+  const inbox = createInMemoryWebhookInboxReader();
   const jobs = createRecordingJobScheduler();
   let gate: Promise<void> | undefined;
   let accepted = 0;
   let tail: Promise<unknown> = Promise.resolve();
 
-  const store: WebhookIntake["accept"] = async (entry, jobFor) => {
+  const store: WebhookInboxWriter["accept"] = async (entry, jobFor) => {
     await gate;
     const restores = [inbox.snapshot(), jobs.snapshot()];
     try {
@@ -31,7 +31,7 @@ export function createInMemoryWebhookIntake() {
       throw error;
     }
   };
-  const intake: WebhookIntake = {
+  const intake: WebhookInboxWriter = {
     accept(entry, jobFor) {
       const run = tail.then(() => store(entry, jobFor));
       tail = run.catch(() => {});
@@ -58,4 +58,4 @@ export function createInMemoryWebhookIntake() {
   };
 }
 
-export type InMemoryWebhookIntake = ReturnType<typeof createInMemoryWebhookIntake>;
+export type InMemoryWebhookInboxWriter = ReturnType<typeof createInMemoryWebhookInboxWriter>;

@@ -1,12 +1,15 @@
 import { describe, expect, test } from "bun:test";
 import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-scheduler.ts";
 import type { Queryable } from "../../../adapters/postgres/database.ts";
-import { createPostgresEmailOutbox, createPostgresEmailStore } from "../../../adapters/postgres/email-store.ts";
+import {
+  createPostgresEmailStore,
+  createPostgresStandaloneEmailQueue,
+} from "../../../adapters/postgres/email-queue.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
 const outbox = () =>
-  createPostgresEmailOutbox(
+  createPostgresStandaloneEmailQueue(
     db.current.sql,
     (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake: "notify" }),
     "shop.example",
