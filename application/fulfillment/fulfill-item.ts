@@ -2,8 +2,9 @@ import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts"
 import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
 import type { Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
-import type { JobContext } from "../shared/jobs.ts";
+import type { JobContext, PayloadOf } from "../shared/jobs.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
+import type { fulfillJob } from "./jobs.ts";
 import { logFields } from "./log-fields.ts";
 import { notify } from "./notify.ts";
 import type {
@@ -65,9 +66,9 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     );
   }
 
-  return async function fulfillItem(payload: Readonly<Record<string, unknown>>, job: JobContext): Promise<void> {
-    const existing = await deps.fulfillments.find(String(payload.fulfillment_id ?? ""));
-    if (!existing) throw new PermanentJobFailure(`fulfillment ${String(payload.fulfillment_id)} does not exist`);
+  return async function fulfillItem(payload: PayloadOf<typeof fulfillJob>, job: JobContext): Promise<void> {
+    const existing = await deps.fulfillments.find(payload.fulfillment_id);
+    if (!existing) throw new PermanentJobFailure(`fulfillment ${payload.fulfillment_id} does not exist`);
     // A dead-lettered job run again by an admin (redrive) finds its record `failed`: that is a retry,
     // so the record goes back to `queued` first. Onboarding is idempotent, so nothing is provisioned twice.
     let current = existing;

@@ -2,6 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { UpstreamRejected } from "../shared/errors.ts";
+import type { PayloadOf } from "../shared/jobs.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import { endGatewaySubscriptionJob } from "./jobs.ts";
@@ -57,8 +58,8 @@ export function makeEndGatewaySubscription(deps: {
     }
   }
 
-  return async function endGatewaySubscription(payload: Readonly<Record<string, unknown>>): Promise<void> {
-    const subscription = await deps.subscriptions.find(String(payload.subscription_id ?? ""));
+  return async function endGatewaySubscription(payload: PayloadOf<typeof endGatewaySubscriptionJob>): Promise<void> {
+    const subscription = await deps.subscriptions.find(payload.subscription_id);
     if (!subscription || subscription.status === "cancelled" || !subscription.gateway_subscription_id) return;
     const gateway = deps.gateways[subscription.gateway as PaymentGatewayName];
     const gatewayId = subscription.gateway_subscription_id;
@@ -74,7 +75,7 @@ export function makeEndGatewaySubscription(deps: {
         gateway: subscription.gateway,
         order_id: subscription.order_id,
         subscription_id: subscription.gateway_subscription_id,
-        reason: String(payload.reason ?? ""),
+        reason: payload.reason,
       },
       "subscription ended at the gateway",
     );

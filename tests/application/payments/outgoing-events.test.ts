@@ -254,8 +254,8 @@ describe("subscription events", () => {
   test("subscription.cancelled: once when the shop ends it at the gateway, and not again on the gateway's event about it", async () => {
     const { tell, end, events, subscriptions } = aSubscribedOrder();
     const [first] = subscriptions;
-    await end({ subscription_id: first?.id, reason: "payment refunded" });
-    await end({ subscription_id: first?.id, reason: "payment refunded" });
+    await end({ subscription_id: first?.id ?? "", reason: "payment refunded" });
+    await end({ subscription_id: first?.id ?? "", reason: "payment refunded" });
     await tell({
       gateway: "gateway_b",
       event_id: "evt_deleted",
