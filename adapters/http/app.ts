@@ -74,6 +74,7 @@ export function createApp(deps: AppDeps) {
   // Every route is compiled as it is added, not on its first request: compiling closes a route's
   // top-level object schemas (additionalProperties: false), so lazily compiled routes made the OpenAPI
   // document depend on which routes had answered before it was first read (in production, /ready).
+  // It costs about 16 MB of idle memory (84.6 MB against 68.7 MB, docs/performance.md).
   const app = new Elysia({ name: "marketplace", precompile: true })
     .use(createErrorHandler(deps))
     .use(createRequestContext({ ...deps, redactTarget }))
