@@ -5,25 +5,9 @@ import { endSubscriptionBilling } from "../../../application/payments/end-gatewa
 import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../../domain/fulfillment/status-guards.ts";
+import { aBilledOrder } from "../../support/builders/billed-order.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
-
-/** An order of `count` items, each delivered and billed by the one gateway subscription `sub_1`. */
-function aBilledOrder(uow: ReturnType<typeof createInMemoryUnitOfWork>, count = 1) {
-  const { order, items } = uow.orders.add(
-    { status: "paid" },
-    Array.from({ length: count }, () => ({ billing_interval: "monthly" as const })),
-  );
-  return items.map((item) => ({
-    record: uow.fulfillments.add({ order_id: order.id, order_item_id: item.id, status: "active" }),
-    subscription: uow.subscriptions.add({
-      order_id: order.id,
-      order_item_id: item.id,
-      gateway: "gateway_b",
-      gateway_subscription_id: "sub_1",
-    }),
-  }));
-}
 
 const ADMIN = "0b9a3c1e-5d4f-4a6b-8c7d-9e0f1a2b3c4d";
 

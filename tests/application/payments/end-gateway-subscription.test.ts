@@ -6,27 +6,11 @@ import {
 } from "../../../application/payments/end-gateway-subscription.ts";
 import { endGatewaySubscriptionJob } from "../../../application/payments/jobs.ts";
 import { UpstreamRejected, UpstreamUnreachable } from "../../../application/shared/errors.ts";
+import { aBilledOrder } from "../../support/builders/billed-order.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { createWebhookSendingPaymentGateway } from "../../support/fakes/webhook-sending-payment-gateway.ts";
-
-/** An order of `count` items, each delivered and billed by the one gateway subscription `sub_1`. */
-function aBilledOrder(uow: ReturnType<typeof createInMemoryUnitOfWork>, count = 1) {
-  const { order, items } = uow.orders.add(
-    { status: "paid" },
-    Array.from({ length: count }, () => ({ billing_interval: "monthly" as const })),
-  );
-  return items.map((item) => ({
-    record: uow.fulfillments.add({ order_id: order.id, order_item_id: item.id, status: "active" }),
-    subscription: uow.subscriptions.add({
-      order_id: order.id,
-      order_item_id: item.id,
-      gateway: "gateway_b",
-      gateway_subscription_id: "sub_1",
-    }),
-  }));
-}
 
 describe("ending an order's billing", () => {
   test("queues the ending of every live gateway subscription of the order, once", async () => {
