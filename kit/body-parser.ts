@@ -106,17 +106,15 @@ function unsafeContent(value: unknown, path: string): { path: string; code: stri
 
 /**
  * The request as its route's parser will read it, its body read once under `limit` (a 413 past
- * it). A route that needs the exact bytes (`raw`, a webhook's signed body) gets them unchecked and
- * reads them itself. Any other body is strict UTF-8, and reaches the route as JSON for Elysia's own
- * parser (so the OpenAPI plugin documents each body from its schema): JSON within the structure
- * limits, a form as an object of its fields (the last value of a repeated one), and any other body
- * as one string, for the route's schema to refuse.
+ * it) and strict UTF-8. It reaches the route as JSON for Elysia's own parser (so the OpenAPI
+ * plugin documents each body from its schema): JSON within the structure limits, a form as an
+ * object of its fields (the last value of a repeated one), and any other body as one string, for
+ * the route's schema to refuse. A route that needs the exact bytes (a webhook's signed body) does
+ * not come here: it reads them itself with `readLimitedBytes`.
  */
-export async function withCheckedBody(request: Request, limit: number, raw: boolean): Promise<Request> {
+export async function withCheckedBody(request: Request, limit: number): Promise<Request> {
   if (request.body === null) return request;
-  const bytes = await readLimitedBytes(request, limit);
-  if (raw) return new Request(request, { body: bytes });
-  const text = decodeUtf8(bytes);
+  const text = decodeUtf8(await readLimitedBytes(request, limit));
   const contentType = request.headers.get("content-type") ?? "";
   if (!isJsonContentType(contentType)) {
     const form = contentType.startsWith("application/x-www-form-urlencoded");

@@ -1,3 +1,4 @@
+import { Kind } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
@@ -71,11 +72,7 @@ export function createApp(deps: AppDeps) {
   const catalog = createPublicCatalogAnswers(deps);
   const redactTarget = createUrlRedactor(() => routes.current?.map((route) => route.path) ?? []);
   const limits = deps.rateLimits?.limits ?? {};
-  // Every route is compiled as it is added, not on its first request: compiling closes a route's
-  // top-level object schemas (additionalProperties: false), so lazily compiled routes made the OpenAPI
-  // document depend on which routes had answered before it was first read (in production, /ready).
-  // It costs about 16 MB of idle memory (84.6 MB against 68.7 MB, docs/performance.md).
-  const app = new Elysia({ name: "marketplace", precompile: true })
+  const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
     .use(createRequestContext({ ...deps, redactTarget }))
     .use(
@@ -88,9 +85,9 @@ export function createApp(deps: AppDeps) {
     .onRequest(async (context) => {
       const { request } = context;
       if (request.body === null) return;
-      // A webhook's signature covers its exact bytes: its routes read them unchecked.
-      const raw = new URL(request.url).pathname.startsWith(RAW_BODY_PREFIX);
-      context.request = await withCheckedBody(request, deps.bodyLimitBytes, raw);
+      // A webhook's signature covers its exact bytes: its routes read them themselves, once.
+      if (new URL(request.url).pathname.startsWith(RAW_BODY_PREFIX)) return;
+      context.request = await withCheckedBody(request, deps.bodyLimitBytes);
     })
     .use(
       apiDocs({
@@ -128,6 +125,7 @@ export function createApp(deps: AppDeps) {
     .use(createAdminAuditRoutes(deps))
     .use(createAdminWebhookEndpointRoutes(deps));
   routes.current = app.routes;
+  closeTopLevelObjects(app.routes);
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
   // takes its place, so Bun.serve and `handle` (tests) both go through it.
   const elysiaFetch = app.fetch;
@@ -142,4 +140,28 @@ export function createApp(deps: AppDeps) {
   });
   Object.defineProperty(app, "fetch", { value: fetch, configurable: true, writable: true });
   return app;
+}
+
+type RouteSchemas = { readonly hooks?: { readonly body?: unknown; readonly response?: unknown } };
+
+/**
+ * Elysia closes a route's top-level body and response objects (`additionalProperties: false`) when
+ * it compiles the route, on its first request. Closing them when the app is built, as Elysia would,
+ * keeps the OpenAPI document the same whichever routes have answered before it is first read (in
+ * production, /ready), without compiling every route up front (16 MB of idle memory,
+ * docs/performance.md).
+ */
+function closeTopLevelObjects(routes: readonly RouteSchemas[]) {
+  const close = (schema: unknown) => {
+    if (typeof schema !== "object" || schema === null) return;
+    const object = schema as { type?: unknown; additionalProperties?: unknown };
+    if (object.type === "object" && !("additionalProperties" in object)) object.additionalProperties = false;
+  };
+  for (const { hooks } of routes) {
+    close(hooks?.body);
+    const response = hooks?.response;
+    if (response && typeof response === "object" && !("type" in response) && !(Kind in response)) {
+      for (const schema of Object.values(response)) close(schema);
+    } else close(response);
+  }
 }

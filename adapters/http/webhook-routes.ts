@@ -1,10 +1,12 @@
 import { Elysia } from "elysia";
 import type { WebhookRequest } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { readLimitedBytes } from "../../kit/body-parser.ts";
 import { unparsedJsonBody } from "./openapi-models.ts";
 import { GatewayAEventSchema, GatewayBEventSchema, WebhookReceiptSchema } from "./webhook-schemas.ts";
 
 export interface WebhookDeps {
+  readonly bodyLimitBytes: number;
   receiveWebhook(gateway: PaymentGatewayName, request: WebhookRequest): Promise<{ received: true; duplicate: boolean }>;
 }
 
@@ -29,8 +31,8 @@ export function createWebhookRoutes(deps: WebhookDeps) {
           headers: Object.fromEntries(request.headers),
         }),
       {
-        // The signature covers the exact bytes: they reach the handler unparsed.
-        parse: async ({ request }) => new Uint8Array(await request.arrayBuffer()),
+        // The signature covers the exact bytes: they reach the handler unparsed, read once under the limit.
+        parse: ({ request }) => readLimitedBytes(request, deps.bodyLimitBytes),
         response: { 200: WebhookReceiptSchema },
         detail: {
           summary: `Incoming payment webhook of ${gateway}; verified on the raw body, stored once per event id`,
