@@ -7,14 +7,23 @@
  *
  * (bundles made by `buildServer(outfile)` of scripts/lib/build-server.ts). `BENCH_ONLY`
  * (`catalog,webhooks` by default; `e2e` adds paid → active at `BENCH_E2E_RATE` orders/s for
- * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker), `BENCH_REPS` and
+ * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker, with its CPU time per order;
+ * `idle` adds the resident memory of each build started alone, after 50 catalog reads), `BENCH_REPS` and
  * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
  */
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
 import { offerPaidOrders } from "./delivery.ts";
-import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
+import {
+  cpuMs,
+  rssMb,
+  type Service,
+  startDatabase,
+  startMarketplace,
+  startSimulator,
+  WEBHOOK_SECRET,
+} from "./services.ts";
 import { ensureWrk, median, round } from "./tools.ts";
 import { measureWebhooks } from "./webhooks.ts";
 
@@ -95,6 +104,21 @@ try {
       services.splice(services.indexOf(host), 1);
     }
   }
+  if (ONLY.has("idle")) {
+    for (let rep = 1; rep <= REPS; rep++) {
+      for (const { name, bundle } of builds) {
+        const host = await startMarketplace(database, sim.url, noJobs, { bundle });
+        services.push(host);
+        for (let i = 0; i < 50; i++) await (await fetch(`${host.url}/api/products`)).arrayBuffer();
+        await Bun.sleep(1_000);
+        const mb = await rssMb(host.proc.pid);
+        record(name, "idle_rss_mb", mb);
+        say(`round ${rep} ${name}: idle RSS ${round(mb, 1)} MB`);
+        await host.stop();
+        services.splice(services.indexOf(host), 1);
+      }
+    }
+  }
   if (ONLY.has("e2e")) {
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
@@ -119,12 +143,15 @@ try {
         }
         const orders = { sql, sim, customerId, productId, marketplace: host, rate: E2E_RATE };
         await offerPaidOrders({ ...orders, seconds: 3 });
+        const cpuBefore = await cpuMs(host.proc.pid);
         const run = await offerPaidOrders({ ...orders, seconds: E2E_SECONDS });
+        const cpuPerOrder = ((await cpuMs(host.proc.pid)) - cpuBefore) / run.orders;
+        record(name, "cpu_ms_per_order", cpuPerOrder);
         record(name, "e2e_p50_ms", run.p50_ms);
         record(name, "e2e_p99_ms", run.p99_ms);
         record(name, "peak_rss_mb", run.peak_rss_mb);
         say(
-          `round ${rep} ${name}: paid → active p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, RSS ${run.peak_rss_mb} MB, lost ${run.lost}`,
+          `round ${rep} ${name}: paid → active p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, RSS ${run.peak_rss_mb} MB, lost ${run.lost}, ${round(cpuPerOrder)} ms CPU per order`,
         );
         await host.stop();
         services.splice(services.indexOf(host), 1);

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import type { Subprocess } from "bun";
 import postgres from "postgres";
 import { migrate } from "../adapters/postgres/migrate.ts";
@@ -179,6 +179,17 @@ async function statusMb(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> 
   const kb = new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1];
   if (kb === undefined) throw new Error(`/proc/${pid}/status has no ${field}`);
   return Number(kb) / 1024;
+}
+
+/**
+ * CPU time a process has used so far, user and system, in milliseconds (/proc/<pid>/stat, in
+ * clock ticks of 10 ms). Unlike latency, it barely moves when the machine is busy with other work.
+ */
+export async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Resident set size of a process in MB, from /proc. */
