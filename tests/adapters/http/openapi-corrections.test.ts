@@ -1,17 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { apiDocs } from "../../../adapters/http/api-reference-route.ts";
-import { named } from "../../../adapters/http/openapi-models.ts";
 import { oneOf } from "../../../adapters/http/shared-schemas.ts";
 
 type Json = any;
-
-const Shade = named("TestShade", oneOf(["light", "dark"]));
-const Swatch = named("TestSwatch", t.Object({ shade: Shade, hex: t.String() }));
-const Palette = named(
-  "TestPalette",
-  t.Object({ main: Swatch, accent: t.Nullable(Swatch), fallback: t.Nullable(Shade), shades: t.Array(Shade) }),
-);
 
 /** A small app served through the OpenAPI plugin and its corrections, as the marketplace is. */
 async function documentOf(routes: (app: Elysia) => Elysia): Promise<Json> {
@@ -25,30 +17,6 @@ async function documentOf(routes: (app: Elysia) => Elysia): Promise<Json> {
 }
 
 describe("the plugin's document, corrected", () => {
-  test("a named model is one component, referenced where used, with the models it holds referenced in turn", async () => {
-    const document = await documentOf((app) =>
-      app.post("/palettes", ({ body }) => body, { body: Palette, response: { 201: Palette } }),
-    );
-    const operation = document.paths["/palettes"].post;
-    expect(operation.requestBody.content["application/json"].schema).toEqual({
-      $ref: "#/components/schemas/TestPalette",
-    });
-    expect(operation.responses["201"].content["application/json"].schema).toEqual({
-      $ref: "#/components/schemas/TestPalette",
-    });
-    const { schemas } = document.components;
-    expect(schemas.TestPalette.properties.main).toEqual({ $ref: "#/components/schemas/TestSwatch" });
-    expect(schemas.TestPalette.properties.accent).toEqual({
-      anyOf: [{ $ref: "#/components/schemas/TestSwatch" }, { type: "null" }],
-    });
-    expect(schemas.TestPalette.properties.fallback).toEqual({
-      anyOf: [{ $ref: "#/components/schemas/TestShade" }, { type: "null" }],
-    });
-    expect(schemas.TestPalette.properties.shades.items).toEqual({ $ref: "#/components/schemas/TestShade" });
-    expect(schemas.TestSwatch.properties.shade).toEqual({ $ref: "#/components/schemas/TestShade" });
-    expect(schemas.TestShade).toEqual({ type: "string", enum: ["light", "dark"] });
-  });
-
   test("a body is documented as JSON only, required unless declared optional", async () => {
     const document = await documentOf((app) =>
       app
