@@ -89,16 +89,18 @@ function successResponse(status: string, response: Json): Json {
   };
 }
 
+type MediaType = { readonly schema?: { readonly [OptionalKind]?: string } };
+
 /**
  * Every body is read as JSON (`withCheckedBody` turns a form into its JSON object before
- * routing), so only `application/json` is documented; the plugin also lists form and multipart.
- * The plugin requires every body; one declared `t.Optional` (its copy keeps TypeBox's mark) may
- * be left out.
+ * routing), so only `application/json` is documented; the plugin also lists form and multipart,
+ * each with the same schema. The plugin requires every body; one declared `t.Optional` (its copy
+ * keeps TypeBox's mark) may be left out.
  */
 function jsonRequestBody(requestBody: Json): Json {
-  const json = (requestBody.content as Record<string, { schema?: Json }>)["application/json"];
-  const optional = json?.schema?.[OptionalKind as unknown as string] === "Optional";
-  return { ...requestBody, required: !optional, content: { "application/json": json } };
+  const [media] = Object.values(requestBody.content as Record<string, MediaType>);
+  const optional = media?.schema?.[OptionalKind] === "Optional";
+  return { ...requestBody, required: !optional, content: { "application/json": media } };
 }
 
 function correctOperation(path: string, operation: Json): Json {

@@ -42,7 +42,7 @@ function schemaObject(schema: unknown, found: Set<string>, root = false): unknow
   return unwrapSchema(prepared as never, undefined, "output", OPENAPI_VERSION) ?? prepared;
 }
 
-/** Every `schema` of an operation (parameters, bodies, responses, headers) mapped by `map`. */
+/** Every `schema` under `node` (of parameters, bodies, responses, headers) mapped by `map`. */
 function mapSchemas(node: unknown, map: (schema: unknown) => unknown): unknown {
   if (Array.isArray(node)) return node.map((item) => mapSchemas(item, map));
   if (!isObject(node)) return node;
@@ -52,10 +52,10 @@ function mapSchemas(node: unknown, map: (schema: unknown) => unknown): unknown {
 }
 
 /**
- * Named models (`named(...)`) as `components.schemas`, referenced wherever an operation uses
- * them (operations and shared responses): the plugin writes every schema out in full where it is
- * used. Each component is written
- * from the model's declaration, with the models it holds as references in turn.
+ * Named models (`named(...)`) as `components.schemas`, referenced wherever an operation or a
+ * shared response uses them: the plugin writes every schema out in full where it is used. Each
+ * component is written from the model's declaration, with the models it holds as references in
+ * turn.
  */
 export function withNamedModels(document: Json): Json {
   const found = new Set<string>();
