@@ -44,6 +44,11 @@ export interface AdminCatalogDeps {
 
 const security = [{ bearer: [] }];
 
+const PricingMappingSetSchema = named(
+  "PricingMappingSet",
+  t.Object({ product_id: t.String(), items: t.Array(MappingSchema) }),
+);
+
 export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
   const view = async (id: string) => {
     const { product, checkout_options } = await deps.getAdminProduct(id);
@@ -160,7 +165,7 @@ export function createAdminCatalogRoutes(deps: AdminCatalogDeps) {
               { additionalProperties: false },
             ),
             response: {
-              200: named("PricingMappingSet", t.Object({ product_id: t.String(), items: t.Array(MappingSchema) })),
+              200: PricingMappingSetSchema,
             },
             detail: { summary: "Replace a product's pricing mappings; one invalid row saves nothing" },
           },

@@ -14,6 +14,15 @@ export interface AdminUserDeps {
 
 const AccountBody = named("Account", t.Object({ ...UserBody.properties, disabled: t.Boolean() }));
 
+// A named model, so that its role stays a reference to `Role` in the document (openapi-models.ts).
+const AccessChangeBody = named(
+  "AccessChange",
+  t.Object(
+    { role: t.Optional(RoleSchema), disabled: t.Optional(t.Boolean()) },
+    { additionalProperties: false, minProperties: 1 },
+  ),
+);
+
 const toAccountBody = (account: Account) => ({ ...toUserBody(account), disabled: account.disabled });
 
 /** Who may sign in and with which role: a change applies at once here and within 5 s on every instance. */
@@ -40,10 +49,7 @@ export function createAdminUserRoutes(deps: AdminUserDeps) {
             toAccountBody(await deps.changeAccess(principal.userId, params.id, body)),
           {
             params: IdParams,
-            body: t.Object(
-              { role: t.Optional(RoleSchema), disabled: t.Optional(t.Boolean()) },
-              { additionalProperties: false, minProperties: 1 },
-            ),
+            body: AccessChangeBody,
             response: { 200: AccountBody },
             detail: {
               summary: "Promote, demote, disable or enable another account (disabling also voids its tokens)",

@@ -1,7 +1,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
-import { completeApiDocument, type DocumentedRoute } from "./openapi-completion.ts";
-import type { Json } from "./openapi-schema-registry.ts";
+import { correctApiDocument } from "./openapi-corrections.ts";
+import type { Json } from "./openapi-named-models.ts";
 import { type ApiReferenceAssets, PAGE_HEADERS } from "./page-routes.ts";
 
 type OpenApiOptions = NonNullable<Parameters<typeof openapi>[0]>;
@@ -13,13 +13,6 @@ type ApiDocsOptions = OpenApiOptions & {
 
 const isDocument = (value: unknown): value is Json =>
   typeof value === "object" && value !== null && !(value instanceof Response) && "paths" in value;
-
-/**
- * Every route of the app that uses `plugin`, as the OpenAPI plugin itself reads them (Elysia keeps
- * the accessor protected; `routes` lists the plugin's own only).
- */
-const globalRoutesOf = (plugin: object) =>
-  (plugin as { getGlobalRoutes(): readonly DocumentedRoute[] }).getGlobalRoutes();
 
 const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -45,19 +38,18 @@ function docsPage({ path, specPath, reference, documentation }: ApiDocsOptions) 
 }
 
 /**
- * The OpenAPI plugin with its document completed from the routes (`completeApiDocument`). The
- * plugin rebuilds its document only when routes were added; the completion follows it.
+ * The OpenAPI plugin, its document corrected (`correctApiDocument`). The plugin rebuilds its
+ * document only when routes were added; the correction follows it.
  */
 export function apiDocs(options: ApiDocsOptions) {
-  const completed = new WeakMap<Json, Json>();
-  const docs = new Elysia({ name: "api-docs" });
-  return docs
+  const corrected = new WeakMap<Json, Json>();
+  return new Elysia({ name: "api-docs" })
     .onAfterHandle(({ response }) => {
       if (!isDocument(response)) return;
-      let document = completed.get(response);
+      let document = corrected.get(response);
       if (!document) {
-        document = completeApiDocument(response, globalRoutesOf(docs));
-        completed.set(response, document);
+        document = correctApiDocument(response);
+        corrected.set(response, document);
       }
       return document;
     })

@@ -8,14 +8,29 @@ const MODEL_NAME = Symbol.for("marketplace.api-model-name");
 
 type Named = { [MODEL_NAME]?: string };
 
+/**
+ * Every named model as it was declared. The OpenAPI plugin rewrites a union of literals as a new
+ * `{ type, enum }` object, dropping the name, so a model's component is written from its
+ * declaration, where the enums it holds still carry theirs.
+ */
+const models = new Map<string, TSchema>();
+
 /** Names a schema as a shared model: the API document lists it once under `components.schemas`. */
 export function named<T extends TSchema>(name: string, schema: T): T {
+  const existing = models.get(name);
+  if (existing && existing !== schema) throw new Error(`two different schemas are named ${name}`);
+  models.set(name, schema);
   (schema as T & Named)[MODEL_NAME] = name;
   return schema;
 }
 
 export function modelNameOf(schema: unknown): string | undefined {
   return typeof schema === "object" && schema !== null ? (schema as Named)[MODEL_NAME] : undefined;
+}
+
+/** The schema declared under `name`. */
+export function namedModel(name: string): TSchema | undefined {
+  return models.get(name);
 }
 
 const pageOf = <T extends TSchema>(item: T) =>

@@ -21,14 +21,19 @@ const Events = t.Array(OutgoingEventTypeSchema, {
 const Url = t.String({ maxLength: MAX_URL_LENGTH, description: "http(s), on a public address" });
 const Description = t.Nullable(t.String({ maxLength: 500 }));
 
-export const CreateWebhookEndpointBody = t.Object(
-  { url: Url, events: Events, description: t.Optional(Description) },
-  { additionalProperties: false },
+// The bodies are named models so that the event types they list stay a reference in the document
+// (openapi-models.ts: a model's component is written from its declaration).
+export const CreateWebhookEndpointBody = named(
+  "WebhookEndpointInput",
+  t.Object({ url: Url, events: Events, description: t.Optional(Description) }, { additionalProperties: false }),
 );
 
-export const UpdateWebhookEndpointBody = t.Object(
-  { url: t.Optional(Url), events: t.Optional(Events), description: t.Optional(Description) },
-  { additionalProperties: false },
+export const UpdateWebhookEndpointBody = named(
+  "WebhookEndpointPatch",
+  t.Object(
+    { url: t.Optional(Url), events: t.Optional(Events), description: t.Optional(Description) },
+    { additionalProperties: false },
+  ),
 );
 
 const endpointFields = {

@@ -1351,6 +1351,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessChange: {
+            role?: components["schemas"]["Role"];
+            disabled?: boolean;
+        };
         Account: {
             /** Format: uuid */
             id: string;
@@ -2391,10 +2395,24 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        WebhookEndpointInput: {
+            /** @description http(s), on a public address */
+            url: string;
+            /** @description The event types sent to this endpoint; at least one */
+            events: components["schemas"]["OutgoingEventType"][];
+            description?: string | null;
+        };
         WebhookEndpointPage: {
             items: components["schemas"]["WebhookEndpoint"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
+        };
+        WebhookEndpointPatch: {
+            /** @description http(s), on a public address */
+            url?: string;
+            /** @description The event types sent to this endpoint; at least one */
+            events?: components["schemas"]["OutgoingEventType"][];
+            description?: string | null;
         };
         WebhookReceipt: {
             /** @constant */
@@ -4824,10 +4842,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    role?: components["schemas"]["Role"];
-                    disabled?: boolean;
-                };
+                "application/json": components["schemas"]["AccessChange"];
             };
         };
         responses: {
@@ -4920,13 +4935,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description http(s), on a public address */
-                    url: string;
-                    /** @description The event types sent to this endpoint; at least one */
-                    events: components["schemas"]["OutgoingEventType"][];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["WebhookEndpointInput"];
             };
         };
         responses: {
@@ -5015,13 +5024,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description http(s), on a public address */
-                    url?: string;
-                    /** @description The event types sent to this endpoint; at least one */
-                    events?: components["schemas"]["OutgoingEventType"][];
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["WebhookEndpointPatch"];
             };
         };
         responses: {

@@ -18,7 +18,7 @@ const templateOf = (path: string) => path.replace(/:([^/]+)/g, "{$1}");
 const operationOf = (route: Route) => document.paths[templateOf(route.path)]?.[route.method.toLowerCase()];
 const name = (route: Route) => `${route.method} ${route.path}`;
 
-/** A response schema Elysia checks, or (for pre-serialized answers) a success documented by hand. */
+/** A response schema Elysia checks, or (for a pre-serialized or streamed answer) a success documented by hand. */
 function declaresSuccess(route: Route): boolean {
   const response = route.hooks?.response;
   if (response && typeof response === "object" && Object.keys(response).length > 0) return true;
