@@ -107,7 +107,7 @@ try {
   if (ONLY.has("idle")) {
     for (let rep = 1; rep <= REPS; rep++) {
       for (const { name, bundle } of builds) {
-        const host = await startMarketplace(database, sim.url, noJobs, { bundle });
+        const host = await startMarketplace(database, sim.url, noJobs, { bundle, logPath: log(name) });
         services.push(host);
         for (let i = 0; i < 50; i++) await (await fetch(`${host.url}/api/products`)).arrayBuffer();
         await Bun.sleep(1_000);

@@ -144,7 +144,9 @@ export async function callUpstream(
     redirect: "manual",
     fetch: request.outbound,
     retry: 0,
-    timeout: ms,
+    // With no retry, the total time-out is the whole exchange's; a per-attempt one would only add
+    // a second timer and abort controller to every call.
+    timeout: false,
     totalTimeout: ms,
     parseJson: (text) => parseJsonBody(upstream, text),
     hooks: { beforeError: [({ error }) => typedError(upstream, request, readRejection, error)] },
