@@ -17,7 +17,7 @@ function diskBytes(path: string): number {
   return readdirSync(path).reduce((sum, name) => sum + diskBytes(join(path, name)), stat.blocks * 512);
 }
 
-test(`npm ci --omit=dev from the lockfile stays under ${BUDGET_MB} MB and patches the database driver`, async () => {
+test(`npm ci --omit=dev from the lockfile stays under ${BUDGET_MB} MB and patches the database driver and the log redaction`, async () => {
   // What the install reads: the manifest, the lockfile, the postinstall script and the patches.
   for (const file of ["package.json", "package-lock.json", "patches"])
     cpSync(join(root, file), join(dir, file), { recursive: true });
@@ -38,4 +38,6 @@ test(`npm ci --omit=dev from the lockfile stays under ${BUDGET_MB} MB and patche
   for (const tool of ["@biomejs", "bun", "deno", "playwright-core", "@scalar"]) expect(installed).not.toContain(tool);
   const connection = readFileSync(join(dir, "node_modules/postgres/src/connection.js"), "utf8");
   expect(connection).toMatch(/function nextWrite\(fn\) \{\n.*\n {4}if \(!socket\) \{/);
+  const redaction = readFileSync(join(dir, "node_modules/@pinojs/redact/index.js"), "utf8");
+  expect(redaction).toContain("const parts = parsedPath(path)");
 }, 120_000);
