@@ -7,8 +7,7 @@
  *
  * (bundles made by `buildServer(outfile)` of scripts/lib/build-server.ts). `BENCH_ONLY`
  * (`catalog,webhooks` by default; `e2e` adds paid → active at `BENCH_E2E_RATE` orders/s for
- * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker, with its CPU time and the
- * database transactions per order;
+ * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker, with its CPU time per order;
  * `idle` adds the resident memory of each build started alone, after 50 catalog reads), `BENCH_REPS` and
  * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
  */
@@ -43,12 +42,7 @@ const builds = (process.env.BENCH_BUNDLES ?? "")
 if (builds.length === 0) throw new Error("BENCH_BUNDLES names no build: name=path/marketplace.js,...");
 
 const say = (line: string) => console.log(`[compare] ${line}`);
-/** Transactions the database has ended so far (each statement outside a transaction is one); its statistics lag by up to a second. */
-async function statementsSoFar(sql: postgres.Sql): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
-    select (xact_commit + xact_rollback)::float8 as n from pg_stat_database where datname = current_database()`;
-  return row?.n ?? 0;
-}
+
 const spread = (values: number[]) =>
   `${round(median(values))} (${round(Math.min(...values))}..${round(Math.max(...values))}; ${values.map((v) => round(v)).join(", ")})`;
 
@@ -151,12 +145,9 @@ try {
         const orders = { sql, sim, customerId, productId, marketplace: host, rate: E2E_RATE };
         await offerPaidOrders({ ...orders, seconds: 3 });
         const cpuBefore = await cpuMs(host.proc.pid);
-        const statementsBefore = await statementsSoFar(sql);
         const run = await offerPaidOrders({ ...orders, seconds: E2E_SECONDS });
         const cpuPerOrder = ((await cpuMs(host.proc.pid)) - cpuBefore) / run.orders;
         record(name, "cpu_ms_per_order", cpuPerOrder);
-        await Bun.sleep(1_500);
-        record(name, "transactions_per_order", ((await statementsSoFar(sql)) - statementsBefore) / run.orders);
         record(name, "e2e_p50_ms", run.p50_ms);
         record(name, "e2e_p99_ms", run.p99_ms);
         record(name, "peak_rss_mb", run.peak_rss_mb);
