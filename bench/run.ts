@@ -68,52 +68,43 @@ try {
   // HTTP figures on instances without a job worker, so nothing else competes for their core; the
   // catalog's is pinned to the server core (see bench/catalog.ts). Access lines go to a file.
   const noJobs = { JOBS_ENABLED: "false" };
-  if (ONLY) {
-    const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
-    if (ONLY.has("catalog")) {
-      const host = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG, cpu: SERVER_CPU });
-      services.push(host);
-      figures.catalog = await measureCatalog({ marketplaceUrl: host.url, seconds: SECONDS, reps: REPS, say });
+  /** `measure` against an instance of its own, stopped afterwards. */
+  const onFreshHost = async <T>(options: { cpu?: number }, measure: (url: string) => Promise<T>): Promise<T> => {
+    const host = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG, ...options });
+    services.push(host);
+    try {
+      return await measure(host.url);
+    } finally {
       await host.stop();
       services.splice(services.indexOf(host), 1);
     }
-    if (ONLY.has("webhooks")) {
-      const host = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG });
-      services.push(host);
-      figures.webhooks = await measureWebhooks({
-        marketplaceUrl: host.url,
+  };
+  const catalogFigures = () =>
+    onFreshHost({ cpu: SERVER_CPU }, (url) =>
+      measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: REPS, say }),
+    );
+  const webhookFigures = () =>
+    onFreshHost({}, (url) =>
+      measureWebhooks({
+        marketplaceUrl: url,
         databaseUrl: database.url,
         pgbenchUrl: database.socketUrl,
         webhookSecret: WEBHOOK_SECRET,
         seconds: SECONDS,
         reps: REPS,
         say,
-      });
-      await host.stop();
-      services.splice(services.indexOf(host), 1);
-    }
+      }),
+    );
+  if (ONLY) {
+    const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
+    if (ONLY.has("catalog")) figures.catalog = await catalogFigures();
+    if (ONLY.has("webhooks")) figures.webhooks = await webhookFigures();
     console.log(JSON.stringify(figures, null, 2));
     if (OUT) await Bun.write(OUT, `${JSON.stringify(figures, null, 2)}\n`);
     process.exitCode = 0;
   } else {
-    const catalogHost = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG, cpu: SERVER_CPU });
-    services.push(catalogHost);
-    const catalog = await measureCatalog({ marketplaceUrl: catalogHost.url, seconds: SECONDS, reps: REPS, say });
-    await catalogHost.stop();
-    services.splice(services.indexOf(catalogHost), 1);
-    const webhookHost = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG });
-    services.push(webhookHost);
-    const webhooks = await measureWebhooks({
-      marketplaceUrl: webhookHost.url,
-      databaseUrl: database.url,
-      pgbenchUrl: database.socketUrl,
-      webhookSecret: WEBHOOK_SECRET,
-      seconds: SECONDS,
-      reps: REPS,
-      say,
-    });
-    await webhookHost.stop();
-    services.splice(services.indexOf(webhookHost), 1);
+    const catalog = await catalogFigures();
+    const webhooks = await webhookFigures();
 
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
