@@ -8,9 +8,12 @@
  * (bundles made by `buildServer(outfile)` of scripts/lib/build-server.ts). `BENCH_ONLY`
  * (`catalog,webhooks` by default; `e2e` adds paid → active at `BENCH_E2E_RATE` orders/s for
  * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker, with its CPU time per order;
- * `idle` adds the resident memory of each build started alone, after 50 catalog reads), `BENCH_REPS` and
+ * `idle` adds the resident memory of each build started alone, after 50 catalog reads; `statements`
+ * adds the statements PostgreSQL ran and the job claims among them per paid order, over 100 orders
+ * at 10/s with `log_statement = 'all'`, each build once), `BENCH_REPS` and
  * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
  */
+import { readFile, truncate } from "node:fs/promises";
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
@@ -42,6 +45,36 @@ const builds = (process.env.BENCH_BUNDLES ?? "")
 if (builds.length === 0) throw new Error("BENCH_BUNDLES names no build: name=path/marketplace.js,...");
 
 const say = (line: string) => console.log(`[compare] ${line}`);
+
+interface Buyer {
+  readonly customerId: string;
+  readonly productId: string;
+}
+
+/** The seeded point-of-sale product and a customer registered to buy it, through the first marketplace. */
+async function aBuyer(sql: postgres.Sql, host: Service): Promise<Buyer> {
+  const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+  if (!product) throw new Error("the seeded point-of-sale product is missing");
+  const registered = await fetch(`${host.url}/api/auth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "compare@example.com", password: "compare password", name: "Compare" }),
+  });
+  const { user } = (await registered.json()) as { user: { id: string } };
+  return { customerId: user.id, productId: product.id };
+}
+
+/**
+ * Every statement PostgreSQL ran while `log_statement = 'all'` (the bench's own included, the same
+ * for every build), and the job claims among them.
+ */
+function countStatements(serverLog: string): { all: number; claims: number } {
+  const entries = serverLog.split(/\n(?=\S)/).filter((entry) => /LOG: {2}(statement|execute [^:]*):/.test(entry));
+  return {
+    all: entries.length,
+    claims: entries.filter((entry) => entry.includes("with expired as materialized")).length,
+  };
+}
 
 const spread = (values: number[]) =>
   `${round(median(values))} (${round(Math.min(...values))}..${round(Math.max(...values))}; ${values.map((v) => round(v)).join(", ")})`;
@@ -120,29 +153,18 @@ try {
       }
     }
   }
+  /** Registered by the first marketplace that sells, for every later one. */
+  let buyer: Buyer | undefined;
   if (ONLY.has("e2e")) {
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
-    let customerId: string | undefined;
-    let productId: string | undefined;
     for (let rep = 1; rep <= REPS; rep++) {
       for (const i of builds.map((_, i) => (i + rep) % builds.length)) {
         const { name, bundle } = builds[i] as (typeof builds)[number];
         const host = await startMarketplace(database, sim.url, {}, { bundle, logPath: log(name) });
         services.push(host);
-        if (customerId === undefined || productId === undefined) {
-          // The first marketplace seeds the demo catalog.
-          const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
-          if (!product) throw new Error("the seeded point-of-sale product is missing");
-          productId = product.id;
-          const registered = await fetch(`${host.url}/api/auth/register`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ email: "compare@example.com", password: "compare password", name: "Compare" }),
-          });
-          customerId = ((await registered.json()) as { user: { id: string } }).user.id;
-        }
-        const orders = { sql, sim, customerId, productId, marketplace: host, rate: E2E_RATE };
+        buyer ??= await aBuyer(sql, host);
+        const orders = { sql, sim, ...buyer, marketplace: host, rate: E2E_RATE };
         await offerPaidOrders({ ...orders, seconds: 3 });
         const cpuBefore = await cpuMs(host.proc.pid);
         const run = await offerPaidOrders({ ...orders, seconds: E2E_SECONDS });
@@ -157,6 +179,31 @@ try {
         await host.stop();
         services.splice(services.indexOf(host), 1);
       }
+    }
+    await sql.end();
+  }
+  if (ONLY.has("statements")) {
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    const logFile = `${database.cluster.dataDir}/server.log`;
+    for (const { name, bundle } of builds) {
+      await sql`truncate webhook_inbox, jobs`;
+      const host = await startMarketplace(database, sim.url, {}, { bundle, logPath: log(name) });
+      services.push(host);
+      buyer ??= await aBuyer(sql, host);
+      const orders = { sql, sim, ...buyer, marketplace: host, rate: 10 };
+      await offerPaidOrders({ ...orders, seconds: 2 });
+      await sql`alter system set log_statement = 'all'`;
+      await sql`select pg_reload_conf()`;
+      await truncate(logFile);
+      const run = await offerPaidOrders({ ...orders, seconds: 10 });
+      await sql`alter system reset log_statement`;
+      await sql`select pg_reload_conf()`;
+      const counted = countStatements(await readFile(logFile, "utf8"));
+      record(name, "statements_per_order", counted.all / run.orders);
+      record(name, "job_claims_per_order", counted.claims / run.orders);
+      say(`${name}: ${counted.all} statements and ${counted.claims} job claims over ${run.orders} paid orders`);
+      await host.stop();
+      services.splice(services.indexOf(host), 1);
     }
     await sql.end();
   }

@@ -1,11 +1,17 @@
 import { hostname } from "node:os";
-import type { JobContext, JobHandlers, JobTypes, StoredPayload } from "../../application/shared/jobs.ts";
+import {
+  emptyFollowUp,
+  type JobContext,
+  type JobHandlers,
+  type JobTypes,
+  type StoredPayload,
+} from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
-import { type ClaimedJob, createPostgresJobLeases } from "./postgres-job-leases.ts";
+import { type ClaimedJob, createPostgresJobLeases, type FinishedRun } from "./postgres-job-leases.ts";
 
 export interface JobWorkerDeps<Types extends JobTypes> {
   readonly sql: Sql;
@@ -109,17 +115,27 @@ export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Type
     for (const job of claimed) runJob(job);
   }
 
-  /** Runs a job in a slot of its own. */
+  /**
+   * Runs a job in a slot of its own; its follow-up, claimed when its outcome was recorded, runs next
+   * in the same slot, or goes back to the queue if the worker is stopping.
+   */
   function runJob(job: ClaimedJob) {
     const heartbeat = setInterval(() => void keepLease(job, heartbeat), Math.max(10, Math.floor(leaseMs / 3)));
     const current: Run = {
       jobId: job.id,
       heartbeat,
-      done: execute(job).finally(() => {
-        clearInterval(heartbeat);
-        runs.delete(current);
-        if (pollWanted) poll();
-      }),
+      done: execute(job)
+        .then(async (next) => {
+          if (next === undefined) return;
+          if (phase === "started") runJob(next);
+          else await leases.release(next.id);
+        })
+        .catch((error: unknown) => log.error({ job_id: job.id, error: String(error) }, "running a follow-up failed"))
+        .finally(() => {
+          clearInterval(heartbeat);
+          runs.delete(current);
+          if (pollWanted) poll();
+        }),
     };
     runs.add(current);
   }
@@ -139,11 +155,11 @@ export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Type
    * once it is back), so a restart does not leave the job waiting for its lease to expire. Gives up
    * after one lease's time, or when the worker is stopping; the job then reruns after its lease.
    */
-  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome): Promise<boolean> {
+  async function finishWhileLeased(job: ClaimedJob, outcome: JobOutcome, followUp?: string): Promise<FinishedRun> {
     const giveUpAt = Date.now() + leaseMs;
     for (let waitMs = 100; ; waitMs = Math.min(waitMs * 2, 2_000)) {
       try {
-        return await leases.finish(job.id, outcome);
+        return await leases.finish(job.id, outcome, followUp);
       } catch (error) {
         if (!isDatabaseUnavailable(error) || phase !== "started" || Date.now() + waitMs > giveUpAt) throw error;
         log.warn(
@@ -155,9 +171,10 @@ export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Type
     }
   }
 
-  /** Runs a job and records its outcome. */
-  async function execute(job: ClaimedJob): Promise<void> {
+  /** Runs a job and records its outcome; returns its follow-up, claimed for this worker, if any. */
+  async function execute(job: ClaimedJob): Promise<ClaimedJob | undefined> {
     const attempt = job.attempts;
+    const followUp = emptyFollowUp();
     let fields: Record<string, unknown> = { job_id: job.id, kind: job.kind, attempt };
     const handle = handles.get(job.kind);
     const started = performance.now();
@@ -174,18 +191,23 @@ export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Type
           attempt,
           maxAttempts: job.max_attempts,
           lastAttempt: attempt >= job.max_attempts,
+          followUp,
         };
         await handle(job.payload, context);
         outcome = { state: "done" };
       } catch (error) {
         outcome = failureOutcome(error, { attempt, maxAttempts: job.max_attempts }, backoff, random);
         fields = { ...fields, error_code: errorCode(error) };
+      } finally {
+        // An enqueue after the handler returned (a stray promise) is an ordinary one.
+        followUp.taken = true;
       }
     }
     const durationMs = Math.round(performance.now() - started);
     try {
-      const recorded = await finishWhileLeased(job, outcome);
-      if (!recorded) {
+      // A stopping worker claims nothing more: the follow-up stays pending for any worker's poll.
+      const finished = await finishWhileLeased(job, outcome, phase === "started" ? followUp.jobId : undefined);
+      if (!finished.recorded) {
         log.warn({ ...fields, outcome: outcome.state }, "job outcome dropped: its lease passed to another worker");
       } else if (outcome.state === "done") {
         log.info({ ...fields, duration_ms: durationMs }, "job done");
@@ -197,8 +219,10 @@ export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Type
           .onDeadLettered?.()
           .catch((error: unknown) => log.error({ error: String(error) }, "dead-letter alert failed"));
       }
+      return finished.follow_up ?? undefined;
     } catch (error) {
       log.error({ ...fields, error: String(error) }, "job outcome not recorded; it reruns after its lease");
+      return undefined;
     }
   }
 

@@ -39,6 +39,12 @@ export function createPostgresJobLeases(deps: {
   const claimedJob = () => sql`
     jobs.id::text as id, jobs.kind, jobs.payload, jobs.attempts,
     coalesce(jobs.max_attempts, ${deps.defaultMaxAttempts}::int) as max_attempts`;
+  /** Back to pending, unrun: the interrupted run does not count as an attempt. */
+  const handBack = (jobId?: string) => sql`
+    update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
+      locked_by = null, locked_until = null, updated_at = now()
+    where ${mine()} ${jobId === undefined ? sql`` : sql`and id = ${jobId}::bigint`}
+    returning id`;
 
   return {
     /**
@@ -78,32 +84,50 @@ export function createPostgresJobLeases(deps: {
       return rows.length > 0;
     },
 
-    /** Records a run's outcome; false when the lease was lost and nothing was written. */
-    async finish(jobId: string, outcome: JobOutcome): Promise<boolean> {
+    /**
+     * Records a run's outcome; `recorded` is false when the lease was lost and nothing was written.
+     * In the same statement, claims the run's follow-up (`followUp`, an id) if it is still pending:
+     * `follow_up` is that job, claimed for this worker, or null when there is none (its insert rolled
+     * back, or another worker's poll took it first).
+     */
+    async finish(jobId: string, outcome: JobOutcome, followUp?: string): Promise<FinishedRun> {
       const runAt =
         outcome.state === "pending" ? sql`now() + ${outcome.delayMs}::float8 * interval '1 millisecond'` : sql`run_at`;
       const lastError = outcome.state === "done" ? sql`last_error` : sql`${outcome.error}`;
       // A dead job is committed durably before anyone is alerted to it.
       const commit = outcome.state === "dead" ? sql`` : sql`from ${asyncCommit()}`;
-      const rows = await sql`
-        update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
-          locked_by = null, locked_until = null, updated_at = now()
-        ${commit}
-        where id = ${jobId}::bigint and ${mine()}
-        returning id`;
-      return rows.length > 0;
+      const [row] = await sql<FinishedRun[]>`
+        with finished as (
+          update jobs set state = ${outcome.state}, run_at = ${runAt}, last_error = ${lastError},
+            locked_by = null, locked_until = null, updated_at = now()
+          ${commit}
+          where id = ${jobId}::bigint and ${mine()}
+          returning id
+        ), follow_up as (
+          update jobs set ${takeLease()}
+          where id = ${followUp ?? null}::bigint and state = 'pending'
+          returning ${claimedJob()}
+        )
+        select exists (select 1 from finished) as recorded, (select row_to_json(follow_up) from follow_up) as follow_up`;
+      return row ?? { recorded: false, follow_up: null };
     },
 
     /** Hands unfinished jobs back on shutdown; the interrupted run does not count as an attempt. */
     async releaseAll(): Promise<number> {
-      const rows = await sql`
-        update jobs set state = 'pending', attempts = attempts - 1, run_at = now(),
-          locked_by = null, locked_until = null, updated_at = now()
-        where ${mine()}
-        returning id`;
-      return rows.length;
+      return (await handBack()).length;
+    },
+
+    /** Hands one job back unrun: a follow-up claimed while this worker stops. */
+    async release(jobId: string): Promise<void> {
+      await handBack(jobId);
     },
   };
+}
+
+export interface FinishedRun {
+  readonly recorded: boolean;
+  /** The run's follow-up, claimed for this worker to run next. */
+  readonly follow_up: ClaimedJob | null;
 }
 
 export type PostgresJobLeases = ReturnType<typeof createPostgresJobLeases>;

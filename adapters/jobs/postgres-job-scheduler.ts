@@ -1,4 +1,4 @@
-import type { JobScheduler, NewJob } from "../../application/shared/jobs.ts";
+import type { FollowUp, JobScheduler, NewJob } from "../../application/shared/jobs.ts";
 import type { Queryable } from "../postgres/database.ts";
 import { insertJobs, jobRow } from "./job-insert.ts";
 import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-up.ts";
@@ -17,18 +17,43 @@ import { JOB_NOTIFY_CHANNEL, JOB_WAKE_TOPIC, type JobWakeUp } from "./job-wake-u
  * then sees the job. After a rollback the wake-up costs one empty poll.
  *
  * A second enqueue with the `dedupeKey` of a pending or running job is dropped, with no wake-up.
+ *
+ * A follow-up (`enqueueFollowUp`) is inserted without a wake-up, and its id noted in `followUp` for
+ * the worker running the job that caused it (job-worker.ts).
  */
-export function createPostgresJobScheduler(deps: { sql: Queryable; wake: JobWakeUp }): JobScheduler {
-  const { sql, wake } = deps;
+export function createPostgresJobScheduler(deps: {
+  sql: Queryable;
+  wake: JobWakeUp;
+  /** The follow-up of the job whose handler opened the transaction, if one did. */
+  followUp?: FollowUp;
+}): JobScheduler {
+  const { sql, wake, followUp } = deps;
+
+  /** Inserts the job; returns its id, or none when a pending or running job holds its dedupe key. */
+  async function insert(job: NewJob, wakeWorkers: boolean): Promise<string | undefined> {
+    // Server mode wakes the workers from the insert's own statement: no round trip of its own.
+    const channel = wakeWorkers && wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
+    const [inserted] = await sql<{ id: string }[]>`
+      with inserted as (${insertJobs(sql, jobRow(sql, job))})
+      select id::text as id, case when ${channel}::text is not null then pg_notify(${channel}::text, kind) end
+      from inserted`;
+    if (inserted && wakeWorkers && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
+    return inserted?.id;
+  }
+
   return {
-    async enqueue(job: NewJob) {
-      // Server mode wakes the workers from the insert's own statement: no round trip of its own.
-      const channel = wake === "notify" ? JOB_NOTIFY_CHANNEL : null;
-      const inserted = await sql`
-        with inserted as (${insertJobs(sql, jobRow(sql, job))})
-        select id, case when ${channel}::text is not null then pg_notify(${channel}::text, kind) end
-        from inserted`;
-      if (inserted.length > 0 && wake !== "notify") await wake.publish(JOB_WAKE_TOPIC);
+    async enqueue(job) {
+      await insert(job, true);
+    },
+
+    async enqueueFollowUp(job) {
+      const dueNow = job.runAt === undefined || job.runAt.getTime() <= Date.now();
+      if (followUp && !followUp.taken && dueNow) {
+        followUp.taken = true;
+        followUp.jobId = await insert(job, false);
+      } else {
+        await insert(job, true);
+      }
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { OpsAlerts } from "../../application/alerts/ports.ts";
 import type { EmailQueue } from "../../application/mail/ports.ts";
-import type { JobScheduler } from "../../application/shared/jobs.ts";
+import type { FollowUp, JobScheduler } from "../../application/shared/jobs.ts";
 import type { TransactionScope, UnitOfWork } from "../../application/shared/unit-of-work.ts";
 import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Queryable, Sql } from "./database.ts";
@@ -23,13 +23,13 @@ export interface UnitOfWorkOptions {
 
 export function createPostgresUnitOfWork(
   sql: Sql,
-  jobsFor: (tx: Queryable) => JobScheduler,
+  jobsFor: (tx: Queryable, followUp?: FollowUp) => JobScheduler,
   options: UnitOfWorkOptions,
 ): UnitOfWork {
   return {
-    run(work) {
+    run(work, job) {
       return sql.begin((tx) => {
-        const jobs = jobsFor(tx);
+        const jobs = jobsFor(tx, job?.followUp);
         const scope: TransactionScope = {
           inbox: createPostgresWebhookInboxReader(tx),
           orders: createPostgresOrderStatusWriter(tx),

@@ -2,7 +2,7 @@ import { makeOpsAlerts } from "../../application/alerts/ops-alerts.ts";
 import type { PasswordHasher } from "../../application/identity/ports.ts";
 import type { SecretUseLog } from "../../application/secrets/ports.ts";
 import type { Clock } from "../../application/shared/clock-and-log.ts";
-import type { JobScheduler } from "../../application/shared/jobs.ts";
+import type { FollowUp, JobScheduler } from "../../application/shared/jobs.ts";
 import type { OutboundUrlPolicy } from "../../application/shared/outbound-urls.ts";
 import type { ChangeSignal, Mutex } from "../../application/shared/ports.ts";
 import type { UnitOfWork } from "../../application/shared/unit-of-work.ts";
@@ -80,7 +80,7 @@ export function wirePlatform(infra: Infrastructure): Platform {
     ? createPostgresChangeSignal({ sql, logger })
     : createInProcessChangeSignal();
   const wake: JobWakeUp = server ? "notify" : changes;
-  const jobsFor = (tx: Queryable) => createPostgresJobScheduler({ sql: tx, wake });
+  const jobsFor = (tx: Queryable, followUp?: FollowUp) => createPostgresJobScheduler({ sql: tx, wake, followUp });
   /** Message-IDs name the sender's domain. */
   const mailDomain = /@([^>\s]+)>?$/.exec(config.mail.from ?? "")?.[1] ?? new URL(config.publicBaseUrl).hostname;
   const uow = createPostgresUnitOfWork(sql, jobsFor, {

@@ -38,7 +38,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * `fulfillment.failed` notification and dead-letters the job.
  */
 export function makeFulfillItem(deps: FulfillItemDeps) {
-  async function settle(record: FulfillmentRecord, outcome: FulfillmentOutcome) {
+  async function settle(record: FulfillmentRecord, outcome: FulfillmentOutcome, job: JobContext) {
     const { status, snapshot } = outcome;
     await deps.uow.run(async (scope) => {
       const done = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.deliver, {
@@ -48,18 +48,20 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
       });
       if (done?.status === "active") await notify(scope, "fulfillment.ready", done);
       if (done?.status === "awaiting_customer") await notify(scope, "fulfillment.action_required", done);
-    });
+    }, job);
     deps.log.info({ ...logFields(record), status }, "fulfillment delivered");
   }
 
-  async function fail(record: FulfillmentRecord, error: unknown, final: boolean) {
+  async function fail(record: FulfillmentRecord, error: unknown, job: JobContext) {
+    const transient = (error as { transient?: unknown }).transient !== false;
+    const final = !transient || job.lastAttempt;
     await deps.uow.run(async (scope) => {
       const moved = await scope.fulfillments.transition(record.id, FULFILLMENT_GUARDS.fail, {
         status: final ? "failed" : "queued",
         last_error: message(error),
       });
       if (moved?.status === "failed") await notify(scope, "fulfillment.failed", moved);
-    });
+    }, job);
     deps.log[final ? "error" : "warn"](
       { ...logFields(record), error: message(error), final },
       "fulfillment attempt failed",
@@ -97,10 +99,9 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     try {
       outcome = await deps.adapters[record.driver].fulfill({ ...(await loading), record });
     } catch (error) {
-      const transient = (error as { transient?: unknown }).transient !== false;
-      await fail(record, error, !transient || job.lastAttempt);
+      await fail(record, error, job);
       throw error;
     }
-    await settle(record, outcome);
+    await settle(record, outcome, job);
   };
 }

@@ -7,6 +7,7 @@ import type { TransactionScope } from "../shared/unit-of-work.ts";
 /**
  * Writes the notification to the outbox and schedules its delivery, and publishes the same
  * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
+ * Inside a fulfill job's transaction, the notification is that job's follow-up.
  */
 export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
   const outboxId = await scope.outbox.add(kind, {
@@ -18,6 +19,6 @@ export async function notify(scope: TransactionScope, kind: NotificationKind, re
     status: record.status,
     last_error: record.last_error,
   });
-  await scope.jobs.enqueue(notifyJob({ outbox_id: outboxId }));
+  await scope.jobs.enqueueFollowUp(notifyJob({ outbox_id: outboxId }));
   if (kind !== "fulfillment.action_required") await scope.events.publish(kind, fulfillmentEventData(record));
 }

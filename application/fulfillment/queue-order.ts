@@ -5,7 +5,8 @@ import { fulfillJob } from "./jobs.ts";
 
 /**
  * The hand-over to fulfillment: one queued record per item and its job. Repeats create nothing
- * twice. Returns the records it created.
+ * twice. Returns the records it created. Inside a payment job's transaction, the first item's job is
+ * that job's follow-up: its worker delivers it next.
  */
 export async function queueOrder(
   scope: TransactionScope,
@@ -14,7 +15,7 @@ export async function queueOrder(
 ): Promise<readonly FulfillmentRecord[]> {
   const created = await scope.fulfillments.createQueued(order, items);
   for (const record of created) {
-    await scope.jobs.enqueue(fulfillJob({ fulfillment_id: record.id }));
+    await scope.jobs.enqueueFollowUp(fulfillJob({ fulfillment_id: record.id }));
   }
   return created;
 }

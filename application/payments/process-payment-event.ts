@@ -100,7 +100,7 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
     }
   }
 
-  return async function processPaymentEvent({ inbox_id: inboxId }): Promise<void> {
+  return async function processPaymentEvent({ inbox_id: inboxId }, job): Promise<void> {
     const entry = await deps.inbox.find(inboxId);
     if (!entry) throw new PermanentJobFailure(`inbox entry ${inboxId} does not exist`);
     if (entry.processed_at) return;
@@ -116,6 +116,6 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
       // Marked first: a run that gets here second (a job run twice) waits on the mark, then applies nothing.
       if (!(await scope.inbox.markProcessed(entry.id))) return;
       await apply(event, { environment: entry.environment, payment, subscription }, scope);
-    });
+    }, job);
   };
 }

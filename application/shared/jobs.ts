@@ -106,7 +106,34 @@ export function defineJob<const Kind extends string, Payload extends StoredPaylo
  */
 export interface JobScheduler {
   enqueue(job: NewJob): Promise<void>;
+  /**
+   * Enqueues `job` as the follow-up of the job whose handler opened this transaction
+   * (`UnitOfWork.run(work, job)`): the next step of the same piece of work, such as the delivery of
+   * an order just paid. It is inserted as `enqueue` inserts it, but wakes no worker: the worker
+   * running the causing job claims it in the statement that records that job's outcome, and runs it
+   * next in the same slot. That saves the wake-up's claim by every worker for each step
+   * (docs/decisions/jobs-queue.md has the figure).
+   *
+   * Until that claim it is an ordinary pending job: after a rollback there is nothing to claim, if
+   * another worker's poll takes it first the claim finds nothing, and if the worker stops first any
+   * worker's poll runs it. One follow-up per run: a second one, one due later, or one outside a
+   * job's transaction is enqueued as `enqueue` does.
+   */
+  enqueueFollowUp(job: NewJob): Promise<void>;
 }
+
+/**
+ * A run's follow-up (`JobScheduler.enqueueFollowUp`), written by the scheduler and read by the
+ * worker when the handler has returned.
+ */
+export interface FollowUp {
+  /** Set by the first `enqueueFollowUp` before its insert (one per run), and by the worker once the handler returned. */
+  taken: boolean;
+  /** The follow-up's id once inserted; none when a pending job already held its dedupe key. */
+  jobId: string | undefined;
+}
+
+export const emptyFollowUp = (): FollowUp => ({ taken: false, jobId: undefined });
 
 export interface JobContext {
   readonly jobId: string;
@@ -115,6 +142,8 @@ export interface JobContext {
   readonly maxAttempts: number;
   /** True when a failure now dead-letters the job instead of retrying it. */
   readonly lastAttempt: boolean;
+  /** What this run hands to its worker to run next: pass the context to `UnitOfWork.run`. */
+  readonly followUp: FollowUp;
 }
 
 /**

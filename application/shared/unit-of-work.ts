@@ -6,7 +6,7 @@ import type { NotificationOutbox } from "../notifications/ports.ts";
 import type { EventPublisher } from "../outgoing-webhooks/ports.ts";
 import type { WebhookInboxReader } from "../payments/inbox-ports.ts";
 import type { OrderStatusWriter, PaymentLedger } from "../payments/ledger-ports.ts";
-import type { JobScheduler } from "./jobs.ts";
+import type { JobContext, JobScheduler } from "./jobs.ts";
 
 /** The repositories that must change together, bound to one transaction. */
 export interface TransactionScope {
@@ -26,5 +26,9 @@ export interface TransactionScope {
 }
 
 export interface UnitOfWork {
-  run<T>(work: (scope: TransactionScope) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction. A job's handler passes its context as `job`, so that
+   * `scope.jobs.enqueueFollowUp` hands the next step to the worker running that job.
+   */
+  run<T>(work: (scope: TransactionScope) => Promise<T>, job?: JobContext): Promise<T>;
 }

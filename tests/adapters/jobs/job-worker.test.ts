@@ -147,7 +147,7 @@ describe("job worker retries", () => {
     const [first, second, third] = calls;
     expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(19);
     expect((third?.at ?? 0) - (second?.at ?? 0)).toBeGreaterThanOrEqual(149);
-    expect(calls.map((c) => c.context)).toEqual([
+    expect(calls.map(({ context: { followUp: _, ...context } }) => context)).toEqual([
       { jobId: row?.id ?? "", attempt: 1, maxAttempts: 8, lastAttempt: false },
       { jobId: row?.id ?? "", attempt: 2, maxAttempts: 8, lastAttempt: false },
       { jobId: row?.id ?? "", attempt: 3, maxAttempts: 8, lastAttempt: false },

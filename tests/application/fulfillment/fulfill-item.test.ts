@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { makeFulfillItem } from "../../../application/fulfillment/fulfill-item.ts";
 import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure, UpstreamRejected, UpstreamServerError } from "../../../application/shared/errors.ts";
-import type { JobContext } from "../../../application/shared/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingAdapters } from "../../support/fakes/recording-fulfillment-adapter.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { nthRun } from "../../support/jobs.ts";
 
 function setup() {
   const uow = createInMemoryUnitOfWork();
@@ -29,12 +29,7 @@ function setup() {
   return { fulfillments, jobs, adapters, saas, contexts, log, fulfillItem, run, notifications };
 }
 
-const aJob = (attempt: number, maxAttempts: number): JobContext => ({
-  jobId: `job-${attempt}`,
-  attempt,
-  maxAttempts,
-  lastAttempt: attempt >= maxAttempts,
-});
+const aJob = nthRun;
 
 const outage = () => new UpstreamServerError("provider", 503);
 const refusal = () => new UpstreamRejected("provider", 422, "PLAN_UNKNOWN", "no such plan");
@@ -64,6 +59,8 @@ describe("fulfilling one order item", () => {
     expect(t.saas.calls).toEqual([{ method: "fulfill", recordId: record.id }]);
     expect(t.adapters.license_download.calls).toEqual([]);
     expect(t.notifications()).toEqual([["fulfillment.ready", record.id]]);
+    // The ready notification is the fulfill job's follow-up: its worker sends it next.
+    expect(t.jobs.followUps()).toEqual(t.jobs.ofKind(notifyJob.kind).map((job) => job.dedupeKey));
     expect(t.jobs.ofKind(notifyJob.kind)).toHaveLength(1);
   });
 
@@ -154,6 +151,7 @@ describe("fulfilling one order item", () => {
       last_error: "The provider failed with HTTP 503.",
     });
     expect(t.notifications()).toEqual([["fulfillment.failed", record.id]]);
+    expect(t.jobs.followUps()).toEqual(t.jobs.ofKind(notifyJob.kind).map((job) => job.dedupeKey));
     expect(t.log.lines.at(-1)).toMatchObject({ level: "error", fields: { final: true } });
   });
 

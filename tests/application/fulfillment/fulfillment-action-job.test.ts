@@ -2,14 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { makeFulfillmentActionJob } from "../../../application/fulfillment/fulfillment-action-job.ts";
 import { makeManageFulfillments } from "../../../application/fulfillment/manage-fulfillments.ts";
 import { UpstreamServerError } from "../../../application/shared/errors.ts";
-import type { JobContext } from "../../../application/shared/jobs.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryOpsTaskRepository } from "../../support/fakes/in-memory-ops-task-repository.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingAdapters } from "../../support/fakes/recording-fulfillment-adapter.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { firstRun } from "../../support/jobs.ts";
 
-const JOB: JobContext = { jobId: "job-1", attempt: 1, maxAttempts: 3, lastAttempt: false };
+const JOB = firstRun({ maxAttempts: 3 });
 
 /** The job over the real `act` of manage-fulfillments, with in-memory stores and recording adapters. */
 function setup() {

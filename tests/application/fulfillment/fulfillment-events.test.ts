@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { makeFulfillItem } from "../../../application/fulfillment/fulfill-item.ts";
 import { UpstreamRejected, UpstreamServerError } from "../../../application/shared/errors.ts";
-import type { JobContext } from "../../../application/shared/jobs.ts";
 import type { FulfillmentRecord } from "../../../domain/fulfillment/fulfillment.ts";
 import { createInMemoryFulfillmentContextLoader } from "../../support/fakes/in-memory-fulfillment-context-loader.ts";
 import { createInMemoryUnitOfWork } from "../../support/fakes/in-memory-unit-of-work.ts";
 import { createRecordingAdapters } from "../../support/fakes/recording-fulfillment-adapter.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { nthRun } from "../../support/jobs.ts";
 
 function setUp() {
   const uow = createInMemoryUnitOfWork();
@@ -18,7 +18,7 @@ function setUp() {
     uow,
     log: createRecordingLog(),
   });
-  const job = (attempt: number): JobContext => ({ jobId: "job", attempt, maxAttempts: 3, lastAttempt: attempt >= 3 });
+  const job = (attempt: number) => nthRun(attempt, 3);
   const run = (record: FulfillmentRecord, attempt = 1) => fulfillItem({ fulfillment_id: record.id }, job(attempt));
   return { uow, adapters, run, events: uow.events };
 }

@@ -3,6 +3,7 @@ import { MailRejected, MailUnavailable } from "../../../application/mail/errors.
 import type { EmailStore, Mailer, OutgoingMessage, StoredEmail } from "../../../application/mail/ports.ts";
 import { makeSendEmail } from "../../../application/mail/send-email.ts";
 import { parseEmailTemplate } from "../../../application/mail/templates.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const TEMPLATE = parseEmailTemplate("x", "subject: Hi {{name}}\n--- text\nHello {{name}}\n--- html\n<p>{{name}}</p>\n");
 const TEMPLATES = {
@@ -14,7 +15,7 @@ const TEMPLATES = {
   "ops.task_overdue": TEMPLATE,
   "ops.secret_destination": TEMPLATE,
 };
-const CONTEXT = { jobId: "1", attempt: 1, maxAttempts: 3, lastAttempt: false };
+const CONTEXT = firstRun({ jobId: "1", maxAttempts: 3 });
 
 function setUp(failures: Error[] = []) {
   const emails = new Map<string, StoredEmail & { last_error?: string }>();

@@ -7,7 +7,6 @@ import type {
   WebhookAnswer,
   WebhookMessage,
 } from "../../../application/outgoing-webhooks/ports.ts";
-import type { JobContext } from "../../../application/shared/jobs.ts";
 import { WebhookAttemptFailed } from "../../../domain/outgoing-webhooks/errors.ts";
 import {
   attemptsOf,
@@ -16,6 +15,7 @@ import {
 } from "../../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { nthRun } from "../../support/jobs.ts";
 
 const NOW = "2026-01-15T09:30:00.000Z";
 
@@ -84,12 +84,7 @@ function setUp(
     clock: clock.clock,
     log: createRecordingLog(),
   });
-  const job = (attempt: number, maxAttempts = attemptsOf(retrySchedule)): JobContext => ({
-    jobId: "j",
-    attempt,
-    maxAttempts,
-    lastAttempt: attempt >= maxAttempts,
-  });
+  const job = (attempt: number, maxAttempts = attemptsOf(retrySchedule)) => nthRun(attempt, maxAttempts);
   const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
     deliver(
       // Read back as the worker reads it: a job stored without `redelivery` sends the first run.

@@ -57,6 +57,14 @@ describe("the payment job", () => {
     expect(gateways.gateway_b.callsOf("resolvePayment")).toEqual([[{ payment_id: "pi_1" }]]);
   });
 
+  test("hands the paid order's delivery to its own worker as the payment job's follow-up", async () => {
+    const { uow, stored, run } = setUp();
+    const { order } = uow.orders.add();
+    await run(stored(aPaidEvent({ order_id: order.id })));
+    const [record] = (await uow.fulfillments.list({ order_id: order.id }, { limit: 10 })).items;
+    expect(uow.jobs.followUps()).toEqual([fulfillJob({ fulfillment_id: record?.id ?? "" }).dedupeKey]);
+  });
+
   test("reads the stored event even when the raw body no longer normalizes", async () => {
     const { uow, stored, run } = setUp();
     const { order } = uow.orders.add();
@@ -142,12 +150,12 @@ describe("the payment job", () => {
     const { uow, stored, run } = setUp();
     const { order } = uow.orders.add();
     const entry = stored(aPaidEvent({ order_id: order.id }));
-    const enqueue = uow.jobs.enqueue;
-    uow.jobs.enqueue = async () => {
+    const enqueueFollowUp = uow.jobs.enqueueFollowUp;
+    uow.jobs.enqueueFollowUp = async () => {
       throw new Error("queue unavailable");
     };
     await expect(run(entry)).rejects.toThrow("queue unavailable");
-    uow.jobs.enqueue = enqueue;
+    uow.jobs.enqueueFollowUp = enqueueFollowUp;
     expect(uow.orders.get(order.id).status).toBe("pending_payment");
     expect(await uow.payments.forOrder(order.id)).toEqual([]);
     expect((await uow.fulfillments.list({ order_id: order.id }, { limit: 10 })).items).toEqual([]);

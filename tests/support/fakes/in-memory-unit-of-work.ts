@@ -1,4 +1,5 @@
 import type { SubscriptionRepository } from "../../../application/fulfillment/ports.ts";
+import type { FollowUp, JobScheduler } from "../../../application/shared/jobs.ts";
 import type { TransactionScope, UnitOfWork } from "../../../application/shared/unit-of-work.ts";
 import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 import { createInMemoryFulfillmentRepository } from "./in-memory-fulfillment-repository.ts";
@@ -81,13 +82,25 @@ export function createInMemoryUnitOfWork() {
   };
   const scope: TransactionScope = { ...stores, subscriptions: withUpsert(stores.subscriptions) };
   let runs = 0;
+  /**
+   * The scheduler of one transaction: a follow-up is one (noted in `jobs.followUps()`) only in a
+   * transaction a job opened, once per run, as in PostgreSQL; otherwise it is an ordinary job.
+   */
+  const jobsOf = (followUp?: FollowUp): JobScheduler => ({
+    enqueue: (job) => stores.jobs.enqueue(job),
+    enqueueFollowUp(job) {
+      if (!followUp || followUp.taken) return stores.jobs.enqueue(job);
+      followUp.taken = true;
+      return stores.jobs.enqueueFollowUp(job);
+    },
+  });
 
   const uow: UnitOfWork = {
-    async run(work) {
+    async run(work, job) {
       runs += 1;
       const restores = Object.values(stores).map((store) => store.snapshot());
       try {
-        return await work(scope);
+        return await work({ ...scope, jobs: jobsOf(job?.followUp) });
       } catch (error) {
         for (const restore of restores) restore();
         throw error;
