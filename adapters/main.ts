@@ -29,7 +29,8 @@ export type { Infrastructure };
  */
 export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
   const platform = wirePlatform(infra);
-  const identity = wireIdentity(platform);
+  const mail = wireMail(platform);
+  const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
@@ -38,7 +39,6 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const licensing = wireLicensing(platform);
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
   const customers = wireCustomers(platform, { payments, fulfillment, licensing });
-  const mail = wireMail(platform);
   const notifications = wireNotifications(platform, { mail });
   const outgoingWebhooks = wireOutgoingWebhooks(platform);
   const features = [
@@ -82,6 +82,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     users: identity.users,
     hasher: identity.hasher,
     signInThrottle: identity.signInThrottle,
+    commonPasswords: identity.commonPasswords,
     secrets: platform.secrets,
     provider: provisioning.provider,
     gateways: payments.gateways,

@@ -10,13 +10,15 @@
  * `BENCH_E2E_SECONDS`, each build's instance alone with the job worker, with its CPU time per order;
  * `idle` adds the resident memory of each build started alone, after 50 catalog reads; `statements`
  * adds the statements PostgreSQL ran and the job claims among them per paid order, over 100 orders
- * at 10/s with `log_statement = 'all'`, each build once), `BENCH_REPS` and
+ * at 10/s with `log_statement = 'all'`, each build once; `console` adds the console's first load, 20
+ * loads a round as bench/run.ts takes them), `BENCH_REPS` and
  * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
  */
 import { readFile, truncate } from "node:fs/promises";
 import { resolve } from "node:path";
 import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
+import { measureConsole } from "./console.ts";
 import { offerPaidOrders } from "./delivery.ts";
 import {
   cpuMs,
@@ -131,6 +133,27 @@ try {
           record(name, "pgbench_tps", w.pgbench_tps);
           say(`round ${rep} ${name}: webhook_ratio ${w.webhook_ratio} (${w.accepted_per_sec} vs ${w.pgbench_tps}/s)`);
         }
+      }
+    }
+    for (const host of hosts) {
+      await host.stop();
+      services.splice(services.indexOf(host), 1);
+    }
+  }
+  if (ONLY.has("console")) {
+    const hosts: Service[] = [];
+    for (const { name, bundle } of builds) {
+      hosts.push(await startMarketplace(database, sim.url, noJobs, { logPath: log(name), bundle }));
+    }
+    services.push(...hosts);
+    for (let rep = 1; rep <= REPS; rep++) {
+      for (const i of builds.map((_, i) => (i + rep) % builds.length)) {
+        const { name } = builds[i] as (typeof builds)[number];
+        const figures = await measureConsole({ url: (hosts[i] as Service).url, loads: 20, say: () => {} });
+        record(name, "console_first_load_p50_ms", figures.first_load_p50_ms);
+        say(
+          `round ${rep} ${name}: console first load p50 ${figures.first_load_p50_ms} ms (max ${figures.first_load_max_ms})`,
+        );
       }
     }
     for (const host of hosts) {

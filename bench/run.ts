@@ -44,7 +44,7 @@ const PROVIDER_LATENCY_MS = setting("BENCH_PROVIDER_LATENCY_MS", 25, 25);
  * and the figure would measure the machine (see docs/decisions.md).
  */
 const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
-const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 20, 3);
+const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 60, 3);
 const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((name) => name.trim())) : undefined;
 const OUT = process.env.BENCH_OUT ?? (SMOKE || ONLY ? undefined : "bench/results.json");

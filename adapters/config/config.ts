@@ -40,6 +40,8 @@ export interface Config {
   /** Key material for stored secrets; generated under `dataDir` outside production when unset. */
   readonly secretsKey: string | undefined;
   readonly jwtTtlSeconds: number;
+  /** How long a password reset link works: PASSWORD_RESET_TTL_SECONDS. */
+  readonly passwordResetTtlSeconds: number;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: LogLevel;
   readonly currency: string;
@@ -157,6 +159,7 @@ export function loadConfig(env: Env): Config {
     jwtIssuer: text(env, "JWT_ISSUER") ?? "marketplace",
     secretsKey,
     jwtTtlSeconds: integer(env, "JWT_TTL_SECONDS", 3600, 60, 30 * 24 * 3600),
+    passwordResetTtlSeconds: integer(env, "PASSWORD_RESET_TTL_SECONDS", 3600, 60, 24 * 3600),
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     logLevel: oneOf<LogLevel>(
       env,

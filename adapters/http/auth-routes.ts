@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Account } from "../../domain/identity/account.ts";
 import { SignInThrottled } from "../../domain/identity/errors.ts";
+import { PASSWORD_MAX_LENGTH } from "../../domain/identity/password-policy.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named, noContent } from "./openapi-models.ts";
@@ -40,7 +41,19 @@ export interface AuthRoutesDeps {
   readonly rateLimits?: { readonly trustProxy: boolean };
   getUser(id: string): Promise<User>;
   logOutEverywhere(userId: string): Promise<void>;
+  requestPasswordReset(input: { email: string }): Promise<void>;
+  resetPassword(input: { token: string; password: string }): Promise<void>;
 }
+
+/**
+ * What a password field takes before the policy reads it: 256 characters (code points) may take 512
+ * UTF-16 units, and a password a little too long is refused by the policy, with its own field error,
+ * rather than by the schema.
+ */
+const PASSWORD_FIELD_MAX_LENGTH = 4 * PASSWORD_MAX_LENGTH;
+
+const PASSWORD_RULES =
+  "A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.";
 
 export function createAuthRoutes(deps: AuthRoutesDeps) {
   const issue = (sign: (claims: { sub: string; role: string; ver: number }) => Promise<string>, account: Account) =>
@@ -61,11 +74,11 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
       {
         body: t.Object({
           email: t.String({ maxLength: 254 }),
-          password: t.String({ maxLength: 256 }),
+          password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH }),
           name: t.String({ maxLength: 200 }),
         }),
         response: { 201: SessionBody },
-        detail: { summary: "Register a customer account and get a token" },
+        detail: { summary: "Register a customer account and get a token", description: PASSWORD_RULES },
       },
     )
     .post(
@@ -80,12 +93,49 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         return issue(jwt.sign, account);
       },
       {
-        body: t.Object({ email: t.String({ maxLength: 254 }), password: t.String({ maxLength: 256 }) }),
+        body: t.Object({
+          email: t.String({ maxLength: 254 }),
+          password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH }),
+        }),
         response: { 200: SessionBody },
         detail: {
           summary: "Exchange email and password for a token",
           description:
             "Failed attempts are also counted per account, answered 429 `SIGN_IN_THROTTLED` with `Retry-After`: from one client address, after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min); from every address together, after 20 the same, at most 60 s. A successful sign-in clears the account's count and its address's.",
+        },
+      },
+    )
+    .post(
+      "/api/auth/password-reset",
+      async ({ body, set }) => {
+        await deps.requestPasswordReset(body);
+        set.status = 202;
+      },
+      {
+        body: t.Object({ email: t.String({ maxLength: 254 }) }),
+        detail: {
+          summary: "Ask for a password reset link by email",
+          description:
+            "Answered `202` for every well-formed address, whether an account has it or not, after the same work, so the answer tells nothing about which addresses have accounts. An enabled account with the address is emailed a link to `/account/reset-password?token=…`, valid for `PASSWORD_RESET_TTL_SECONDS` (default 3600) and usable once; at most 3 links are sent per account in 15 minutes. Limited per client address like sign-in.",
+          responses: { 202: { description: "Asked: a link is on its way if an account has the address" } },
+        },
+      },
+    )
+    .post(
+      "/api/auth/password-reset/confirm",
+      async ({ body, set }) => {
+        await deps.resetPassword(body);
+        set.status = 204;
+      },
+      {
+        body: t.Object({
+          token: t.String({ maxLength: 128, description: "The `token` of the emailed link" }),
+          password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH, description: "The new password" }),
+        }),
+        detail: {
+          summary: "Set a new password with a reset link's token",
+          description: `Spends the link and ends every session of the account: tokens issued before are refused. A link used, expired or never issued is \`400\` \`RESET_TOKEN_INVALID\`. ${PASSWORD_RULES}`,
+          responses: noContent("The password is set; sign in with it"),
         },
       },
     )

@@ -1,5 +1,5 @@
 import { sendEmailJob } from "../../application/mail/jobs.ts";
-import type { EmailQueue, EmailStore, StoredEmail } from "../../application/mail/ports.ts";
+import { CREDENTIAL_VALUES, type EmailQueue, type EmailStore, type StoredEmail } from "../../application/mail/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable, Sql } from "./database.ts";
@@ -24,7 +24,9 @@ export function createPostgresEmailQueue(sql: Queryable, jobs: JobScheduler, dom
   };
 }
 
-/** What the sending job reads and marks. */
+const CREDENTIALS = [...CREDENTIAL_VALUES];
+
+/** What the sending job reads and marks; a credential in an email's values is erased once it is sent or dead. */
 export function createPostgresEmailStore(sql: Queryable): EmailStore {
   return {
     async find(id) {
@@ -44,11 +46,13 @@ export function createPostgresEmailStore(sql: Queryable): EmailStore {
     },
     async markSent(id) {
       await sql`
-        update emails set state = 'sent', sent_at = now(), last_error = null
+        update emails set state = 'sent', sent_at = now(), last_error = null, data = data - ${CREDENTIALS}::text[]
         where id = ${id} and state <> 'sent'`;
     },
     async markDead(id, error) {
-      await sql`update emails set state = 'dead', last_error = ${error} where id = ${id} and state <> 'sent'`;
+      await sql`
+        update emails set state = 'dead', last_error = ${error}, data = data - ${CREDENTIALS}::text[]
+        where id = ${id} and state <> 'sent'`;
     },
   };
 }

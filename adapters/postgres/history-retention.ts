@@ -3,8 +3,9 @@ import type { Sql } from "./database.ts";
 /**
  * Deletes what only served its moment, once older than `olderThanDays`: emails sent or given up on
  * (they hold customers' names and addresses), outgoing webhook deliveries acknowledged or dead, and
- * events no delivery refers to any more, and sign-in attempts long forgotten. Pending ones stay whatever their age. In batches, so the
- * minute tick never holds many row locks at once. The audit log is kept. Returns the count.
+ * events no delivery refers to any more, password reset links long expired, and sign-in attempts
+ * long forgotten. Pending ones stay whatever their age. In batches, so the minute tick never holds
+ * many row locks at once. The audit log is kept. Returns the count.
  */
 export async function pruneHistory(sql: Sql, options: { olderThanDays: number; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 5_000;
@@ -25,6 +26,9 @@ export async function pruneHistory(sql: Sql, options: { olderThanDays: number; b
           and not exists (select 1 from jobs j where j.kind = 'webhook_fanout' and j.state in ('pending', 'running')
                           and j.payload->>'event_id' = e.id::text)
         limit ${batchSize})`,
+    () => sql`
+      delete from password_resets where token_hash in (
+        select token_hash from password_resets where expires_at < ${cutoff} limit ${batchSize})`,
     () => sql`
       delete from sign_in_attempts where (email, client) in (
         select email, client from sign_in_attempts

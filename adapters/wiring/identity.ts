@@ -2,22 +2,37 @@ import { makeAccountStates } from "../../application/identity/account-states.ts"
 import { makeAuthenticate } from "../../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../../application/identity/change-access.ts";
 import { makeGetUser } from "../../application/identity/get-user.ts";
+import { passwordResetJob } from "../../application/identity/jobs.ts";
 import { makeLogOutEverywhere } from "../../application/identity/log-out-everywhere.ts";
+import {
+  makeRequestPasswordReset,
+  makeResetPassword,
+  makeSendPasswordReset,
+} from "../../application/identity/password-reset.ts";
 import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
+import { createPostgresPasswordResets } from "../postgres/password-resets.ts";
 import { createPostgresSignInThrottle } from "../postgres/sign-in-throttle.ts";
 import { createPostgresUserRepository } from "../postgres/user-repository.ts";
 import { createBunPasswordHasher } from "../security/bun-password-hasher.ts";
+import { createCommonPasswordList } from "../security/common-password-list.ts";
+import type { MailFeature } from "./mail.ts";
 import type { Platform } from "./platform.ts";
 
-/** Accounts, sign-in, tokens and roles. */
-export function wireIdentity({ infra, config, sql, changes, clock }: Platform) {
+/** Accounts, sign-in, password resets, tokens and roles. */
+export function wireIdentity(
+  { infra, config, sql, changes, clock, jobsFor, logger: log }: Platform,
+  { mail }: { readonly mail: MailFeature },
+) {
   const users = createPostgresUserRepository(sql);
   const hasher = infra.hasher ?? createBunPasswordHasher();
   const signInThrottle = createPostgresSignInThrottle(sql);
+  const commonPasswords = createCommonPasswordList();
+  const resets = createPostgresPasswordResets(sql);
   return {
     users,
     hasher,
     signInThrottle,
+    commonPasswords,
     useCases: {
       auth: {
         secret: infra.jwtSecret,
@@ -25,12 +40,24 @@ export function wireIdentity({ infra, config, sql, changes, clock }: Platform) {
         ttlSeconds: config.jwtTtlSeconds,
         accounts: makeAccountStates({ users, changes, now: () => performance.now() }),
       },
-      registerCustomer: makeRegisterCustomer({ users, hasher }),
+      registerCustomer: makeRegisterCustomer({ users, hasher, commonPasswords }),
       authenticate: makeAuthenticate({ users, hasher, signInThrottle, clock }),
       getUser: makeGetUser({ users }),
       logOutEverywhere: makeLogOutEverywhere({ users, changes }),
       listAccounts: users.list,
       changeAccess: makeChangeAccess({ users, changes }),
+      requestPasswordReset: makeRequestPasswordReset({ jobs: jobsFor(sql) }),
+      resetPassword: makeResetPassword({ resets, hasher, commonPasswords, signInThrottle, changes, clock }),
+    },
+    jobs: {
+      [passwordResetJob.kind]: makeSendPasswordReset({
+        users,
+        resets,
+        mail: mail.queue && { queue: mail.queue, publicBaseUrl: config.publicBaseUrl },
+        ttlSeconds: config.passwordResetTtlSeconds,
+        clock,
+        log,
+      }),
     },
   };
 }

@@ -1,5 +1,6 @@
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
 import { fulfillJob, fulfillmentActionJob } from "../../application/fulfillment/jobs.ts";
+import { passwordResetJob } from "../../application/identity/jobs.ts";
 import { sendEmailJob } from "../../application/mail/jobs.ts";
 import { notifyJob } from "../../application/notifications/jobs.ts";
 import { webhookDeliveryJob, webhookFanoutJob } from "../../application/outgoing-webhooks/jobs.ts";
@@ -21,6 +22,7 @@ export const JOB_TYPES = {
   [sendEmailJob.kind]: sendEmailJob,
   [webhookFanoutJob.kind]: webhookFanoutJob,
   [webhookDeliveryJob.kind]: webhookDeliveryJob,
+  [passwordResetJob.kind]: passwordResetJob,
 } as const;
 
 export type JobKind = keyof typeof JOB_TYPES;

@@ -1,10 +1,11 @@
 import { type User, validateRegistration } from "../../domain/identity/user.ts";
 import { makeClearSignInAttempts } from "./clear-sign-in-attempts.ts";
-import type { PasswordHasher, SignInThrottle, UserRepository } from "./ports.ts";
+import type { CommonPasswords, PasswordHasher, SignInThrottle, UserRepository } from "./ports.ts";
 
 export interface EnsureAdminDeps {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
+  readonly commonPasswords: CommonPasswords;
   readonly signInThrottle: SignInThrottle;
 }
 
@@ -15,7 +16,10 @@ export interface EnsureAdminDeps {
 export function makeEnsureAdmin(deps: EnsureAdminDeps) {
   const clearSignInAttempts = makeClearSignInAttempts(deps);
   return async function ensureAdmin(input: { email: string; password: string }): Promise<User> {
-    const admin = validateRegistration({ ...input, name: "Administrator" });
+    const admin = validateRegistration(
+      { ...input, name: "Administrator" },
+      await deps.commonPasswords.includes(input.password),
+    );
     const existing = await deps.users.findByEmail(admin.email);
     const passwordHash =
       existing && (await deps.hasher.verify(admin.password, existing.passwordHash))

@@ -38,6 +38,11 @@ export interface AccountStates {
   find(userId: string): Promise<AccountState | undefined>;
 }
 
+/** The passwords too common to choose (NIST SP 800-63B 5.1.1.2), compared without regard to case. */
+export interface CommonPasswords {
+  includes(password: string): Promise<boolean>;
+}
+
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
   verify(password: string, hash: string): Promise<boolean>;
@@ -52,4 +57,32 @@ export interface SignInThrottle {
    * the account-wide count and that address's own (a successful sign-in from it).
    */
   clear(email: string, client?: string): Promise<void>;
+}
+
+/** A password reset link's token, as stored: its SHA-256 only. */
+export interface IssuedPasswordReset {
+  readonly userId: string;
+  readonly tokenHash: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** An account whose password a reset link set. */
+export interface PasswordResetDone {
+  readonly userId: string;
+  readonly email: string;
+}
+
+/** Password reset links, each kept as its token's hash. */
+export interface PasswordResets {
+  issue(reset: IssuedPasswordReset): Promise<void>;
+  /** How many links the account was sent since `since`: the cap on reset emails per account. */
+  issuedSince(userId: string, since: Date): Promise<number>;
+  /**
+   * Spends the link whose token hashes to `tokenHash`, when it is unused and still valid at `now`:
+   * in one transaction it marks it and every other open link of the account used, sets the
+   * account's password hash and raises its token version (every session ends). Undefined for an
+   * unknown, used or expired link; of two racing for one link, one wins.
+   */
+  redeem(tokenHash: string, passwordHash: string, now: Date): Promise<PasswordResetDone | undefined>;
 }

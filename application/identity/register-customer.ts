@@ -1,16 +1,17 @@
 import type { Account } from "../../domain/identity/account.ts";
 import { EmailAlreadyRegistered } from "../../domain/identity/errors.ts";
 import { type Registration, validateRegistration } from "../../domain/identity/user.ts";
-import type { PasswordHasher, UserRepository } from "./ports.ts";
+import type { CommonPasswords, PasswordHasher, UserRepository } from "./ports.ts";
 
 export interface RegisterCustomerDeps {
   readonly users: UserRepository;
   readonly hasher: PasswordHasher;
+  readonly commonPasswords: CommonPasswords;
 }
 
 export function makeRegisterCustomer(deps: RegisterCustomerDeps) {
   return async function registerCustomer(input: Registration): Promise<Account> {
-    const registration = validateRegistration(input);
+    const registration = validateRegistration(input, await deps.commonPasswords.includes(input.password));
     const passwordHash = await deps.hasher.hash(registration.password);
     const user = await deps.users.insert({
       email: registration.email,

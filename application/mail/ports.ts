@@ -7,9 +7,16 @@ export const EMAIL_TEMPLATES = [
   "ops.order_needs_attention",
   "ops.task_overdue",
   "ops.secret_destination",
+  "account.password_reset",
 ] as const;
 
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
+
+/**
+ * Template values that carry a credential (a reset link): kept in the stored email only until it
+ * is sent or given up on, then erased, so the database never keeps a usable link.
+ */
+export const CREDENTIAL_VALUES = ["reset_url"] as const;
 
 /** An email to send, queued in the caller's transaction. */
 export interface NewEmail {
@@ -36,9 +43,12 @@ export interface StoredEmail extends NewEmail {
 
 export interface EmailStore {
   find(id: string): Promise<StoredEmail | undefined>;
-  /** Pending or dead (a redriven email) becomes sent; sent stays as it was. */
+  /** Pending or dead (a redriven email) becomes sent; sent stays as it was. Its `CREDENTIAL_VALUES` are erased. */
   markSent(id: string): Promise<void>;
-  /** Pending or dead takes this error; a sent email is never dead. */
+  /**
+   * Pending or dead takes this error; a sent email is never dead. Its `CREDENTIAL_VALUES` are erased,
+   * so a redriven reset email fails for good: the customer asks for a new link.
+   */
   markDead(id: string, error: string): Promise<void>;
 }
 

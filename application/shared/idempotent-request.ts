@@ -1,11 +1,7 @@
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import type { IdempotencyStore } from "../checkout/ports.ts";
 import { IdempotencyKeyReused, IdempotentRequestInProgress } from "./errors.ts";
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
-}
+import { sha256Hex } from "./secrets-in-links.ts";
 
 /** What tells two request bodies apart, whatever the order of their fields. */
 export const requestHash = (request: unknown): Promise<string> => sha256Hex(canonicalJson(request));

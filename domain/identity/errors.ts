@@ -25,6 +25,13 @@ export class InvalidCredentials extends fixedError(
   "Email or password is wrong.",
 ) {}
 
+/** Unknown, used or expired: which one is not said, so a link tells a stranger nothing. */
+export class ResetTokenInvalid extends fixedError(
+  "RESET_TOKEN_INVALID",
+  "malformed",
+  "This password reset link is not valid: it was used, it expired, or it never existed. Ask for a new one.",
+) {}
+
 export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}
 
 /** Too many failed sign-ins for this account just now: wait `retryAfterSeconds`. */

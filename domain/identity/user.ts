@@ -2,6 +2,7 @@ import type { FieldError } from "../shared/domain-error.ts";
 import { emailAddressFault, emailAddressMessage, normalizeEmail } from "../shared/email-address.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { hasControlCharacters } from "../shared/plain-text.ts";
+import { passwordFieldError } from "./password-policy.ts";
 
 export { normalizeEmail } from "../shared/email-address.ts";
 
@@ -15,8 +16,6 @@ export interface User {
   readonly createdAt: Date;
 }
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
 export const NAME_MAX_LENGTH = 200;
 
 export interface Registration {
@@ -25,20 +24,18 @@ export interface Registration {
   readonly name: string;
 }
 
-/** Checks a registration and returns it normalized, or throws with every offending field. */
-export function validateRegistration(input: Registration): Registration {
+/**
+ * Checks a registration and returns it normalized, or throws with every offending field.
+ * `commonPassword` says whether the list of common passwords holds its password.
+ */
+export function validateRegistration(input: Registration, commonPassword: boolean): Registration {
   const email = normalizeEmail(input.email);
   const name = input.name.trim();
   const errors: FieldError[] = [];
   const emailFault = emailAddressFault(email);
   if (emailFault) errors.push({ path: "/email", message: emailAddressMessage(emailFault), code: "INVALID_EMAIL" });
-  if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
-    errors.push({
-      path: "/password",
-      message: `must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`,
-      code: "INVALID_PASSWORD_LENGTH",
-    });
-  }
+  const passwordError = passwordFieldError("/password", input.password, commonPassword);
+  if (passwordError) errors.push(passwordError);
   if (name.length === 0 || name.length > NAME_MAX_LENGTH) {
     errors.push({ path: "/name", message: `must be 1 to ${NAME_MAX_LENGTH} characters long`, code: "INVALID_NAME" });
   } else if (hasControlCharacters(name)) {

@@ -149,7 +149,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a customer account and get a token */
+        /**
+         * Register a customer account and get a token
+         * @description A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.
+         */
         post: operations["postApiAuthRegister"];
         delete?: never;
         options?: never;
@@ -171,6 +174,46 @@ export interface paths {
          * @description Failed attempts are also counted per account, answered 429 `SIGN_IN_THROTTLED` with `Retry-After`: from one client address, after 5 in a row each next attempt waits twice as long (1 s, 2 s, 4 s ... at most 15 min); from every address together, after 20 the same, at most 60 s. A successful sign-in clears the account's count and its address's.
          */
         post: operations["postApiAuthLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a password reset link by email
+         * @description Answered `202` for every well-formed address, whether an account has it or not, after the same work, so the answer tells nothing about which addresses have accounts. An enabled account with the address is emailed a link to `/account/reset-password?token=…`, valid for `PASSWORD_RESET_TTL_SECONDS` (default 3600) and usable once; at most 3 links are sent per account in 15 minutes. Limited per client address like sign-in.
+         */
+        post: operations["postApiAuthPassword-reset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a new password with a reset link's token
+         * @description Spends the link and ends every session of the account: tokens issued before are refused. A link used, expired or never issued is `400` `RESET_TOKEN_INVALID`. A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.
+         */
+        post: operations["postApiAuthPassword-resetConfirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2842,6 +2885,69 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Session"];
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAuthPassword-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Asked: a link is on its way if an account has the address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAuthPassword-resetConfirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the emailed link */
+                    token: string;
+                    /** @description The new password */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set; sign in with it */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             413: components["responses"]["ContentTooLarge"];

@@ -8,8 +8,7 @@ import { aPointOfSaleProduct } from "./builders/products.ts";
 import type { TestDatabase, TestDatabaseHandle } from "./database.ts";
 import { SANDBOX } from "./gateway-env.ts";
 import { call, http } from "./http.ts";
-import type { RunningService } from "./process.ts";
-import { SIM_TOKEN, startProviderSim } from "./provider-sim.ts";
+import { type RunningProviderSim, SIM_TOKEN, startProviderSim } from "./provider-sim.ts";
 import { keepTestLog } from "./test-logs.ts";
 
 export { SANDBOX } from "./gateway-env.ts";
@@ -27,6 +26,8 @@ export const FAST_JOBS = {
 
 export interface E2eOptions {
   readonly env?: Readonly<Record<string, string>>;
+  /** Email through the simulator's mail sandbox (`SMTP_URL` and `MAIL_FROM` set to it). */
+  readonly mailSandbox?: boolean;
   readonly clock?: () => Date;
   readonly random?: () => number;
 }
@@ -37,7 +38,7 @@ export interface E2eOptions {
  */
 export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
   const state: {
-    sim?: RunningService;
+    sim?: RunningProviderSim;
     marketplace?: ReturnType<typeof createTestMarketplace>;
     server?: ReturnType<typeof Bun.serve>;
     url?: string;
@@ -66,6 +67,9 @@ export function useE2e(db: TestDatabaseHandle, options: E2eOptions = {}) {
           GATEWAY_B_SANDBOX_BASE_URL: `${state.sim.url}/gateway_b`,
           SECRET_SIM_TOKEN: SIM_TOKEN,
           PUBLIC_BASE_URL: state.url,
+          ...(options.mailSandbox
+            ? { SMTP_URL: state.sim.smtpUrl, MAIL_FROM: "Example Shop <shop@shop.example>" }
+            : {}),
           ...options.env,
         },
         // The production logger (with its redaction), kept for assertions and for the secrets scan.

@@ -2,6 +2,7 @@ import { type Pages, startConsole } from "../shared/console.tsx";
 import { api, session } from "./context.ts";
 import { Licenses } from "./pages/licenses.tsx";
 import { Notifications } from "./pages/notifications.tsx";
+import { ForgotPassword, ResetPassword } from "./pages/password-reset.tsx";
 import { Purchases } from "./pages/purchases.tsx";
 import { Subscriptions } from "./pages/subscriptions.tsx";
 
@@ -27,5 +28,10 @@ startConsole({
   role: "customer",
   wrongRole: "This is the customer account. Admins sign in at /admin.",
   pages: PAGES,
+  openPages: {
+    "/forgot-password": () => <ForgotPassword />,
+    "/reset-password": () => <ResetPassword />,
+  },
+  forgotPassword: "/forgot-password",
   links: LINKS,
 });

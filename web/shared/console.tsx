@@ -19,18 +19,24 @@ export interface ConsoleOptions {
   readonly wrongRole: string;
   /** Path patterns (`/products/:id`) and what each shows. */
   readonly pages: Pages;
+  /** Pages shown to anyone, signed in or not, in place of sign-in (a password reset). */
+  readonly openPages?: Pages;
+  /** Where the sign-in form's "Forgot your password?" leads, when the console has that page. */
+  readonly forgotPassword?: string;
   readonly links: readonly (readonly [string, string])[];
   /** Where `/` leads, when it is no page of its own. */
   readonly home?: string;
 }
 
 function Console(props: { options: ConsoleOptions }) {
-  const { api, session, title, home, pages } = props.options;
+  const { api, session, title, home, pages, openPages = {} } = props.options;
   const signedIn = useSession(session);
   const path = usePath();
   useEffect(() => {
     if (home && path === "/") navigate(home, { replace: true });
   }, [path, home]);
+  const open = match(Object.keys(openPages), path);
+  if (open) return <Fragment key={path}>{openPages[open.pattern]?.(open.params)}</Fragment>;
   if (!signedIn)
     return (
       <SignIn
@@ -39,6 +45,7 @@ function Console(props: { options: ConsoleOptions }) {
         requiredRole={props.options.role}
         title={title}
         wrongRole={props.options.wrongRole}
+        forgotPassword={props.options.forgotPassword}
       />
     );
   const route = match(Object.keys(pages), path);

@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { type ApiClient, messageOf, unwrap } from "./api.ts";
 import { Field } from "./fields.tsx";
+import { href } from "./router.ts";
 import type { Role, SessionStore } from "./session.ts";
 
 /** Email and password against `POST /api/auth/login`; a user of the wrong role is told where they belong. */
@@ -10,6 +11,8 @@ export function SignIn(props: {
   requiredRole: Role;
   title: string;
   wrongRole: string;
+  /** The console's "Forgot your password?" page, if it has one. */
+  forgotPassword?: string | undefined;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -56,6 +59,11 @@ export function SignIn(props: {
           {message}
         </p>
       </form>
+      {props.forgotPassword ? (
+        <p>
+          <a href={href(props.forgotPassword)}>Forgot your password?</a>
+        </p>
+      ) : null}
     </main>
   );
 }

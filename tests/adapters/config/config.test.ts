@@ -17,7 +17,9 @@ describe("loadConfig", () => {
       currency: "USD",
       bodyLimitBytes: 1024 * 1024,
       admin: undefined,
+      passwordResetTtlSeconds: 3600,
     });
+    expect(loadConfig({ PASSWORD_RESET_TTL_SECONDS: "900" }).passwordResetTtlSeconds).toBe(900);
   });
 
   test.each([
@@ -33,6 +35,8 @@ describe("loadConfig", () => {
     [{ NODE_ENV: "production", JWT_SECRET: "x".repeat(40), SECRETS_KEY: "k".repeat(40) }, "LICENSE_SIGNING_KEY"],
     [{ LICENSE_SIGNING_KEY: "not a pem" }, "LICENSE_SIGNING_KEY"],
     [{ JOB_MAX_ATTEMPTS: "0" }, "JOB_MAX_ATTEMPTS"],
+    [{ PASSWORD_RESET_TTL_SECONDS: "30" }, "PASSWORD_RESET_TTL_SECONDS"],
+    [{ PASSWORD_RESET_TTL_SECONDS: "90000" }, "PASSWORD_RESET_TTL_SECONDS"],
     [{ ADMIN_EMAIL: "a@b.co" }, "ADMIN_PASSWORD"],
     [{ ADMIN_PASSWORD: "secret-pass" }, "ADMIN_EMAIL"],
     [{ MARKETPLACE_CURRENCY: "usd" }, "MARKETPLACE_CURRENCY"],

@@ -32,7 +32,7 @@ describe("register, login, me", () => {
     const email = `dup-${crypto.randomUUID()}@example.com`;
     await register(email);
     const again = await call(app(), "POST", "/api/auth/register", {
-      body: { email: email.toUpperCase(), password: "another one", name: "Dup" },
+      body: { email: email.toUpperCase(), password: "another password", name: "Dup" },
     });
     expectProblemShape(again, 409, "EMAIL_ALREADY_REGISTERED");
   });
@@ -43,7 +43,17 @@ describe("register, login, me", () => {
     });
     expectProblemShape(response, 422, "VALIDATION_FAILED");
     expect(response.body.errors).toEqual([
-      { path: "/password", code: "INVALID_PASSWORD_LENGTH", message: expect.any(String) },
+      { path: "/password", code: "PASSWORD_TOO_SHORT", message: "must be at least 12 characters long" },
+    ]);
+  });
+
+  test("a common password is a 422 naming the rule, however it is capitalized", async () => {
+    const response = await call(app(), "POST", "/api/auth/register", {
+      body: { email: "common@example.com", password: "QwertyUiop123", name: "Common" },
+    });
+    expectProblemShape(response, 422, "VALIDATION_FAILED");
+    expect(response.body.errors).toEqual([
+      { path: "/password", code: "PASSWORD_TOO_COMMON", message: expect.any(String) },
     ]);
   });
 

@@ -41,6 +41,27 @@ describe("rate limits", () => {
     ]);
   });
 
+  test("asking for a password reset and confirming one share sign-in's limit per client address", async () => {
+    const app = new Elysia()
+      .use(
+        createRateLimiter({
+          limits: { auth: { burst: 3, perSecond: 1 } },
+          groupOf: rateLimitGroup,
+          trustProxy: false,
+          now: () => 0,
+        }),
+      )
+      .post("/api/auth/login", () => ({ ok: true }))
+      .post("/api/auth/password-reset", () => ({ ok: true }))
+      .post("/api/auth/password-reset/confirm", () => ({ ok: true }));
+    for (const path of ["/api/auth/password-reset", "/api/auth/password-reset/confirm", "/api/auth/login"]) {
+      expect((await call(app, "POST", path)).status).toBe(200);
+    }
+    for (const path of ["/api/auth/password-reset", "/api/auth/password-reset/confirm/", "/api/auth/login"]) {
+      expectProblemShape(await call(app, "POST", path), 429, "RATE_LIMITED");
+    }
+  });
+
   test("unlimited paths are not counted", async () => {
     const app = limitedApp(() => 0);
     for (let i = 0; i < 10; i++) expect((await call(app, "GET", "/api/products")).status).toBe(200);

@@ -3,9 +3,14 @@ import { readEmailTemplates } from "../../../adapters/mail/email-templates.ts";
 import { parseEmailTemplates } from "../../../adapters/wiring/mail.ts";
 import { makeOpsAlerts } from "../../../application/alerts/ops-alerts.ts";
 import type { OpsAlert } from "../../../application/alerts/ports.ts";
+import { makeSendPasswordReset } from "../../../application/identity/password-reset.ts";
 import { EMAIL_TEMPLATES, type NewEmail } from "../../../application/mail/ports.ts";
 import { renderEmail } from "../../../application/mail/templates.ts";
 import { customerEmail } from "../../../application/notifications/customer-email.ts";
+import { createInMemoryPasswordResets } from "../../support/fakes/in-memory-password-resets.ts";
+import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
+import { createRecordingLog } from "../../support/fakes/recording-log.ts";
+import { firstRun } from "../../support/jobs.ts";
 
 const templates = parseEmailTemplates(readEmailTemplates());
 
@@ -19,6 +24,25 @@ async function alertEmail(alert: OpsAlert): Promise<NewEmail> {
   await alerts.raise(alert);
   const [email] = queued;
   if (!email) throw new Error("nothing queued");
+  return email;
+}
+
+/** The reset email as the password reset job queues it, for an account of "Ada <Lovelace>". */
+async function passwordResetEmail(): Promise<NewEmail> {
+  const queued: NewEmail[] = [];
+  const users = createInMemoryUserRepository();
+  await users.insert({ email: "ada@example.com", name: "Ada <Lovelace>", role: "customer", passwordHash: "x" });
+  const send = makeSendPasswordReset({
+    users,
+    resets: createInMemoryPasswordResets(users),
+    mail: { queue: { queue: async (email) => void queued.push(email) }, publicBaseUrl: "https://shop.example" },
+    ttlSeconds: 3600,
+    clock: () => new Date(),
+    log: createRecordingLog(),
+  });
+  await send({ email: "ada@example.com" }, firstRun());
+  const [email] = queued;
+  if (!email) throw new Error("no reset email queued");
   return email;
 }
 
@@ -85,6 +109,7 @@ describe("the email template files", () => {
           via: "product p-1",
         },
       }),
+      await passwordResetEmail(),
     ];
     expect(emails.map((email) => email.template).sort()).toEqual([...EMAIL_TEMPLATES].sort());
     for (const email of emails) {
@@ -92,7 +117,8 @@ describe("the email template files", () => {
       expect(rendered.subject).not.toContain("{{");
       expect(rendered.text).not.toContain("{{");
       expect(rendered.html).not.toContain("{{");
-      expect(rendered.html).toContain(email.data.link ?? email.data.action_url ?? "");
+      const link = email.data.link ?? email.data.action_url ?? email.data.reset_url ?? "";
+      expect(rendered.html).toContain(link.replaceAll("&", "&amp;"));
       expect(rendered.html).toStartWith("<!doctype html>");
     }
   });

@@ -56,4 +56,31 @@ describe("emails in Postgres", () => {
     const [job] = await db.current.sql`select payload from jobs where payload->>'email_id' = ${found?.id ?? ""}`;
     expect(job?.payload).toMatchObject({ ops: true });
   });
+
+  test("a reset link is erased from the stored email once it is sent or dead; the other values stay", async () => {
+    const store = createPostgresEmailStore(db.current.sql);
+    const ids: string[] = [];
+    for (const outcome of ["sent", "dead"] as const) {
+      const key = `password-reset:${crypto.randomUUID()}`;
+      await outbox().queue({
+        key,
+        template: "account.password_reset",
+        to: "ada@example.com",
+        data: {
+          customer_name: "Ada",
+          reset_url: "https://shop.example/account/reset-password?token=t",
+          valid_for: "1 hour",
+        },
+      });
+      const [row] = await db.current.sql<{ id: string }[]>`select id from emails where idempotency_key = ${key}`;
+      const id = row?.id ?? "";
+      ids.push(id);
+      expect((await store.find(id))?.data.reset_url).toContain("token=t");
+      if (outcome === "sent") await store.markSent(id);
+      else await store.markDead(id, "refused");
+    }
+    for (const id of ids) {
+      expect((await store.find(id))?.data).toEqual({ customer_name: "Ada", valid_for: "1 hour" });
+    }
+  });
 });

@@ -16,6 +16,7 @@ const every: MarketplaceJobHandlers = {
   send_email: done,
   webhook_fanout: done,
   webhook_delivery: done,
+  password_reset: done,
 };
 
 describe("the worker's handler table", () => {

@@ -15,6 +15,7 @@ describe("the job kinds", () => {
       "fulfill",
       "fulfillment_action",
       "notify",
+      "password_reset",
       "payment_event",
       "send_email",
       "settle_refund",

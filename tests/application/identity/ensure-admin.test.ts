@@ -2,13 +2,20 @@ import { describe, expect, test } from "bun:test";
 import { makeEnsureAdmin } from "../../../application/identity/ensure-admin.ts";
 import { createInMemorySignInThrottle } from "../../support/fakes/in-memory-sign-in-throttle.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
+import { createListedCommonPasswords } from "../../support/fakes/listed-common-passwords.ts";
 import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
 
 function setup() {
   const users = createInMemoryUserRepository();
   const hasher = createPlainPasswordHasher();
   const signInThrottle = createInMemorySignInThrottle();
-  return { users, hasher, signInThrottle, ensureAdmin: makeEnsureAdmin({ users, hasher, signInThrottle }) };
+  const commonPasswords = createListedCommonPasswords();
+  return {
+    users,
+    hasher,
+    signInThrottle,
+    ensureAdmin: makeEnsureAdmin({ users, hasher, signInThrottle, commonPasswords }),
+  };
 }
 
 const boss = { email: "boss@example.com", password: "boss password" };
@@ -77,7 +84,7 @@ describe("ensureAdmin", () => {
       code: "VALIDATION_FAILED",
       errors: [
         { path: "/email", code: "INVALID_EMAIL" },
-        { path: "/password", code: "INVALID_PASSWORD_LENGTH" },
+        { path: "/password", code: "PASSWORD_TOO_SHORT" },
       ],
     });
     expect(users.all).toEqual([]);

@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { makeRegisterCustomer } from "../../../application/identity/register-customer.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
+import { createListedCommonPasswords } from "../../support/fakes/listed-common-passwords.ts";
 import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
 
 function setup() {
   const users = createInMemoryUserRepository();
   const hasher = createPlainPasswordHasher();
-  return { users, hasher, register: makeRegisterCustomer({ users, hasher }) };
+  const commonPasswords = createListedCommonPasswords(["password1234"]);
+  return { users, hasher, register: makeRegisterCustomer({ users, hasher, commonPasswords }) };
 }
 
 const ada = { email: "ada@example.com", password: "correct horse", name: "Ada" };
@@ -46,11 +48,20 @@ describe("registerCustomer", () => {
       code: "VALIDATION_FAILED",
       errors: [
         { path: "/email", code: "INVALID_EMAIL" },
-        { path: "/password", code: "INVALID_PASSWORD_LENGTH" },
+        { path: "/password", code: "PASSWORD_TOO_SHORT" },
         { path: "/name", code: "INVALID_NAME" },
       ],
     });
     expect(hasher.hashed).toEqual([]);
+    expect(users.all).toEqual([]);
+  });
+
+  test("refuses a password on the list of common ones, in any case, naming the rule", async () => {
+    const { register, users } = setup();
+    await expect(register({ ...ada, password: "PassWord1234" })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: [{ path: "/password", code: "PASSWORD_TOO_COMMON" }],
+    });
     expect(users.all).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ const TEMPLATES = {
   "ops.order_needs_attention": TEMPLATE,
   "ops.task_overdue": TEMPLATE,
   "ops.secret_destination": TEMPLATE,
+  "account.password_reset": TEMPLATE,
 };
 const CONTEXT = firstRun({ jobId: "1", maxAttempts: 3 });
 
