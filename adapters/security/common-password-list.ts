@@ -9,17 +9,24 @@ import { projectPath } from "../asset-paths.ts";
  */
 export const COMMON_PASSWORDS_FILE = projectPath("adapters", "security", "common-passwords.txt");
 
-/** Read on the first check, not at start: an instance that never sets a password never holds it. */
+/**
+ * Read on the first check, not at start, and kept as the file's one string: a lookup scans it
+ * (0.24 ms, and a password is checked only when one is set). A set of its entries held 5 MB more
+ * after one registration (69.8 MB against 64.8 MB without the list); this way, no measurable more.
+ */
 export function createCommonPasswordList(file = COMMON_PASSWORDS_FILE): CommonPasswords {
-  let list: Promise<ReadonlySet<string>> | undefined;
-  const load = async () => new Set((await readFile(file, "utf8")).split("\n").filter(Boolean));
+  let list: Promise<string> | undefined;
   return {
     async includes(password) {
-      list ??= load().catch((error: unknown) => {
-        list = undefined;
-        throw error;
-      });
-      return (await list).has(password.toLowerCase());
+      list ??= readFile(file, "utf8").then(
+        (text) => `\n${text}`,
+        (error: unknown) => {
+          list = undefined;
+          throw error;
+        },
+      );
+      const entry = password.toLowerCase();
+      return !entry.includes("\n") && (await list).includes(`\n${entry}\n`);
     },
   };
 }

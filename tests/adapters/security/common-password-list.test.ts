@@ -8,7 +8,15 @@ describe("the shipped list of common passwords", () => {
     for (const common of ["password1234", "Password1234", "QWERTYUIOP123", "123456789012"]) {
       expect(await list.includes(common)).toBe(true);
     }
-    for (const fine of ["a good long passphrase", "correct horse battery staple 42", "password"]) {
+    // A password spanning two entries, or part of one, is no entry.
+    const spanning = "password1234\npassword12345";
+    for (const fine of [
+      "a good long passphrase",
+      "correct horse battery staple 42",
+      "password",
+      spanning,
+      "ssword1234",
+    ]) {
       expect(await list.includes(fine)).toBe(false);
     }
   });
