@@ -1,14 +1,9 @@
 import { hostname } from "node:os";
-import {
-  emptyFollowUp,
-  type JobContext,
-  type JobHandlers,
-  type JobTypes,
-  type StoredPayload,
-} from "../../application/shared/jobs.ts";
+import { emptyFollowUp, type JobHandlers, type JobTypes } from "../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { isDatabaseUnavailable, type Sql } from "../postgres/database.ts";
+import { handlesByKind } from "./job-handler-table.ts";
 import { type Backoff, errorCode, failureOutcome, type JobOutcome } from "./job-retry.ts";
 import { JOB_WAKE_TOPIC } from "./job-wake-up.ts";
 import { type ClaimedJob, createPostgresJobLeases, type FinishedRun } from "./postgres-job-leases.ts";
@@ -49,22 +44,6 @@ interface Run {
   readonly jobId: string;
   readonly heartbeat: ReturnType<typeof setInterval>;
   readonly done: Promise<void>;
-}
-
-type Handle = (payload: StoredPayload, context: JobContext) => Promise<void>;
-
-/** Each kind's handler, given its payload as its type reads it back. */
-function handlesByKind<Types extends JobTypes>(
-  types: Types,
-  handlers: JobHandlers<Types>,
-): ReadonlyMap<string, Handle> {
-  const table = new Map<string, Handle>();
-  for (const [kind, { read }] of Object.entries(types)) {
-    // JobHandlers pairs each kind's handler with its type, so it takes what that type's `read` returns.
-    const handler = handlers[kind] as (payload: unknown, context: JobContext) => Promise<void>;
-    table.set(kind, (payload, context) => handler(read(payload), context));
-  }
-  return table;
 }
 
 export function createJobWorker<Types extends JobTypes>(deps: JobWorkerDeps<Types>): JobWorker {
