@@ -1,8 +1,9 @@
 import { useState } from "preact/hooks";
-import { type ApiClient, messageOf, unwrap } from "./api.ts";
+import { type ApiClient, unwrap } from "./api.ts";
 import { Field } from "./fields.tsx";
 import { href } from "./router.ts";
 import type { Role, SessionStore } from "./session.ts";
+import { useSubmit } from "./use-submit.ts";
 
 /** Email and password against `POST /api/auth/login`; a user of the wrong role is told where they belong. */
 export function SignIn(props: {
@@ -16,22 +17,12 @@ export function SignIn(props: {
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState("");
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setMessage("");
-    try {
-      const session = await unwrap(props.api.POST("/api/auth/login", { body: { email, password } }));
-      if (session.user.role !== props.requiredRole) setMessage(props.wrongRole);
-      else props.session.signIn(session);
-    } catch (error) {
-      setMessage(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, message, submit } = useSubmit(async () => {
+    const session = await unwrap(props.api.POST("/api/auth/login", { body: { email, password } }));
+    if (session.user.role !== props.requiredRole) return props.wrongRole;
+    props.session.signIn(session);
+    return undefined;
+  });
   return (
     <main class="sign-in">
       <h1>{props.title}</h1>

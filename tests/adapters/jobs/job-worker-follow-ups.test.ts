@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { createPostgresJobScheduler } from "../../../adapters/jobs/postgres-job-scheduler.ts";
 import type { Queryable } from "../../../adapters/postgres/database.ts";
-import { emptyFollowUp, type FollowUp, type JobContext, type StoredPayload } from "../../../application/shared/jobs.ts";
+import {
+  emptyFollowUp,
+  type FollowUp,
+  type JobContext,
+  type JobHandler,
+  type StoredPayload,
+} from "../../../application/shared/jobs.ts";
 import type { ChangeSignal } from "../../../application/shared/ports.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { jobRows, testJob, until, useJobTestbed } from "./job-test-kit.ts";
@@ -41,6 +47,11 @@ async function queuePay(payload: StoredPayload = {}): Promise<Signal> {
   return signal;
 }
 
+/** A worker that polls once, as it starts: a job it runs later came to it as a follow-up. */
+function startLoneWorker(signal: Signal, handlers: Readonly<Record<string, JobHandler>>) {
+  testbed.worker({ wake: signal, pollIntervalMs: POLL_NEVER, handlers }).start();
+}
+
 const rowsOf = async () =>
   (await jobRows(sql())).map((row) => [row.kind, row.state, row.attempts, row.locked_by] as const);
 
@@ -48,21 +59,15 @@ describe("a follow-up enqueued in the transaction of the job that caused it", ()
   test("runs next on the same worker, without a wake-up or a poll, as its first attempt", async () => {
     const signal = await queuePay({ order: "o-1" });
     const ran: string[] = [];
-    testbed
-      .worker({
-        wake: signal,
-        pollIntervalMs: POLL_NEVER,
-        handlers: {
-          pay: async (payload, job) => {
-            ran.push("pay");
-            await sql().begin((tx) => followUpIn(tx, signal, job, "deliver", { order: payload.order }));
-          },
-          deliver: async (payload) => {
-            ran.push(`deliver ${String(payload.order)}`);
-          },
-        },
-      })
-      .start();
+    startLoneWorker(signal, {
+      pay: async (payload, job) => {
+        ran.push("pay");
+        await sql().begin((tx) => followUpIn(tx, signal, job, "deliver", { order: payload.order }));
+      },
+      deliver: async (payload) => {
+        ran.push(`deliver ${String(payload.order)}`);
+      },
+    });
     await until(async () => ran.length === 2 && (await jobRows(sql())).every((row) => row.state === "done"));
     expect(ran).toEqual(["pay", "deliver o-1"]);
     expect(await rowsOf()).toEqual([
@@ -76,25 +81,19 @@ describe("a follow-up enqueued in the transaction of the job that caused it", ()
   test("is never run when the transaction that enqueued it rolled back", async () => {
     const signal = await queuePay();
     let delivered = 0;
-    testbed
-      .worker({
-        wake: signal,
-        pollIntervalMs: POLL_NEVER,
-        handlers: {
-          pay: async (_, job) => {
-            await sql()
-              .begin(async (tx) => {
-                await followUpIn(tx, signal, job, "deliver");
-                throw new Error("the payment could not be recorded");
-              })
-              .catch(() => {});
-          },
-          deliver: async () => {
-            delivered++;
-          },
-        },
-      })
-      .start();
+    startLoneWorker(signal, {
+      pay: async (_, job) => {
+        await sql()
+          .begin(async (tx) => {
+            await followUpIn(tx, signal, job, "deliver");
+            throw new Error("the payment could not be recorded");
+          })
+          .catch(() => {});
+      },
+      deliver: async () => {
+        delivered++;
+      },
+    });
     await until(async () => (await jobRows(sql()))[0]?.state === "done");
     await Bun.sleep(50);
     expect(delivered).toBe(0);
@@ -105,25 +104,19 @@ describe("a follow-up enqueued in the transaction of the job that caused it", ()
     const later = new Date(Date.now() + 3_600_000);
     const signal = await queuePay();
     const delivered: unknown[] = [];
-    testbed
-      .worker({
-        wake: signal,
-        pollIntervalMs: POLL_NEVER,
-        handlers: {
-          pay: async (_, job) => {
-            await sql().begin(async (tx) => {
-              const jobs = schedulerIn(tx, signal, job.followUp);
-              await jobs.enqueueFollowUp(testJob("remind")({}, { runAt: later }));
-              await jobs.enqueueFollowUp(testJob("deliver")({ n: 1 }));
-              await jobs.enqueueFollowUp(testJob("deliver")({ n: 2 }));
-            });
-          },
-          deliver: async (payload) => {
-            delivered.push(payload.n);
-          },
-        },
-      })
-      .start();
+    startLoneWorker(signal, {
+      pay: async (_, job) => {
+        await sql().begin(async (tx) => {
+          const jobs = schedulerIn(tx, signal, job.followUp);
+          await jobs.enqueueFollowUp(testJob("remind")({}, { runAt: later }));
+          await jobs.enqueueFollowUp(testJob("deliver")({ n: 1 }));
+          await jobs.enqueueFollowUp(testJob("deliver")({ n: 2 }));
+        });
+      },
+      deliver: async (payload) => {
+        delivered.push(payload.n);
+      },
+    });
     await until(() => delivered.length === 1);
     await Bun.sleep(50);
     // This worker never polls again: the second delivery waits for whichever worker its wake-up reaches.
@@ -141,22 +134,16 @@ describe("a follow-up enqueued in the transaction of the job that caused it", ()
   test("is claimed even when the job that caused it failed and retries", async () => {
     const signal = await queuePay();
     const ran: string[] = [];
-    testbed
-      .worker({
-        wake: signal,
-        pollIntervalMs: POLL_NEVER,
-        handlers: {
-          pay: async (_, job) => {
-            ran.push(`pay ${job.attempt}`);
-            await sql().begin((tx) => followUpIn(tx, signal, job, "deliver", { key: "deliver:o-1" }));
-            throw new Error("the receipt could not be sent");
-          },
-          deliver: async () => {
-            ran.push("deliver");
-          },
-        },
-      })
-      .start();
+    startLoneWorker(signal, {
+      pay: async (_, job) => {
+        ran.push(`pay ${job.attempt}`);
+        await sql().begin((tx) => followUpIn(tx, signal, job, "deliver", { key: "deliver:o-1" }));
+        throw new Error("the receipt could not be sent");
+      },
+      deliver: async () => {
+        ran.push("deliver");
+      },
+    });
     await until(async () => (await jobRows(sql(), "deliver"))[0]?.state === "done");
     expect(ran).toEqual(["pay 1", "deliver"]);
     expect((await rowsOf())[0]).toEqual(["pay", "pending", 1, null]);
@@ -235,18 +222,12 @@ describe("a follow-up enqueued in the transaction of the job that caused it", ()
   test("enqueued after the handler returned is an ordinary job, woken like any other", async () => {
     const signal = await queuePay();
     let late: Promise<void> | undefined;
-    testbed
-      .worker({
-        wake: signal,
-        pollIntervalMs: POLL_NEVER,
-        handlers: {
-          pay: async (_, job) => {
-            late = Bun.sleep(20).then(() => followUpIn(sql(), signal, job, "late"));
-          },
-          late: async () => {},
-        },
-      })
-      .start();
+    startLoneWorker(signal, {
+      pay: async (_, job) => {
+        late = Bun.sleep(20).then(() => followUpIn(sql(), signal, job, "late"));
+      },
+      late: async () => {},
+    });
     await until(() => late !== undefined);
     await late;
     await until(async () => (await jobRows(sql(), "pay"))[0]?.state === "done");

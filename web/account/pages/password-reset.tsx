@@ -1,28 +1,19 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, messageOf, unwrap } from "../../shared/api.ts";
+import { ApiProblem, unwrap } from "../../shared/api.ts";
 import { Field } from "../../shared/fields.tsx";
 import { href } from "../../shared/router.ts";
+import { useSubmit } from "../../shared/use-submit.ts";
 import { api } from "../context.ts";
 
 /** `/account/forgot-password`: an address, and a link to it if an account has it. */
 export function ForgotPassword() {
   const [email, setEmail] = useState("");
-  const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
-  const [message, setMessage] = useState("");
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setMessage("");
-    try {
-      await unwrap(api.POST("/api/auth/password-reset", { body: { email } }));
-      setSent(true);
-    } catch (error) {
-      setMessage(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, message, submit } = useSubmit(async () => {
+    await unwrap(api.POST("/api/auth/password-reset", { body: { email } }));
+    setSent(true);
+    return undefined;
+  });
   return (
     <main class="sign-in">
       <h1>Forgot your password?</h1>
@@ -61,26 +52,21 @@ export function ForgotPassword() {
 export function ResetPassword() {
   const [token] = useState(() => new URLSearchParams(location.search).get("token") ?? "");
   const [password, setPassword] = useState("");
-  const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
   const [fieldError, setFieldError] = useState<string | undefined>();
-  const [message, setMessage] = useState("");
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    setBusy(true);
-    setMessage("");
-    setFieldError(undefined);
-    try {
+  const { busy, message, submit } = useSubmit(
+    async () => {
+      setFieldError(undefined);
       await unwrap(api.POST("/api/auth/password-reset/confirm", { body: { token, password } }));
       setDone(true);
-    } catch (error) {
+      return undefined;
+    },
+    (error) => {
       const field = error instanceof ApiProblem ? error.fieldError("/password") : undefined;
-      if (field) setFieldError(field);
-      else setMessage(messageOf(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+      setFieldError(field);
+      return field !== undefined;
+    },
+  );
   if (done)
     return (
       <main class="sign-in">
