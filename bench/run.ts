@@ -4,21 +4,23 @@
  * bench/results.json, bench/latency.svg and the README's Performance table; `BENCH_SMOKE=1` runs every
  * figure for a second or two to prove the bench works, and writes only `BENCH_OUT` if given.
  * `BENCH_ONLY=catalog,webhooks` (either or both) measures just those HTTP figures, each against its
- * floor in the same run, prints them and writes only `BENCH_OUT` if given.
+ * floor in the same run, prints them and writes only `BENCH_OUT` if given. `BENCH_BASELINE=<git ref>`
+ * measures that ref's build beside this code's, figure by figure (see bench/baseline.ts), and adds
+ * the side-by-side table.
  */
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
-import { measureBaseline } from "./baseline.ts";
-import { measureCatalog, SERVER_CPU } from "./catalog.ts";
-import { measureConsole } from "./console.ts";
+import { prepareBaseline } from "./baseline.ts";
+import { type CatalogMeasurement, measureCatalog, SERVER_CPU } from "./catalog.ts";
+import { type ConsoleFigures, measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
-import { measureDownload } from "./download.ts";
+import { type DownloadFigures, measureDownload } from "./download.ts";
 import { latencyChart } from "./latency-chart.ts";
 import { comparisonTable, performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
 import { ensureWrk, round } from "./tools.ts";
-import { measureWebhooks } from "./webhooks.ts";
+import { measureWebhooks, type WebhookMeasurement } from "./webhooks.ts";
 
 const SMOKE = process.env.BENCH_SMOKE === "1";
 const setting = (name: string, full: number, smoke: number) => Number(process.env[name] ?? (SMOKE ? smoke : full));
@@ -48,14 +50,33 @@ const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 60, 3);
 const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((name) => name.trim())) : undefined;
 const OUT = process.env.BENCH_OUT ?? (SMOKE || ONLY ? undefined : "bench/results.json");
-/** A git ref whose bench runs first, for the side-by-side table (see bench/baseline.ts). */
+/** A git ref measured beside this code, figure by figure, for the side-by-side table (see bench/baseline.ts). */
 const BASELINE = process.env.BENCH_BASELINE;
 
 const ACCESS_LOG = join(tmpdir(), "marketplace-bench-access.log");
 
 const say = (line: string) => console.log(`[bench] ${line}`);
 
-const baseline = BASELINE && !ONLY ? await measureBaseline(BASELINE, say) : undefined;
+/** A server build the bench measures: this code's bundle, or the baseline's. */
+interface Build {
+  readonly name: string;
+  readonly bundle?: string;
+}
+const THIS_CODE: Build = { name: "this code" };
+
+const baselineBuild = BASELINE && !ONLY ? await prepareBaseline(BASELINE, say) : undefined;
+const builds: readonly Build[] =
+  BASELINE && baselineBuild ? [{ name: BASELINE, bundle: baselineBuild.bundle }, THIS_CODE] : [THIS_CODE];
+/**
+ * Each figure is measured for every build before the next figure, so a build's figure and the other's
+ * are minutes apart, not a whole bench; the first section starts with the baseline, the next with this
+ * code, and so on, so that neither build always measures first.
+ */
+let sectionsSoFar = 0;
+function inTurn(): readonly Build[] {
+  return sectionsSoFar++ % 2 === 0 ? builds : [...builds].reverse();
+}
+const tag = (build: Build) => (builds.length > 1 ? `${build.name}: ` : "");
 
 const generator = await ensureWrk(say);
 const database = await startDatabase();
@@ -65,26 +86,40 @@ try {
   services.push(sim);
   say(`PostgreSQL on ${database.url}, simulator on ${sim.url}`);
 
+  /** Starts a marketplace of `build`, kept in `services` until `stop`ped. */
+  const start = async (
+    build: Build,
+    extra: Record<string, string> = {},
+    options: { logPath?: string; cpu?: number } = {},
+  ) => {
+    const host = await startMarketplace(database, sim.url, extra, { ...options, bundle: build.bundle });
+    services.push(host);
+    return {
+      ...host,
+      stop: async () => {
+        await host.stop();
+        services.splice(services.indexOf(host), 1);
+      },
+    };
+  };
   // HTTP figures on instances without a job worker, so nothing else competes for their core; the
   // catalog's is pinned to the server core (see bench/catalog.ts). Access lines go to a file.
   const noJobs = { JOBS_ENABLED: "false" };
   /** `measure` against an instance of its own, stopped afterwards. */
-  const onFreshHost = async <T>(options: { cpu?: number }, measure: (url: string) => Promise<T>): Promise<T> => {
-    const host = await startMarketplace(database, sim.url, noJobs, { logPath: ACCESS_LOG, ...options });
-    services.push(host);
+  const onFreshHost = async <T>(build: Build, options: { cpu?: number }, measure: (url: string) => Promise<T>) => {
+    const host = await start(build, noJobs, { logPath: ACCESS_LOG, ...options });
     try {
       return await measure(host.url);
     } finally {
       await host.stop();
-      services.splice(services.indexOf(host), 1);
     }
   };
-  const catalogFigures = () =>
-    onFreshHost({ cpu: SERVER_CPU }, (url) =>
-      measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: REPS, say }),
+  const catalogFigures = (build: Build) =>
+    onFreshHost(build, { cpu: SERVER_CPU }, (url) =>
+      measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: REPS, say: (line) => say(`${tag(build)}${line}`) }),
     );
-  const webhookFigures = () =>
-    onFreshHost({}, (url) =>
+  const webhookFigures = (build: Build) =>
+    onFreshHost(build, {}, (url) =>
       measureWebhooks({
         marketplaceUrl: url,
         databaseUrl: database.url,
@@ -92,71 +127,113 @@ try {
         webhookSecret: WEBHOOK_SECRET,
         seconds: SECONDS,
         reps: REPS,
-        say,
+        say: (line) => say(`${tag(build)}${line}`),
       }),
     );
+  /** Each build's figure of one section, measured in turn. */
+  const eachBuild = async <T>(measure: (build: Build) => Promise<T>): Promise<Map<Build, T>> => {
+    const figures = new Map<Build, T>();
+    for (const build of inTurn()) figures.set(build, await measure(build));
+    return figures;
+  };
+
   if (ONLY) {
     const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
-    if (ONLY.has("catalog")) figures.catalog = await catalogFigures();
-    if (ONLY.has("webhooks")) figures.webhooks = await webhookFigures();
+    if (ONLY.has("catalog")) figures.catalog = await catalogFigures(THIS_CODE);
+    if (ONLY.has("webhooks")) figures.webhooks = await webhookFigures(THIS_CODE);
     console.log(JSON.stringify(figures, null, 2));
     if (OUT) await Bun.write(OUT, `${JSON.stringify(figures, null, 2)}\n`);
     process.exitCode = 0;
   } else {
-    const catalog = await catalogFigures();
-    const webhooks = await webhookFigures();
+    const catalog = await eachBuild(catalogFigures);
+    const webhooks = await eachBuild(webhookFigures);
 
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
     const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
     if (!product) throw new Error("the seeded point-of-sale product is missing");
 
-    const downloadHost = await startMarketplace(database, sim.url, noJobs);
-    services.push(downloadHost);
-    const download = await measureDownload({
-      sql,
-      marketplace: downloadHost,
-      simUrl: sim.url,
-      productId: product.id,
-      megabytes: DOWNLOAD_MB,
-      say,
+    const download = await eachBuild<DownloadFigures>(async (build) => {
+      const host = await start(build, noJobs);
+      try {
+        return await measureDownload({
+          sql,
+          marketplace: host,
+          simUrl: sim.url,
+          productId: product.id,
+          megabytes: DOWNLOAD_MB,
+          say: (line) => say(`${tag(build)}${line}`),
+        });
+      } finally {
+        await host.stop();
+      }
     });
-    await downloadHost.stop();
-    services.splice(services.indexOf(downloadHost), 1);
 
-    const primary = await startMarketplace(database, sim.url);
-    services.push(primary);
-    const registered = (await (
-      await fetch(`${primary.url}/api/auth/register`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: "bench@example.com", password: "bench password", name: "Bench" }),
-      })
-    ).json()) as { user: { id: string } };
-    const orders = { sql, sim, customerId: registered.user.id, productId: product.id };
+    /** The customer of the seeded product every paid order is for, registered through the first host. */
+    let buyer: { readonly customerId: string } | undefined;
+    const ordersFor = async (host: Service) => {
+      if (!buyer) {
+        const registered = await fetch(`${host.url}/api/auth/register`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ email: "bench@example.com", password: "bench password", name: "Bench" }),
+        });
+        if (registered.status !== 201) throw new Error(`registering the bench's buyer: ${registered.status}`);
+        buyer = { customerId: ((await registered.json()) as { user: { id: string } }).user.id };
+      }
+      return { sql, sim, customerId: buyer.customerId, productId: product.id, marketplace: host };
+    };
+    /** `measure` against an instance of `build` with its job worker, stopped afterwards. */
+    const withWorker = async <T>(build: Build, measure: (host: Service) => Promise<T>) => {
+      const host = await start(build);
+      try {
+        return await measure(host);
+      } finally {
+        await host.stop();
+      }
+    };
 
-    const consoleFigures = await measureConsole({ url: primary.url, loads: CONSOLE_LOADS, say });
+    const consoles = await eachBuild<ConsoleFigures>((build) =>
+      withWorker(build, (host) =>
+        measureConsole({ url: host.url, loads: CONSOLE_LOADS, say: (line) => say(`${tag(build)}${line}`) }),
+      ),
+    );
 
-    // Warm the path at the target rate, then the figure.
-    await offerPaidOrders({ ...orders, marketplace: primary, rate: E2E_RATE, seconds: WARMUP_SECONDS });
-    const e2eRuns: DeliveryFigures[] = [];
+    // Paid → active: each run on a fresh instance of its build, warmed at the target rate first
+    // (unmeasured: a running shop's path is warm), the builds taking turns run by run.
+    const e2eRuns = new Map<Build, DeliveryFigures[]>(builds.map((build) => [build, []]));
     for (let rep = 1; rep <= E2E_REPS; rep++) {
-      const run = await offerPaidOrders({ ...orders, marketplace: primary, rate: E2E_RATE, seconds: E2E_SECONDS });
-      e2eRuns.push(run);
-      say(
-        `e2e run ${rep}: ${run.orders} orders at ${E2E_RATE}/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, RSS ${run.peak_rss_mb} MB`,
-      );
+      for (const build of inTurn()) {
+        const run = await withWorker(build, async (host) => {
+          const orders = await ordersFor(host);
+          await offerPaidOrders({ ...orders, rate: E2E_RATE, seconds: WARMUP_SECONDS });
+          return offerPaidOrders({ ...orders, rate: E2E_RATE, seconds: E2E_SECONDS });
+        });
+        e2eRuns.get(build)?.push(run);
+        say(
+          `${tag(build)}e2e run ${rep}: ${run.orders} orders at ${E2E_RATE}/s, p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, RSS ${run.peak_rss_mb} MB`,
+        );
+      }
     }
-    const e2e = combineRuns(e2eRuns);
-    say(`e2e: median p50 ${e2e.p50_ms} ms, p99 ${e2e.p99_ms} ms; peak RSS ${e2e.peak_rss_mb} MB`);
-    const sweep: DeliveryFigures[] = [];
-    for (const rate of SWEEP_RATES) {
-      sweep.push(await offerPaidOrders({ ...orders, marketplace: primary, rate, seconds: SWEEP_SECONDS }));
-      const last = sweep.at(-1);
-      say(
-        `sweep ${rate}/s: p50 ${last?.p50_ms} ms, p90 ${last?.p90_ms} ms, p99 ${last?.p99_ms} ms, lost ${last?.lost}`,
-      );
+    for (const [build, runs] of e2eRuns) {
+      const e2e = combineRuns(runs);
+      say(`${tag(build)}e2e: median p50 ${e2e.p50_ms} ms, p99 ${e2e.p99_ms} ms; peak RSS ${e2e.peak_rss_mb} MB`);
     }
+
+    const sweeps = await eachBuild((build) =>
+      withWorker(build, async (host) => {
+        const orders = await ordersFor(host);
+        const sweep: DeliveryFigures[] = [];
+        for (const rate of SWEEP_RATES) {
+          const point = await offerPaidOrders({ ...orders, rate, seconds: SWEEP_SECONDS });
+          sweep.push(point);
+          say(
+            `${tag(build)}sweep ${rate}/s: p50 ${point.p50_ms} ms, p90 ${point.p90_ms} ms, p99 ${point.p99_ms} ms, lost ${point.lost}`,
+          );
+        }
+        return sweep;
+      }),
+    );
 
     // Scale: the provider answers onboarding after PROVIDER_LATENCY_MS, as across a network. Each
     // figure comes after a burst of its own, unmeasured, so neither counts an instance's cold start;
@@ -169,82 +246,103 @@ try {
         route: "onboard",
         mode: "delay",
         delay_ms: PROVIDER_LATENCY_MS,
-        count: (SCALE_ORDERS + warmup) * (2 * SCALE_REPS + 1),
+        count: (SCALE_ORDERS + warmup) * (2 * SCALE_REPS + 1) * builds.length,
       }),
     });
     if (delay.status !== 201) throw new Error(`the simulator refused the latency fault: ${await delay.text()}`);
-    await primary.stop();
-    services.splice(services.indexOf(primary), 1);
     const slots = { JOB_CONCURRENCY: String(SCALE_CONCURRENCY) };
-    const first = await startMarketplace(database, sim.url, slots);
-    services.push(first);
-    const pairs: { one: number; two: number; speedup: number }[] = [];
-    for (let rep = 1; rep <= SCALE_REPS; rep++) {
-      await burstThroughput({ ...orders, instances: [first], orders: warmup });
-      const one = await burstThroughput({ ...orders, instances: [first], orders: SCALE_ORDERS });
-      const second = await startMarketplace(database, sim.url, slots);
-      services.push(second);
-      await burstThroughput({ ...orders, instances: [first, second], orders: warmup });
-      const two = await burstThroughput({ ...orders, instances: [first, second], orders: SCALE_ORDERS });
-      await second.stop();
-      services.splice(services.indexOf(second), 1);
-      pairs.push({ one, two, speedup: round(two / one) });
-      say(`scale pair ${rep}: one instance ${one} orders/s, two ${two} orders/s: x${round(two / one)}`);
-    }
-    const pair = [...pairs].sort((a, b) => a.speedup - b.speedup)[Math.floor((pairs.length - 1) / 2)] ?? pairs[0];
-    if (!pair) throw new Error("no scale pair was measured");
-    say(`scale: median pair x${pair.speedup}`);
+    const scale = await eachBuild(async (build) => {
+      const first = await start(build, slots);
+      try {
+        const orders = await ordersFor(first);
+        const pairs: { one: number; two: number; speedup: number }[] = [];
+        for (let rep = 1; rep <= SCALE_REPS; rep++) {
+          await burstThroughput({ ...orders, instances: [first], orders: warmup });
+          const one = await burstThroughput({ ...orders, instances: [first], orders: SCALE_ORDERS });
+          const second = await start(build, slots);
+          try {
+            await burstThroughput({ ...orders, instances: [first, second], orders: warmup });
+            const two = await burstThroughput({ ...orders, instances: [first, second], orders: SCALE_ORDERS });
+            pairs.push({ one, two, speedup: round(two / one) });
+            say(
+              `${tag(build)}scale pair ${rep}: one instance ${one} orders/s, two ${two} orders/s: x${round(two / one)}`,
+            );
+          } finally {
+            await second.stop();
+          }
+        }
+        const pair = [...pairs].sort((a, b) => a.speedup - b.speedup)[Math.floor((pairs.length - 1) / 2)];
+        if (!pair) throw new Error("no scale pair was measured");
+        say(`${tag(build)}scale: median pair x${pair.speedup}`);
+        return { pair, pairs };
+      } finally {
+        await first.stop();
+      }
+    });
     await sql.end();
 
-    const results: Results = {
-      measured_at: new Date().toISOString(),
-      machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version },
-      generator,
-      settings: {
-        smoke: SMOKE,
-        reps: REPS,
-        seconds: SECONDS,
-        e2e_seconds: E2E_SECONDS,
-        e2e_reps: E2E_REPS,
-        scale_reps: SCALE_REPS,
-        sweep_seconds: SWEEP_SECONDS,
-      },
-      catalog,
-      webhooks,
-      e2e: {
-        ...e2e,
-        runs: e2eRuns.map(({ p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb }) => ({
-          p50_ms,
-          p90_ms,
-          p99_ms,
-          max_ms,
-          peak_rss_mb,
+    const resultsOf = (build: Build): Results => {
+      const figure = <T>(figures: Map<Build, T>): T => {
+        const value = figures.get(build);
+        if (value === undefined) throw new Error(`${build.name} has no figure`);
+        return value;
+      };
+      const runs = figure(e2eRuns);
+      const e2e = combineRuns(runs);
+      const sweep = figure(sweeps);
+      const { pair, pairs } = figure(scale);
+      return {
+        measured_at: new Date().toISOString(),
+        machine: { cpus: navigator.hardwareConcurrency, bun: Bun.version },
+        generator,
+        settings: {
+          smoke: SMOKE,
+          reps: REPS,
+          seconds: SECONDS,
+          e2e_seconds: E2E_SECONDS,
+          e2e_reps: E2E_REPS,
+          scale_reps: SCALE_REPS,
+          sweep_seconds: SWEEP_SECONDS,
+        },
+        catalog: figure<CatalogMeasurement>(catalog),
+        webhooks: figure<WebhookMeasurement>(webhooks),
+        e2e: {
+          ...e2e,
+          runs: runs.map(({ p50_ms, p90_ms, p99_ms, max_ms, peak_rss_mb }) => ({
+            p50_ms,
+            p90_ms,
+            p99_ms,
+            max_ms,
+            peak_rss_mb,
+          })),
+        },
+        latency_by_load: sweep.map((s) => ({
+          rate: s.rate_per_sec,
+          p50: s.p50_ms,
+          p90: s.p90_ms,
+          p99: s.p99_ms,
+          lost: s.lost,
         })),
-      },
-      latency_by_load: sweep.map((s) => ({
-        rate: s.rate_per_sec,
-        p50: s.p50_ms,
-        p90: s.p90_ms,
-        p99: s.p99_ms,
-        lost: s.lost,
-      })),
-      console: consoleFigures,
-      download,
-      scale: {
-        orders: SCALE_ORDERS,
-        provider_latency_ms: PROVIDER_LATENCY_MS,
-        job_concurrency: SCALE_CONCURRENCY,
-        one_instance_orders_per_sec: pair.one,
-        two_instances_orders_per_sec: pair.two,
-        speedup: pair.speedup,
-        pairs,
-      },
+        console: figure(consoles),
+        download: figure(download),
+        scale: {
+          orders: SCALE_ORDERS,
+          provider_latency_ms: PROVIDER_LATENCY_MS,
+          job_concurrency: SCALE_CONCURRENCY,
+          one_instance_orders_per_sec: pair.one,
+          two_instances_orders_per_sec: pair.two,
+          speedup: pair.speedup,
+          pairs,
+        },
+      };
     };
-    const comparison = baseline && BASELINE ? comparisonTable(baseline, results, BASELINE) : undefined;
+    const results = resultsOf(THIS_CODE);
+    const baselineFigures = builds.length > 1 && builds[0] ? resultsOf(builds[0]) : undefined;
+    const comparison = baselineFigures && BASELINE ? comparisonTable(baselineFigures, results, BASELINE) : undefined;
     const table = comparison ? `${performanceTable(results)}\n\n${comparison}` : performanceTable(results);
     console.log(`\n${table}`);
     if (OUT) {
-      const record = baseline ? { ...results, baseline: { ref: BASELINE, ...baseline } } : results;
+      const record = baselineFigures ? { ...results, baseline: { ref: BASELINE, ...baselineFigures } } : results;
       await Bun.write(OUT, `${JSON.stringify({ ...record, targets: TARGETS }, null, 2)}\n`);
       say(`written to ${OUT}`);
     }
@@ -265,4 +363,5 @@ try {
 } finally {
   for (const service of services.reverse()) await service.stop();
   await database.cluster.remove();
+  await baselineBuild?.remove();
 }
