@@ -249,3 +249,28 @@ export async function measureCatalog(options: {
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * One figure from rounds measured apart (each a `measureCatalog` of one round, taking turns with
+ * another build's): each field's median over the rounds, the spread of the list ratio across them.
+ */
+export function combineCatalogRounds(rounds: readonly CatalogMeasurement[]): CatalogMeasurement {
+  const first = rounds[0];
+  if (!first) throw new Error("no catalog round to combine");
+  const mid = (pick: (entry: CatalogMeasurement) => number, digits?: number) => round(median(rounds.map(pick)), digits);
+  const ratios = rounds.map((r) => r.catalog_ratio);
+  return {
+    generator: first.generator.replace(/\d+ rounds$/, `${rounds.length} rounds`),
+    catalog_ratio: mid((r) => r.catalog_ratio),
+    product_ratio: mid((r) => r.product_ratio),
+    marketplace_rps: mid((r) => r.marketplace_rps, 0),
+    product_rps: mid((r) => r.product_rps, 0),
+    raw_bun_rps: mid((r) => r.raw_bun_rps, 0),
+    raw_product_rps: mid((r) => r.raw_product_rps, 0),
+    contract_floor_ratio: mid((r) => r.contract_floor_ratio),
+    contract_rps: mid((r) => r.contract_rps, 0),
+    generator_ceiling_rps: mid((r) => r.generator_ceiling_rps, 0),
+    generator_cpu_share: mid((r) => r.generator_cpu_share),
+    spread: { min: Math.min(...ratios), max: Math.max(...ratios) },
+  };
+}

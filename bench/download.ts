@@ -98,3 +98,11 @@ export async function measureDownload(options: {
   );
   return figures;
 }
+
+/** The median download of several (by growth), since one download's peak depends on when the collector ran. */
+export function medianDownload(runs: readonly DownloadFigures[]): DownloadFigures {
+  const sorted = [...runs].sort((a, b) => a.rss_growth_mb - b.rss_growth_mb);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error("no download to take the median of");
+  return middle;
+}

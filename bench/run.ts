@@ -12,15 +12,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { prepareBaseline } from "./baseline.ts";
-import { type CatalogMeasurement, measureCatalog, SERVER_CPU } from "./catalog.ts";
+import { type CatalogMeasurement, combineCatalogRounds, measureCatalog, SERVER_CPU } from "./catalog.ts";
 import { type ConsoleFigures, measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
-import { type DownloadFigures, measureDownload } from "./download.ts";
+import { type DownloadFigures, measureDownload, medianDownload } from "./download.ts";
 import { latencyChart } from "./latency-chart.ts";
 import { comparisonTable, performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
 import { ensureWrk, round } from "./tools.ts";
-import { measureWebhooks, type WebhookMeasurement } from "./webhooks.ts";
+import { combineWebhookRounds, measureWebhooks, type WebhookMeasurement } from "./webhooks.ts";
 
 const SMOKE = process.env.BENCH_SMOKE === "1";
 const setting = (name: string, full: number, smoke: number) => Number(process.env[name] ?? (SMOKE ? smoke : full));
@@ -105,69 +105,93 @@ try {
   // HTTP figures on instances without a job worker, so nothing else competes for their core; the
   // catalog's is pinned to the server core (see bench/catalog.ts). Access lines go to a file.
   const noJobs = { JOBS_ENABLED: "false" };
-  /** `measure` against an instance of its own, stopped afterwards. */
-  const onFreshHost = async <T>(build: Build, options: { cpu?: number }, measure: (url: string) => Promise<T>) => {
-    const host = await start(build, noJobs, { logPath: ACCESS_LOG, ...options });
-    try {
-      return await measure(host.url);
-    } finally {
-      await host.stop();
-    }
-  };
-  const catalogFigures = (build: Build) =>
-    onFreshHost(build, { cpu: SERVER_CPU }, (url) =>
-      measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: REPS, say: (line) => say(`${tag(build)}${line}`) }),
-    );
-  const webhookFigures = (build: Build) =>
-    onFreshHost(build, {}, (url) =>
-      measureWebhooks({
-        marketplaceUrl: url,
-        databaseUrl: database.url,
-        pgbenchUrl: database.socketUrl,
-        webhookSecret: WEBHOOK_SECRET,
-        seconds: SECONDS,
-        reps: REPS,
-        say: (line) => say(`${tag(build)}${line}`),
-      }),
-    );
   /** Each build's figure of one section, measured in turn. */
   const eachBuild = async <T>(measure: (build: Build) => Promise<T>): Promise<Map<Build, T>> => {
     const figures = new Map<Build, T>();
     for (const build of inTurn()) figures.set(build, await measure(build));
     return figures;
   };
+  /**
+   * Each build's rounds of one figure, `REPS` of them: every build's instance is up the whole time
+   * (none runs jobs, so an idle one costs nothing) and the builds take turns round by round, so the
+   * machine's drift (a pgbench floor that moved by a quarter between minutes) falls on all alike.
+   * `combine` makes one figure of a build's rounds.
+   */
+  const roundByRound = async <T>(
+    options: { logPath?: string; cpu?: number },
+    measure: (build: Build, host: Service) => Promise<T>,
+    combine: (rounds: T[]) => T,
+  ): Promise<Map<Build, T>> => {
+    const hosts = new Map<Build, Service>();
+    try {
+      for (const build of builds) hosts.set(build, await start(build, noJobs, options));
+      const rounds = new Map<Build, T[]>(builds.map((build) => [build, []]));
+      for (let rep = 0; rep < REPS; rep++) {
+        for (const build of inTurn()) rounds.get(build)?.push(await measure(build, hosts.get(build) as Service));
+      }
+      return new Map([...rounds].map(([build, values]) => [build, combine(values)]));
+    } finally {
+      for (const host of hosts.values()) await host.stop();
+    }
+  };
+
+  const catalogFigures = () =>
+    roundByRound(
+      { logPath: ACCESS_LOG, cpu: SERVER_CPU },
+      (build, host) =>
+        measureCatalog({
+          marketplaceUrl: host.url,
+          seconds: SECONDS,
+          reps: 1,
+          say: (line) => say(`${tag(build)}${line}`),
+        }),
+      combineCatalogRounds,
+    );
+  const webhookFigures = () =>
+    roundByRound(
+      { logPath: ACCESS_LOG },
+      (build, host) =>
+        measureWebhooks({
+          marketplaceUrl: host.url,
+          databaseUrl: database.url,
+          pgbenchUrl: database.socketUrl,
+          webhookSecret: WEBHOOK_SECRET,
+          seconds: SECONDS,
+          reps: 1,
+          say: (line) => say(`${tag(build)}${line}`),
+        }),
+      combineWebhookRounds,
+    );
 
   if (ONLY) {
     const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
-    if (ONLY.has("catalog")) figures.catalog = await catalogFigures(THIS_CODE);
-    if (ONLY.has("webhooks")) figures.webhooks = await webhookFigures(THIS_CODE);
+    if (ONLY.has("catalog")) figures.catalog = (await catalogFigures()).get(THIS_CODE);
+    if (ONLY.has("webhooks")) figures.webhooks = (await webhookFigures()).get(THIS_CODE);
     console.log(JSON.stringify(figures, null, 2));
     if (OUT) await Bun.write(OUT, `${JSON.stringify(figures, null, 2)}\n`);
     process.exitCode = 0;
   } else {
-    const catalog = await eachBuild(catalogFigures);
-    const webhooks = await eachBuild(webhookFigures);
+    const catalog = await catalogFigures();
+    const webhooks = await webhookFigures();
 
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
     const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
     if (!product) throw new Error("the seeded point-of-sale product is missing");
 
-    const download = await eachBuild<DownloadFigures>(async (build) => {
-      const host = await start(build, noJobs);
-      try {
-        return await measureDownload({
+    const download = await roundByRound<DownloadFigures>(
+      {},
+      (build, host) =>
+        measureDownload({
           sql,
           marketplace: host,
           simUrl: sim.url,
           productId: product.id,
           megabytes: DOWNLOAD_MB,
           say: (line) => say(`${tag(build)}${line}`),
-        });
-      } finally {
-        await host.stop();
-      }
-    });
+        }),
+      medianDownload,
+    );
 
     /** The customer of the seeded product every paid order is for, registered through the first host. */
     let buyer: { readonly customerId: string } | undefined;

@@ -261,3 +261,20 @@ export async function measureWebhooks(options: WebhookMeasureOptions): Promise<W
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * One figure from rounds measured apart (each a `measureWebhooks` of one round, its own pgbench
+ * floor beside it, taking turns with another build's): the medians, and the ratios' spread.
+ */
+export function combineWebhookRounds(rounds: readonly WebhookMeasurement[]): WebhookMeasurement {
+  const first = rounds[0];
+  if (!first) throw new Error("no webhook round to combine");
+  const ratios = rounds.map((r) => r.webhook_ratio);
+  return {
+    generator: first.generator.replace(/, \d+ x (\d+) s$/, `, ${rounds.length} x $1 s`),
+    accepted_per_sec: round(median(rounds.map((r) => r.accepted_per_sec)), 0),
+    pgbench_tps: round(median(rounds.map((r) => r.pgbench_tps)), 0),
+    webhook_ratio: round(median(ratios)),
+    spread: { min: Math.min(...ratios), max: Math.max(...ratios) },
+  };
+}

@@ -42,6 +42,10 @@ export interface Config {
   readonly jwtTtlSeconds: number;
   /** How long a password reset link works: PASSWORD_RESET_TTL_SECONDS. */
   readonly passwordResetTtlSeconds: number;
+  /** How long an email verification or change-of-address link works: EMAIL_LINK_TTL_SECONDS. */
+  readonly emailLinkTtlSeconds: number;
+  /** REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY: deliveries wait until the customer's address is verified. */
+  readonly requireVerifiedEmailForDelivery: boolean;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
   readonly logLevel: LogLevel;
   readonly currency: string;
@@ -160,6 +164,8 @@ export function loadConfig(env: Env): Config {
     secretsKey,
     jwtTtlSeconds: integer(env, "JWT_TTL_SECONDS", 3600, 60, 30 * 24 * 3600),
     passwordResetTtlSeconds: integer(env, "PASSWORD_RESET_TTL_SECONDS", 3600, 60, 24 * 3600),
+    emailLinkTtlSeconds: integer(env, "EMAIL_LINK_TTL_SECONDS", 24 * 3600, 60, 7 * 24 * 3600),
+    requireVerifiedEmailForDelivery: boolean(env, "REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY", false),
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     logLevel: oneOf<LogLevel>(
       env,

@@ -44,7 +44,8 @@ export function createMultitenantSaasAdapter(deps: {
         plan: planOf(context),
         ...(context.item.billing_interval ? { billing_interval: context.item.billing_interval } : {}),
         ...(context.item.trial_days ? { trial_days: context.item.trial_days } : {}),
-        customer: context.customer,
+        // The provider's contract takes exactly these three: nothing else of ours leaves with them.
+        customer: { id: context.customer.id, email: context.customer.email, name: context.customer.name },
       });
       await deps.fulfillments.linkTenant({
         fulfillment_record_id: context.record.id,

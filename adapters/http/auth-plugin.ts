@@ -1,13 +1,15 @@
 import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import type { AccountStates } from "../../application/identity/ports.ts";
-import { checkSession } from "../../domain/identity/account.ts";
+import { checkSession, type KeptSession } from "../../domain/identity/account.ts";
 import { AccountDisabled, AuthenticationRequired, RoleForbidden } from "../../domain/identity/errors.ts";
 import type { Role } from "../../domain/identity/user.ts";
 
 export interface Principal {
   readonly userId: string;
   readonly role: Role;
+  /** The token's session, which a password change keeps signed in; none on tokens issued before sessions had ids. */
+  readonly session: KeptSession | undefined;
 }
 
 export interface AuthOptions {
@@ -69,12 +71,17 @@ export function createAuth(options: AuthOptions) {
           }
           const version = tokenVersion(claims.ver);
           if (version === undefined) throw new AuthenticationRequired();
-          const session = checkSession(await accounts.find(claims.sub), version);
+          const sessionId = typeof claims.sid === "string" ? claims.sid : undefined;
+          const session = checkSession(await accounts.find(claims.sub), version, sessionId);
           if (session.outcome === "disabled") throw new AccountDisabled();
           if (session.outcome === "revoked") throw new AuthenticationRequired();
           const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
           if (!roles.includes(session.role)) throw new RoleForbidden();
-          principals.set(request, { userId: claims.sub, role: session.role });
+          principals.set(request, {
+            userId: claims.sub,
+            role: session.role,
+            session: sessionId === undefined ? undefined : { id: sessionId, version },
+          });
         },
         resolve({ request }) {
           const principal = principals.get(request);

@@ -20,6 +20,7 @@ export const NextActionSchema = named(
       "open_workspace",
       "download",
       "provide_domain",
+      "verify_email",
       "wait_for_team",
       "retry",
       "renew",

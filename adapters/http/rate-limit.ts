@@ -89,14 +89,16 @@ export function createRateLimiter(options: {
 }
 
 /**
- * Which paths are limited, by group: sign-in and password resets, public license checks and
- * downloads, gateway webhooks and checkout.
+ * Which paths are limited, by group: sign-in, password resets, emailed links and the changes that
+ * ask for the password again; public license checks and downloads, gateway webhooks and checkout.
  */
 export function rateLimitGroup(rawPath: string): string | undefined {
   // The router takes `/api/auth/login/` for `/api/auth/login`: so must the limits.
   const path = rawPath.length > 1 ? rawPath.replace(/\/+$/, "") : rawPath;
   if (path === "/api/auth/login" || path === "/api/auth/register") return "auth";
   if (path === "/api/auth/password-reset" || path === "/api/auth/password-reset/confirm") return "auth";
+  if (path === "/api/auth/verify-email" || path === "/api/auth/verify-email/confirm") return "auth";
+  if (path === "/api/me/password" || path === "/api/me/email") return "auth";
   if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
   // A signed link cannot be guessed, yet every attempt still costs a signature check and a lookup.
   if (path.startsWith("/api/downloads/")) return "licenses";

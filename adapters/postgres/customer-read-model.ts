@@ -25,7 +25,8 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
         ...(await sql<DashboardRow[]>`
           select o.id as order_id, o.status as order_status, o.payment_gateway, o.checkout_url,
                  i.id as order_item_id, i.product_id, i.product_name, i.delivery_model, i.fulfillment_driver as driver,
-                 i.variant, f.id as fulfillment_id, f.status, f.external_status, f.external_workspace_url as workspace_url,
+                 i.variant, f.id as fulfillment_id, f.status, f.payload_snapshot->>'awaiting' as awaiting, f.external_status,
+                 f.external_workspace_url as workspace_url,
                  l.license_key, l.max_activations,
                  (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
                  e.id as entitlement_id, t.due_at as task_due_at, o.created_at

@@ -1,4 +1,4 @@
-import type { FulfillmentContext, FulfillmentContextLoader } from "../../application/fulfillment/ports.ts";
+import type { Customer, FulfillmentContext, FulfillmentContextLoader } from "../../application/fulfillment/ports.ts";
 import type { SubscriptionRecord } from "../../application/fulfillment/subscription-ports.ts";
 import type { Product } from "../../domain/catalog/product.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
@@ -24,8 +24,9 @@ export function createPostgresFulfillmentContextLoader(sql: Sql): FulfillmentCon
           tx<Order[]>`select ${columnList(tx, ORDER_COLUMNS)} from orders where id = ${record.order_id}`,
           tx<OrderItem[]>`select ${columnList(tx, ITEM_COLUMNS)} from order_items where id = ${record.order_item_id}`,
           tx<Product[]>`select ${columnList(tx, PRODUCT_COLUMNS)} from products where id = ${record.product_id}`,
-          tx<{ id: string; email: string; name: string }[]>`
-            select id, email, name from users where id = ${record.customer_id}`,
+          tx<Customer[]>`
+            select id, email, name, email_verified_at is not null as "emailVerified"
+            from users where id = ${record.customer_id}`,
           tx<Payment[]>`
             select ${columnList(tx, PAYMENT_COLUMNS)} from payments where order_id = ${record.order_id} order by created_at limit 1`,
           tx<SubscriptionRecord[]>`

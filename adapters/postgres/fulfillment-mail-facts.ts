@@ -9,7 +9,7 @@ export function createPostgresFulfillmentMailFacts(sql: Queryable): FulfillmentM
       if (!isUuid(fulfillmentId)) return undefined;
       const [row] = await sql<FulfillmentMailFacts[]>`
         select u.email as customer_email, u.name as customer_name, i.product_name, f.order_id, f.driver,
-               f.external_workspace_url as workspace_url, f.attempts
+               f.external_workspace_url as workspace_url, f.attempts, f.payload_snapshot->>'awaiting' as awaiting
         from fulfillment_records f
         join order_items i on i.id = f.order_item_id
         join users u on u.id = f.customer_id

@@ -30,6 +30,9 @@ export async function pruneHistory(sql: Sql, options: { olderThanDays: number; b
       delete from password_resets where token_hash in (
         select token_hash from password_resets where expires_at < ${cutoff} limit ${batchSize})`,
     () => sql`
+      delete from email_links where token_hash in (
+        select token_hash from email_links where expires_at < ${cutoff} limit ${batchSize})`,
+    () => sql`
       delete from sign_in_attempts where (email, client) in (
         select email, client from sign_in_attempts
         where last_attempt_at < ${cutoff} and (locked_until is null or locked_until < now()) limit ${batchSize})`,

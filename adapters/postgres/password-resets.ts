@@ -27,7 +27,8 @@ export function createPostgresPasswordResets(sql: Sql): PasswordResets {
           update password_resets set used_at = ${now}
           where user_id = ${spent.user_id} and used_at is null`;
         const [user] = await tx<{ id: string; email: string }[]>`
-          update users set password_hash = ${passwordHash}, token_version = token_version + 1, updated_at = now()
+          update users set password_hash = ${passwordHash}, token_version = token_version + 1,
+            kept_session_id = null, kept_session_version = null, updated_at = now()
           where id = ${spent.user_id}
           returning id, email`;
         return user && { userId: user.id, email: user.email };

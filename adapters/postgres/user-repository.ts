@@ -14,20 +14,39 @@ interface UserRow {
   role: Role;
   password_hash: string;
   token_version: number;
+  kept_session_id: string | null;
+  kept_session_version: number | null;
+  email_verified_at: Date | null;
   disabled_at: Date | null;
   created_at: Date;
 }
 
-const COLUMNS = ["id", "email", "name", "role", "password_hash", "token_version", "disabled_at", "created_at"];
+const COLUMNS = [
+  "id",
+  "email",
+  "name",
+  "role",
+  "password_hash",
+  "token_version",
+  "kept_session_id",
+  "kept_session_version",
+  "email_verified_at",
+  "disabled_at",
+  "created_at",
+];
 
 const toAccount = (row: UserRow): Account => ({
   id: row.id,
   email: row.email,
   name: row.name,
   role: row.role,
+  emailVerified: row.email_verified_at !== null,
   createdAt: row.created_at,
   disabled: row.disabled_at !== null,
   tokenVersion: row.token_version,
+  ...(row.kept_session_id !== null && row.kept_session_version !== null
+    ? { keptSession: { id: row.kept_session_id, version: row.kept_session_version } }
+    : {}),
 });
 
 const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash });
@@ -58,11 +77,11 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
 
     async upsert(user: NewUser) {
       const [row] = await sql<UserRow[]>`
-        insert into users (email, name, role, password_hash)
-        values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
+        insert into users (email, name, role, password_hash, email_verified_at)
+        values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash}, now())
         on conflict (lower(email)) do update
           set name = excluded.name, role = excluded.role, password_hash = excluded.password_hash,
-              disabled_at = null, updated_at = now()
+              email_verified_at = coalesce(users.email_verified_at, now()), disabled_at = null, updated_at = now()
         returning ${columnList(sql, COLUMNS)}`;
       if (!row) throw new Error("upsert returned no row");
       return toAccount(row);
@@ -88,6 +107,8 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
               when ${change.disabled ?? null}::boolean then coalesce(disabled_at, now())
               else null end,
             token_version = token_version + case when ${change.disabled === true} and disabled_at is null then 1 else 0 end,
+            kept_session_id = case when ${change.disabled === true} then null else kept_session_id end,
+            kept_session_version = case when ${change.disabled === true} then null else kept_session_version end,
             updated_at = now()
           where id = ${id}
           returning ${columnList(tx, COLUMNS)}`;
@@ -99,7 +120,19 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
 
     async revokeTokens(id) {
       if (!isUuid(id)) return false;
-      const rows = await sql`update users set token_version = token_version + 1, updated_at = now() where id = ${id}`;
+      const rows = await sql`
+        update users set token_version = token_version + 1, kept_session_id = null, kept_session_version = null,
+          updated_at = now()
+        where id = ${id}`;
+      return rows.count > 0;
+    },
+
+    async changePassword(id, passwordHash, keep) {
+      if (!isUuid(id)) return false;
+      const rows = await sql`
+        update users set password_hash = ${passwordHash}, token_version = token_version + 1,
+          kept_session_id = ${keep?.id ?? null}, kept_session_version = ${keep?.version ?? null}, updated_at = now()
+        where id = ${id}`;
       return rows.count > 0;
     },
   };

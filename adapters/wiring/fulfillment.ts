@@ -1,7 +1,8 @@
 import { makeAdminFulfillmentActions } from "../../application/fulfillment/admin-fulfillment-actions.ts";
 import { makeFulfillItem } from "../../application/fulfillment/fulfill-item.ts";
 import { makeFulfillmentActionJob } from "../../application/fulfillment/fulfillment-action-job.ts";
-import { fulfillJob, fulfillmentActionJob } from "../../application/fulfillment/jobs.ts";
+import { makeReleaseHeldDeliveries } from "../../application/fulfillment/held-deliveries.ts";
+import { fulfillJob, fulfillmentActionJob, releaseHeldDeliveriesJob } from "../../application/fulfillment/jobs.ts";
 import { makeManageFulfillments } from "../../application/fulfillment/manage-fulfillments.ts";
 import type { FulfillmentAdapters } from "../../application/fulfillment/ports.ts";
 import { endSubscriptionBilling } from "../../application/payments/end-gateway-subscription.ts";
@@ -19,7 +20,7 @@ export function wireFulfillment(
   platform: Platform,
   { provisioning, licensing }: { provisioning: ProvisioningFeature; licensing: LicensingFeature },
 ) {
-  const { sql, uow, clock, logger: log } = platform;
+  const { sql, uow, clock, config, logger: log } = platform;
   const fulfillments = createPostgresFulfillmentRepository(sql);
   const contexts = createPostgresFulfillmentContextLoader(sql);
   const tasks = createPostgresOpsTaskRepository(sql);
@@ -43,7 +44,15 @@ export function wireFulfillment(
       supplyCustomerInput: manage.supplyInput,
     },
     jobs: {
-      [fulfillJob.kind]: makeFulfillItem({ adapters, fulfillments, contexts, uow, log }),
+      [fulfillJob.kind]: makeFulfillItem({
+        adapters,
+        fulfillments,
+        contexts,
+        uow,
+        log,
+        requireVerifiedEmail: config.requireVerifiedEmailForDelivery,
+      }),
+      [releaseHeldDeliveriesJob.kind]: makeReleaseHeldDeliveries({ fulfillments, uow, log }),
       [fulfillmentActionJob.kind]: makeFulfillmentActionJob({ act: manage.act, log }),
     } satisfies FeatureJobs,
   };

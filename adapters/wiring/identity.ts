@@ -1,8 +1,16 @@
 import { makeAccountStates } from "../../application/identity/account-states.ts";
 import { makeAuthenticate } from "../../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../../application/identity/change-access.ts";
+import { makeChangePassword } from "../../application/identity/change-password.ts";
+import {
+  makeConfirmEmail,
+  makeRequestEmailChange,
+  makeRequestEmailVerification,
+  makeSendEmailChangedNotice,
+  makeSendEmailLink,
+} from "../../application/identity/email-links.ts";
 import { makeGetUser } from "../../application/identity/get-user.ts";
-import { passwordResetJob } from "../../application/identity/jobs.ts";
+import { emailChangedJob, emailLinkJob, passwordResetJob } from "../../application/identity/jobs.ts";
 import { makeLogOutEverywhere } from "../../application/identity/log-out-everywhere.ts";
 import {
   makeRequestPasswordReset,
@@ -10,6 +18,7 @@ import {
   makeSendPasswordReset,
 } from "../../application/identity/password-reset.ts";
 import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
+import { createPostgresEmailLinks } from "../postgres/email-links.ts";
 import { createPostgresPasswordResets } from "../postgres/password-resets.ts";
 import { createPostgresSignInThrottle } from "../postgres/sign-in-throttle.ts";
 import { createPostgresUserRepository } from "../postgres/user-repository.ts";
@@ -28,6 +37,9 @@ export function wireIdentity(
   const signInThrottle = createPostgresSignInThrottle(sql);
   const commonPasswords = createCommonPasswordList();
   const resets = createPostgresPasswordResets(sql);
+  const links = createPostgresEmailLinks(sql, jobsFor);
+  const jobs = jobsFor(sql);
+  const mailLinks = mail.queue && { queue: mail.queue, publicBaseUrl: config.publicBaseUrl };
   return {
     users,
     hasher,
@@ -40,24 +52,37 @@ export function wireIdentity(
         ttlSeconds: config.jwtTtlSeconds,
         accounts: makeAccountStates({ users, changes, now: () => performance.now() }),
       },
-      registerCustomer: makeRegisterCustomer({ users, hasher, commonPasswords }),
+      registerCustomer: makeRegisterCustomer({ users, hasher, commonPasswords, jobs }),
       authenticate: makeAuthenticate({ users, hasher, signInThrottle, clock }),
       getUser: makeGetUser({ users }),
       logOutEverywhere: makeLogOutEverywhere({ users, changes }),
       listAccounts: users.list,
       changeAccess: makeChangeAccess({ users, changes }),
-      requestPasswordReset: makeRequestPasswordReset({ jobs: jobsFor(sql) }),
+      requestPasswordReset: makeRequestPasswordReset({ jobs }),
       resetPassword: makeResetPassword({ resets, hasher, commonPasswords, signInThrottle, changes, clock }),
+      changePassword: makeChangePassword({ users, hasher, signInThrottle, clock, commonPasswords, changes }),
+      requestEmailVerification: makeRequestEmailVerification({ users, jobs }),
+      requestEmailChange: makeRequestEmailChange({ users, hasher, signInThrottle, jobs, clock }),
+      confirmEmail: makeConfirmEmail({ links, clock }),
     },
     jobs: {
       [passwordResetJob.kind]: makeSendPasswordReset({
         users,
         resets,
-        mail: mail.queue && { queue: mail.queue, publicBaseUrl: config.publicBaseUrl },
+        mail: mailLinks,
         ttlSeconds: config.passwordResetTtlSeconds,
         clock,
         log,
       }),
+      [emailLinkJob.kind]: makeSendEmailLink({
+        users,
+        links,
+        mail: mailLinks,
+        ttlSeconds: config.emailLinkTtlSeconds,
+        clock,
+        log,
+      }),
+      [emailChangedJob.kind]: makeSendEmailChangedNotice({ users, mail: mail.queue && { queue: mail.queue }, log }),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
-import { fulfillJob, fulfillmentActionJob } from "../../application/fulfillment/jobs.ts";
-import { passwordResetJob } from "../../application/identity/jobs.ts";
+import { fulfillJob, fulfillmentActionJob, releaseHeldDeliveriesJob } from "../../application/fulfillment/jobs.ts";
+import { emailChangedJob, emailLinkJob, passwordResetJob } from "../../application/identity/jobs.ts";
 import { sendEmailJob } from "../../application/mail/jobs.ts";
 import { notifyJob } from "../../application/notifications/jobs.ts";
 import { webhookDeliveryJob, webhookFanoutJob } from "../../application/outgoing-webhooks/jobs.ts";
@@ -18,11 +18,14 @@ export const JOB_TYPES = {
   [expireCheckoutJob.kind]: expireCheckoutJob,
   [fulfillJob.kind]: fulfillJob,
   [fulfillmentActionJob.kind]: fulfillmentActionJob,
+  [releaseHeldDeliveriesJob.kind]: releaseHeldDeliveriesJob,
   [notifyJob.kind]: notifyJob,
   [sendEmailJob.kind]: sendEmailJob,
   [webhookFanoutJob.kind]: webhookFanoutJob,
   [webhookDeliveryJob.kind]: webhookDeliveryJob,
   [passwordResetJob.kind]: passwordResetJob,
+  [emailLinkJob.kind]: emailLinkJob,
+  [emailChangedJob.kind]: emailChangedJob,
 } as const;
 
 export type JobKind = keyof typeof JOB_TYPES;

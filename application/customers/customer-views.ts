@@ -36,6 +36,7 @@ export function makeCustomerViews(deps: {
             checkout_url: row.checkout_url,
             fulfillment_id: row.fulfillment_id,
             status: row.status,
+            awaiting: row.awaiting,
             external_status: row.external_status,
             driver: row.driver,
             workspace_url: row.workspace_url,

@@ -16,6 +16,8 @@ export interface DashboardRow {
   readonly variant: string;
   readonly fulfillment_id: string | null;
   readonly status: FulfillmentStatus | null;
+  /** What an `awaiting_customer` delivery waits for (`verify_email`), when it says. */
+  readonly awaiting: string | null;
   readonly external_status: string | null;
   readonly workspace_url: string | null;
   readonly license_key: string | null;

@@ -1,4 +1,4 @@
-import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
+import { AWAITING_VERIFIED_EMAIL, type FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS } from "../../domain/fulfillment/status-guards.ts";
 import type { Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
@@ -21,7 +21,16 @@ export interface FulfillItemDeps {
   readonly contexts: FulfillmentContextLoader;
   readonly uow: UnitOfWork;
   readonly log: Log;
+  /** REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY: a customer whose address is not verified waits for it. */
+  readonly requireVerifiedEmail: boolean;
 }
+
+/** The outcome of a delivery held until its customer's address is verified; the adapter is not called. */
+const HELD_FOR_VERIFIED_EMAIL: FulfillmentOutcome = {
+  status: "awaiting_customer",
+  reason: "the customer's email address is not verified yet",
+  snapshot: { awaiting: AWAITING_VERIFIED_EMAIL },
+};
 
 function externalOf(outcome: FulfillmentOutcome): Partial<ExternalRefs> {
   if (outcome.status === "awaiting_customer") return {};
@@ -97,7 +106,11 @@ export function makeFulfillItem(deps: FulfillItemDeps) {
     if (!record) return;
     let outcome: FulfillmentOutcome;
     try {
-      outcome = await deps.adapters[record.driver].fulfill({ ...(await loading), record });
+      const context = { ...(await loading), record };
+      outcome =
+        deps.requireVerifiedEmail && !context.customer.emailVerified
+          ? HELD_FOR_VERIFIED_EMAIL
+          : await deps.adapters[record.driver].fulfill(context);
     } catch (error) {
       await fail(record, error, job);
       throw error;

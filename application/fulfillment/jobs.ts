@@ -35,3 +35,14 @@ export const fulfillmentActionJob = defineJob({
 });
 
 export type FulfillmentActionPayload = PayloadOf<typeof fulfillmentActionJob>;
+
+/**
+ * Starts the deliveries of a customer that waited for their email address to be verified
+ * (`REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY`). Handled by `makeReleaseHeldDeliveries`
+ * (held-deliveries.ts).
+ */
+export const releaseHeldDeliveriesJob = defineJob({
+  kind: "release_held_deliveries",
+  read: (fields) => ({ customer_id: fields.string("customer_id") }),
+  dedupeKey: ({ customer_id }) => `release-held-deliveries:${customer_id}`,
+});

@@ -4,7 +4,7 @@ import {
   normalizeDomain,
 } from "../../domain/fulfillment/customer-domain.ts";
 import { FulfillmentNotFound, FulfillmentStateConflict, TaskNotFound } from "../../domain/fulfillment/errors.ts";
-import { type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
+import { awaitsVerifiedEmail, type FulfillmentRecord, isLive } from "../../domain/fulfillment/fulfillment.ts";
 import { FULFILLMENT_GUARDS, fromOnly } from "../../domain/fulfillment/status-guards.ts";
 import { type AuditEntry, redactSummary } from "../audit/ports.ts";
 import type { Log } from "../shared/clock-and-log.ts";
@@ -119,6 +119,11 @@ export function makeManageFulfillments(deps: {
       const record = await find(id, customerId);
       if (record.status !== "awaiting_customer") {
         throw new FulfillmentStateConflict(`This fulfillment is ${record.status}; it is not waiting for you.`);
+      }
+      if (awaitsVerifiedEmail(record)) {
+        throw new FulfillmentStateConflict(
+          "This delivery waits for your email address to be verified: open the link we emailed you.",
+        );
       }
       const domain = normalizeDomain(input.domain);
       const fault = customerDomainFault(domain, []);

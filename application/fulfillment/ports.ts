@@ -13,6 +13,8 @@ export interface Customer {
   readonly id: string;
   readonly email: string;
   readonly name: string;
+  /** Whether the customer proved the address receives mail; see `REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY`. */
+  readonly emailVerified: boolean;
 }
 
 /** Everything an adapter needs to deliver one order item: the order, the item and what paid for it, loaded once. */

@@ -2,7 +2,7 @@ import type { AccountState } from "../../domain/identity/account.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import type { AccountStates, UserRepository } from "./ports.ts";
 
-/** Published after any change to a role, a disabled flag or a token version. */
+/** Published after any change to a role, a disabled flag, a token version or a kept session. */
 export const ACCOUNTS_TOPIC = "accounts";
 
 export const ACCOUNT_STATE_MAX_AGE_MS = 5_000;
@@ -45,7 +45,12 @@ export function makeAccountStates(deps: AccountStatesDeps): AccountStates {
     const sentAt = deps.now();
     const sentIn = generation;
     const account = await deps.users.findById(userId);
-    const state = account && { role: account.role, disabled: account.disabled, tokenVersion: account.tokenVersion };
+    const state: AccountState | undefined = account && {
+      role: account.role,
+      disabled: account.disabled,
+      tokenVersion: account.tokenVersion,
+      ...(account.keptSession ? { keptSession: account.keptSession } : {}),
+    };
     if (sentIn === generation) {
       entries.delete(userId);
       // Map order is insertion order: the first key is the oldest entry.

@@ -7,13 +7,10 @@ import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { JobHandler, JobScheduler } from "../shared/jobs.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import { linkToken, sha256Hex } from "../shared/secrets-in-links.ts";
+import { accountPageLink, LINK_WINDOW_MS, LINKS_PER_WINDOW, validityText } from "./account-links.ts";
 import { ACCOUNTS_TOPIC } from "./account-states.ts";
 import { passwordResetJob } from "./jobs.ts";
 import type { CommonPasswords, PasswordHasher, PasswordResets, SignInThrottle, UserRepository } from "./ports.ts";
-
-/** At most this many reset links per account in `RESET_LINK_WINDOW_MS`; more requests send nothing. */
-export const RESET_LINKS_PER_WINDOW = 3;
-export const RESET_LINK_WINDOW_MS = 15 * 60_000;
 
 /**
  * Asks for a reset link. Every well-formed address takes the same path, one job enqueued, whether an
@@ -31,12 +28,6 @@ export function makeRequestPasswordReset(deps: { readonly jobs: JobScheduler }) 
   };
 }
 
-/** "1 hour", "30 minutes": how long a link stays valid, as the email says it. */
-export function validityText(seconds: number): string {
-  const [amount, unit] = seconds % 3600 === 0 ? [seconds / 3600, "hour"] : [Math.ceil(seconds / 60), "minute"];
-  return `${amount} ${unit}${amount === 1 ? "" : "s"}`;
-}
-
 export interface SendPasswordResetDeps {
   readonly users: UserRepository;
   readonly resets: PasswordResets;
@@ -51,7 +42,7 @@ export interface SendPasswordResetDeps {
 /**
  * The password reset job: for an enabled account with the address, a fresh link (its token's hash
  * stored, valid for `ttlSeconds`) in an email. Nothing for an unknown or disabled address, nor past
- * `RESET_LINKS_PER_WINDOW` links in the window. The email's key is the job's, so a job run twice
+ * `LINKS_PER_WINDOW` links in the window. The email's key is the job's, so a job run twice
  * sends one email; a link stored by a run whose email was not queued is never sent, and expires.
  */
 export function makeSendPasswordReset(deps: SendPasswordResetDeps): JobHandler<typeof passwordResetJob> {
@@ -63,9 +54,7 @@ export function makeSendPasswordReset(deps: SendPasswordResetDeps): JobHandler<t
     const user = await deps.users.findByEmail(email);
     if (!user || user.disabled) return;
     const now = deps.clock();
-    if (
-      (await deps.resets.issuedSince(user.id, new Date(now.getTime() - RESET_LINK_WINDOW_MS))) >= RESET_LINKS_PER_WINDOW
-    ) {
+    if ((await deps.resets.issuedSince(user.id, new Date(now.getTime() - LINK_WINDOW_MS))) >= LINKS_PER_WINDOW) {
       deps.log.warn({ user_id: user.id }, "password reset links capped for this account: no link sent");
       return;
     }
@@ -76,13 +65,15 @@ export function makeSendPasswordReset(deps: SendPasswordResetDeps): JobHandler<t
       createdAt: now,
       expiresAt: new Date(now.getTime() + deps.ttlSeconds * 1000),
     });
-    const url = new URL("/account/reset-password", deps.mail.publicBaseUrl);
-    url.searchParams.set("token", token);
     await deps.mail.queue.queue({
       key: `password-reset:${job.jobId}`,
       template: "account.password_reset",
       to: user.email,
-      data: { customer_name: user.name, reset_url: url.href, valid_for: validityText(deps.ttlSeconds) },
+      data: {
+        customer_name: user.name,
+        reset_url: accountPageLink(deps.mail.publicBaseUrl, "/account/reset-password", token),
+        valid_for: validityText(deps.ttlSeconds),
+      },
     });
     deps.log.info({ user_id: user.id }, "password reset link sent");
   };

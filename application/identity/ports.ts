@@ -1,7 +1,8 @@
-import type { AccessChange, Account, AccountState } from "../../domain/identity/account.ts";
+import type { AccessChange, Account, AccountState, KeptSession } from "../../domain/identity/account.ts";
 import type { SignInAttemptDecision } from "../../domain/identity/sign-in-throttle.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import type { AuditEntry } from "../audit/ports.ts";
+import type { JobScheduler } from "../shared/jobs.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface NewUser {
@@ -20,7 +21,10 @@ export interface UserRepository {
   findById(id: string): Promise<Account | undefined>;
   /** Returns undefined when the email is taken (the unique constraint decides, not a prior read). */
   insert(user: NewUser): Promise<Account | undefined>;
-  /** Creates the account, or updates its name, role and password and enables it when the email exists. */
+  /**
+   * Creates the account, or updates its name, role and password and enables it when the email
+   * exists. The address counts as verified: the operator configured it.
+   */
   upsert(user: NewUser): Promise<Account>;
   /** Newest first. */
   list(page: PageRequest): Promise<Page<Account>>;
@@ -31,6 +35,11 @@ export interface UserRepository {
   changeAccess(id: string, change: AccessChange, audit?: AuditEntry): Promise<Account | undefined>;
   /** Raises the token version, voiding every token issued so far; false when there is no such user. */
   revokeTokens(id: string): Promise<boolean>;
+  /**
+   * Sets the password hash and raises the token version, keeping `keep`'s tokens valid (the
+   * session that changed it) when given; false when there is no such user.
+   */
+  changePassword(id: string, passwordHash: string, keep: KeptSession | undefined): Promise<boolean>;
 }
 
 /** The auth guard's source of account state; may answer from a cache of bounded age. */
@@ -85,4 +94,55 @@ export interface PasswordResets {
    * unknown, used or expired link; of two racing for one link, one wins.
    */
   redeem(tokenHash: string, passwordHash: string, now: Date): Promise<PasswordResetDone | undefined>;
+}
+
+export type EmailLinkPurpose = "verify" | "change";
+
+/**
+ * A link that proves an address, as stored: its token's SHA-256 only. `verify` confirms the
+ * account's own address; `change` moves the account to `email`.
+ */
+export interface IssuedEmailLink {
+  readonly userId: string;
+  readonly email: string;
+  readonly purpose: EmailLinkPurpose;
+  readonly tokenHash: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date;
+}
+
+/** What opening a link did: the address verified, or the account moved to it (and so verified). */
+export type EmailLinkSpent =
+  | { readonly outcome: "verified"; readonly userId: string; readonly email: string }
+  | {
+      readonly outcome: "changed";
+      readonly userId: string;
+      readonly email: string;
+      readonly previousEmail: string;
+      readonly name: string;
+    };
+
+export type EmailLinkRedeemed =
+  | EmailLinkSpent
+  /** Unknown, used, expired, or a `verify` link for an address the account no longer has. */
+  | { readonly outcome: "invalid" }
+  /** A `change` link to an address another account took meanwhile; the link stays unspent. */
+  | { readonly outcome: "taken" };
+
+/** Email verification and change-of-address links, each kept as its token's hash. */
+export interface EmailLinks {
+  issue(link: IssuedEmailLink): Promise<void>;
+  /** How many links of any purpose the account was sent since `since`: the cap on such emails. */
+  issuedSince(userId: string, since: Date): Promise<number>;
+  /**
+   * Spends the link whose token hashes to `tokenHash`, when it is unused and valid at `now`. A
+   * `verify` link marks the address verified; a `change` link sets the account's address to its
+   * own, verified, and spends every other open link of the account. `then` runs in the same
+   * transaction, with jobs enqueued in it, so what follows the change commits with it.
+   */
+  redeem(
+    tokenHash: string,
+    now: Date,
+    then: (spent: EmailLinkSpent, jobs: JobScheduler) => Promise<void>,
+  ): Promise<EmailLinkRedeemed>;
 }

@@ -8,15 +8,19 @@ export const EMAIL_TEMPLATES = [
   "ops.task_overdue",
   "ops.secret_destination",
   "account.password_reset",
+  "account.verify_email",
+  "account.confirm_email_change",
+  "account.email_changed",
 ] as const;
 
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /**
- * Template values that carry a credential (a reset link): kept in the stored email only until it
- * is sent or given up on, then erased, so the database never keeps a usable link.
+ * Template values that carry a credential (a reset, verification or change-of-address link): kept
+ * in the stored email only until it is sent or given up on, then erased, so the database never
+ * keeps a usable link.
  */
-export const CREDENTIAL_VALUES = ["reset_url"] as const;
+export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url"] as const;
 
 /** An email to send, queued in the caller's transaction. */
 export interface NewEmail {

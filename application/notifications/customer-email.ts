@@ -1,3 +1,4 @@
+import { AWAITING_VERIFIED_EMAIL } from "../../domain/fulfillment/fulfillment.ts";
 import type { NewEmail } from "../mail/ports.ts";
 import type { FulfillmentMailFacts, NotificationOutboxMessage } from "./ports.ts";
 
@@ -30,7 +31,12 @@ export function customerEmail(
       ? readyAction(facts, orderUrl)
       : message.kind === "fulfillment.failed"
         ? { label: "Try the delivery again from your order page", url: orderUrl }
-        : { label: "Tell us the domain your installation should use, on your order page", url: orderUrl };
+        : facts.awaiting === AWAITING_VERIFIED_EMAIL
+          ? {
+              label: "Confirm your email address with the link we sent you, or ask for a new one on your account page",
+              url: new URL("/account", publicBaseUrl).href,
+            }
+          : { label: "Tell us the domain your installation should use, on your order page", url: orderUrl };
   return {
     key: `notification:${message.id}`,
     template: message.kind,

@@ -67,6 +67,8 @@ export interface FulfillmentMailFacts {
   readonly driver: string;
   readonly workspace_url: string | null;
   readonly attempts: number;
+  /** What an `awaiting_customer` delivery waits for (`verify_email`), when it says. */
+  readonly awaiting: string | null;
 }
 
 export interface FulfillmentMailFactsReader {

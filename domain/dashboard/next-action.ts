@@ -1,5 +1,5 @@
 import type { FulfillmentDriver } from "../catalog/drivers.ts";
-import type { FulfillmentStatus } from "../fulfillment/fulfillment.ts";
+import { AWAITING_VERIFIED_EMAIL, type FulfillmentStatus } from "../fulfillment/fulfillment.ts";
 import type { OrderStatus } from "../orders/order-status.ts";
 
 export type NextActionKind =
@@ -8,6 +8,7 @@ export type NextActionKind =
   | "open_workspace"
   | "download"
   | "provide_domain"
+  | "verify_email"
   | "wait_for_team"
   | "retry"
   | "renew"
@@ -27,6 +28,8 @@ export interface ItemFacts {
   readonly checkout_url: string | null;
   readonly fulfillment_id: string | null;
   readonly status: FulfillmentStatus | null;
+  /** What an `awaiting_customer` delivery waits for, from its snapshot. */
+  readonly awaiting: string | null;
   readonly external_status: string | null;
   readonly driver: FulfillmentDriver;
   readonly workspace_url: string | null;
@@ -72,6 +75,13 @@ export function nextAction(item: ItemFacts): NextAction {
     case "processing":
       return { kind: "wait", label: "Delivery in progress" };
     case "awaiting_customer":
+      if (item.awaiting === AWAITING_VERIFIED_EMAIL) {
+        return {
+          kind: "verify_email",
+          label: "Confirm your email address with the link we sent you; delivery starts then",
+          url: "/api/auth/verify-email",
+        };
+      }
       return {
         kind: "provide_domain",
         label: "Tell us the domain your installation should use",

@@ -61,3 +61,15 @@ export interface FulfillmentRecord {
   readonly created_at: Date;
   readonly updated_at: Date;
 }
+
+/**
+ * What an `awaiting_customer` record waits for, kept in its snapshot's `awaiting`: a verified email
+ * address (`REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY`), or, without it, what its driver asked for (a
+ * domain).
+ */
+export const AWAITING_VERIFIED_EMAIL = "verify_email";
+
+/** A record held before delivery until its customer's email address is verified. */
+export function awaitsVerifiedEmail(record: Pick<FulfillmentRecord, "status" | "payload_snapshot">): boolean {
+  return record.status === "awaiting_customer" && record.payload_snapshot.awaiting === AWAITING_VERIFIED_EMAIL;
+}

@@ -7,6 +7,16 @@ export interface AccountState {
   readonly disabled: boolean;
   /** Tokens carry the version they were issued under; raising it voids them all. */
   readonly tokenVersion: number;
+  /**
+   * The one session a password change keeps: its tokens carry this session id and this older
+   * version. Raising the version any other way (sign out everywhere, a reset, disabling) drops it.
+   */
+  readonly keptSession?: KeptSession;
+}
+
+export interface KeptSession {
+  readonly id: string;
+  readonly version: number;
 }
 
 export interface Account extends User, AccountState {}
@@ -22,14 +32,22 @@ export type SessionCheck =
   | { readonly outcome: "revoked" };
 
 /**
- * A token stands while its account exists, is enabled and still has the token's version. Disabled
- * wins over a stale version (disabling raises it) so the holder learns that signing in again will
- * not help.
+ * A token stands while its account exists, is enabled and still has the token's version, or is of
+ * the session a password change kept. Disabled wins over a stale version (disabling raises it) so
+ * the holder learns that signing in again will not help.
  */
-export function checkSession(account: AccountState | undefined, tokenVersion: number): SessionCheck {
+export function checkSession(
+  account: AccountState | undefined,
+  tokenVersion: number,
+  sessionId: string | undefined,
+): SessionCheck {
   if (!account) return { outcome: "revoked" };
   if (account.disabled) return { outcome: "disabled" };
-  if (account.tokenVersion !== tokenVersion) return { outcome: "revoked" };
+  const kept =
+    account.keptSession !== undefined &&
+    sessionId === account.keptSession.id &&
+    tokenVersion === account.keptSession.version;
+  if (account.tokenVersion !== tokenVersion && !kept) return { outcome: "revoked" };
   return { outcome: "valid", role: account.role };
 }
 

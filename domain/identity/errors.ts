@@ -32,6 +32,26 @@ export class ResetTokenInvalid extends fixedError(
   "This password reset link is not valid: it was used, it expired, or it never existed. Ask for a new one.",
 ) {}
 
+/** Unknown, used or expired, like a reset link. */
+export class EmailLinkInvalid extends fixedError(
+  "EMAIL_LINK_INVALID",
+  "malformed",
+  "This email link is not valid: it was used, it expired, or it never existed. Ask for a new one.",
+) {}
+
+export class EmailAlreadyVerified extends fixedError(
+  "EMAIL_ALREADY_VERIFIED",
+  "conflict",
+  "This account's email address is already verified.",
+) {}
+
+/** A signed-in change that needs the password again was given a wrong one. */
+export class CurrentPasswordWrong extends fixedError(
+  "CURRENT_PASSWORD_WRONG",
+  "forbidden",
+  "The password given is not this account's password.",
+) {}
+
 export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}
 
 /** Too many failed sign-ins for this account just now: wait `retryAfterSeconds`. */

@@ -13,6 +13,8 @@ export interface User {
   readonly email: string;
   readonly name: string;
   readonly role: Role;
+  /** Whether the account proved it receives mail at `email` (a link sent there was opened). */
+  readonly emailVerified: boolean;
   readonly createdAt: Date;
 }
 

@@ -220,6 +220,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Email the signed-in account a new link that verifies its address
+         * @description Registration sends the first link. A link goes to `/account/verify-email?token=…`, works once and for `EMAIL_LINK_TTL_SECONDS` (default 86400); at most 3 address links are sent per account in 15 minutes. An address already verified is `409` `EMAIL_ALREADY_VERIFIED`.
+         */
+        post: operations["postApiAuthVerify-email"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify-email/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open an emailed address link: verify the address, or confirm a change of address
+         * @description A verification link marks the account's address verified; a change-of-address link (`POST /api/me/email`) moves the account to the new address, verified, and tells the previous address. Either way, deliveries that waited for a verified address (`REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY`) start. A link used, expired or never issued is `400` `EMAIL_LINK_INVALID`; a new address another account took meanwhile is `409` `EMAIL_ALREADY_REGISTERED`.
+         */
+        post: operations["postApiAuthVerify-emailConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in account's password
+         * @description Every other session of the account ends; this one stays signed in. A wrong `current_password` is `403` `CURRENT_PASSWORD_WRONG`, and counts as a failed sign-in (429 `SIGN_IN_THROTTLED` after too many). A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.
+         */
+        post: operations["postApiMePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to move the signed-in account to another email address
+         * @description A link goes to the new address (`/account/verify-email?token=…`); the change takes effect when it is opened (`POST /api/auth/verify-email/confirm`), and the previous address is then told. Until then the account keeps its address. A wrong `password` is `403` `CURRENT_PASSWORD_WRONG`, counted as a failed sign-in; an address another account has is `409` `EMAIL_ALREADY_REGISTERED`; the account's own is `422` `EMAIL_UNCHANGED`.
+         */
+        post: operations["postApiMeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -1404,6 +1484,8 @@ export interface components {
             email: string;
             name: string;
             role: components["schemas"]["Role"];
+            /** @description Whether a link emailed to the address was opened; `POST /api/auth/verify-email` sends a new one */
+            email_verified: boolean;
             /** Format: date-time */
             created_at: string;
             disabled: boolean;
@@ -1968,7 +2050,7 @@ export interface components {
         };
         NextAction: {
             /** @enum {string} */
-            kind: "pay" | "wait" | "open_workspace" | "download" | "provide_domain" | "wait_for_team" | "retry" | "renew" | "contact_support" | "delivered";
+            kind: "pay" | "wait" | "open_workspace" | "download" | "provide_domain" | "verify_email" | "wait_for_team" | "retry" | "renew" | "contact_support" | "delivered";
             label: string;
             url?: string;
             /** @description contact_support and renew: why */
@@ -2389,6 +2471,8 @@ export interface components {
             email: string;
             name: string;
             role: components["schemas"]["Role"];
+            /** @description Whether a link emailed to the address was opened; `POST /api/auth/verify-email` sends a new one */
+            email_verified: boolean;
             /** Format: date-time */
             created_at: string;
         };
@@ -2950,6 +3034,127 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAuthVerify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A link is on its way to the account's address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAuthVerify-emailConfirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the emailed link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The address is verified */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiMePassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    current_password: string;
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is changed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiMeEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A link is on its way to the new address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];

@@ -73,4 +73,14 @@ describe("the side-by-side table of a baseline and this code", () => {
     expect(rowOf(table, "paid → active p50")).toMatch(/\| \+50% +\| yes +\|$/);
     expect(rowOf(table, "lost deliveries")).toMatch(/\| no +\|$/);
   });
+
+  test("shows the load generator's headroom without judging it: a faster build lowers it by construction", () => {
+    const faster = {
+      ...results,
+      catalog: { ...results.catalog, marketplace_rps: results.catalog.marketplace_rps * 2 },
+    };
+    expect(rowOf(comparisonTable(results, faster, "v1"), "generator (")).toMatch(
+      /\| +\| n\/a: the load generator's \|$/,
+    );
+  });
 });

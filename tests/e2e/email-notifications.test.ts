@@ -63,12 +63,20 @@ async function customer(name = "Ada Lovelace") {
     body: { email, password: "customer password", name },
   });
   expect(registered.status).toBe(201);
+  // Registration emails a verification link: it is let through first, so the delivery's email is
+  // the only other one, and an SMTP refusal a test arranges falls on it.
+  await eventually(async () => inbox.to(email).some((mail) => mail.subject === VERIFY_SUBJECT), 8000, "the link");
   return { email, token: registered.body.token as string };
 }
 
+const VERIFY_SUBJECT = "Confirm your email address";
+
+/** The emails to `address` about its purchases: all but the verification link. */
+const purchaseMails = (address: string) => inbox.to(address).filter((mail) => mail.subject !== VERIFY_SUBJECT);
+
 const mailTo = (address: string, count = 1, timeoutMs = 8000) =>
   eventually(
-    async () => inbox.to(address).length >= count && inbox.to(address),
+    async () => purchaseMails(address).length >= count && purchaseMails(address),
     timeoutMs,
     `${count} email(s) to ${address}`,
   );
@@ -98,7 +106,8 @@ describe("emails over real SMTP", () => {
     const [workspace] = await db.current.sql<{ url: string }[]>`
       select external_workspace_url as url from fulfillment_records where order_id = ${orderId}`;
     expect(mail?.html).toContain(`href="${workspace?.url}"`);
-    const stored = await db.current.sql`select state, sent_at from emails where recipient = ${buyer.email}`;
+    const stored = await db.current.sql`
+      select state, sent_at from emails where recipient = ${buyer.email} and template <> 'account.verify_email'`;
     expect([...stored]).toEqual([expect.objectContaining({ state: "sent", sent_at: expect.any(Date) })]);
     await eventually(async () => webhooksAbout(orderId).length >= 2, 5000, "both webhooks");
     await Bun.sleep(300);
@@ -135,17 +144,18 @@ describe("emails over real SMTP", () => {
   test("an SMTP server that refuses twice, then recovers, still delivers the email exactly once", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const buyer = await customer();
+    const attemptsBefore = inbox.attemptsTo(buyer.email);
     inbox.refuse(2, 451, buyer.email);
     const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     await fulfillmentReaches(db, orderId, "active", 5000);
     const [mail] = await mailTo(buyer.email);
     await Bun.sleep(500);
-    expect(inbox.to(buyer.email)).toHaveLength(1);
+    expect(purchaseMails(buyer.email)).toHaveLength(1);
     expect(inbox.received.filter((received) => received.messageId === mail?.messageId)).toHaveLength(1);
-    expect(inbox.attemptsTo(buyer.email)).toBe(3);
+    expect(inbox.attemptsTo(buyer.email) - attemptsBefore).toBe(3);
     const [job] = await db.current.sql<{ attempts: number; state: string }[]>`
       select j.attempts, j.state from jobs j join emails e on j.payload->>'email_id' = e.id::text
-      where e.recipient = ${buyer.email}`;
+      where e.recipient = ${buyer.email} and e.template <> 'account.verify_email'`;
     expect(job).toEqual({ attempts: 3, state: "done" });
   }, 20_000);
 
@@ -158,14 +168,14 @@ describe("emails over real SMTP", () => {
     const email = await eventually(
       async () => {
         const [row] = await db.current.sql<{ state: string; last_error: string }[]>`
-        select state, last_error from emails where recipient = ${buyer.email}`;
+        select state, last_error from emails where recipient = ${buyer.email} and template <> 'account.verify_email'`;
         return row?.state === "dead" && row;
       },
       5000,
       "the dead email",
     );
     expect(email.last_error).toContain("550");
-    expect(inbox.to(buyer.email)).toHaveLength(0);
+    expect(purchaseMails(buyer.email)).toHaveLength(0);
     // Its dead job is alerted to operations like any other.
     await eventually(async () => inbox.to(OPS).some((mail) => mail.subject.includes("(send_email)")), 5000, "alert");
   }, 20_000);

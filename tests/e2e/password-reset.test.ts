@@ -45,10 +45,13 @@ const askForReset = (email: string) => http(e2e.url, "POST", "/api/auth/password
 const confirm = (token: string, password = NEW_PASSWORD) =>
   http(e2e.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password } });
 
+/** The reset emails to `email` so far (registration also sends a verification email). */
+const resetMails = (email: string) => inbox.to(email).filter((mail) => mail.subject === "Reset your password");
+
 /** The token of the newest reset link emailed to `email`, once `count` have arrived. */
 async function linkTokenFor(email: string, count = 1): Promise<string> {
   const mails = await eventually(
-    async () => inbox.to(email).length >= count && inbox.to(email),
+    async () => resetMails(email).length >= count && resetMails(email),
     8000,
     `mail to ${email}`,
   );
@@ -73,8 +76,7 @@ describe("password reset over HTTP, with real SMTP and PostgreSQL", () => {
     expect(asked.status).toBe(202);
     const token = await linkTokenFor(ada.email);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const [mail] = inbox.to(ada.email);
-    expect(mail?.subject).toBe("Reset your password");
+    const [mail] = resetMails(ada.email);
     expect(mail?.text).toContain(`${e2e.url}/account/reset-password?token=`);
     expect(mail?.text).toContain("within 1 hour");
 
@@ -153,7 +155,7 @@ describe("password reset over HTTP, with real SMTP and PostgreSQL", () => {
     await resetJobsDone();
     await Bun.sleep(300);
     expect(inbox.to(stranger)).toEqual([]);
-    expect(inbox.to(ada.email)).toEqual([]);
+    expect(resetMails(ada.email)).toEqual([]);
   });
 
   test("a reset racing a sign-in with the old password leaves no session that works", async () => {

@@ -4,13 +4,16 @@ import { Licenses } from "./pages/licenses.tsx";
 import { Notifications } from "./pages/notifications.tsx";
 import { ForgotPassword, ResetPassword } from "./pages/password-reset.tsx";
 import { Purchases } from "./pages/purchases.tsx";
+import { Settings } from "./pages/settings.tsx";
 import { Subscriptions } from "./pages/subscriptions.tsx";
+import { VerifyEmail } from "./pages/verify-email.tsx";
 
 const PAGES: Pages = {
   "/": () => <Purchases />,
   "/licenses": () => <Licenses />,
   "/subscriptions": () => <Subscriptions />,
   "/notifications": () => <Notifications />,
+  "/settings": () => <Settings />,
 };
 
 const LINKS = [
@@ -18,6 +21,7 @@ const LINKS = [
   ["/licenses", "Licenses"],
   ["/subscriptions", "Subscriptions"],
   ["/notifications", "Notifications"],
+  ["/settings", "Settings"],
 ] as const;
 
 startConsole({
@@ -31,6 +35,7 @@ startConsole({
   openPages: {
     "/forgot-password": () => <ForgotPassword />,
     "/reset-password": () => <ResetPassword />,
+    "/verify-email": () => <VerifyEmail />,
   },
   forgotPassword: "/forgot-password",
   links: LINKS,

@@ -45,6 +45,17 @@ export function NextAction(props: { item: Item; onChange: () => void }) {
       ) : (
         <p>{action.label}</p>
       );
+    case "verify_email":
+      return (
+        <div>
+          <p>{action.label}</p>
+          <ActionButton
+            label="Send me a new link"
+            run={() => unwrap(api.POST("/api/auth/verify-email"))}
+            describe={() => "A new link is on its way to your email address."}
+          />
+        </div>
+      );
     case "wait_for_team":
       return (
         <p>

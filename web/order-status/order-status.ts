@@ -84,6 +84,11 @@ function actionCell(action: NextAction | undefined): HTMLTableCellElement {
     const note = noteFor();
     button.addEventListener("click", () => post(path, button, note));
     cell.append(button, " ", note);
+  } else if (path && action.kind === "verify_email") {
+    const button = Object.assign(document.createElement("button"), { type: "button", textContent: "Send a new link" });
+    const note = noteFor();
+    button.addEventListener("click", () => post(path, button, note));
+    cell.append(action.label, " ", button, " ", note);
   } else if (path && action.kind === "provide_domain") {
     const form = document.createElement("form");
     const input = Object.assign(document.createElement("input"), { name: "domain", required: true });

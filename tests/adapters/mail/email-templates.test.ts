@@ -3,10 +3,12 @@ import { readEmailTemplates } from "../../../adapters/mail/email-templates.ts";
 import { parseEmailTemplates } from "../../../adapters/wiring/mail.ts";
 import { makeOpsAlerts } from "../../../application/alerts/ops-alerts.ts";
 import type { OpsAlert } from "../../../application/alerts/ports.ts";
+import { makeSendEmailChangedNotice, makeSendEmailLink } from "../../../application/identity/email-links.ts";
 import { makeSendPasswordReset } from "../../../application/identity/password-reset.ts";
 import { EMAIL_TEMPLATES, type NewEmail } from "../../../application/mail/ports.ts";
 import { renderEmail } from "../../../application/mail/templates.ts";
 import { customerEmail } from "../../../application/notifications/customer-email.ts";
+import { createInMemoryEmailLinks } from "../../support/fakes/in-memory-email-links.ts";
 import { createInMemoryPasswordResets } from "../../support/fakes/in-memory-password-resets.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
@@ -25,6 +27,33 @@ async function alertEmail(alert: OpsAlert): Promise<NewEmail> {
   const [email] = queued;
   if (!email) throw new Error("nothing queued");
   return email;
+}
+
+/** The address emails as their jobs queue them, for an account of "Ada <Lovelace>": verify, change, notice. */
+async function addressEmails(): Promise<NewEmail[]> {
+  const queued: NewEmail[] = [];
+  const users = createInMemoryUserRepository();
+  const ada = await users.insert({
+    email: "ada@example.com",
+    name: "Ada <Lovelace>",
+    role: "customer",
+    passwordHash: "x",
+  });
+  if (!ada) throw new Error("seed failed");
+  const queue = { queue: async (email: NewEmail) => void queued.push(email) };
+  const send = makeSendEmailLink({
+    users,
+    links: createInMemoryEmailLinks(users),
+    mail: { queue, publicBaseUrl: "https://shop.example" },
+    ttlSeconds: 86_400,
+    clock: () => new Date(),
+    log: createRecordingLog(),
+  });
+  await send({ user_id: ada.id, email: ada.email, purpose: "verify" }, firstRun({ jobId: "1" }));
+  await send({ user_id: ada.id, email: "new@example.com", purpose: "change" }, firstRun({ jobId: "2" }));
+  const notice = makeSendEmailChangedNotice({ users, mail: { queue }, log: createRecordingLog() });
+  await notice({ user_id: ada.id, previous_email: ada.email, email: "new@example.com" }, firstRun({ jobId: "3" }));
+  return queued;
 }
 
 /** The reset email as the password reset job queues it, for an account of "Ada <Lovelace>". */
@@ -54,6 +83,7 @@ const FACTS = {
   driver: "multitenant_saas",
   workspace_url: "https://acme.pos.example/",
   attempts: 3,
+  awaiting: null,
 };
 
 describe("the email template files", () => {
@@ -110,6 +140,7 @@ describe("the email template files", () => {
         },
       }),
       await passwordResetEmail(),
+      ...(await addressEmails()),
     ];
     expect(emails.map((email) => email.template).sort()).toEqual([...EMAIL_TEMPLATES].sort());
     for (const email of emails) {
@@ -117,8 +148,10 @@ describe("the email template files", () => {
       expect(rendered.subject).not.toContain("{{");
       expect(rendered.text).not.toContain("{{");
       expect(rendered.html).not.toContain("{{");
-      const link = email.data.link ?? email.data.action_url ?? email.data.reset_url ?? "";
-      expect(rendered.html).toContain(link.replaceAll("&", "&amp;"));
+      const { link, action_url, reset_url, verify_url, confirm_url, new_email } = email.data;
+      const shown = link ?? action_url ?? reset_url ?? verify_url ?? confirm_url ?? new_email ?? "";
+      expect(shown).not.toBe("");
+      expect(rendered.html).toContain(shown.replaceAll("&", "&amp;"));
       expect(rendered.html).toStartWith("<!doctype html>");
     }
   });

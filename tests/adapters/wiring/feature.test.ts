@@ -12,11 +12,14 @@ const every: MarketplaceJobHandlers = {
   expire_checkout: done,
   fulfill: done,
   fulfillment_action: done,
+  release_held_deliveries: done,
   notify: done,
   send_email: done,
   webhook_fanout: done,
   webhook_delivery: done,
   password_reset: done,
+  email_link: done,
+  email_changed: done,
 };
 
 describe("the worker's handler table", () => {

@@ -10,6 +10,8 @@ const isJobType = (value: unknown): value is AnyJobType =>
 describe("the job kinds", () => {
   test("are the kinds stored in `jobs.kind`, each under its own", () => {
     expect(Object.keys(JOB_TYPES).sort()).toEqual([
+      "email_changed",
+      "email_link",
       "end_gateway_subscription",
       "expire_checkout",
       "fulfill",
@@ -17,6 +19,7 @@ describe("the job kinds", () => {
       "notify",
       "password_reset",
       "payment_event",
+      "release_held_deliveries",
       "send_email",
       "settle_refund",
       "webhook_delivery",

@@ -62,6 +62,7 @@ const aRow = (overrides: Partial<DashboardRow> = {}): DashboardRow => ({
   variant: "regular",
   fulfillment_id: "ful-1",
   status: "active",
+  awaiting: null,
   external_status: null,
   workspace_url: null,
   license_key: null,

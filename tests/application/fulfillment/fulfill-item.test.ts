@@ -9,7 +9,7 @@ import { createRecordingAdapters } from "../../support/fakes/recording-fulfillme
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
 import { nthRun } from "../../support/jobs.ts";
 
-function setup() {
+function setup(options: { requireVerifiedEmail?: boolean } = {}) {
   const uow = createInMemoryUnitOfWork();
   const adapters = createRecordingAdapters();
   const contexts = createInMemoryFulfillmentContextLoader();
@@ -20,6 +20,7 @@ function setup() {
     contexts,
     uow,
     log,
+    requireVerifiedEmail: options.requireVerifiedEmail ?? false,
   });
   const saas = adapters.multitenant_saas;
   /** Runs the fulfill job for `record` as attempt `attempt` of 3. */
@@ -35,6 +36,37 @@ const outage = () => new UpstreamServerError("provider", 503);
 const refusal = () => new UpstreamRejected("provider", 422, "PLAN_UNKNOWN", "no such plan");
 
 describe("fulfilling one order item", () => {
+  test("with verified addresses required, an unverified customer's delivery waits and the adapter is not called", async () => {
+    const t = setup({ requireVerifiedEmail: true });
+    const held = t.fulfillments.add({ driver: "multitenant_saas", payload_snapshot: { variant: "monthly" } });
+    const verified = t.fulfillments.add({ driver: "multitenant_saas" });
+    t.contexts.unverified.add(held.customer_id);
+    t.saas.fulfillWith({ status: "active", external_reference_id: "ref-1" });
+
+    await t.run(held);
+    await t.run(verified);
+
+    expect(t.fulfillments.get(held.id)).toMatchObject({
+      status: "awaiting_customer",
+      payload_snapshot: { variant: "monthly", awaiting: "verify_email" },
+    });
+    expect(t.fulfillments.get(verified.id)?.status).toBe("active");
+    expect(t.saas.calls).toEqual([{ method: "fulfill", recordId: verified.id }]);
+    expect(t.notifications()).toEqual([
+      ["fulfillment.action_required", held.id],
+      ["fulfillment.ready", verified.id],
+    ]);
+  });
+
+  test("without the setting, an unverified customer is delivered as anyone", async () => {
+    const t = setup();
+    const record = t.fulfillments.add({ driver: "multitenant_saas" });
+    t.contexts.unverified.add(record.customer_id);
+    t.saas.fulfillWith({ status: "active", external_reference_id: "ref-1" });
+    await t.run(record);
+    expect(t.fulfillments.get(record.id)?.status).toBe("active");
+  });
+
   test("a queued record is delivered by its driver's adapter and becomes active with its references", async () => {
     const t = setup();
     const record = t.fulfillments.add({ driver: "multitenant_saas", payload_snapshot: { variant: "monthly" } });

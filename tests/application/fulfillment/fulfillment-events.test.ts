@@ -17,6 +17,7 @@ function setUp() {
     contexts: createInMemoryFulfillmentContextLoader(),
     uow,
     log: createRecordingLog(),
+    requireVerifiedEmail: false,
   });
   const job = (attempt: number) => nthRun(attempt, 3);
   const run = (record: FulfillmentRecord, attempt = 1) => fulfillItem({ fulfillment_id: record.id }, job(attempt));

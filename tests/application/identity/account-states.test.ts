@@ -8,6 +8,7 @@ const anAccount = (id: string, overrides: Partial<Account> = {}): Account => ({
   email: `${id}@example.com`,
   name: id,
   role: "admin",
+  emailVerified: true,
   createdAt: new Date(),
   disabled: false,
   tokenVersion: 0,

@@ -1,14 +1,17 @@
 import { describe, expect, test } from "bun:test";
+import { emailLinkJob } from "../../../application/identity/jobs.ts";
 import { makeRegisterCustomer } from "../../../application/identity/register-customer.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
 import { createListedCommonPasswords } from "../../support/fakes/listed-common-passwords.ts";
 import { createPlainPasswordHasher } from "../../support/fakes/plain-password-hasher.ts";
+import { createRecordingJobScheduler } from "../../support/fakes/recording-job-scheduler.ts";
 
 function setup() {
   const users = createInMemoryUserRepository();
   const hasher = createPlainPasswordHasher();
   const commonPasswords = createListedCommonPasswords(["password1234"]);
-  return { users, hasher, register: makeRegisterCustomer({ users, hasher, commonPasswords }) };
+  const jobs = createRecordingJobScheduler();
+  return { users, hasher, jobs, register: makeRegisterCustomer({ users, hasher, commonPasswords, jobs }) };
 }
 
 const ada = { email: "ada@example.com", password: "correct horse", name: "Ada" };
@@ -26,6 +29,13 @@ describe("registerCustomer", () => {
     });
     expect(users.all).toHaveLength(1);
     expect(users.all[0]).toMatchObject({ id: account.id, passwordHash: "plain:correct horse" });
+  });
+
+  test("sends the new address a verification link; the account starts unverified", async () => {
+    const { register, jobs } = setup();
+    const account = await register(ada);
+    expect(account.emailVerified).toBe(false);
+    expect(jobs.all()).toEqual([emailLinkJob({ user_id: account.id, email: "ada@example.com", purpose: "verify" })]);
   });
 
   test("returns the account without its password hash", async () => {

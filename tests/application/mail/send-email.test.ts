@@ -15,6 +15,9 @@ const TEMPLATES = {
   "ops.task_overdue": TEMPLATE,
   "ops.secret_destination": TEMPLATE,
   "account.password_reset": TEMPLATE,
+  "account.verify_email": TEMPLATE,
+  "account.confirm_email_change": TEMPLATE,
+  "account.email_changed": TEMPLATE,
 };
 const CONTEXT = firstRun({ jobId: "1", maxAttempts: 3 });
 

@@ -10,6 +10,7 @@ const FACTS: FulfillmentMailFacts = {
   driver: "multitenant_saas",
   workspace_url: "https://acme.pos.example/",
   attempts: 1,
+  awaiting: null,
 };
 const message = (kind: NotificationOutboxMessage["kind"]): NotificationOutboxMessage => ({
   id: "n-1",
@@ -77,6 +78,15 @@ describe("the customer's delivery email", () => {
     expect(email.data).toMatchObject({
       action_label: expect.stringContaining("domain"),
       action_url: "https://shop.example/orders/o-1",
+    });
+  });
+
+  test("held for a verified address: open the emailed link, or ask for one on the account page", () => {
+    const facts = { ...FACTS, workspace_url: null, awaiting: "verify_email" };
+    const email = customerEmail(message("fulfillment.action_required"), facts, BASE);
+    expect(email.data).toMatchObject({
+      action_label: expect.stringContaining("Confirm your email address"),
+      action_url: "https://shop.example/account",
     });
   });
 });

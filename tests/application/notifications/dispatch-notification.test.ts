@@ -93,6 +93,7 @@ describe("dispatching a notification", () => {
                 driver: "multitenant_saas",
                 workspace_url: null,
                 attempts: 1,
+                awaiting: null,
               }
             : undefined,
       },

@@ -6,6 +6,7 @@ const item = (overrides: Partial<ItemFacts>): ItemFacts => ({
   checkout_url: null,
   fulfillment_id: "f-1",
   status: "active",
+  awaiting: null,
   external_status: null,
   driver: "multitenant_saas",
   workspace_url: null,
@@ -43,6 +44,11 @@ test.each([
     "a single-tenant item awaiting the customer asks for a domain",
     item({ status: "awaiting_customer", driver: "singletenant_provisioning" }),
     { kind: "provide_domain", url: "/api/fulfillments/f-1/customer-input" },
+  ],
+  [
+    "an item held for a verified address asks for one, whatever its driver",
+    item({ status: "awaiting_customer", driver: "singletenant_provisioning", awaiting: "verify_email" }),
+    { kind: "verify_email", url: "/api/auth/verify-email" },
   ],
   [
     "a manual item waits for the team, with the SLA due time",

@@ -56,10 +56,10 @@ export async function aFulfillmentContext(
 ): Promise<FulfillmentContext> {
   const product = await createPostgresProductRepository(sql).insert(validateProduct(input.product));
   if (!product) throw new Error("product insert failed");
-  const [customer] = await sql<{ id: string; email: string; name: string }[]>`
+  const [customer] = await sql<{ id: string; email: string; name: string; emailVerified: boolean }[]>`
     insert into users (email, name, role, password_hash)
     values (${`buyer-${unique()}@example.com`}, 'Ada Buyer', 'customer', 'not-a-hash')
-    returning id, email, name`;
+    returning id, email, name, email_verified_at is not null as "emailVerified"`;
   if (!customer) throw new Error("user insert failed");
 
   const variant = input.item?.variant ?? (product.is_recurring ? "monthly" : "regular");

@@ -8,10 +8,16 @@ import { aLicenseProduct } from "../builders/products.ts";
  * reading the customer's input from the record's snapshot as the real loader does. Remembers which
  * records it loaded.
  */
-export function createInMemoryFulfillmentContextLoader(): FulfillmentContextLoader & { readonly loaded: string[] } {
+export function createInMemoryFulfillmentContextLoader(): FulfillmentContextLoader & {
+  readonly loaded: string[];
+  /** Customers whose address is not verified; every other is. */
+  readonly unverified: Set<string>;
+} {
   const loaded: string[] = [];
+  const unverified = new Set<string>();
   return {
     loaded,
+    unverified,
     async load(record): Promise<FulfillmentContext> {
       loaded.push(record.id);
       const order = aPaidOrder({ id: record.order_id, customer_id: record.customer_id });
@@ -28,7 +34,12 @@ export function createInMemoryFulfillmentContextLoader(): FulfillmentContextLoad
           fulfillment_driver: record.driver,
         }),
         product: { ...product, created_at: order.created_at, updated_at: order.created_at },
-        customer: { id: record.customer_id, email: "ada@example.com", name: "Ada Buyer" },
+        customer: {
+          id: record.customer_id,
+          email: "ada@example.com",
+          name: "Ada Buyer",
+          emailVerified: !unverified.has(record.customer_id),
+        },
         payment: null,
         subscription: null,
         customerInput: input && typeof input === "object" ? (input as Record<string, string>) : null,

@@ -10,7 +10,14 @@ export function createInMemoryUserRepository(
   const byEmail = (email: string) => all.find((u) => u.email.toLowerCase() === email.toLowerCase());
   const strip = ({ passwordHash: _, ...user }: StoredUser) => user;
   const create = (user: NewUser): StoredUser => {
-    const stored = { ...user, id: crypto.randomUUID(), createdAt: new Date(), disabled: false, tokenVersion: 0 };
+    const stored = {
+      ...user,
+      id: crypto.randomUUID(),
+      createdAt: new Date(),
+      disabled: false,
+      tokenVersion: 0,
+      emailVerified: user.role === "admin",
+    };
     all.push(stored);
     return stored;
   };
@@ -40,13 +47,22 @@ export function createInMemoryUserRepository(
       const existing = all.find((u) => u.id === id);
       if (!existing) return undefined;
       const disabling = change.disabled === true && !existing.disabled;
-      const changed = replace(existing, { ...change, tokenVersion: existing.tokenVersion + (disabling ? 1 : 0) });
+      const changed = replace(existing, {
+        ...change,
+        tokenVersion: existing.tokenVersion + (disabling ? 1 : 0),
+        ...(disabling ? { keptSession: undefined } : {}),
+      });
       if (audit) await trail.record(audit);
       return changed;
     },
     async revokeTokens(id) {
       const existing = all.find((u) => u.id === id);
-      if (existing) replace(existing, { tokenVersion: existing.tokenVersion + 1 });
+      if (existing) replace(existing, { tokenVersion: existing.tokenVersion + 1, keptSession: undefined });
+      return existing !== undefined;
+    },
+    async changePassword(id, passwordHash, keep) {
+      const existing = all.find((u) => u.id === id);
+      if (existing) replace(existing, { passwordHash, tokenVersion: existing.tokenVersion + 1, keptSession: keep });
       return existing !== undefined;
     },
   };

@@ -86,7 +86,7 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await purchase(page, products.pos, "monthly").waitFor();
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
-    for (const name of ["Licenses", "Subscriptions", "Notifications"]) {
+    for (const name of ["Licenses", "Subscriptions", "Notifications", "Settings"]) {
       await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name, exact: true }).click();
       await page.getByRole("heading", { level: 1, name }).waitFor();
       await page.getByText("Loading…").waitFor({ state: "detached" });
@@ -95,11 +95,19 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     }
     // A move within the console puts the focus on the new page's content, so the header is behind it.
     const reached: string[] = [];
-    for (let i = 0; i < 6; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       await page.keyboard.press("Shift+Tab");
       reached.push(await page.evaluate(() => document.activeElement?.textContent?.trim() ?? ""));
     }
-    expect(reached).toEqual(["Sign out", "Notifications", "Subscriptions", "Licenses", "Purchases", "Skip to content"]);
+    expect(reached).toEqual([
+      "Sign out",
+      "Settings",
+      "Notifications",
+      "Subscriptions",
+      "Licenses",
+      "Purchases",
+      "Skip to content",
+    ]);
     await page.keyboard.press("Tab");
     await page.keyboard.press("Tab");
     await page.keyboard.press("Enter");
