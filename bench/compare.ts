@@ -11,7 +11,8 @@
  * `idle` adds the resident memory of each build started alone, after 50 catalog reads; `statements`
  * adds the statements PostgreSQL ran and the job claims among them per paid order, over 100 orders
  * at 10/s with `log_statement = 'all'`, each build once; `console` adds the console's first load, 20
- * loads a round as bench/run.ts takes them), `BENCH_REPS` and
+ * loads a round as bench/run.ts takes them; `download` adds the resident memory a build grows by
+ * while it streams a `BENCH_DOWNLOAD_MB` archive, every build's instance up, one download each a round), `BENCH_REPS` and
  * `BENCH_SECONDS` as in bench/run.ts; prints each figure's median and spread.
  */
 import { readFile, truncate } from "node:fs/promises";
@@ -20,6 +21,7 @@ import postgres from "postgres";
 import { measureCatalog, SERVER_CPU } from "./catalog.ts";
 import { measureConsole } from "./console.ts";
 import { offerPaidOrders } from "./delivery.ts";
+import { measureDownload } from "./download.ts";
 import {
   cpuMs,
   rssMb,
@@ -36,6 +38,7 @@ const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const E2E_RATE = Number(process.env.BENCH_E2E_RATE ?? 200);
 const E2E_SECONDS = Number(process.env.BENCH_E2E_SECONDS ?? 10);
+const DOWNLOAD_MB = Number(process.env.BENCH_DOWNLOAD_MB ?? 200);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "catalog,webhooks").split(",").map((name) => name.trim()));
 const builds = (process.env.BENCH_BUNDLES ?? "")
   .split(",")
@@ -160,6 +163,41 @@ try {
       await host.stop();
       services.splice(services.indexOf(host), 1);
     }
+  }
+  if (ONLY.has("download")) {
+    const hosts: Service[] = [];
+    for (const { name, bundle } of builds) {
+      hosts.push(await startMarketplace(database, sim.url, noJobs, { logPath: log(name), bundle }));
+    }
+    services.push(...hosts);
+    // The first marketplace to start seeded the demo catalog.
+    const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+    const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+    if (!product) throw new Error("the seeded point-of-sale product is missing");
+    for (let rep = 1; rep <= REPS; rep++) {
+      for (const i of builds.map((_, i) => (i + rep) % builds.length)) {
+        const { name } = builds[i] as (typeof builds)[number];
+        const host = hosts[i] as Service;
+        const figures = await measureDownload({
+          sql,
+          marketplace: host,
+          simUrl: sim.url,
+          productId: product.id,
+          megabytes: DOWNLOAD_MB,
+          say: () => {},
+        });
+        record(name, "download_rss_growth_mb", figures.rss_growth_mb);
+        record(name, "download_mb_per_sec", figures.mb_per_sec);
+        say(
+          `round ${rep} ${name}: RSS +${figures.rss_growth_mb} MB (${figures.rss_before_mb} → ${figures.peak_rss_mb}) at ${figures.mb_per_sec} MB/s`,
+        );
+      }
+    }
+    for (const host of hosts) {
+      await host.stop();
+      services.splice(services.indexOf(host), 1);
+    }
+    await sql.end();
   }
   if (ONLY.has("idle")) {
     for (let rep = 1; rep <= REPS; rep++) {

@@ -144,8 +144,9 @@ function figureRows(results: Results): Row[] {
   ];
   const { download } = results;
   if (download) {
+    const downloads = Number(results.settings.download_reps ?? 1);
     rows.push([
-      `marketplace RSS growth while a client downloads a ${Math.round(download.bytes / 1024 / 1024)} MB archive through it`,
+      `marketplace RSS growth while a client downloads a ${Math.round(download.bytes / 1024 / 1024)} MB archive through it${downloads > 1 ? ` (median of ${downloads} downloads)` : ""}`,
       `${download.rss_growth_mb} MB (${download.rss_before_mb} → ${download.peak_rss_mb} MB; ${download.mb_per_sec} MB/s)`,
       download.rss_growth_mb,
       TARGETS.download_rss_growth_mb,

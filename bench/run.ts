@@ -48,6 +48,11 @@ const PROVIDER_LATENCY_MS = setting("BENCH_PROVIDER_LATENCY_MS", 25, 25);
 const SCALE_CONCURRENCY = setting("BENCH_SCALE_CONCURRENCY", 2, 2);
 const CONSOLE_LOADS = setting("BENCH_CONSOLE_LOADS", 60, 3);
 const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
+/**
+ * Downloads per build, the figure their median: one download's peak depends on when the collector
+ * ran, and 8 downloads of one build read 13 to 39 MB (docs/performance.md).
+ */
+const DOWNLOAD_REPS = setting("BENCH_DOWNLOAD_REPS", 7, 1);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((name) => name.trim())) : undefined;
 const OUT = process.env.BENCH_OUT ?? (SMOKE || ONLY ? undefined : "bench/results.json");
 /** A git ref measured beside this code, figure by figure, for the side-by-side table (see bench/baseline.ts). */
@@ -112,7 +117,7 @@ try {
     return figures;
   };
   /**
-   * Each build's rounds of one figure, `REPS` of them: every build's instance is up the whole time
+   * Each build's rounds of one figure, `reps` of them (`REPS` unless said): every build's instance is up the whole time
    * (none runs jobs, so an idle one costs nothing) and the builds take turns round by round, so the
    * machine's drift (a pgbench floor that moved by a quarter between minutes) falls on all alike.
    * `combine` makes one figure of a build's rounds.
@@ -121,12 +126,13 @@ try {
     options: { logPath?: string; cpu?: number },
     measure: (build: Build, host: Service) => Promise<T>,
     combine: (rounds: T[]) => T,
+    reps = REPS,
   ): Promise<Map<Build, T>> => {
     const hosts = new Map<Build, Service>();
     try {
       for (const build of builds) hosts.set(build, await start(build, noJobs, options));
       const rounds = new Map<Build, T[]>(builds.map((build) => [build, []]));
-      for (let rep = 0; rep < REPS; rep++) {
+      for (let rep = 0; rep < reps; rep++) {
         for (const build of inTurn()) rounds.get(build)?.push(await measure(build, hosts.get(build) as Service));
       }
       return new Map([...rounds].map(([build, values]) => [build, combine(values)]));
@@ -191,6 +197,7 @@ try {
           say: (line) => say(`${tag(build)}${line}`),
         }),
       medianDownload,
+      DOWNLOAD_REPS,
     );
 
     /** The customer of the seeded product every paid order is for, registered through the first host. */
@@ -327,6 +334,7 @@ try {
           e2e_reps: E2E_REPS,
           scale_reps: SCALE_REPS,
           sweep_seconds: SWEEP_SECONDS,
+          download_reps: DOWNLOAD_REPS,
         },
         catalog: figure<CatalogMeasurement>(catalog),
         webhooks: figure<WebhookMeasurement>(webhooks),

@@ -18,6 +18,10 @@ export const AuditRecordSchema = named(
   t.Object({
     id: t.String({ pattern: "^[0-9]+$", description: "An entry's id is a number, written as a string" }),
     actor_id: Uuid,
+    actor_kind: t.Union([t.Literal("user"), t.Literal("api_key")], {
+      description: "An account, or an API key (`actor_id` is then the key's id)",
+    }),
+    actor_name: t.Nullable(t.String({ description: "An API key's name when it acted" })),
     action: t.String({ description: "`<resource>.<verb>`, such as `order.refund` or `secret.set`" }),
     target_type: t.String(),
     target_id: t.String(),

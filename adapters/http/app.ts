@@ -4,6 +4,7 @@ import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
+import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-routes.ts";
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
@@ -51,6 +52,7 @@ export interface AppDeps
     PageDeps,
     AdminUserDeps,
     AdminAuditDeps,
+    AdminApiKeyDeps,
     AdminWebhookEndpointDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
@@ -123,6 +125,7 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))
+    .use(createAdminApiKeyRoutes(deps))
     .use(createAdminWebhookEndpointRoutes(deps));
   routes.current = app.routes;
   closeTopLevelObjects(app.routes);

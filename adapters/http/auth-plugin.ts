@@ -2,10 +2,19 @@ import { jwt } from "@elysiajs/jwt";
 import { Elysia } from "elysia";
 import type { AccountStates } from "../../application/identity/ports.ts";
 import { checkSession, type KeptSession } from "../../domain/identity/account.ts";
-import { AccountDisabled, AuthenticationRequired, RoleForbidden } from "../../domain/identity/errors.ts";
+import { type ApiKey, isApiKeySecret } from "../../domain/identity/api-key.ts";
+import {
+  AccountDisabled,
+  ApiKeyNotAllowed,
+  ApiKeyScopeMissing,
+  AuthenticationRequired,
+  RoleForbidden,
+} from "../../domain/identity/errors.ts";
 import type { Role } from "../../domain/identity/user.ts";
+import { apiKeyScopeFor } from "./api-key-scopes.ts";
 
 export interface Principal {
+  /** The account's id, or the API key's when a key authenticated the request. */
   readonly userId: string;
   readonly role: Role;
   /** The token's session, which a password change keeps signed in; none on tokens issued before sessions had ids. */
@@ -18,6 +27,8 @@ export interface AuthOptions {
   readonly ttlSeconds: number;
   /** Where a token's role and account state are read from. */
   readonly accounts: AccountStates;
+  /** Which live API key a `mk_…` secret is; without it, keys are not accepted. */
+  readonly apiKeys?: (secret: string) => Promise<ApiKey | undefined>;
 }
 
 const CLOCK_TOLERANCE_SECONDS = 30;
@@ -36,7 +47,8 @@ function bearerToken(header: string | undefined): string | undefined {
 
 /**
  * JWT issuing and verification plus the `auth` macro: `{ auth: "admin" }` or
- * `{ auth: ["customer", "admin"] }` on a route resolves `principal` or answers 401/403.
+ * `{ auth: ["customer", "admin"] }` on a route resolves `principal` or answers 401/403. A bearer
+ * credential starting `mk_` is an API key instead, checked against the route's scope.
  * Verification pins HS256, requires `exp`, `iss` and `sub`, and allows 30 s of clock skew.
  * The token only names the account: the role that is checked, whether the account still exists
  * and is enabled, and whether the token's version is current come from `accounts`, so a demotion,
@@ -47,6 +59,18 @@ function bearerToken(header: string | undefined): string | undefined {
 export function createAuth(options: AuthOptions) {
   const { accounts } = options;
   const principals = new WeakMap<Request, Principal>();
+  /**
+   * An API key acts on admin routes only, each within the scope its path and method need
+   * (api-key-scopes.ts); an unknown, revoked or expired key is a 401 like a bad token.
+   */
+  const keyPrincipal = async (secret: string, roles: readonly Role[], request: Request): Promise<Principal> => {
+    const key = options.apiKeys ? await options.apiKeys(secret) : undefined;
+    if (!key) throw new AuthenticationRequired();
+    const scope = roles.includes("admin") ? apiKeyScopeFor(request.method, new URL(request.url).pathname) : undefined;
+    if (!scope) throw new ApiKeyNotAllowed();
+    if (!key.scopes.includes(scope)) throw new ApiKeyScopeMissing(scope);
+    return { userId: key.id, role: "admin", session: undefined };
+  };
   return new Elysia({ name: "auth" })
     .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` }))
     .macro({
@@ -54,6 +78,11 @@ export function createAuth(options: AuthOptions) {
         async transform({ jwt, request }) {
           const token = bearerToken(request.headers.get("authorization") ?? undefined);
           if (!token) throw new AuthenticationRequired();
+          const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
+          if (isApiKeySecret(token)) {
+            principals.set(request, await keyPrincipal(token, roles, request));
+            return;
+          }
           const claims = await jwt.verify(token, {
             algorithms: ["HS256"],
             issuer: options.issuer,
@@ -75,7 +104,6 @@ export function createAuth(options: AuthOptions) {
           const session = checkSession(await accounts.find(claims.sub), version, sessionId);
           if (session.outcome === "disabled") throw new AccountDisabled();
           if (session.outcome === "revoked") throw new AuthenticationRequired();
-          const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
           if (!roles.includes(session.role)) throw new RoleForbidden();
           principals.set(request, {
             userId: claims.sub,

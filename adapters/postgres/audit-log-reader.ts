@@ -24,7 +24,7 @@ export function createPostgresAuditLogReader(sql: Queryable): AuditLogReader {
       // No account has an id that is not a UUID: nobody by that name ever acted.
       if (filter.actor_id !== undefined && !isUuid(filter.actor_id)) return { items: [], next_cursor: null };
       const rows = await sql<AuditRecord[]>`
-        select id::text as id, actor_id, action, target_type, target_id, at, summary
+        select id::text as id, actor_id, actor_kind, actor_name, action, target_type, target_id, at, summary
         from audit_log
         where true
           ${filter.actor_id !== undefined ? sql`and actor_id = ${filter.actor_id}::uuid` : sql``}

@@ -1,4 +1,5 @@
 import { makeAccountStates } from "../../application/identity/account-states.ts";
+import { makeApiKeyAuthenticator, makeManageApiKeys } from "../../application/identity/api-keys.ts";
 import { makeAuthenticate } from "../../application/identity/authenticate.ts";
 import { makeChangeAccess } from "../../application/identity/change-access.ts";
 import { makeChangePassword } from "../../application/identity/change-password.ts";
@@ -18,6 +19,7 @@ import {
   makeSendPasswordReset,
 } from "../../application/identity/password-reset.ts";
 import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
+import { createPostgresApiKeys } from "../postgres/api-keys.ts";
 import { createPostgresEmailLinks } from "../postgres/email-links.ts";
 import { createPostgresPasswordResets } from "../postgres/password-resets.ts";
 import { createPostgresSignInThrottle } from "../postgres/sign-in-throttle.ts";
@@ -40,6 +42,7 @@ export function wireIdentity(
   const links = createPostgresEmailLinks(sql, jobsFor);
   const jobs = jobsFor(sql);
   const mailLinks = mail.queue && { queue: mail.queue, publicBaseUrl: config.publicBaseUrl };
+  const apiKeys = createPostgresApiKeys(sql);
   return {
     users,
     hasher,
@@ -51,7 +54,9 @@ export function wireIdentity(
         issuer: config.jwtIssuer,
         ttlSeconds: config.jwtTtlSeconds,
         accounts: makeAccountStates({ users, changes, now: () => performance.now() }),
+        apiKeys: makeApiKeyAuthenticator({ keys: apiKeys, changes, clock, now: () => performance.now(), log }),
       },
+      ...makeManageApiKeys({ keys: apiKeys, changes, clock }),
       registerCustomer: makeRegisterCustomer({ users, hasher, commonPasswords, jobs }),
       authenticate: makeAuthenticate({ users, hasher, signInThrottle, clock }),
       getUser: makeGetUser({ users }),

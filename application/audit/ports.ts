@@ -22,6 +22,9 @@ export interface AuditLogWriter {
 export interface AuditRecord extends Required<AuditEntry> {
   readonly id: string;
   readonly at: Date;
+  /** An account, or an API key (then `actor_name` is the key's name when it acted). */
+  readonly actor_kind: "user" | "api_key";
+  readonly actor_name: string | null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { AccessChange, Account, AccountState, KeptSession } from "../../domain/identity/account.ts";
+import type { ApiKey, ApiKeyScope } from "../../domain/identity/api-key.ts";
 import type { SignInAttemptDecision } from "../../domain/identity/sign-in-throttle.ts";
 import type { Role } from "../../domain/identity/user.ts";
 import type { AuditEntry } from "../audit/ports.ts";
@@ -145,4 +146,30 @@ export interface EmailLinks {
     now: Date,
     then: (spent: EmailLinkSpent, jobs: JobScheduler) => Promise<void>,
   ): Promise<EmailLinkRedeemed>;
+}
+
+/** A key as created: its secret's hash and shown prefix, never the secret. */
+export interface NewApiKey {
+  readonly name: string;
+  readonly prefix: string;
+  readonly secretHash: string;
+  readonly scopes: readonly ApiKeyScope[];
+  readonly createdBy: string;
+  readonly expiresAt: Date | null;
+}
+
+/** API keys, each kept as its secret's SHA-256 (a 256-bit random secret needs no slow hash). */
+export interface ApiKeys {
+  /** Stores the key and, in the same transaction, the audit entry `audit` makes of it. */
+  create(key: NewApiKey, audit: (created: ApiKey) => AuditEntry): Promise<ApiKey>;
+  /** Newest first, revoked ones included. */
+  list(page: PageRequest): Promise<Page<ApiKey>>;
+  /**
+   * Revokes the key at `at` (a revoked one keeps its first time), with the audit entry in the
+   * same transaction; undefined when there is no such key.
+   */
+  revoke(id: string, at: Date, audit: AuditEntry): Promise<ApiKey | undefined>;
+  findBySecretHash(secretHash: string): Promise<ApiKey | undefined>;
+  /** Notes that the key was used at `at`. */
+  touch(id: string, at: Date): Promise<void>;
 }

@@ -52,6 +52,27 @@ export class CurrentPasswordWrong extends fixedError(
   "The password given is not this account's password.",
 ) {}
 
+export class ApiKeyNotFound extends fixedError("API_KEY_NOT_FOUND", "not_found", "The API key does not exist.") {}
+
+/** A route no API key may call: it takes a signed-in admin. */
+export class ApiKeyNotAllowed extends fixedError(
+  "API_KEY_NOT_ALLOWED",
+  "forbidden",
+  "API keys cannot call this route; it takes a signed-in admin.",
+) {}
+
+/** The key lacks the scope the route needs, named in `missing_scope`. */
+export class ApiKeyScopeMissing extends DomainError {
+  readonly code = "API_KEY_SCOPE_MISSING";
+  readonly category = "forbidden";
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(readonly missingScope: string) {
+    super(`This API key lacks the scope ${missingScope}, which this route needs.`);
+    this.extensions = { missing_scope: missingScope };
+  }
+}
+
 export class UserNotFound extends fixedError("USER_NOT_FOUND", "not_found", "The user does not exist.") {}
 
 /** Too many failed sign-ins for this account just now: wait `retryAfterSeconds`. */

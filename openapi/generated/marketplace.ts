@@ -1382,6 +1382,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** API keys, newest first, revoked ones included; never their secrets */
+        get: operations["getApiAdminApi-keys"];
+        put?: never;
+        /**
+         * Create an API key; its secret is in this answer only
+         * @description Scopes: `catalog:read`, `catalog:write`, `orders:read`, `orders:write`, `fulfillments:read`, `fulfillments:write`, `customers:read`, `webhooks:read`, `webhooks:write`. A key calls admin routes within its scopes (`read` for GET, `write` for the rest); a route outside them is `403` `API_KEY_SCOPE_MISSING` naming `missing_scope`. Keys, accounts' access, gateways, secrets, jobs and the audit log take a signed-in admin (`403` `API_KEY_NOT_ALLOWED`).
+         */
+        post: operations["postApiAdminApi-keys"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Refused at once on this instance and within 5 s on every other one (at once when the change signal arrives). Revoking a revoked key again is `204` too.
+         */
+        delete: operations["deleteApiAdminApi-keysById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1619,11 +1660,41 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
+        ApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The secret's first characters, to tell keys apart; never the secret */
+            prefix: string;
+            scopes: ("catalog:read" | "catalog:write" | "orders:read" | "orders:write" | "fulfillments:read" | "fulfillments:write" | "customers:read" | "webhooks:read" | "webhooks:write")[];
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Noted at most once a minute per instance
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        ApiKeyPage: {
+            items: components["schemas"]["ApiKey"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
         AuditRecord: {
             /** @description An entry's id is a number, written as a string */
             id: string;
             /** Format: uuid */
             actor_id: string;
+            /** @enum {string} */
+            actor_kind: "user" | "api_key";
+            /** @description An API key's name when it acted */
+            actor_name: string | null;
             /** @description `<resource>.<verb>`, such as `order.refund` or `secret.set` */
             action: string;
             target_type: string;
@@ -1707,6 +1778,29 @@ export interface components {
         };
         /** @enum {string} */
         ConnectionFailureReason: "bad_credentials" | "unreachable" | "timeout" | "not_configured" | "unexpected_response";
+        CreatedApiKey: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The secret's first characters, to tell keys apart; never the secret */
+            prefix: string;
+            scopes: ("catalog:read" | "catalog:write" | "orders:read" | "orders:write" | "fulfillments:read" | "fulfillments:write" | "customers:read" | "webhooks:read" | "webhooks:write")[];
+            /** Format: uuid */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description Noted at most once a minute per instance
+             */
+            last_used_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description `mk_` and 43 random characters: shown this once and kept nowhere. Send it as `Authorization: Bearer mk_…`. */
+            secret: string;
+        };
         DashboardItem: {
             /** Format: uuid */
             order_id: string;
@@ -2047,6 +2141,12 @@ export interface components {
             expires_at: string | null;
             activations: number;
             max_activations: number;
+        };
+        NewApiKey: {
+            name: string;
+            scopes: string[];
+            /** Format: date-time */
+            expires_at?: string | null;
         };
         NextAction: {
             /** @enum {string} */
@@ -5203,6 +5303,93 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminApi-keys": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAdminApi-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewApiKey"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "deleteApiAdminApi-keysById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];

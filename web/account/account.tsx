@@ -5,6 +5,7 @@ import { Notifications } from "./pages/notifications.tsx";
 import { ForgotPassword, ResetPassword } from "./pages/password-reset.tsx";
 import { Purchases } from "./pages/purchases.tsx";
 import { Settings } from "./pages/settings.tsx";
+import { SignUp } from "./pages/sign-up.tsx";
 import { Subscriptions } from "./pages/subscriptions.tsx";
 import { VerifyEmail } from "./pages/verify-email.tsx";
 
@@ -36,7 +37,9 @@ startConsole({
     "/forgot-password": () => <ForgotPassword />,
     "/reset-password": () => <ResetPassword />,
     "/verify-email": () => <VerifyEmail />,
+    "/sign-up": () => <SignUp />,
   },
   forgotPassword: "/forgot-password",
+  signUp: "/sign-up",
   links: LINKS,
 });

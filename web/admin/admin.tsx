@@ -1,5 +1,6 @@
 import { type Pages, startConsole } from "../shared/console.tsx";
 import { api, session } from "./context.ts";
+import { ApiKeys } from "./pages/api-keys.tsx";
 import { DeadJobs } from "./pages/dead-jobs.tsx";
 import { Fulfillments } from "./pages/fulfillments.tsx";
 import { Gateways } from "./pages/gateways.tsx";
@@ -20,6 +21,7 @@ const PAGES: Pages = {
   "/jobs": () => <DeadJobs />,
   "/orders": () => <Orders />,
   "/orders/:id": (params) => <OrderPage id={params.id as string} />,
+  "/api-keys": () => <ApiKeys />,
 };
 
 const LINKS = [
@@ -29,6 +31,7 @@ const LINKS = [
   ["/manual-tasks", "Manual tasks"],
   ["/jobs", "Dead jobs"],
   ["/orders", "Orders"],
+  ["/api-keys", "API keys"],
 ] as const;
 
 startConsole({

@@ -23,6 +23,8 @@ export interface ConsoleOptions {
   readonly openPages?: Pages;
   /** Where the sign-in form's "Forgot your password?" leads, when the console has that page. */
   readonly forgotPassword?: string;
+  /** Where the sign-in form's "Create an account" leads, when the console has that page. */
+  readonly signUp?: string;
   readonly links: readonly (readonly [string, string])[];
   /** Where `/` leads, when it is no page of its own. */
   readonly home?: string;
@@ -46,6 +48,7 @@ function Console(props: { options: ConsoleOptions }) {
         title={title}
         wrongRole={props.options.wrongRole}
         forgotPassword={props.options.forgotPassword}
+        signUp={props.options.signUp}
       />
     );
   const route = match(Object.keys(pages), path);

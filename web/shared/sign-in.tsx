@@ -14,6 +14,8 @@ export function SignIn(props: {
   wrongRole: string;
   /** The console's "Forgot your password?" page, if it has one. */
   forgotPassword?: string | undefined;
+  /** The console's page for a new account, if it has one. */
+  signUp?: string | undefined;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -53,6 +55,11 @@ export function SignIn(props: {
       {props.forgotPassword ? (
         <p>
           <a href={href(props.forgotPassword)}>Forgot your password?</a>
+        </p>
+      ) : null}
+      {props.signUp ? (
+        <p>
+          New here? <a href={href(props.signUp)}>Create an account</a>
         </p>
       ) : null}
     </main>

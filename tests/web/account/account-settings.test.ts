@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
-import { seriousViolations, signIn } from "../../support/console.ts";
+import { seriousViolations } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { eventually, http, useE2e } from "../../support/e2e.ts";
 
@@ -30,28 +30,38 @@ async function addressLinkIn(email: string, subject: string): Promise<string> {
 }
 
 describe.skipIf(!hasChromium)("the account's settings in Chromium, through the mail sandbox", () => {
-  test("a customer verifies the address, changes the password, then moves to a new address", async () => {
+  test("a customer signs up, verifies the address, changes the password, then moves to a new address", async () => {
     const email = `settings-${crypto.randomUUID()}@example.com`;
     const password = "a settings passphrase";
-    const registered = await http(e2e.url, "POST", "/api/auth/register", { body: { email, password, name: "Ada" } });
-    expect(registered.status).toBe(201);
-    const other = await http(e2e.url, "POST", "/api/auth/login", { body: { email, password } });
     const page = await browser.newPage();
     const watched = watchPage(page);
+
+    await page.goto(`${e2e.url}/account`);
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await page.getByRole("heading", { name: "Create your account" }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Name").fill("Ada");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Create the account" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+    await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Settings" }).click();
+    await page.getByText(`${email}: not verified yet`).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    const other = await http(e2e.url, "POST", "/api/auth/login", { body: { email, password } });
+    expect(other.status).toBe(200);
 
     // The emailed link asks for a click before it confirms anything.
     const verify = await addressLinkIn(email, "Confirm your email address");
     await page.goto(verify);
     await page.getByRole("heading", { name: "Confirm your email address" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    expect((await http(e2e.url, "GET", "/api/me", { token: registered.body.token })).body.email_verified).toBe(false);
+    expect((await http(e2e.url, "GET", "/api/me", { token: other.body.token })).body.email_verified).toBe(false);
     await page.getByRole("button", { name: "Confirm my email address" }).click();
     await page.getByRole("status").filter({ hasText: "Your email address is confirmed" }).waitFor();
 
-    await signIn(page, e2e.url, "account", { email, password }, "/settings");
-    await page.getByRole("heading", { name: "Settings" }).waitFor();
+    await page.goto(`${e2e.url}/account/settings`);
     await page.getByText(`${email}: verified`).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByLabel("Current password").fill(password);
     await page.getByLabel("New password").fill("a changed passphrase");

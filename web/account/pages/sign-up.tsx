@@ -1,0 +1,75 @@
+import { useState } from "preact/hooks";
+import { ApiProblem, unwrap } from "../../shared/api.ts";
+import { Field } from "../../shared/fields.tsx";
+import { href, navigate } from "../../shared/router.ts";
+import { useSubmit } from "../../shared/use-submit.ts";
+import { api, session } from "../context.ts";
+
+const FIELDS = ["/name", "/email", "/password"] as const;
+
+/** `/account/sign-up`: a new customer account, signed in at once; a link to verify the address follows by email. */
+export function SignUp() {
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [errors, setErrors] = useState<Readonly<Record<string, string | undefined>>>({});
+  const { busy, message, submit } = useSubmit(
+    async () => {
+      setErrors({});
+      const registered = await unwrap(api.POST("/api/auth/register", { body: { name, email, password } }));
+      session.signIn(registered);
+      navigate("/");
+      return undefined;
+    },
+    (error) => {
+      if (!(error instanceof ApiProblem)) return false;
+      const found = Object.fromEntries(FIELDS.map((path) => [path, error.fieldError(path)]));
+      setErrors(found);
+      return Object.values(found).some((value) => value !== undefined);
+    },
+  );
+  return (
+    <main class="sign-in">
+      <h1>Create your account</h1>
+      <form onSubmit={submit}>
+        <Field
+          label="Name"
+          autocomplete="name"
+          required
+          error={errors["/name"]}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
+        <Field
+          label="Email"
+          type="email"
+          autocomplete="email"
+          required
+          hint="We send a link to confirm it."
+          error={errors["/email"]}
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
+        <Field
+          label="Password"
+          type="password"
+          autocomplete="new-password"
+          required
+          hint="At least 12 characters. A few unrelated words make a good one."
+          error={errors["/password"]}
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
+        <button type="submit" disabled={busy}>
+          Create the account
+        </button>
+        <p role="alert" class="error">
+          {message}
+        </p>
+      </form>
+      <p>
+        Have an account? <a href={href("/")}>Sign in</a>
+      </p>
+    </main>
+  );
+}
