@@ -26,6 +26,7 @@ import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
+import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
 import {
   createPublicCatalogAnswers,
   createPublicCatalogRoutes,
@@ -50,6 +51,7 @@ export interface AppDeps
     CustomerSubscriptionDeps,
     DownloadDeps,
     PageDeps,
+    ProductPageDeps,
     AdminUserDeps,
     AdminAuditDeps,
     AdminApiKeyDeps,
@@ -109,6 +111,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(createHealthRoutes(deps))
     .use(createPageRoutes(deps))
+    .use(createProductPageRoutes(deps))
     .use(createDownloadRoutes(deps))
     .use(createAuthRoutes(deps))
     .use(createPublicCatalogRoutes(deps, catalog))

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { projectPath } from "../asset-paths.ts";
+import { escapeHtml } from "./html.ts";
 import type { ConsoleBundle, ConsoleName, StaticAsset } from "./page-routes.ts";
 
 /** The two consoles, each a page of its own over the same client code. */
@@ -21,8 +22,6 @@ function asset(bytes: Uint8Array<ArrayBuffer>, contentType: string, cacheControl
   const etag = `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"`;
   return { body: () => bytes, contentType, etag, cacheControl };
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function shell(title: string, script: string, preload: readonly string[], style: string): string {
   const links = preload.map((name) => `<link rel="modulepreload" href="/assets/${escapeHtml(name)}">`).join("");

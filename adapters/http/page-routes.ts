@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { problem, problemResponse } from "../../kit/problem.ts";
+import { escapeHtml } from "./html.ts";
 
 /** A file served to browsers: its bytes never change while the process runs. */
 export interface StaticAsset {
@@ -61,8 +62,6 @@ function serveAsset(asset: StaticAsset | undefined, request: Request) {
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
   return new Response(asset.body(), { headers: { ...headers, "content-type": asset.contentType } });
 }
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function homePage(simulatorUrl: string | undefined): string {
   const links: [string, string][] = [

@@ -8,6 +8,7 @@ export function wireHttp({ infra, config, logger }: Platform) {
     accessLogger: infra.accessLogger ?? logger,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimits: { limits: config.rateLimits, trustProxy: config.trustProxy },
+    publicBaseUrl: config.publicBaseUrl,
     pages: loadBrowserPages({
       simulatorUrl: config.nodeEnv === "development" ? `http://127.0.0.1:${config.providerSimPort}` : undefined,
     }),

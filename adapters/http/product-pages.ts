@@ -1,0 +1,154 @@
+import type { PublicProduct } from "../../application/catalog/browse-catalog.ts";
+import { currencyExponent, formatMinorUnits } from "../../domain/shared/money.ts";
+import { escapeHtml } from "./html.ts";
+
+/**
+ * JSON inside `<script type="application/ld+json">`: `<`, `>` and `&` escaped as JSON escapes, so no
+ * value (a product name holding `</script>`) can end the block early.
+ */
+const jsonInScript = (value: unknown) =>
+  JSON.stringify(value).replaceAll("<", "\\u003c").replaceAll(">", "\\u003e").replaceAll("&", "\\u0026");
+
+/** A price in minor units as the decimal schema.org and people read: 4900 USD is "49.00". */
+export function decimalPrice(minor: number, currency: string): string {
+  const digits = currencyExponent(currency);
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
+const VARIANT_WORDS: Readonly<Record<string, string>> = {
+  monthly: "Monthly",
+  yearly: "Yearly",
+  one_time: "One-time purchase",
+  regular: "Regular license",
+  extended: "Extended license",
+};
+
+const variantWords = (variant: string) => VARIANT_WORDS[variant] ?? variant;
+
+/** The page's shell: our stylesheet only, nothing from another host, the description and canonical set. */
+function page(head: { title: string; description: string; canonical: string; extra?: string }, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(head.title)}</title>
+<meta name="description" content="${escapeHtml(head.description)}">
+<link rel="canonical" href="${escapeHtml(head.canonical)}">
+<link rel="icon" href="/favicon.ico">
+${head.extra ?? ""}
+<style>
+body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1f2328; max-width: 48rem; margin: 0 auto; padding: 1rem; }
+ul.products { list-style: none; padding: 0; }
+ul.products li { border-bottom: 1px solid #d0d7de; padding: 0.75rem 0; }
+table { border-collapse: collapse; }
+th, td { text-align: left; padding: 0.25rem 1rem 0.25rem 0; }
+</style>
+</head>
+<body>
+<header><a href="/products">All products</a> · <a href="/account">Your account</a></header>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+const descriptionOf = (product: PublicProduct) => (product.seo_description ?? product.description).slice(0, 300);
+
+/** `/products`: every published product, linked to its page. */
+export function productListPage(products: readonly PublicProduct[], baseUrl: string): string {
+  const items = products
+    .map(
+      (product) =>
+        `<li><h2><a href="/products/${encodeURIComponent(product.slug)}">${escapeHtml(product.name)}</a></h2>` +
+        `<p>${escapeHtml(descriptionOf(product))}</p></li>`,
+    )
+    .join("\n");
+  return page(
+    {
+      title: "Products",
+      description: "Everything the shop sells, each delivered automatically once it is paid for.",
+      canonical: new URL("/products", baseUrl).href,
+    },
+    `<h1>Products</h1>\n${products.length === 0 ? "<p>Nothing is for sale yet.</p>" : `<ul class="products">\n${items}\n</ul>`}`,
+  );
+}
+
+/**
+ * `/products/{slug}`: the product with its SEO fields as title and description, a canonical link,
+ * Open Graph tags, and schema.org `Product` JSON-LD with an `Offer` per variant and its price.
+ */
+export function productPage(product: PublicProduct, baseUrl: string): string {
+  const url = new URL(`/products/${encodeURIComponent(product.slug)}`, baseUrl).href;
+  const title = product.seo_title ?? product.name;
+  const description = descriptionOf(product);
+  const { variants } = product.checkout_options;
+  const structured = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: product.name,
+    description: product.description,
+    sku: product.slug,
+    url,
+    offers: variants.map((variant) => ({
+      "@type": "Offer",
+      name: variantWords(variant.variant),
+      price: decimalPrice(variant.price, variant.currency),
+      priceCurrency: variant.currency,
+      availability: "https://schema.org/InStock",
+      url,
+    })),
+  };
+  const extra = [
+    `<meta property="og:type" content="product">`,
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    `<meta property="og:description" content="${escapeHtml(description)}">`,
+    `<meta property="og:url" content="${escapeHtml(url)}">`,
+    `<script type="application/ld+json">${jsonInScript(structured)}</script>`,
+  ].join("\n");
+  const rows = variants
+    .map(
+      (variant) =>
+        `<tr><td>${escapeHtml(variantWords(variant.variant))}</td>` +
+        `<td>${escapeHtml(formatMinorUnits(variant.price, variant.currency))}</td></tr>`,
+    )
+    .join("\n");
+  const trial = product.checkout_options.trial_days
+    ? `<p>Try it free for ${product.checkout_options.trial_days} days.</p>`
+    : "";
+  return page(
+    { title, description, canonical: url, extra },
+    `<h1>${escapeHtml(product.name)}</h1>
+<p>${escapeHtml(product.description)}</p>
+${trial}
+${variants.length === 0 ? "<p>Not on sale right now.</p>" : `<table>\n<caption>Prices</caption>\n<thead><tr><th scope="col">Option</th><th scope="col">Price</th></tr></thead>\n<tbody>\n${rows}\n</tbody>\n</table>`}
+<p>Buy it from <a href="/account">your account</a>, or through the shop's storefront.</p>`,
+  );
+}
+
+/** The page for a slug no published product has. */
+export function productNotFoundPage(baseUrl: string): string {
+  return page(
+    {
+      title: "Product not found",
+      description: "No published product lives at this address.",
+      canonical: new URL("/products", baseUrl).href,
+    },
+    `<h1>Product not found</h1>\n<p>No published product lives at this address. <a href="/products">See every product</a>.</p>`,
+  );
+}
+
+/** `/sitemap.xml` (sitemaps.org 0.9): the product list and every published product's page. */
+export function sitemap(products: readonly PublicProduct[], baseUrl: string): string {
+  const urls = [
+    new URL("/products", baseUrl).href,
+    ...products.map((p) => new URL(`/products/${encodeURIComponent(p.slug)}`, baseUrl).href),
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+${urls.map((loc) => `<url><loc>${escapeHtml(loc)}</loc></url>`).join("\n")}
+</urlset>
+`;
+}
