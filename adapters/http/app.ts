@@ -4,6 +4,7 @@ import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
+import { type AccountRoutesDeps, createAccountRoutes } from "./account-routes.ts";
 import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-routes.ts";
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
@@ -55,6 +56,7 @@ export interface AppDeps
     AdminUserDeps,
     AdminAuditDeps,
     AdminApiKeyDeps,
+    AccountRoutesDeps,
     AdminWebhookEndpointDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
@@ -114,6 +116,7 @@ export function createApp(deps: AppDeps) {
     .use(createProductPageRoutes(deps))
     .use(createDownloadRoutes(deps))
     .use(createAuthRoutes(deps))
+    .use(createAccountRoutes(deps))
     .use(createPublicCatalogRoutes(deps, catalog))
     .use(createAdminCatalogRoutes(deps))
     .use(createAdminProviderRoutes(deps))

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Account, KeptSession } from "../../domain/identity/account.ts";
+import type { Account } from "../../domain/identity/account.ts";
 import { SignInThrottled } from "../../domain/identity/errors.ts";
 import { PASSWORD_MAX_LENGTH } from "../../domain/identity/password-policy.ts";
 import type { Registration, User } from "../../domain/identity/user.ts";
@@ -47,16 +47,6 @@ export interface AuthRoutesDeps {
   logOutEverywhere(userId: string): Promise<void>;
   requestPasswordReset(input: { email: string }): Promise<void>;
   resetPassword(input: { token: string; password: string }): Promise<void>;
-  changePassword(input: {
-    userId: string;
-    session: KeptSession | undefined;
-    currentPassword: string;
-    newPassword: string;
-    client: string;
-  }): Promise<void>;
-  requestEmailVerification(userId: string): Promise<void>;
-  requestEmailChange(input: { userId: string; password: string; email: string; client: string }): Promise<void>;
-  confirmEmail(input: { token: string }): Promise<void>;
 }
 
 /**
@@ -64,10 +54,18 @@ export interface AuthRoutesDeps {
  * UTF-16 units, and a password a little too long is refused by the policy, with its own field error,
  * rather than by the schema.
  */
-const PASSWORD_FIELD_MAX_LENGTH = 4 * PASSWORD_MAX_LENGTH;
+export const PASSWORD_FIELD_MAX_LENGTH = 4 * PASSWORD_MAX_LENGTH;
 
-const PASSWORD_RULES =
+export const PASSWORD_RULES =
   "A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.";
+
+/** The per-account wait answers like the per-address limit: 429 with how long to wait. */
+export const withRetryAfter =
+  (set: { headers: Record<string, string | number> }) =>
+  (error: unknown): never => {
+    if (error instanceof SignInThrottled) set.headers["retry-after"] = String(error.retryAfterSeconds);
+    throw error;
+  };
 
 export function createAuthRoutes(deps: AuthRoutesDeps) {
   // Each sign-in is a session of its own (`sid`), which a password change can keep signed in.
@@ -80,13 +78,6 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
     );
   const client = (request: Request, server: Parameters<typeof clientAddress>[1]) =>
     clientAddress(request, server, deps.rateLimits?.trustProxy ?? false);
-  /** The per-account wait answers like the per-address limit: 429 with how long to wait. */
-  const withRetryAfter =
-    (set: { headers: Record<string, string | number> }) =>
-    (error: unknown): never => {
-      if (error instanceof SignInThrottled) set.headers["retry-after"] = String(error.retryAfterSeconds);
-      throw error;
-    };
 
   return new Elysia({ name: "auth-routes", tags: ["auth"] })
     .use(createAuth(deps.auth))
@@ -159,90 +150,6 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
           summary: "Set a new password with a reset link's token",
           description: `Spends the link and ends every session of the account: tokens issued before are refused. A link used, expired or never issued is \`400\` \`RESET_TOKEN_INVALID\`. ${PASSWORD_RULES}`,
           responses: noContent("The password is set; sign in with it"),
-        },
-      },
-    )
-    .post(
-      "/api/auth/verify-email",
-      async ({ principal, set }) => {
-        await deps.requestEmailVerification(principal.userId);
-        set.status = 202;
-      },
-      {
-        auth: ["customer", "admin"],
-        detail: {
-          summary: "Email the signed-in account a new link that verifies its address",
-          description:
-            "Registration sends the first link. A link goes to `/account/verify-email?token=…`, works once and for `EMAIL_LINK_TTL_SECONDS` (default 86400); at most 3 address links are sent per account in 15 minutes. An address already verified is `409` `EMAIL_ALREADY_VERIFIED`.",
-          security: [{ bearer: [] }],
-          responses: { 202: { description: "A link is on its way to the account's address" } },
-        },
-      },
-    )
-    .post(
-      "/api/auth/verify-email/confirm",
-      async ({ body, set }) => {
-        await deps.confirmEmail(body);
-        set.status = 204;
-      },
-      {
-        body: t.Object({ token: t.String({ maxLength: 128, description: "The `token` of the emailed link" }) }),
-        detail: {
-          summary: "Open an emailed address link: verify the address, or confirm a change of address",
-          description:
-            "A verification link marks the account's address verified; a change-of-address link (`POST /api/me/email`) moves the account to the new address, verified, and tells the previous address. Either way, deliveries that waited for a verified address (`REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY`) start. A link used, expired or never issued is `400` `EMAIL_LINK_INVALID`; a new address another account took meanwhile is `409` `EMAIL_ALREADY_REGISTERED`.",
-          responses: noContent("The address is verified"),
-        },
-      },
-    )
-    .post(
-      "/api/me/password",
-      async ({ body, principal, set, request, server }) => {
-        await deps
-          .changePassword({
-            userId: principal.userId,
-            session: principal.session,
-            currentPassword: body.current_password,
-            newPassword: body.new_password,
-            client: client(request, server),
-          })
-          .catch(withRetryAfter(set));
-        set.status = 204;
-      },
-      {
-        auth: ["customer", "admin"],
-        body: t.Object({
-          current_password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH }),
-          new_password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH }),
-        }),
-        detail: {
-          summary: "Change the signed-in account's password",
-          description: `Every other session of the account ends; this one stays signed in. A wrong \`current_password\` is \`403\` \`CURRENT_PASSWORD_WRONG\`, and counts as a failed sign-in (429 \`SIGN_IN_THROTTLED\` after too many). ${PASSWORD_RULES}`,
-          security: [{ bearer: [] }],
-          responses: noContent("The password is changed"),
-        },
-      },
-    )
-    .post(
-      "/api/me/email",
-      async ({ body, principal, set, request, server }) => {
-        await deps
-          .requestEmailChange({ ...body, userId: principal.userId, client: client(request, server) })
-          .catch(withRetryAfter(set));
-        set.status = 202;
-      },
-      {
-        auth: ["customer", "admin"],
-        body: t.Object({
-          password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH }),
-          email: t.String({ maxLength: 254 }),
-        }),
-        detail: {
-          summary: "Ask to move the signed-in account to another email address",
-          description:
-            "A link goes to the new address (`/account/verify-email?token=…`); the change takes effect when it is opened (`POST /api/auth/verify-email/confirm`), and the previous address is then told. Until then the account keeps its address. A wrong `password` is `403` `CURRENT_PASSWORD_WRONG`, counted as a failed sign-in; an address another account has is `409` `EMAIL_ALREADY_REGISTERED`; the account's own is `422` `EMAIL_UNCHANGED`.",
-          security: [{ bearer: [] }],
-          responses: { 202: { description: "A link is on its way to the new address" } },
         },
       },
     )

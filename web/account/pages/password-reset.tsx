@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, unwrap } from "../../shared/api.ts";
+import { unwrap } from "../../shared/api.ts";
 import { Field } from "../../shared/fields.tsx";
 import { href } from "../../shared/router.ts";
+import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { api } from "../context.ts";
 
@@ -53,20 +54,13 @@ export function ResetPassword() {
   const [token] = useState(() => new URLSearchParams(location.search).get("token") ?? "");
   const [password, setPassword] = useState("");
   const [done, setDone] = useState(false);
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const { busy, message, submit } = useSubmit(
-    async () => {
-      setFieldError(undefined);
-      await unwrap(api.POST("/api/auth/password-reset/confirm", { body: { token, password } }));
-      setDone(true);
-      return undefined;
-    },
-    (error) => {
-      const field = error instanceof ApiProblem ? error.fieldError("/password") : undefined;
-      setFieldError(field);
-      return field !== undefined;
-    },
-  );
+  const fields = useFieldErrors(["/password"]);
+  const { busy, message, submit } = useSubmit(async () => {
+    fields.clear();
+    await unwrap(api.POST("/api/auth/password-reset/confirm", { body: { token, password } }));
+    setDone(true);
+    return undefined;
+  }, fields.take);
   if (done)
     return (
       <main class="sign-in">
@@ -88,7 +82,7 @@ export function ResetPassword() {
             autocomplete="new-password"
             required
             hint="At least 12 characters. A few unrelated words make a good one."
-            error={fieldError}
+            error={fields.errors["/password"]}
             value={password}
             onInput={(e) => setPassword(e.currentTarget.value)}
           />

@@ -1,23 +1,12 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, unwrap } from "../../shared/api.ts";
+import { unwrap } from "../../shared/api.ts";
 import { Field } from "../../shared/fields.tsx";
 import { useLoad } from "../../shared/load.ts";
 import { ActionButton, Loaded } from "../../shared/ui.tsx";
+import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { Card } from "../card.tsx";
 import { api } from "../context.ts";
-
-/** A form's field errors by JSON pointer, from a refusal that names them. */
-function useFieldErrors(paths: readonly string[]) {
-  const [errors, setErrors] = useState<Readonly<Record<string, string | undefined>>>({});
-  const take = (error: unknown) => {
-    if (!(error instanceof ApiProblem)) return false;
-    const found = Object.fromEntries(paths.map((path) => [path, error.fieldError(path)]));
-    setErrors(found);
-    return Object.values(found).some((value) => value !== undefined);
-  };
-  return { errors, clear: () => setErrors({}), take };
-}
 
 function ChangePassword() {
   const [current, setCurrent] = useState("");

@@ -1,7 +1,8 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, unwrap } from "../../shared/api.ts";
+import { unwrap } from "../../shared/api.ts";
 import { Field } from "../../shared/fields.tsx";
 import { href, navigate } from "../../shared/router.ts";
+import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { api, session } from "../context.ts";
 
@@ -12,22 +13,15 @@ export function SignUp() {
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<Readonly<Record<string, string | undefined>>>({});
-  const { busy, message, submit } = useSubmit(
-    async () => {
-      setErrors({});
-      const registered = await unwrap(api.POST("/api/auth/register", { body: { name, email, password } }));
-      session.signIn(registered);
-      navigate("/");
-      return undefined;
-    },
-    (error) => {
-      if (!(error instanceof ApiProblem)) return false;
-      const found = Object.fromEntries(FIELDS.map((path) => [path, error.fieldError(path)]));
-      setErrors(found);
-      return Object.values(found).some((value) => value !== undefined);
-    },
-  );
+  const fields = useFieldErrors(FIELDS);
+  const { errors } = fields;
+  const { busy, message, submit } = useSubmit(async () => {
+    fields.clear();
+    const registered = await unwrap(api.POST("/api/auth/register", { body: { name, email, password } }));
+    session.signIn(registered);
+    navigate("/");
+    return undefined;
+  }, fields.take);
   return (
     <main class="sign-in">
       <h1>Create your account</h1>

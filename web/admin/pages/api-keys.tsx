@@ -1,9 +1,10 @@
 import { useState } from "preact/hooks";
-import { ApiProblem, type Schemas, unwrap } from "../../shared/api.ts";
+import { type Schemas, unwrap } from "../../shared/api.ts";
 import { Checkbox, Field } from "../../shared/fields.tsx";
 import { formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
+import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { api } from "../context.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
@@ -12,7 +13,8 @@ import { Toolbar } from "../operations/toolbar.tsx";
 type ApiKey = Schemas["ApiKey"];
 type Scope = ApiKey["scopes"][number];
 
-const SCOPES: readonly Scope[] = [
+/** Every scope the API names, in its order; a scope the API adds and this list lacks does not compile. */
+const SCOPES = [
   "catalog:read",
   "catalog:write",
   "orders:read",
@@ -22,7 +24,9 @@ const SCOPES: readonly Scope[] = [
   "customers:read",
   "webhooks:read",
   "webhooks:write",
-];
+] as const satisfies readonly Scope[];
+const everyScope: Exclude<Scope, (typeof SCOPES)[number]> extends never ? true : never = true;
+void everyScope;
 
 /** The form for a new key; the secret the answer carries is shown once, with the words to keep it. */
 function NewKey(props: { onCreated: () => void }) {
@@ -30,28 +34,21 @@ function NewKey(props: { onCreated: () => void }) {
   const [scopes, setScopes] = useState<readonly Scope[]>([]);
   const [expires, setExpires] = useState("");
   const [secret, setSecret] = useState<{ name: string; value: string } | undefined>();
-  const [nameError, setNameError] = useState<string | undefined>();
-  const { busy, message, submit } = useSubmit(
-    async () => {
-      setNameError(undefined);
-      const created = await unwrap(
-        api.POST("/api/admin/api-keys", {
-          body: { name, scopes: [...scopes], expires_at: expires ? new Date(expires).toISOString() : null },
-        }),
-      );
-      setSecret({ name: created.name, value: created.secret });
-      setName("");
-      setScopes([]);
-      setExpires("");
-      props.onCreated();
-      return undefined;
-    },
-    (error) => {
-      const field = error instanceof ApiProblem ? error.fieldError("/name") : undefined;
-      setNameError(field);
-      return field !== undefined;
-    },
-  );
+  const fields = useFieldErrors(["/name"]);
+  const { busy, message, submit } = useSubmit(async () => {
+    fields.clear();
+    const created = await unwrap(
+      api.POST("/api/admin/api-keys", {
+        body: { name, scopes: [...scopes], expires_at: expires ? new Date(expires).toISOString() : null },
+      }),
+    );
+    setSecret({ name: created.name, value: created.secret });
+    setName("");
+    setScopes([]);
+    setExpires("");
+    props.onCreated();
+    return undefined;
+  }, fields.take);
   const toggle = (scope: Scope, on: boolean) =>
     setScopes((now) => (on ? [...now, scope] : now.filter((kept) => kept !== scope)));
   return (
@@ -75,7 +72,7 @@ function NewKey(props: { onCreated: () => void }) {
           label="Name"
           required
           hint="What uses it, such as the storefront server or the ERP."
-          error={nameError}
+          error={fields.errors["/name"]}
           value={name}
           onInput={(e) => setName(e.currentTarget.value)}
         />
