@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { describe, expect, test } from "bun:test";
 import { useTestDatabase } from "../support/database.ts";
 import { eventually, http, useE2e } from "../support/e2e.ts";
 import { createMovableClock } from "../support/fakes/movable-clock.ts";
-import { type SmtpInbox, startSmtpInbox } from "../support/smtp-inbox.ts";
+import { useSmtpInbox } from "../support/smtp-inbox.ts";
 
-const smtpPort = await freePort();
-let inbox: SmtpInbox;
-beforeAll(async () => {
-  inbox = await startSmtpInbox(smtpPort);
-});
-afterAll(() => inbox.stop());
+const smtp = await useSmtpInbox();
 
 const db = useTestDatabase();
 const time = createMovableClock(new Date());
 const e2e = useE2e(db, {
   env: {
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: "Example Shop <shop@shop.example>",
+    ...smtp.env,
     AUTH_RATE_LIMIT_BURST: "100000",
     AUTH_RATE_LIMIT_PER_SECOND: "100000",
   },
@@ -45,7 +38,7 @@ const confirm = (token: string) => http(e2e.url, "POST", "/api/auth/verify-email
 async function linkFrom(email: string, subject: string, count = 1): Promise<string> {
   const mails = await eventually(
     async () => {
-      const found = inbox.to(email).filter((mail) => mail.subject === subject);
+      const found = smtp.inbox.to(email).filter((mail) => mail.subject === subject);
       return found.length >= count && found;
     },
     8000,
@@ -66,8 +59,8 @@ describe("email verification over HTTP, with real SMTP and PostgreSQL", () => {
     expect((await me(ada.token)).body.email_verified).toBe(false);
     const token = await linkFrom(ada.email, VERIFY);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(inbox.to(ada.email)[0]?.text).toContain(`${e2e.url}/account/verify-email?token=`);
-    expect(inbox.to(ada.email)[0]?.text).toContain("within 24 hours");
+    expect(smtp.inbox.to(ada.email)[0]?.text).toContain(`${e2e.url}/account/verify-email?token=`);
+    expect(smtp.inbox.to(ada.email)[0]?.text).toContain("within 24 hours");
 
     expect((await confirm(token)).status).toBe(204);
     expect((await me(ada.token)).body.email_verified).toBe(true);
@@ -201,14 +194,14 @@ describe("email change over HTTP", () => {
     });
     expect(asked.status).toBe(202);
     const token = await linkFrom(next, CONFIRM_CHANGE);
-    expect(inbox.to(next)[0]?.text).toContain(ada.email);
+    expect(smtp.inbox.to(next)[0]?.text).toContain(ada.email);
     expect((await me(ada.token)).body.email).toBe(ada.email);
 
     expect((await confirm(token)).status).toBe(204);
     const after = await me(ada.token);
     expect([after.body.email, after.body.email_verified]).toEqual([next, true]);
     const notice = await eventually(
-      async () => inbox.to(ada.email).find((mail) => mail.subject === "Your account's email address was changed"),
+      async () => smtp.inbox.to(ada.email).find((mail) => mail.subject === "Your account's email address was changed"),
       8000,
       "the notice to the previous address",
     );

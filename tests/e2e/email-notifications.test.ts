@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 import { aManagedSetupProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
@@ -16,16 +15,11 @@ import {
   useE2e,
 } from "../support/e2e.ts";
 import { deliverEvent, stripeEvent } from "../support/payment-events.ts";
-import { type SmtpInbox, startSmtpInbox } from "../support/smtp-inbox.ts";
+import { useSmtpInbox } from "../support/smtp-inbox.ts";
 import { verifiedPayload, webhookReceiver } from "../support/webhook-receiver.ts";
 
 const OPS = "ops@shop.example";
-const smtpPort = await freePort();
-let inbox: SmtpInbox;
-beforeAll(async () => {
-  inbox = await startSmtpInbox(smtpPort);
-});
-afterAll(() => inbox.stop());
+const smtp = await useSmtpInbox();
 
 const receiver = webhookReceiver();
 let webhookSecret = "";
@@ -34,7 +28,7 @@ afterAll(() => receiver.stop());
 const db = useTestDatabase();
 const e2e = useE2e(db, {
   env: {
-    SMTP_URL: `smtp://shop:smtp-password@127.0.0.1:${smtpPort}`,
+    SMTP_URL: `smtp://shop:smtp-password@127.0.0.1:${smtp.port}`,
     MAIL_FROM: "Example Shop <shop@shop.example>",
     OPS_EMAIL: OPS,
   },
@@ -65,14 +59,14 @@ async function customer(name = "Ada Lovelace") {
   expect(registered.status).toBe(201);
   // Registration emails a verification link: it is let through first, so the delivery's email is
   // the only other one, and an SMTP refusal a test arranges falls on it.
-  await eventually(async () => inbox.to(email).some((mail) => mail.subject === VERIFY_SUBJECT), 8000, "the link");
+  await eventually(async () => smtp.inbox.to(email).some((mail) => mail.subject === VERIFY_SUBJECT), 8000, "the link");
   return { email, token: registered.body.token as string };
 }
 
 const VERIFY_SUBJECT = "Confirm your email address";
 
 /** The emails to `address` about its purchases: all but the verification link. */
-const purchaseMails = (address: string) => inbox.to(address).filter((mail) => mail.subject !== VERIFY_SUBJECT);
+const purchaseMails = (address: string) => smtp.inbox.to(address).filter((mail) => mail.subject !== VERIFY_SUBJECT);
 
 const mailTo = (address: string, count = 1, timeoutMs = 8000) =>
   eventually(
@@ -127,7 +121,7 @@ describe("emails over real SMTP", () => {
     const [dead] = await db.current.sql<{ id: string }[]>`
       select id::text from jobs where kind = 'fulfill' and state = 'dead' and payload->>'fulfillment_id' = ${record.id}`;
     const alert = await eventually(
-      async () => inbox.to(OPS).find((mail) => mail.subject.includes(`Job ${dead?.id} (fulfill)`)),
+      async () => smtp.inbox.to(OPS).find((mail) => mail.subject.includes(`Job ${dead?.id} (fulfill)`)),
       5000,
       "the dead-job alert",
     );
@@ -136,7 +130,7 @@ describe("emails over real SMTP", () => {
     // The next minute's sweep finds it alerted already.
     await e2e.marketplace.tick();
     await Bun.sleep(300);
-    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(`Job ${dead?.id} `))).toHaveLength(1);
+    expect(smtp.inbox.to(OPS).filter((mail) => mail.subject.includes(`Job ${dead?.id} `))).toHaveLength(1);
     await eventually(async () => webhooksAbout(orderId).length >= 2, 5000, "both webhooks");
     expect(webhooksAbout(orderId)).toEqual(["fulfillment.failed", "order.paid"]);
   }, 20_000);
@@ -144,15 +138,15 @@ describe("emails over real SMTP", () => {
   test("an SMTP server that refuses twice, then recovers, still delivers the email exactly once", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const buyer = await customer();
-    const attemptsBefore = inbox.attemptsTo(buyer.email);
-    inbox.refuse(2, 451, buyer.email);
+    const attemptsBefore = smtp.inbox.attemptsTo(buyer.email);
+    smtp.inbox.refuse(2, 451, buyer.email);
     const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     await fulfillmentReaches(db, orderId, "active", 5000);
     const [mail] = await mailTo(buyer.email);
     await Bun.sleep(500);
     expect(purchaseMails(buyer.email)).toHaveLength(1);
-    expect(inbox.received.filter((received) => received.messageId === mail?.messageId)).toHaveLength(1);
-    expect(inbox.attemptsTo(buyer.email) - attemptsBefore).toBe(3);
+    expect(smtp.inbox.received.filter((received) => received.messageId === mail?.messageId)).toHaveLength(1);
+    expect(smtp.inbox.attemptsTo(buyer.email) - attemptsBefore).toBe(3);
     const [job] = await db.current.sql<{ attempts: number; state: string }[]>`
       select j.attempts, j.state from jobs j join emails e on j.payload->>'email_id' = e.id::text
       where e.recipient = ${buyer.email} and e.template <> 'account.verify_email'`;
@@ -162,7 +156,7 @@ describe("emails over real SMTP", () => {
   test("a refusal for good (550) marks the email dead after one attempt, and operations hear of its dead job", async () => {
     const product = await createProduct(e2e, posProductFor(e2e));
     const buyer = await customer();
-    inbox.refuse(1, 550, buyer.email);
+    smtp.inbox.refuse(1, 550, buyer.email);
     const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_a");
     await fulfillmentReaches(db, orderId, "active", 5000);
     const email = await eventually(
@@ -177,7 +171,11 @@ describe("emails over real SMTP", () => {
     expect(email.last_error).toContain("550");
     expect(purchaseMails(buyer.email)).toHaveLength(0);
     // Its dead job is alerted to operations like any other.
-    await eventually(async () => inbox.to(OPS).some((mail) => mail.subject.includes("(send_email)")), 5000, "alert");
+    await eventually(
+      async () => smtp.inbox.to(OPS).some((mail) => mail.subject.includes("(send_email)")),
+      5000,
+      "alert",
+    );
   }, 20_000);
 
   test("a manual task past its due time is alerted once, linking to the admin resource", async () => {
@@ -194,14 +192,14 @@ describe("emails over real SMTP", () => {
     await e2e.marketplace.tick();
     await e2e.marketplace.tick();
     const alert = await eventually(
-      async () => inbox.to(OPS).find((mail) => mail.subject === `[ops] Task ${task?.id} is past its due time`),
+      async () => smtp.inbox.to(OPS).find((mail) => mail.subject === `[ops] Task ${task?.id} is past its due time`),
       5000,
       "the overdue alert",
     );
     expect(alert.text).toContain(`Call ${buyer.email}`);
     expect(alert.text).toContain(`${e2e.url}/api/admin/manual-tasks?status=open#${task?.id}`);
     await Bun.sleep(300);
-    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(`Task ${task?.id}`))).toHaveLength(1);
+    expect(smtp.inbox.to(OPS).filter((mail) => mail.subject.includes(`Task ${task?.id}`))).toHaveLength(1);
   }, 20_000);
 });
 
@@ -232,7 +230,7 @@ describe("operations alerts", () => {
     await deliverEvent(e2e.marketplace, db, "gateway_b", underpaid, SANDBOX.GATEWAY_B_SANDBOX_WEBHOOK_SECRET);
     await deliverEvent(e2e.marketplace, db, "gateway_b", underpaid, SANDBOX.GATEWAY_B_SANDBOX_WEBHOOK_SECRET);
     const alert = await eventually(
-      async () => inbox.to(OPS).find((mail) => mail.subject === `[ops] Order ${orderId} needs attention`),
+      async () => smtp.inbox.to(OPS).find((mail) => mail.subject === `[ops] Order ${orderId} needs attention`),
       5000,
       "the needs-attention alert",
     );
@@ -240,7 +238,7 @@ describe("operations alerts", () => {
     expect(alert.text).toContain(`${e2e.url}/api/admin/orders/${orderId}`);
     expect(alert.html).toContain(`href="${e2e.url}/api/admin/orders/${orderId}"`);
     await Bun.sleep(300);
-    expect(inbox.to(OPS).filter((mail) => mail.subject.includes(orderId))).toHaveLength(1);
+    expect(smtp.inbox.to(OPS).filter((mail) => mail.subject.includes(orderId))).toHaveLength(1);
   }, 20_000);
 });
 

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { describe, expect, test } from "bun:test";
 import { useTestDatabase } from "../support/database.ts";
 import { eventually, http, useE2e } from "../support/e2e.ts";
 import { createMovableClock } from "../support/fakes/movable-clock.ts";
-import { type SmtpInbox, startSmtpInbox } from "../support/smtp-inbox.ts";
+import { useSmtpInbox } from "../support/smtp-inbox.ts";
 
-const smtpPort = await freePort();
-let inbox: SmtpInbox;
-beforeAll(async () => {
-  inbox = await startSmtpInbox(smtpPort);
-});
-afterAll(() => inbox.stop());
+const smtp = await useSmtpInbox();
 
 const db = useTestDatabase();
 const time = createMovableClock(new Date());
 const e2e = useE2e(db, {
   env: {
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: "Example Shop <shop@shop.example>",
+    ...smtp.env,
     // The enumeration check sends 100 requests from one address; the limit has its own test.
     AUTH_RATE_LIMIT_BURST: "100000",
     AUTH_RATE_LIMIT_PER_SECOND: "100000",
@@ -46,7 +39,7 @@ const confirm = (token: string, password = NEW_PASSWORD) =>
   http(e2e.url, "POST", "/api/auth/password-reset/confirm", { body: { token, password } });
 
 /** The reset emails to `email` so far (registration also sends a verification email). */
-const resetMails = (email: string) => inbox.to(email).filter((mail) => mail.subject === "Reset your password");
+const resetMails = (email: string) => smtp.inbox.to(email).filter((mail) => mail.subject === "Reset your password");
 
 /** The token of the newest reset link emailed to `email`, once `count` have arrived. */
 async function linkTokenFor(email: string, count = 1): Promise<string> {
@@ -154,7 +147,7 @@ describe("password reset over HTTP, with real SMTP and PostgreSQL", () => {
     expect((await askForReset(ada.email)).status).toBe(202);
     await resetJobsDone();
     await Bun.sleep(300);
-    expect(inbox.to(stranger)).toEqual([]);
+    expect(smtp.inbox.to(stranger)).toEqual([]);
     expect(resetMails(ada.email)).toEqual([]);
   });
 

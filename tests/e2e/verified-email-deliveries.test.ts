@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
+import { describe, expect, test } from "bun:test";
 import { useTestDatabase } from "../support/database.ts";
 import {
   buyAndPay,
@@ -12,20 +11,14 @@ import {
   tenantsAtSimulator,
   useE2e,
 } from "../support/e2e.ts";
-import { type SmtpInbox, startSmtpInbox } from "../support/smtp-inbox.ts";
+import { useSmtpInbox } from "../support/smtp-inbox.ts";
 
-const smtpPort = await freePort();
-let inbox: SmtpInbox;
-beforeAll(async () => {
-  inbox = await startSmtpInbox(smtpPort);
-});
-afterAll(() => inbox.stop());
+const smtp = await useSmtpInbox();
 
 const db = useTestDatabase();
 const e2e = useE2e(db, {
   env: {
-    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-    MAIL_FROM: "Example Shop <shop@shop.example>",
+    ...smtp.env,
     REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY: "true",
   },
 });
@@ -37,7 +30,7 @@ async function emailOf(token: string): Promise<string> {
 /** The token of the verification link emailed to `email`. */
 async function verificationToken(email: string): Promise<string> {
   const mail = await eventually(
-    async () => inbox.to(email).find((m) => m.subject === "Confirm your email address"),
+    async () => smtp.inbox.to(email).find((m) => m.subject === "Confirm your email address"),
     8000,
     `the verification link to ${email}`,
   );
@@ -58,7 +51,7 @@ describe("REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY=true", () => {
     const item = dashboard.body.items.find((entry: { order_id: string }) => entry.order_id === orderId);
     expect(item.next_action).toMatchObject({ kind: "verify_email", url: "/api/auth/verify-email" });
     const told = await eventually(
-      async () => inbox.to(email).find((m) => m.subject.includes("needs something from you")),
+      async () => smtp.inbox.to(email).find((m) => m.subject.includes("needs something from you")),
       8000,
       "the action-required email",
     );

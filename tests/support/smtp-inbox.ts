@@ -1,5 +1,7 @@
+import { afterAll, beforeAll } from "bun:test";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
+import { freePort } from "../../scripts/lib/postgres-cluster.ts";
 
 /** Logging in with this password is refused (535), as with wrong credentials. */
 export const REFUSED_PASSWORD = "wrong-password";
@@ -81,3 +83,25 @@ export async function startSmtpInbox(listenPort = 0) {
 }
 
 export type SmtpInbox = Awaited<ReturnType<typeof startSmtpInbox>>;
+
+/**
+ * A test file's own SMTP inbox on a port of its own, started before its tests and stopped after;
+ * `env` points a marketplace's mail at it. Call at the top of the file.
+ */
+export async function useSmtpInbox() {
+  const port = await freePort();
+  let started: SmtpInbox | undefined;
+  beforeAll(async () => {
+    started = await startSmtpInbox(port);
+  });
+  afterAll(() => started?.stop());
+  return {
+    port,
+    env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: "Example Shop <shop@shop.example>" },
+    /** The running inbox; only inside a test or a hook. */
+    get inbox(): SmtpInbox {
+      if (!started) throw new Error("the SMTP inbox is used before its file's tests started");
+      return started;
+    },
+  };
+}

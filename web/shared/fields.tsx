@@ -146,3 +146,24 @@ export function TextArea(
     </div>
   );
 }
+
+/** A field for choosing a password, with the policy's words beside it and the API's refusal of it. */
+export function NewPasswordField(props: {
+  label: string;
+  error: string | undefined;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field
+      label={props.label}
+      type="password"
+      autocomplete="new-password"
+      required
+      hint="At least 12 characters. A few unrelated words make a good one."
+      error={props.error}
+      value={props.value}
+      onInput={(e) => props.onChange(e.currentTarget.value)}
+    />
+  );
+}

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { unwrap } from "../../shared/api.ts";
-import { Field } from "../../shared/fields.tsx";
+import { Field, NewPasswordField } from "../../shared/fields.tsx";
 import { href } from "../../shared/router.ts";
 import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
@@ -76,15 +76,11 @@ export function ResetPassword() {
       <h1>Choose a new password</h1>
       {token ? (
         <form onSubmit={submit}>
-          <Field
+          <NewPasswordField
             label="New password"
-            type="password"
-            autocomplete="new-password"
-            required
-            hint="At least 12 characters. A few unrelated words make a good one."
             error={fields.errors["/password"]}
             value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
+            onChange={setPassword}
           />
           <button type="submit" disabled={busy}>
             Set the password

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { unwrap } from "../../shared/api.ts";
-import { Field } from "../../shared/fields.tsx";
+import { Field, NewPasswordField } from "../../shared/fields.tsx";
 import { useLoad } from "../../shared/load.ts";
 import { ActionButton, Loaded } from "../../shared/ui.tsx";
 import { useFieldErrors } from "../../shared/use-field-errors.ts";
@@ -30,16 +30,7 @@ function ChangePassword() {
           value={current}
           onInput={(e) => setCurrent(e.currentTarget.value)}
         />
-        <Field
-          label="New password"
-          type="password"
-          autocomplete="new-password"
-          required
-          hint="At least 12 characters. A few unrelated words make a good one."
-          error={fields.errors["/new_password"]}
-          value={next}
-          onInput={(e) => setNext(e.currentTarget.value)}
-        />
+        <NewPasswordField label="New password" error={fields.errors["/new_password"]} value={next} onChange={setNext} />
         <button type="submit" disabled={busy}>
           Change the password
         </button>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { unwrap } from "../../shared/api.ts";
-import { Field } from "../../shared/fields.tsx";
+import { Field, NewPasswordField } from "../../shared/fields.tsx";
 import { href, navigate } from "../../shared/router.ts";
 import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
@@ -44,16 +44,7 @@ export function SignUp() {
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
         />
-        <Field
-          label="Password"
-          type="password"
-          autocomplete="new-password"
-          required
-          hint="At least 12 characters. A few unrelated words make a good one."
-          error={errors["/password"]}
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
+        <NewPasswordField label="Password" error={errors["/password"]} value={password} onChange={setPassword} />
         <button type="submit" disabled={busy}>
           Create the account
         </button>
