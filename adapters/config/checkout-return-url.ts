@@ -24,18 +24,35 @@ export function checkoutReturnUrlTemplate(env: Env, publicBaseUrl: string): stri
   return raw;
 }
 
-/** The template filled in for one order, with `checkout=success|cancelled` added to its query. */
-export function checkoutReturnUrl(template: string, orderId: string, outcome: "success" | "cancelled"): string {
+/**
+ * The template filled in for one order, with `checkout=success|cancelled` added to its query, and
+ * a guest's order access as `access`.
+ */
+export function checkoutReturnUrl(
+  template: string,
+  orderId: string,
+  outcome: "success" | "cancelled",
+  access?: string,
+): string {
   const url = new URL(template.replaceAll(ORDER_ID_PLACEHOLDER, encodeURIComponent(orderId)));
   // Appended by hand: searchParams would re-encode the storefront's own query.
-  url.search = url.search ? `${url.search}&checkout=${outcome}` : `?checkout=${outcome}`;
+  const added = `checkout=${outcome}${access ? `&access=${encodeURIComponent(access)}` : ""}`;
+  url.search = url.search ? `${url.search}&${added}` : `?${added}`;
   return url.href;
 }
 
-/** Where the gateway returns the customer after paying or giving up, per order. */
-export function checkoutReturnUrls(template: string) {
+/** Our own order status page for one order, with a guest's access. */
+export function orderStatusUrl(publicBaseUrl: string, orderId: string, access?: string): string {
+  const url = new URL(`/orders/${encodeURIComponent(orderId)}`, publicBaseUrl);
+  if (access) url.search = `?access=${encodeURIComponent(access)}`;
+  return url.href;
+}
+
+/** Where the gateway returns the customer after paying or giving up, per order, and the order's status page. */
+export function checkoutReturnUrls(template: string, publicBaseUrl: string) {
   return {
-    success: (orderId: string) => checkoutReturnUrl(template, orderId, "success"),
-    cancel: (orderId: string) => checkoutReturnUrl(template, orderId, "cancelled"),
+    success: (orderId: string, access?: string) => checkoutReturnUrl(template, orderId, "success", access),
+    cancel: (orderId: string, access?: string) => checkoutReturnUrl(template, orderId, "cancelled", access),
+    status: (orderId: string, access?: string) => orderStatusUrl(publicBaseUrl, orderId, access),
   };
 }

@@ -71,50 +71,61 @@ export function createAuth(options: AuthOptions) {
     if (!key.scopes.includes(scope)) throw new ApiKeyScopeMissing(scope);
     return { userId: key.id, role: "admin", session: undefined };
   };
+  type Jwt = { verify(token: string, options: object): Promise<false | Record<string, unknown>> };
+  /** Who the request's bearer credential names, checked against `roles`; throws 401/403 otherwise. */
+  const authenticate = async (jwt: Jwt, request: Request, roles: readonly Role[]): Promise<Principal> => {
+    const token = bearerToken(request.headers.get("authorization") ?? undefined);
+    if (!token) throw new AuthenticationRequired();
+    if (isApiKeySecret(token)) return keyPrincipal(token, roles, request);
+    const claims = await jwt.verify(token, {
+      algorithms: ["HS256"],
+      issuer: options.issuer,
+      requiredClaims: ["exp", "iss", "sub"],
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    });
+    // A role claim outside the known roles was never issued here, though the database decides the role.
+    if (!claims || typeof claims.sub !== "string" || typeof claims.role !== "string" || !ROLES.includes(claims.role)) {
+      throw new AuthenticationRequired();
+    }
+    const version = tokenVersion(claims.ver);
+    if (version === undefined) throw new AuthenticationRequired();
+    const sessionId = typeof claims.sid === "string" ? claims.sid : undefined;
+    const session = checkSession(await accounts.find(claims.sub), version, sessionId);
+    if (session.outcome === "disabled") throw new AccountDisabled();
+    if (session.outcome === "revoked") throw new AuthenticationRequired();
+    if (!roles.includes(session.role)) throw new RoleForbidden();
+    return {
+      userId: claims.sub,
+      role: session.role,
+      session: sessionId === undefined ? undefined : { id: sessionId, version },
+    };
+  };
+  const rolesOf = (allowed: Role | readonly Role[]): readonly Role[] =>
+    typeof allowed === "string" ? [allowed] : allowed;
   return new Elysia({ name: "auth" })
     .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` }))
     .macro({
       auth: (allowed: Role | readonly Role[]) => ({
         async transform({ jwt, request }) {
-          const token = bearerToken(request.headers.get("authorization") ?? undefined);
-          if (!token) throw new AuthenticationRequired();
-          const roles: readonly Role[] = typeof allowed === "string" ? [allowed] : allowed;
-          if (isApiKeySecret(token)) {
-            principals.set(request, await keyPrincipal(token, roles, request));
-            return;
-          }
-          const claims = await jwt.verify(token, {
-            algorithms: ["HS256"],
-            issuer: options.issuer,
-            requiredClaims: ["exp", "iss", "sub"],
-            clockTolerance: CLOCK_TOLERANCE_SECONDS,
-          });
-          // A role claim outside the known roles was never issued here, though the database decides the role.
-          if (
-            !claims ||
-            typeof claims.sub !== "string" ||
-            typeof claims.role !== "string" ||
-            !ROLES.includes(claims.role)
-          ) {
-            throw new AuthenticationRequired();
-          }
-          const version = tokenVersion(claims.ver);
-          if (version === undefined) throw new AuthenticationRequired();
-          const sessionId = typeof claims.sid === "string" ? claims.sid : undefined;
-          const session = checkSession(await accounts.find(claims.sub), version, sessionId);
-          if (session.outcome === "disabled") throw new AccountDisabled();
-          if (session.outcome === "revoked") throw new AuthenticationRequired();
-          if (!roles.includes(session.role)) throw new RoleForbidden();
-          principals.set(request, {
-            userId: claims.sub,
-            role: session.role,
-            session: sessionId === undefined ? undefined : { id: sessionId, version },
-          });
+          principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
         },
         resolve({ request }) {
           const principal = principals.get(request);
           if (!principal) throw new AuthenticationRequired();
           return { principal };
+        },
+      }),
+      /**
+       * Like `auth`, for a route anyone may call: without an `Authorization` header `principal` is
+       * undefined; with one, it must be good (a bad token is a 401, never a fall back to anonymous).
+       */
+      optionalAuth: (allowed: Role | readonly Role[]) => ({
+        async transform({ jwt, request }) {
+          if (!request.headers.has("authorization")) return;
+          principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
+        },
+        resolve({ request }) {
+          return { principal: principals.get(request) };
         },
       }),
     });

@@ -19,6 +19,10 @@ export const UserBody = named(
     email_verified: t.Boolean({
       description: "Whether a link emailed to the address was opened; `POST /api/auth/verify-email` sends a new one",
     }),
+    guest: t.Boolean({
+      description:
+        "A guest customer record: someone bought without an account; it cannot sign in until a link in its emails sets a password",
+    }),
     created_at: t.String({ format: "date-time" }),
   }),
 );
@@ -34,6 +38,7 @@ export const toUserBody = (user: User) => ({
   name: user.name,
   role: user.role,
   email_verified: user.emailVerified,
+  guest: user.guest,
   created_at: user.createdAt.toISOString(),
 });
 

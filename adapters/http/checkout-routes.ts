@@ -1,7 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
-import type { CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
 import { MAX_CHECKOUT_ITEMS } from "../../domain/checkout/checkout.ts";
+import { GUEST_NAME_MAX_LENGTH } from "../../domain/checkout/guest-buyer.ts";
+import { normalizeEmail } from "../../domain/shared/email-address.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { Int } from "../../kit/schema-types.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { GatewaySchema, VariantSchema } from "./catalog-schemas.ts";
@@ -14,7 +17,7 @@ export interface CheckoutDeps {
   readonly auth: AuthOptions;
   calculateCheckout(request: CheckoutRequest): Promise<CalculatedCheckout>;
   createCheckout(
-    customerId: string,
+    buyer: Buyer,
     request: CheckoutRequest,
     idempotencyKey?: string,
   ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
@@ -41,10 +44,46 @@ const CheckoutBody = named(
         { minItems: 1, maxItems: MAX_CHECKOUT_ITEMS },
       ),
       payment_gateway: t.Optional(GatewaySchema),
+      email: t.Optional(
+        t.String({
+          maxLength: 320,
+          description:
+            "A guest's address, when checking out without signing in: it gets the receipt, the delivery emails and a link to set a password",
+        }),
+      ),
+      name: t.Optional(
+        t.String({ maxLength: GUEST_NAME_MAX_LENGTH * 2, description: "A guest's name, to greet them in emails" }),
+      ),
     },
     { additionalProperties: false },
   ),
 );
+
+type CheckoutBodyFields = CheckoutRequest & { readonly email?: string; readonly name?: string };
+
+/** A signed-in customer buys as the account; anyone else gives an address and buys as a guest. */
+function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFields): Buyer {
+  if (principal) {
+    if (body.email !== undefined || body.name !== undefined) {
+      throw new ValidationFailed([
+        {
+          path: body.email !== undefined ? "/email" : "/name",
+          message: "is for checking out without signing in; a signed-in order goes to the account's address",
+          code: "GUEST_FIELD_WHEN_SIGNED_IN",
+        },
+      ]);
+    }
+    return { customerId: principal.userId };
+  }
+  if (body.email === undefined) {
+    throw new ValidationFailed([
+      { path: "/email", message: "is needed to check out without signing in", code: "EMAIL_REQUIRED" },
+    ]);
+  }
+  return { guest: { email: body.email, name: body.name } };
+}
+
+const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): CheckoutRequest => cart;
 
 const Money = (description: string) => Int({ description: `${description}, in minor units of \`currency\`` });
 
@@ -73,6 +112,9 @@ const CheckoutSchema = named(
       session_id: t.String(),
       client_key: t.Optional(t.String({ description: "For the gateway's client-side checkout" })),
     }),
+    order_status_url: t.String({
+      description: "The order status page; a guest's carries the order's signed access, so keep it private",
+    }),
   }),
 );
 
@@ -85,8 +127,15 @@ export function createCheckoutRoutes(
   limits: { readonly perCustomer?: RateLimit | undefined; readonly now?: () => number } = {},
 ) {
   const buckets = createTokenBuckets(limits.now);
-  const waitFor = (customerId: string) =>
-    limits.perCustomer ? buckets.take(`checkout-customer|${customerId}`, limits.perCustomer) : 0;
+  const waitFor = (buyer: Buyer) =>
+    limits.perCustomer
+      ? buckets.take(
+          "customerId" in buyer
+            ? `checkout-customer|${buyer.customerId}`
+            : `checkout-guest|${normalizeEmail(buyer.guest.email)}`,
+          limits.perCustomer,
+        )
+      : 0;
   return new Elysia({ name: "checkout-routes", tags: ["checkout"] })
     .use(createAuth(deps.auth))
     .post(
@@ -103,22 +152,24 @@ export function createCheckoutRoutes(
     .post(
       "/api/checkout/create",
       async ({ body, principal, headers, set }) => {
-        const retryAfter = waitFor(principal.userId);
+        const buyer = buyerOf(principal, body as CheckoutBodyFields);
+        const retryAfter = waitFor(buyer);
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
         const key = headers["idempotency-key"];
-        const result = await deps.createCheckout(principal.userId, body as CheckoutRequest, key);
+        const result = await deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields), key);
         set.status = result.status;
         if (result.replayed) set.headers["idempotent-replayed"] = "true";
         return result.body;
       },
       {
-        auth: "customer",
+        optionalAuth: "customer",
         body: CheckoutBody,
         headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
         response: { 201: CheckoutSchema },
         detail: {
-          summary: "Create the order and open the selected gateway's checkout (honours Idempotency-Key)",
-          security: [{ bearer: [] }],
+          summary:
+            "Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)",
+          security: [{ bearer: [] }, {}],
         },
       },
     );

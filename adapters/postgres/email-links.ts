@@ -1,6 +1,7 @@
 import type { EmailLinkPurpose, EmailLinkSpent, EmailLinks } from "../../application/identity/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { Queryable, Sql } from "./database.ts";
+import { foldGuestInto } from "./guest-customers.ts";
 
 /** A Postgres unique violation: the address was taken by another account meanwhile. */
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";
@@ -26,9 +27,10 @@ export function createPostgresEmailLinks(sql: Sql, jobsFor: (tx: Queryable) => J
       try {
         return await sql.begin(async (tx) => {
           // The row lock makes a second redeem of the same link wait, then find it used.
-          const [link] = await tx<{ user_id: string; email: string; purpose: EmailLinkPurpose }[]>`
+          // A guest's claim link sets a password (guest-customers.ts); it proves nothing here.
+          const [link] = await tx<{ user_id: string; email: string; purpose: Exclude<EmailLinkPurpose, "claim"> }[]>`
             update email_links set used_at = ${now}
-            where token_hash = ${tokenHash} and used_at is null and expires_at > ${now}
+            where token_hash = ${tokenHash} and purpose <> 'claim' and used_at is null and expires_at > ${now}
             returning user_id, email, purpose`;
           if (!link) return { outcome: "invalid" } as const;
           const [account] = await tx<{ email: string; name: string }[]>`
@@ -57,6 +59,8 @@ export function createPostgresEmailLinks(sql: Sql, jobsFor: (tx: Queryable) => J
               name: account.name,
             };
           }
+          // The address is proven: what a guest bought with it joins the account.
+          await foldGuestInto(tx, spent.email, spent.userId);
           await then(spent, jobsFor(tx));
           return spent;
         });

@@ -12,7 +12,8 @@ interface UserRow {
   email: string;
   name: string;
   role: Role;
-  password_hash: string;
+  password_hash: string | null;
+  guest: boolean;
   token_version: number;
   kept_session_id: string | null;
   kept_session_version: number | null;
@@ -27,6 +28,7 @@ const COLUMNS = [
   "name",
   "role",
   "password_hash",
+  "guest",
   "token_version",
   "kept_session_id",
   "kept_session_version",
@@ -41,6 +43,7 @@ const toAccount = (row: UserRow): Account => ({
   name: row.name,
   role: row.role,
   emailVerified: row.email_verified_at !== null,
+  guest: row.guest,
   createdAt: row.created_at,
   disabled: row.disabled_at !== null,
   tokenVersion: row.token_version,
@@ -49,14 +52,15 @@ const toAccount = (row: UserRow): Account => ({
     : {}),
 });
 
-const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash });
+/** Only accounts are looked up by address, and every account has a password. */
+const toStoredUser = (row: UserRow): StoredUser => ({ ...toAccount(row), passwordHash: row.password_hash ?? "" });
 
 export function createPostgresUserRepository(sql: Sql): UserRepository {
   return {
     async findByEmail(email) {
       const [row] = await sql<
         UserRow[]
-      >`select ${columnList(sql, COLUMNS)} from users where lower(email) = lower(${email})`;
+      >`select ${columnList(sql, COLUMNS)} from users where lower(email) = lower(${email}) and not guest`;
       return row ? toStoredUser(row) : undefined;
     },
 
@@ -70,7 +74,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
       const [row] = await sql<UserRow[]>`
         insert into users (email, name, role, password_hash)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
-        on conflict (lower(email)) do nothing
+        on conflict (lower(email)) where not guest do nothing
         returning ${columnList(sql, COLUMNS)}`;
       return row ? toAccount(row) : undefined;
     },
@@ -79,7 +83,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
       const [row] = await sql<UserRow[]>`
         insert into users (email, name, role, password_hash, email_verified_at)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash}, now())
-        on conflict (lower(email)) do update
+        on conflict (lower(email)) where not guest do update
           set name = excluded.name, role = excluded.role, password_hash = excluded.password_hash,
               email_verified_at = coalesce(users.email_verified_at, now()), disabled_at = null, updated_at = now()
         returning ${columnList(sql, COLUMNS)}`;

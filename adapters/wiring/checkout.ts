@@ -4,7 +4,9 @@ import { makeExpireGatewayCheckout } from "../../application/checkout/expire-unp
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
+import { createPostgresGuestCustomers } from "../postgres/guest-customers.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
+import { createOrderAccess } from "../security/order-access.ts";
 import type { CatalogFeature } from "./catalog.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
 import type { PaymentsFeature } from "./payments.ts";
@@ -12,25 +14,30 @@ import type { Platform } from "./platform.ts";
 
 /** Prices a cart, opens an order with the chosen gateway's hosted checkout, and closes it when it expires. */
 export function wireCheckout(
-  { config, sql, logger }: Platform,
+  { config, infra, sql, logger }: Platform,
   {
     catalog,
     payments,
     users,
   }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
 ) {
+  const access = createOrderAccess(infra.jwtSecret);
   return {
+    access,
     useCases: {
       calculateCheckout: makeCalculateCheckout(catalog),
       createCheckout: makeCreateCheckout({
         ...catalog,
         orders: payments.orders,
         idempotency: createPostgresIdempotencyStore(sql, "checkout.create"),
+        guestIdempotency: createPostgresIdempotencyStore(sql, "checkout.create.guest"),
         customers: { find: users.findById },
+        guests: createPostgresGuestCustomers(sql),
+        access,
         gateways: payments.gateways,
         settings: payments.settings,
         refs: payments.refs,
-        urls: checkoutReturnUrls(config.checkoutReturnUrl),
+        urls: checkoutReturnUrls(config.checkoutReturnUrl, config.publicBaseUrl),
       }),
     },
     jobs: {

@@ -1,11 +1,19 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { CustomerNotFound, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
+import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
 import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
-import type { CheckoutUrls, CustomerDirectory, IdempotencyStore, OrderRepository } from "./ports.ts";
+import type {
+  CheckoutUrls,
+  CustomerDirectory,
+  GuestCustomers,
+  IdempotencyStore,
+  OrderAccess,
+  OrderRepository,
+} from "./ports.ts";
 
 export interface CheckoutResponse {
   readonly order_id: string;
@@ -14,12 +22,21 @@ export interface CheckoutResponse {
   readonly currency: string;
   readonly payment_gateway: PaymentGatewayName;
   readonly checkout: { readonly url: string; readonly session_id: string; readonly client_key?: string };
+  /** Where the order can be followed; a guest's carries the order's signed access. */
+  readonly order_status_url: string;
 }
+
+/** A signed-in customer, or a guest who gives an address. */
+export type Buyer = { readonly customerId: string } | { readonly guest: GuestBuyer };
 
 export interface CreateCheckoutDeps extends CalculateCheckoutDeps {
   readonly orders: OrderRepository;
   readonly idempotency: IdempotencyStore;
+  /** A guest's keys, apart from the accounts' own: a guest's key never meets an account's. */
+  readonly guestIdempotency: IdempotencyStore;
   readonly customers: CustomerDirectory;
+  readonly guests: GuestCustomers;
+  readonly access: OrderAccess;
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
   readonly settings: GatewaySettingsSource;
   readonly refs: GatewayProductRefs;
@@ -33,10 +50,13 @@ export interface CreateCheckoutDeps extends CalculateCheckoutDeps {
 export function makeCreateCheckout(deps: CreateCheckoutDeps) {
   const calculate = makeCalculateCheckout(deps);
 
-  async function create(customerId: string, request: CheckoutRequest): Promise<CheckoutResponse> {
+  async function create(
+    customer: { id: string; email: string; name: string },
+    request: CheckoutRequest,
+    guest: boolean,
+  ): Promise<CheckoutResponse> {
     const priced = await calculate(request);
-    const customer = await deps.customers.find(customerId);
-    if (!customer) throw new CustomerNotFound();
+    const customerId = customer.id;
     const gateway = priced.payment_gateway;
     const environment = await deps.settings.activeEnvironment(gateway);
     const taxBehavior = await deps.settings.taxBehavior(gateway);
@@ -74,13 +94,14 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
           };
         }),
       );
+      const access = guest ? await deps.access.sign(order.id) : undefined;
       const session = await deps.gateways[gateway].createCheckoutSession({
         order_id: order.id,
         currency: order.currency,
         lines,
         customer,
-        success_url: deps.urls.success(order.id),
-        cancel_url: deps.urls.cancel(order.id),
+        success_url: deps.urls.success(order.id, access),
+        cancel_url: deps.urls.cancel(order.id, access),
         tax_behavior: order.tax_behavior,
       });
       if ((await deps.orders.attachCheckout(order.id, session)).expired) {
@@ -101,6 +122,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
           session_id: session.session_id,
           ...(session.client_key ? { client_key: session.client_key } : {}),
         },
+        order_status_url: deps.urls.status(order.id, access),
       };
     } catch (error) {
       await deps.orders.markCheckoutFailed(order.id, error instanceof Error ? error.message : "checkout failed");
@@ -108,15 +130,30 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
     }
   }
 
+  /**
+   * Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.
+   * A guest's order goes to the address's account when the account proved the address, else to its
+   * guest record; the answer is the same either way, and says nothing of the account.
+   */
   return async function createCheckout(
-    customerId: string,
+    buyer: Buyer,
     request: CheckoutRequest,
     idempotencyKey?: string,
   ): Promise<IdempotentAnswer<CheckoutResponse>> {
-    // Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.
-    return runIdempotently(deps.idempotency, customerId, idempotencyKey, request, async () => ({
+    if ("customerId" in buyer) {
+      const customer = await deps.customers.find(buyer.customerId);
+      if (!customer) throw new CustomerNotFound();
+      return runIdempotently(deps.idempotency, customer.id, idempotencyKey, request, async () => ({
+        status: 201,
+        body: await create(customer, request, false),
+      }));
+    }
+    const guest = validateGuestBuyer(buyer.guest);
+    const customer = await deps.guests.forAddress(guest.email, guest.name);
+    const asked = { ...request, email: guest.email, name: guest.name };
+    return runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
       status: 201,
-      body: await create(customerId, request),
+      body: await create(customer, request, true),
     }));
   };
 }

@@ -70,8 +70,27 @@ export interface CustomerDirectory {
   find(customerId: string): Promise<{ id: string; email: string; name: string } | undefined>;
 }
 
-/** Where the gateway sends the customer after paying or giving up. */
+/**
+ * Who a guest checkout's order belongs to: the customer account with the address when it has
+ * proven the address (and is enabled), else the address's guest record, made on first use.
+ */
+export interface GuestCustomers {
+  forAddress(email: string, name: string): Promise<{ id: string; email: string; name: string }>;
+}
+
+/**
+ * The signed access a guest's order status link carries, in place of a session: it opens that one
+ * order and nothing else.
+ */
+export interface OrderAccess {
+  sign(orderId: string): Promise<string>;
+  verify(orderId: string, token: string): Promise<boolean>;
+}
+
+/** Where the gateway sends the customer after paying or giving up; a guest's links carry the order's access. */
 export interface CheckoutUrls {
-  success(orderId: string): string;
-  cancel(orderId: string): string;
+  success(orderId: string, access?: string): string;
+  cancel(orderId: string, access?: string): string;
+  /** The order status page. */
+  status(orderId: string, access?: string): string;
 }

@@ -97,7 +97,7 @@ export interface PasswordResets {
   redeem(tokenHash: string, passwordHash: string, now: Date): Promise<PasswordResetDone | undefined>;
 }
 
-export type EmailLinkPurpose = "verify" | "change";
+export type EmailLinkPurpose = "verify" | "change" | "claim";
 
 /**
  * A link that proves an address, as stored: its token's SHA-256 only. `verify` confirms the
@@ -149,6 +149,28 @@ export interface EmailLinks {
 }
 
 /** A key as created: its secret's hash and shown prefix, never the secret. */
+export type GuestClaimOutcome =
+  | { readonly outcome: "claimed"; readonly account: Account }
+  | { readonly outcome: "invalid" }
+  | { readonly outcome: "disabled" };
+
+/** Guest records turned into accounts by the `claim` links their emails carry. */
+export interface GuestClaims {
+  /**
+   * Spends the claim link whose token hashes to `tokenHash`, when unused and valid at `now`, and
+   * sets the password: on the guest record, which becomes a verified account (named `name` when
+   * given), or, when an account has the address, on that account, which the guest record is folded
+   * into. Every other session of the account ends. `then` runs in the same transaction.
+   */
+  claim(
+    tokenHash: string,
+    passwordHash: string,
+    name: string | undefined,
+    now: Date,
+    then: (account: Account, jobs: JobScheduler) => Promise<void>,
+  ): Promise<GuestClaimOutcome>;
+}
+
 export interface NewApiKey {
   readonly name: string;
   readonly prefix: string;

@@ -15,6 +15,11 @@ export interface User {
   readonly role: Role;
   /** Whether the account proved it receives mail at `email` (a link sent there was opened). */
   readonly emailVerified: boolean;
+  /**
+   * A guest customer record: someone bought without an account. It has no password and cannot sign
+   * in until a link emailed to the address sets one.
+   */
+  readonly guest: boolean;
   readonly createdAt: Date;
 }
 

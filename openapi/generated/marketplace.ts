@@ -686,7 +686,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the order and open the selected gateway's checkout (honours Idempotency-Key) */
+        /** Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key) */
         post: operations["postApiCheckoutCreate"];
         delete?: never;
         options?: never;
@@ -1561,6 +1561,8 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @description Whether a link emailed to the address was opened; `POST /api/auth/verify-email` sends a new one */
             email_verified: boolean;
+            /** @description A guest customer record: someone bought without an account; it cannot sign in until a link in its emails sets a password */
+            guest: boolean;
             /** Format: date-time */
             created_at: string;
             disabled: boolean;
@@ -1774,6 +1776,8 @@ export interface components {
                 /** @description For the gateway's client-side checkout */
                 client_key?: string;
             };
+            /** @description The order status page; a guest's carries the order's signed access, so keep it private */
+            order_status_url: string;
         };
         CheckoutOptions: {
             variants: components["schemas"]["CheckoutVariant"][];
@@ -1800,6 +1804,10 @@ export interface components {
                 };
             }[];
             payment_gateway?: components["schemas"]["PaymentGateway"];
+            /** @description A guest's address, when checking out without signing in: it gets the receipt, the delivery emails and a link to set a password */
+            email?: string;
+            /** @description A guest's name, to greet them in emails */
+            name?: string;
         };
         CheckoutVariant: {
             variant: components["schemas"]["Variant"];
@@ -2607,6 +2615,8 @@ export interface components {
             role: components["schemas"]["Role"];
             /** @description Whether a link emailed to the address was opened; `POST /api/auth/verify-email` sends a new one */
             email_verified: boolean;
+            /** @description A guest customer record: someone bought without an account; it cannot sign in until a link in its emails sets a password */
+            guest: boolean;
             /** Format: date-time */
             created_at: string;
         };

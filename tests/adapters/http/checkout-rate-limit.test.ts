@@ -107,11 +107,13 @@ describe("the customer's bucket refills with time", () => {
       {
         auth: marketplace.deps.auth,
         calculateCheckout: marketplace.deps.calculateCheckout,
-        async createCheckout(customerId) {
-          opened.push(customerId);
+        async createCheckout(buyer) {
+          opened.push("customerId" in buyer ? buyer.customerId : buyer.guest.email);
           const session = { url: "https://checkout.stripe.test/c/pay/cs_1", session_id: "cs_1" };
-          const order = { order_id: crypto.randomUUID(), total: 100, due_today: 100, currency: "USD" };
-          return { status: 201, body: { ...order, payment_gateway: "gateway_b", checkout: session }, replayed: false };
+          const id = crypto.randomUUID();
+          const order = { order_id: id, total: 100, due_today: 100, currency: "USD" };
+          const body = { ...order, payment_gateway: "gateway_b" as const, checkout: session };
+          return { status: 201, body: { ...body, order_status_url: `http://shop.test/orders/${id}` }, replayed: false };
         },
       },
       { perCustomer: { burst: 1, perSecond: 1 }, now: () => now },

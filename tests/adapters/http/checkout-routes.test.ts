@@ -129,12 +129,23 @@ describe("checkout", () => {
     expect(calls).toEqual([]);
   });
 
-  test("checkout needs a customer token", async () => {
-    expectProblemShape(
-      await call(app(), "POST", "/api/checkout/create", { body: { items: [] } }),
-      401,
-      "AUTHENTICATION_REQUIRED",
-    );
+  test("without a token checkout needs an email; a bad token is refused, never taken for a guest", async () => {
+    const license = await product(aLicenseProduct());
+    const items = [{ product_id: license.id, variant: "regular" }];
+    const anonymous = await call(app(), "POST", "/api/checkout/create", { body: { items } });
+    expectProblemShape(anonymous, 422, "VALIDATION_FAILED");
+    expect(anonymous.body.errors).toEqual([expect.objectContaining({ path: "/email", code: "EMAIL_REQUIRED" })]);
+    const badToken = await call(app(), "POST", "/api/checkout/create", {
+      token: "not.a.token",
+      body: { items, email: "guest@example.com" },
+    });
+    expectProblemShape(badToken, 401, "AUTHENTICATION_REQUIRED");
+    const signedInWithEmail = await checkout({ items, email: "someone@example.com" });
+    expectProblemShape(signedInWithEmail, 422, "VALIDATION_FAILED");
+    expect(signedInWithEmail.body.errors[0]).toMatchObject({ path: "/email", code: "GUEST_FIELD_WHEN_SIGNED_IN" });
+    const badEmail = await call(app(), "POST", "/api/checkout/create", { body: { items, email: "a,b@example.com" } });
+    expect(badEmail.body.errors[0]).toMatchObject({ path: "/email", code: "INVALID_EMAIL" });
+    expect(calls).toEqual([]);
   });
 
   test("a gateway outage is a 502, the order is marked checkout_failed, and the key can be retried", async () => {
@@ -231,4 +242,76 @@ test("no secret value appears in any response or log line of a full checkout", a
   expect(logLines.length).toBeGreaterThan(0);
   for (const secret of GATEWAY_TEST_SECRETS) expect(everything).not.toContain(secret);
   expect(calls.some((c) => c.authorization === `Bearer ${GATEWAY_TEST_ENV.GATEWAY_B_SANDBOX_API_KEY}`)).toBeTrue();
+});
+
+describe("guest checkout", () => {
+  const guestCheckout = (body: object, headers: Record<string, string> = {}) =>
+    call(app(), "POST", "/api/checkout/create", { body, headers });
+  const ownerOf = async (orderId: string) => {
+    const [row] = await db.current.sql<{ customer_id: string; guest: boolean; email: string }[]>`
+      select o.customer_id, u.guest, u.email from orders o join users u on u.id = o.customer_id where o.id = ${orderId}`;
+    return row;
+  };
+
+  test("an order for a new address belongs to one guest record, which cannot sign in", async () => {
+    const license = await product(aLicenseProduct());
+    const email = `Guest-${crypto.randomUUID()}@Example.com`;
+    const items = [{ product_id: license.id, variant: "regular" }];
+    const first = await guestCheckout({ items, email, name: "Grace", payment_gateway: "gateway_b" });
+    const second = await guestCheckout({ items, email: email.toLowerCase() });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const owners = [await ownerOf(first.body.order_id), await ownerOf(second.body.order_id)];
+    expect(owners[0]).toEqual({ customer_id: String(owners[1]?.customer_id), guest: true, email: email.toLowerCase() });
+    const signIn = await call(app(), "POST", "/api/auth/login", { body: { email, password: "" } });
+    expect(signIn.status).not.toBe(200);
+    // The gateway returns the guest to the status page with the order's access, and the answer names it.
+    const sent = new URLSearchParams(calls.find((c) => c.path === "/v1/checkout/sessions")?.body ?? "");
+    const access = new URL(first.body.order_status_url).searchParams.get("access");
+    expect(access).toMatch(/^[0-9a-f]{64}$/);
+    expect(sent.get("success_url")).toContain(`access=${access}`);
+    expect(sent.get("customer_email")).toBe(email.toLowerCase());
+  });
+
+  test("an address whose account is verified gets the order in that account, with an answer shaped like any guest's", async () => {
+    const license = await product(aLicenseProduct());
+    const items = [{ product_id: license.id, variant: "regular" }];
+    const verified = `verified-${crypto.randomUUID()}@example.com`;
+    const registered = await call(app(), "POST", "/api/auth/register", {
+      body: { email: verified, password: "a verified password", name: "Vera" },
+    });
+    await db.current.sql`update users set email_verified_at = now() where id = ${registered.body.user.id}`;
+    const unverified = `unverified-${crypto.randomUUID()}@example.com`;
+    const squatter = await call(app(), "POST", "/api/auth/register", {
+      body: { email: unverified, password: "a squatter password", name: "Sam" },
+    });
+    const toAccount = await guestCheckout({ items, email: verified });
+    const toGuest = await guestCheckout({ items, email: unverified });
+    expect(await ownerOf(toAccount.body.order_id)).toMatchObject({
+      customer_id: registered.body.user.id,
+      guest: false,
+    });
+    // An account that never proved the address sees nothing a guest bought with it.
+    expect(await ownerOf(toGuest.body.order_id)).toMatchObject({ guest: true });
+    const squattersOrders = await call(app(), "GET", "/api/orders", { token: squatter.body.token });
+    expect(squattersOrders.body.items).toEqual([]);
+    expect(Object.keys(toAccount.body).sort()).toEqual(Object.keys(toGuest.body).sort());
+    expect(JSON.stringify(toAccount.body)).not.toContain(registered.body.user.id);
+    expect(JSON.stringify(toAccount.body)).not.toContain("Vera");
+    const holders = await call(app(), "GET", "/api/orders", { token: registered.body.token });
+    expect(holders.body.items.map((o: { id: string }) => o.id)).toEqual([toAccount.body.order_id]);
+  });
+
+  test("a guest's idempotency key replays the guest's own checkout and never meets an account's key", async () => {
+    const license = await product(aLicenseProduct());
+    const items = [{ product_id: license.id, variant: "regular" }];
+    const email = `keyed-${crypto.randomUUID()}@example.com`;
+    const key = { "idempotency-key": `guest-${crypto.randomUUID()}` };
+    const first = await guestCheckout({ items, email }, key);
+    const again = await guestCheckout({ items, email }, key);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body.order_id).toBe(first.body.order_id);
+    const other = await guestCheckout({ items, email: `other-${email}` }, key);
+    expect(other.status).toBe(201);
+    expect(other.body.order_id).not.toBe(first.body.order_id);
+  });
 });

@@ -6,6 +6,7 @@ import { type ProductInput, validateProduct } from "../../../domain/catalog/prod
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryCustomerDirectory } from "../../support/fakes/in-memory-customer-directory.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
+import { createInMemoryGuestCustomers } from "../../support/fakes/in-memory-guest-customers.ts";
 import { createInMemoryIdempotencyStore } from "../../support/fakes/in-memory-idempotency-store.ts";
 import { createInMemoryOrderRepository } from "../../support/fakes/in-memory-order-repository.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
@@ -28,17 +29,28 @@ function setup(options: { clientKey?: string } = {}) {
   };
   const settings = createStaticGatewaySettings({ gateway_b: { environment: "live", tax_behavior: "inclusive" } });
   const refs = createInMemoryGatewayProductRefs();
+  const withAccess = (access?: string) => (access ? `&access=${access}` : "");
   const urls = {
-    success: (orderId: string) => `https://shop.test/orders/${orderId}?paid=1`,
-    cancel: (orderId: string) => `https://shop.test/orders/${orderId}?cancelled=1`,
+    success: (orderId: string, access?: string) => `https://shop.test/orders/${orderId}?paid=1${withAccess(access)}`,
+    cancel: (orderId: string, access?: string) =>
+      `https://shop.test/orders/${orderId}?cancelled=1${withAccess(access)}`,
+    status: (orderId: string, access?: string) => `https://shop.test/orders/${orderId}?${withAccess(access).slice(1)}`,
   };
+  const guests = createInMemoryGuestCustomers([ada]);
+  const guestIdempotency = createInMemoryIdempotencyStore();
   const createCheckout = makeCreateCheckout({
     products,
     mappings,
     currency: "EUR",
     orders,
     idempotency,
+    guestIdempotency,
     customers,
+    guests,
+    access: {
+      sign: async (orderId) => `signed-${orderId}`,
+      verify: async (orderId, token) => token === `signed-${orderId}`,
+    },
     gateways,
     settings,
     refs,
@@ -49,6 +61,7 @@ function setup(options: { clientKey?: string } = {}) {
     orders,
     idempotency,
     customers,
+    guests,
     refs,
     gatewayB: gateways.gateway_b,
     gatewayA: gateways.gateway_a,
@@ -77,7 +90,7 @@ describe("createCheckout", () => {
   test("stores a pending order with its items and sends the customer to the gateway's checkout", async () => {
     const { createCheckout, orders, aProduct } = setup();
     const product = await aProduct();
-    const { status, body, replayed } = await createCheckout(ada.id, aRequest(product.id));
+    const { status, body, replayed } = await createCheckout({ customerId: ada.id }, aRequest(product.id));
 
     expect({ status, replayed }).toEqual({ status: 201, replayed: false });
     const details = await orders.find(body.order_id);
@@ -103,13 +116,14 @@ describe("createCheckout", () => {
       currency: "EUR",
       payment_gateway: "gateway_b",
       checkout: { url: "https://checkout.gateway_b.test/cs_gateway_b_1", session_id: "cs_gateway_b_1" },
+      order_status_url: `https://shop.test/orders/${body.order_id}?`,
     });
   });
 
   test("asks the chosen gateway once for a session with the order's lines, customer and return addresses", async () => {
     const { createCheckout, orders, gatewayA, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    const { body } = await createCheckout(ada.id, aRequest(product.id));
+    const { body } = await createCheckout({ customerId: ada.id }, aRequest(product.id));
     const item = (await orders.find(body.order_id))?.items[0];
 
     expect(gatewayA.calls).toEqual([]);
@@ -141,9 +155,12 @@ describe("createCheckout", () => {
   test("records deterministic metadata: the gateway, its environment and each item's delivery, sorted keys", async () => {
     const { createCheckout, orders, aProduct } = setup();
     const product = await aProduct();
-    const { body } = await createCheckout(ada.id, {
-      items: [{ product_id: product.id, variant: "regular", options: { zeta: "z", alpha: "a" } }],
-    });
+    const { body } = await createCheckout(
+      { customerId: ada.id },
+      {
+        items: [{ product_id: product.id, variant: "regular", options: { zeta: "z", alpha: "a" } }],
+      },
+    );
     expect((await orders.find(body.order_id))?.order.metadata).toBe(
       JSON.stringify({
         gateway_environment: "live",
@@ -169,12 +186,15 @@ describe("createCheckout", () => {
     await refs.put(product.id, "gateway_b", "live", { slot: "regular", remote_id: "price_current", ...ref });
     await refs.put(product.id, "gateway_b", "live", { slot: "extended", remote_id: "price_stale", ...ref });
     await refs.put(product.id, "gateway_b", "sandbox", { slot: "regular", remote_id: "price_sandbox", ...ref });
-    await createCheckout(ada.id, {
-      items: [
-        { product_id: product.id, variant: "regular" },
-        { product_id: product.id, variant: "extended" },
-      ],
-    });
+    await createCheckout(
+      { customerId: ada.id },
+      {
+        items: [
+          { product_id: product.id, variant: "regular" },
+          { product_id: product.id, variant: "extended" },
+        ],
+      },
+    );
     expect(gatewayB.sessions[0]?.lines.map((line) => [line.variant, line.gateway_price_id])).toEqual([
       ["regular", "price_current"],
       ["extended", null],
@@ -183,17 +203,20 @@ describe("createCheckout", () => {
 
   test("passes the gateway's client key on only when the session has one", async () => {
     const withKey = setup({ clientKey: "pk_test_client" });
-    const { body } = await withKey.createCheckout(ada.id, aRequest((await withKey.aProduct()).id));
+    const { body } = await withKey.createCheckout({ customerId: ada.id }, aRequest((await withKey.aProduct()).id));
     expect(body.checkout.client_key).toBe("pk_test_client");
     const withoutKey = setup();
-    const plain = await withoutKey.createCheckout(ada.id, aRequest((await withoutKey.aProduct()).id));
+    const plain = await withoutKey.createCheckout({ customerId: ada.id }, aRequest((await withoutKey.aProduct()).id));
     expect(plain.body.checkout).not.toHaveProperty("client_key");
   });
 
   test("a trial subscription opens its checkout with nothing due today", async () => {
     const { createCheckout, gatewayB, aProduct } = setup();
     const saas = await aProduct(aPointOfSaleProduct({ price_monthly: 3100 }));
-    const { body } = await createCheckout(ada.id, { items: [{ product_id: saas.id, variant: "monthly" }] });
+    const { body } = await createCheckout(
+      { customerId: ada.id },
+      { items: [{ product_id: saas.id, variant: "monthly" }] },
+    );
     expect(body).toMatchObject({ total: 3100, due_today: 0 });
     expect(gatewayB.sessions[0]?.lines[0]).toMatchObject({ billing_interval: "monthly", trial_days: 14 });
   });
@@ -201,7 +224,9 @@ describe("createCheckout", () => {
   test("an unknown customer is CUSTOMER_NOT_FOUND: no order, no gateway call", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    expect((await failure(createCheckout("cus-nobody", aRequest(product.id)))).code).toBe("CUSTOMER_NOT_FOUND");
+    expect((await failure(createCheckout({ customerId: "cus-nobody" }, aRequest(product.id)))).code).toBe(
+      "CUSTOMER_NOT_FOUND",
+    );
     expect(orders.all()).toEqual([]);
     expect(gatewayB.calls).toEqual([]);
   });
@@ -209,7 +234,9 @@ describe("createCheckout", () => {
   test("an invalid checkout is VALIDATION_FAILED: no order, no gateway call", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    const error = await failure(createCheckout(ada.id, { items: [{ product_id: product.id, variant: "monthly" }] }));
+    const error = await failure(
+      createCheckout({ customerId: ada.id }, { items: [{ product_id: product.id, variant: "monthly" }] }),
+    );
     expect(error.code).toBe("VALIDATION_FAILED");
     expect(error.errors?.map((e) => e.code)).toEqual(["VARIANT_NOT_OFFERED"]);
     expect(orders.all()).toEqual([]);
@@ -220,7 +247,7 @@ describe("createCheckout", () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
     gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 503));
-    const error = await failure(createCheckout(ada.id, aRequest(product.id)));
+    const error = await failure(createCheckout({ customerId: ada.id }, aRequest(product.id)));
     expect(error.code).toBe("GATEWAY_SERVER_ERROR");
     const [order] = orders.all();
     expect(order).toMatchObject({
@@ -242,7 +269,7 @@ describe("createCheckout racing the expiry", () => {
       await attach(orderId, session);
       return { expired: true };
     };
-    const error = await failure(createCheckout(ada.id, aRequest(product.id)));
+    const error = await failure(createCheckout({ customerId: ada.id }, aRequest(product.id)));
     expect(error.code).toBe("ORDER_EXPIRED");
     const [order] = orders.all();
     expect(gatewayB.callsOf("expireCheckout")).toEqual([[order?.checkout_session_id]]);
@@ -253,7 +280,7 @@ describe("createCheckout racing the expiry", () => {
     const product = await aProduct();
     orders.attachCheckout = async () => ({ expired: true });
     gatewayB.fail("expireCheckout", new UpstreamServerError("gateway", 503));
-    expect((await failure(createCheckout(ada.id, aRequest(product.id)))).code).toBe("ORDER_EXPIRED");
+    expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id)))).code).toBe("ORDER_EXPIRED");
   });
 });
 
@@ -261,8 +288,8 @@ describe("createCheckout with an Idempotency-Key", () => {
   test("a repeat returns the same checkout, replayed, and the gateway is asked only once", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    const first = await createCheckout(ada.id, aRequest(product.id), "key-1");
-    const again = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    const first = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
+    const again = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
     expect(first.replayed).toBe(false);
     expect(again).toEqual({ status: 201, body: first.body, replayed: true });
     expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
@@ -272,9 +299,13 @@ describe("createCheckout with an Idempotency-Key", () => {
   test("the same request with its keys in another order is the same request", async () => {
     const { createCheckout, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    await createCheckout(ada.id, { items: [{ product_id: product.id, variant: "regular", quantity: 1 }] }, "key-1");
+    await createCheckout(
+      { customerId: ada.id },
+      { items: [{ product_id: product.id, variant: "regular", quantity: 1 }] },
+      "key-1",
+    );
     const again = await createCheckout(
-      ada.id,
+      { customerId: ada.id },
       { items: [{ quantity: 1, variant: "regular", product_id: product.id }] },
       "key-1",
     );
@@ -285,9 +316,9 @@ describe("createCheckout with an Idempotency-Key", () => {
   test("the key with a different body is IDEMPOTENCY_KEY_REUSED, and nothing more is created", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    await createCheckout(ada.id, aRequest(product.id), "key-1");
+    await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
     const error = await failure(
-      createCheckout(ada.id, { items: [{ product_id: product.id, variant: "extended" }] }, "key-1"),
+      createCheckout({ customerId: ada.id }, { items: [{ product_id: product.id, variant: "extended" }] }, "key-1"),
     );
     expect(error.code).toBe("IDEMPOTENCY_KEY_REUSED");
     expect(orders.all()).toHaveLength(1);
@@ -298,14 +329,14 @@ describe("createCheckout with an Idempotency-Key", () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
     const hold = gatewayB.hold("createCheckoutSession");
-    const first = createCheckout(ada.id, aRequest(product.id), "key-1");
+    const first = createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
     await hold.started;
-    expect((await failure(createCheckout(ada.id, aRequest(product.id), "key-1"))).code).toBe(
+    expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1"))).code).toBe(
       "IDEMPOTENT_REQUEST_IN_PROGRESS",
     );
     hold.release();
     expect((await first).replayed).toBe(false);
-    expect((await createCheckout(ada.id, aRequest(product.id), "key-1")).replayed).toBe(true);
+    expect((await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1")).replayed).toBe(true);
     expect(orders.all()).toHaveLength(1);
   });
 
@@ -313,29 +344,33 @@ describe("createCheckout with an Idempotency-Key", () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
     gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 502));
-    expect((await failure(createCheckout(ada.id, aRequest(product.id), "key-1"))).code).toBe("GATEWAY_SERVER_ERROR");
+    expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1"))).code).toBe(
+      "GATEWAY_SERVER_ERROR",
+    );
     gatewayB.recover("createCheckoutSession");
-    const retry = await createCheckout(ada.id, aRequest(product.id), "key-1");
+    const retry = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
     expect(retry.replayed).toBe(false);
     expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
     expect(orders.all().map((o) => o.status)).toEqual(["pending_payment", "checkout_failed"]);
-    expect((await createCheckout(ada.id, aRequest(product.id), "key-1")).body).toEqual(retry.body);
+    expect((await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1")).body).toEqual(retry.body);
   });
 
   test("a refusal before any order (unknown customer) frees the key as well", async () => {
     const { createCheckout, customers, aProduct } = setup();
     const product = await aProduct();
     const carol = { id: "cus-carol", email: "carol@example.com", name: "Carol" };
-    expect((await failure(createCheckout(carol.id, aRequest(product.id), "key-1"))).code).toBe("CUSTOMER_NOT_FOUND");
+    expect((await failure(createCheckout({ customerId: carol.id }, aRequest(product.id), "key-1"))).code).toBe(
+      "CUSTOMER_NOT_FOUND",
+    );
     customers.add(carol);
-    expect((await createCheckout(carol.id, aRequest(product.id), "key-1")).replayed).toBe(false);
+    expect((await createCheckout({ customerId: carol.id }, aRequest(product.id), "key-1")).replayed).toBe(false);
   });
 
   test("keys belong to one customer: another customer's same key is a checkout of their own", async () => {
     const { createCheckout, orders, aProduct } = setup();
     const product = await aProduct();
-    const adas = await createCheckout(ada.id, aRequest(product.id), "key-1");
-    const bobs = await createCheckout(bob.id, aRequest(product.id), "key-1");
+    const adas = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
+    const bobs = await createCheckout({ customerId: bob.id }, aRequest(product.id), "key-1");
     expect(bobs.replayed).toBe(false);
     expect(bobs.body.order_id).not.toBe(adas.body.order_id);
     expect(
@@ -349,8 +384,8 @@ describe("createCheckout with an Idempotency-Key", () => {
   test("without a key every call is a new checkout", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    await createCheckout(ada.id, aRequest(product.id));
-    await createCheckout(ada.id, aRequest(product.id));
+    await createCheckout({ customerId: ada.id }, aRequest(product.id));
+    await createCheckout({ customerId: ada.id }, aRequest(product.id));
     expect(orders.all()).toHaveLength(2);
     expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
   });

@@ -9,6 +9,7 @@ const anAccount = (id: string, overrides: Partial<Account> = {}): Account => ({
   name: id,
   role: "admin",
   emailVerified: true,
+  guest: false,
   createdAt: new Date(),
   disabled: false,
   tokenVersion: 0,

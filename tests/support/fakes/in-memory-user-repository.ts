@@ -17,6 +17,7 @@ export function createInMemoryUserRepository(
       disabled: false,
       tokenVersion: 0,
       emailVerified: user.role === "admin",
+      guest: false,
     };
     all.push(stored);
     return stored;

@@ -1,0 +1,165 @@
+import type { GuestCustomers } from "../../application/checkout/ports.ts";
+import type { GuestClaims } from "../../application/identity/ports.ts";
+import type { JobScheduler } from "../../application/shared/jobs.ts";
+import type { Account } from "../../domain/identity/account.ts";
+import { columnList } from "./column-list.ts";
+import type { Queryable, Sql } from "./database.ts";
+
+/**
+ * Every column that names a customer and moves with a guest record folded into an account. A test
+ * holds this list against the database's foreign keys, so a table added later is not left behind.
+ */
+export const GUEST_RECORD_REFERENCES = [
+  "orders",
+  "fulfillment_records",
+  "subscriptions",
+  "installations",
+  "licenses",
+  "download_entitlements",
+  "notifications",
+] as const;
+
+/**
+ * Folds the address's guest record, if there is one, into the account that has just proven the
+ * address: its orders, deliveries and notifications move over, its idempotency keys too (unless
+ * the account holds the same key), and the record goes with its links. Runs inside the caller's
+ * transaction.
+ */
+export async function foldGuestInto(tx: Queryable, email: string, accountId: string): Promise<boolean> {
+  const [guest] = await tx<{ id: string }[]>`
+    select id from users where guest and lower(email) = lower(${email}) for update`;
+  if (!guest || guest.id === accountId) return false;
+  for (const table of GUEST_RECORD_REFERENCES) {
+    await tx`update ${tx(table)} set customer_id = ${accountId} where customer_id = ${guest.id}`;
+  }
+  await tx`
+    update idempotency_keys k set user_id = ${accountId}
+    where k.user_id = ${guest.id} and not exists (
+      select 1 from idempotency_keys a where a.user_id = ${accountId} and a.route = k.route and a.key = k.key)`;
+  await tx`delete from idempotency_keys where user_id = ${guest.id}`;
+  await tx`delete from users where id = ${guest.id}`;
+  return true;
+}
+
+const ACCOUNT_COLUMNS = [
+  "id",
+  "email",
+  "name",
+  "role",
+  "guest",
+  "token_version",
+  "email_verified_at",
+  "disabled_at",
+  "created_at",
+];
+
+interface AccountRow {
+  id: string;
+  email: string;
+  name: string;
+  role: "customer" | "admin";
+  guest: boolean;
+  token_version: number;
+  email_verified_at: Date | null;
+  disabled_at: Date | null;
+  created_at: Date;
+}
+
+const toAccount = (row: AccountRow): Account => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  emailVerified: row.email_verified_at !== null,
+  guest: row.guest,
+  createdAt: row.created_at,
+  disabled: row.disabled_at !== null,
+  tokenVersion: row.token_version,
+});
+
+/** A Postgres unique violation: an account took the address while the claim ran. */
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";
+
+class Disabled extends Error {}
+
+export function createPostgresGuestCustomers(sql: Sql): GuestCustomers {
+  return {
+    async forAddress(email, name) {
+      const [account] = await sql<{ id: string; email: string; name: string }[]>`
+        select id, email, name from users
+        where lower(email) = lower(${email}) and not guest and role = 'customer'
+          and email_verified_at is not null and disabled_at is null`;
+      if (account) return account;
+      const [guest] = await sql<{ id: string; email: string; name: string }[]>`
+        insert into users (email, name, role, password_hash, guest)
+        values (${email}, ${name}, 'customer', null, true)
+        on conflict (lower(email)) where guest do update set updated_at = users.updated_at
+        returning id, email, name`;
+      if (!guest) throw new Error("guest record upsert returned no row");
+      return guest;
+    },
+  };
+}
+
+export function createPostgresGuestClaims(sql: Sql, jobsFor: (tx: Queryable) => JobScheduler): GuestClaims {
+  const attempt = (
+    tokenHash: string,
+    passwordHash: string,
+    name: string | undefined,
+    now: Date,
+    then: (account: Account, jobs: JobScheduler) => Promise<void>,
+  ) =>
+    sql.begin(async (tx) => {
+      // The row lock makes a second redeem of the same link wait, then find it used.
+      const [link] = await tx<{ user_id: string }[]>`
+        update email_links set used_at = ${now}
+        where token_hash = ${tokenHash} and purpose = 'claim' and used_at is null and expires_at > ${now}
+        returning user_id`;
+      if (!link) return undefined;
+      const [guest] = await tx<{ id: string; email: string }[]>`
+        select id, email from users where id = ${link.user_id} and guest for update`;
+      if (!guest) return undefined;
+      const [account] = await tx<{ id: string; disabled: boolean }[]>`
+        select id, disabled_at is not null as disabled from users
+        where lower(email) = lower(${guest.email}) and not guest for update`;
+      let claimed: AccountRow | undefined;
+      if (account) {
+        // Whoever holds the address's mail decides: the account, proven or not, takes this password
+        // (as a password reset would) and every other session ends.
+        if (account.disabled) throw new Disabled();
+        [claimed] = await tx<AccountRow[]>`
+          update users set password_hash = ${passwordHash}, email_verified_at = coalesce(email_verified_at, ${now}),
+            token_version = token_version + 1, kept_session_id = null, kept_session_version = null, updated_at = now()
+          where id = ${account.id}
+          returning ${columnList(tx, ACCOUNT_COLUMNS)}`;
+        await foldGuestInto(tx, guest.email, account.id);
+      } else {
+        [claimed] = await tx<AccountRow[]>`
+          update users set guest = false, password_hash = ${passwordHash}, name = coalesce(${name ?? null}, name),
+            email_verified_at = ${now}, token_version = token_version + 1, updated_at = now()
+          where id = ${guest.id}
+          returning ${columnList(tx, ACCOUNT_COLUMNS)}`;
+        await tx`update email_links set used_at = ${now} where user_id = ${guest.id} and used_at is null`;
+      }
+      if (!claimed) throw new Error("claimed account vanished");
+      const result = toAccount(claimed);
+      await then(result, jobsFor(tx));
+      return result;
+    });
+
+  return {
+    async claim(tokenHash, passwordHash, name, now, then) {
+      for (let tries = 0; ; tries++) {
+        try {
+          const account = await attempt(tokenHash, passwordHash, name, now, then);
+          return account ? { outcome: "claimed", account } : { outcome: "invalid" };
+        } catch (error) {
+          if (error instanceof Disabled) return { outcome: "disabled" };
+          // An account registered with the address meanwhile: try again, and the claim joins it.
+          if (isUniqueViolation(error) && tries === 0) continue;
+          throw error;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import type { FieldError } from "../shared/domain-error.ts";
+import { emailAddressFault, emailAddressMessage, normalizeEmail } from "../shared/email-address.ts";
+import { ValidationFailed } from "../shared/errors.ts";
+import { hasControlCharacters } from "../shared/plain-text.ts";
+
+/** Who buys without an account: the address that gets the receipt and the links, and a name to greet. */
+export interface GuestBuyer {
+  readonly email: string;
+  readonly name?: string | undefined;
+}
+
+export const GUEST_NAME_MAX_LENGTH = 200;
+
+/**
+ * Checks a guest's address and name and returns them normalized (a missing name is the address's
+ * local part), or throws with every offending field.
+ */
+export function validateGuestBuyer(input: GuestBuyer): { readonly email: string; readonly name: string } {
+  const email = normalizeEmail(input.email);
+  const name = input.name?.trim() ?? "";
+  const errors: FieldError[] = [];
+  const fault = emailAddressFault(email);
+  if (fault) errors.push({ path: "/email", message: emailAddressMessage(fault), code: "INVALID_EMAIL" });
+  if (name.length > GUEST_NAME_MAX_LENGTH) {
+    errors.push({
+      path: "/name",
+      message: `must be at most ${GUEST_NAME_MAX_LENGTH} characters long`,
+      code: "INVALID_NAME",
+    });
+  } else if (hasControlCharacters(name)) {
+    errors.push({ path: "/name", message: "must be one line without control characters", code: "CONTROL_CHARACTERS" });
+  }
+  if (errors.length > 0) throw new ValidationFailed(errors);
+  return { email, name: name || email.slice(0, email.lastIndexOf("@")) };
+}
