@@ -38,8 +38,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const provisioning = wireProvisioning(platform, { catalog: catalog.catalog });
   const licensing = wireLicensing(platform);
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
-  const customers = wireCustomers(platform, { payments, fulfillment, licensing });
-  const notifications = wireNotifications(platform, { mail });
+  const customers = wireCustomers(platform, { payments, fulfillment, licensing, checkout });
+  const notifications = wireNotifications(platform, { mail, identity, checkout });
   const outgoingWebhooks = wireOutgoingWebhooks(platform);
   const features = [
     identity,

@@ -44,6 +44,8 @@ export interface Config {
   readonly passwordResetTtlSeconds: number;
   /** How long an email verification or change-of-address link works: EMAIL_LINK_TTL_SECONDS. */
   readonly emailLinkTtlSeconds: number;
+  /** How long the set-a-password link in a guest's emails works: GUEST_CLAIM_TTL_SECONDS. */
+  readonly guestClaimTtlSeconds: number;
   /** REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY: deliveries wait until the customer's address is verified. */
   readonly requireVerifiedEmailForDelivery: boolean;
   readonly admin: { readonly email: string; readonly password: string } | undefined;
@@ -165,6 +167,7 @@ export function loadConfig(env: Env): Config {
     jwtTtlSeconds: integer(env, "JWT_TTL_SECONDS", 3600, 60, 30 * 24 * 3600),
     passwordResetTtlSeconds: integer(env, "PASSWORD_RESET_TTL_SECONDS", 3600, 60, 24 * 3600),
     emailLinkTtlSeconds: integer(env, "EMAIL_LINK_TTL_SECONDS", 24 * 3600, 60, 7 * 24 * 3600),
+    guestClaimTtlSeconds: integer(env, "GUEST_CLAIM_TTL_SECONDS", 30 * 24 * 3600, 3600, 90 * 24 * 3600),
     requireVerifiedEmailForDelivery: boolean(env, "REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY", false),
     admin: adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : undefined,
     logLevel: oneOf<LogLevel>(

@@ -52,6 +52,7 @@ export interface AuthRoutesDeps {
   logOutEverywhere(userId: string): Promise<void>;
   requestPasswordReset(input: { email: string }): Promise<void>;
   resetPassword(input: { token: string; password: string }): Promise<void>;
+  claimGuestAccount(input: { token: string; password: string; name?: string | undefined }): Promise<Account>;
 }
 
 /**
@@ -158,6 +159,18 @@ export function createAuthRoutes(deps: AuthRoutesDeps) {
         },
       },
     )
+    .post("/api/auth/claim", async ({ body, jwt }) => issue(jwt.sign, await deps.claimGuestAccount(body)), {
+      body: t.Object({
+        token: t.String({ maxLength: 128, description: "The `token` of the link in a guest's emails" }),
+        password: t.String({ maxLength: PASSWORD_FIELD_MAX_LENGTH, description: "The account's password" }),
+        name: t.Optional(t.String({ maxLength: 200, description: "The name to greet, in place of the checkout's" })),
+      }),
+      response: { 200: SessionBody },
+      detail: {
+        summary: "Set a password with the link a guest's emails carry, and sign in",
+        description: `The guest record becomes an account with its address verified, holding every order bought as a guest with the address. When an account has the address already, that account takes the password (the link proves the mailbox, as a reset does), the guest's orders join it, and its other sessions end. The links work for \`GUEST_CLAIM_TTL_SECONDS\` (default 30 days); one used, expired or never issued is \`400\` \`EMAIL_LINK_INVALID\`, and any other link of the guest is spent with the first. ${PASSWORD_RULES}`,
+      },
+    })
     .get("/api/me", async ({ principal }) => toUserBody(await deps.getUser(principal.userId)), {
       auth: ["customer", "admin"],
       response: { 200: UserBody },

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import type { makeLicenseService } from "../../application/licensing/license-service.ts";
+import { OrderNotFound } from "../../domain/orders/errors.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import {
   DashboardItemSchema,
@@ -13,8 +14,8 @@ import {
 import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
 import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
-import { page } from "./openapi-models.ts";
-import { OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
+import { named, page } from "./openapi-models.ts";
+import { GuestOrderDetailsSchema, OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
 import { asBody } from "./serializers.ts";
 import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
@@ -26,6 +27,20 @@ export interface CustomerDeps {
 }
 
 const Key = t.String({ minLength: 1, maxLength: 4096 });
+
+type ViewedOrder = Awaited<ReturnType<CustomerDeps["customerViews"]["order"]>>;
+
+/** The order's body, each item with its fulfillment. */
+function withFulfillments(details: ViewedOrder) {
+  const byItem = new Map(details.fulfillments.map((f) => [f.order_item_id, toFulfillmentBody(f)]));
+  const body = toOrderDetailsBody(details);
+  return { ...body, items: body.items.map((item) => ({ ...item, fulfillment: byItem.get(item.id) ?? null })) };
+}
+
+const GuestOrderStatusSchema = named(
+  "GuestOrderStatus",
+  t.Object({ order: GuestOrderDetailsSchema, items: t.Array(DashboardItemSchema) }),
+);
 
 export function createCustomerRoutes(deps: CustomerDeps) {
   const views = deps.customerViews;
@@ -51,15 +66,7 @@ export function createCustomerRoutes(deps: CustomerDeps) {
         )
         .get(
           "/api/orders/:id",
-          async ({ principal, params }) => {
-            const details = await views.order(principal.userId, params.id);
-            const byItem = new Map(details.fulfillments.map((f) => [f.order_item_id, toFulfillmentBody(f)]));
-            const body = toOrderDetailsBody(details);
-            return asBody({
-              ...body,
-              items: body.items.map((item) => ({ ...item, fulfillment: byItem.get(item.id) ?? null })),
-            });
-          },
+          async ({ principal, params }) => asBody(withFulfillments(await views.order(principal.userId, params.id))),
           {
             params: IdParams,
             response: { 200: OrderDetailsSchema },
@@ -93,6 +100,33 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           }),
           { response: { 200: page(InstallationSchema) }, detail: { summary: "My dedicated installations" } },
         ),
+    )
+    .get(
+      "/api/orders/:id/status",
+      async ({ params, headers }) => {
+        const access = headers["order-access"];
+        if (!access) throw new OrderNotFound();
+        const { details, items } = await views.orderByAccess(params.id, access);
+        const { customer_id: _, ...order } = withFulfillments(details);
+        return asBody({ order, items });
+      },
+      {
+        params: IdParams,
+        headers: t.Object({
+          "order-access": t.Optional(
+            t.String({
+              maxLength: 128,
+              description: "The `access` of the order's status link (a guest's emails and checkout answer carry it)",
+            }),
+          ),
+        }),
+        response: { 200: GuestOrderStatusSchema },
+        detail: {
+          tags: ["customer"],
+          summary:
+            "One order by its signed access, without signing in: the order and each item's delivery and next action (what a guest's status link opens)",
+        },
+      },
     )
     .get(
       "/api/licenses/public-key",

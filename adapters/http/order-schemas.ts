@@ -138,6 +138,12 @@ const adminFields = {
 
 export const AdminOrderSchema = named("AdminOrder", t.Object({ ...OrderSchema.properties, ...adminFields }));
 
+/** An order as its signed status link shows it to a guest: the order without its customer. */
+export const GuestOrderDetailsSchema = named(
+  "GuestOrderDetails",
+  t.Object(Object.fromEntries(Object.entries(OrderDetailsSchema.properties).filter(([key]) => key !== "customer_id"))),
+);
+
 export const AdminOrderDetailsSchema = named(
   "AdminOrderDetails",
   t.Object({

@@ -20,7 +20,7 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
     order by s.created_at desc limit ${LIMIT}`;
 
   return {
-    async dashboard(customerId) {
+    async dashboard(customerId, orderId) {
       return [
         ...(await sql<DashboardRow[]>`
           select o.id as order_id, o.status as order_status, o.payment_gateway, o.checkout_url,
@@ -39,6 +39,7 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
             select due_at from ops_tasks where fulfillment_record_id = f.id and status = 'open' order by created_at desc limit 1
           ) t on true
           where o.customer_id = ${customerId} and o.status <> 'checkout_failed'
+            ${orderId === undefined ? sql`` : sql`and o.id = ${orderId}`}
           order by o.created_at desc, i.position
           limit ${LIMIT}`),
       ];

@@ -8,7 +8,7 @@ export function createPostgresFulfillmentMailFacts(sql: Queryable): FulfillmentM
     async forFulfillment(fulfillmentId) {
       if (!isUuid(fulfillmentId)) return undefined;
       const [row] = await sql<FulfillmentMailFacts[]>`
-        select u.email as customer_email, u.name as customer_name, i.product_name, f.order_id, f.driver,
+        select u.id as customer_id, u.guest as customer_guest, u.email as customer_email, u.name as customer_name, i.product_name, f.order_id, f.driver,
                f.external_workspace_url as workspace_url, f.attempts, f.payload_snapshot->>'awaiting' as awaiting
         from fulfillment_records f
         join order_items i on i.id = f.order_item_id

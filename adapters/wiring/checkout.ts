@@ -49,3 +49,5 @@ export function wireCheckout(
     } satisfies FeatureJobs,
   };
 }
+
+export type CheckoutFeature = ReturnType<typeof wireCheckout>;

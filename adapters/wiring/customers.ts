@@ -4,6 +4,7 @@ import { makeResolveDownload } from "../../application/customers/resolve-downloa
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { createArtifactDownloads } from "../downloads/artifact-download.ts";
 import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
+import type { CheckoutFeature } from "./checkout.ts";
 import type { FulfillmentFeature } from "./fulfillment.ts";
 import type { LicensingFeature } from "./licensing.ts";
 import type { PaymentsFeature } from "./payments.ts";
@@ -12,9 +13,14 @@ import type { Platform } from "./platform.ts";
 /** A customer's own account: orders, deliveries and their next actions, downloads, subscriptions. */
 export function wireCustomers(
   { sql, uow, clock, outbound, config, logger }: Platform,
-  features: { payments: PaymentsFeature; fulfillment: FulfillmentFeature; licensing: LicensingFeature },
+  features: {
+    payments: PaymentsFeature;
+    fulfillment: FulfillmentFeature;
+    licensing: LicensingFeature;
+    checkout: CheckoutFeature;
+  },
 ) {
-  const { payments, fulfillment, licensing } = features;
+  const { payments, fulfillment, licensing, checkout } = features;
   const readModel = createPostgresCustomerReadModel(sql);
   const { downloads } = licensing;
   const subscriptions = makeCustomerSubscriptions({
@@ -32,6 +38,7 @@ export function wireCustomers(
         orders: payments.orders,
         fulfillments: fulfillment.fulfillments,
         downloads,
+        access: checkout.access,
       }),
       resolveDownload: makeResolveDownload({ readModel, downloads }),
       downloadArtifact: createArtifactDownloads({

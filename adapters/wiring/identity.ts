@@ -11,6 +11,7 @@ import {
   makeSendEmailLink,
 } from "../../application/identity/email-links.ts";
 import { makeGetUser } from "../../application/identity/get-user.ts";
+import { makeClaimGuestAccount } from "../../application/identity/guest-claims.ts";
 import { emailChangedJob, emailLinkJob, passwordResetJob } from "../../application/identity/jobs.ts";
 import { makeLogOutEverywhere } from "../../application/identity/log-out-everywhere.ts";
 import {
@@ -21,6 +22,7 @@ import {
 import { makeRegisterCustomer } from "../../application/identity/register-customer.ts";
 import { createPostgresApiKeys } from "../postgres/api-keys.ts";
 import { createPostgresEmailLinks } from "../postgres/email-links.ts";
+import { createPostgresGuestClaims } from "../postgres/guest-customers.ts";
 import { createPostgresPasswordResets } from "../postgres/password-resets.ts";
 import { createPostgresSignInThrottle } from "../postgres/sign-in-throttle.ts";
 import { createPostgresUserRepository } from "../postgres/user-repository.ts";
@@ -45,6 +47,7 @@ export function wireIdentity(
   const apiKeys = createPostgresApiKeys(sql);
   return {
     users,
+    emailLinks: links,
     hasher,
     signInThrottle,
     commonPasswords,
@@ -69,6 +72,13 @@ export function wireIdentity(
       requestEmailVerification: makeRequestEmailVerification({ users, jobs }),
       requestEmailChange: makeRequestEmailChange({ users, hasher, signInThrottle, jobs, clock }),
       confirmEmail: makeConfirmEmail({ links, clock }),
+      claimGuestAccount: makeClaimGuestAccount({
+        claims: createPostgresGuestClaims(sql, jobsFor),
+        hasher,
+        commonPasswords,
+        changes,
+        clock,
+      }),
     },
     jobs: {
       [passwordResetJob.kind]: makeSendPasswordReset({
@@ -91,3 +101,4 @@ export function wireIdentity(
     },
   };
 }
+export type IdentityFeature = ReturnType<typeof wireIdentity>;

@@ -1,3 +1,4 @@
+import { makeGuestLinks } from "../../application/identity/guest-claims.ts";
 import { makeDispatchNotification } from "../../application/notifications/dispatch-notification.ts";
 import { notifyJob } from "../../application/notifications/jobs.ts";
 import { makeListNotifications } from "../../application/notifications/list-notifications.ts";
@@ -8,12 +9,17 @@ import {
 } from "../postgres/customer-notifications.ts";
 import { createPostgresFulfillmentMailFacts } from "../postgres/fulfillment-mail-facts.ts";
 import { createPostgresNotificationOutboxReader } from "../postgres/notification-outbox.ts";
+import type { CheckoutFeature } from "./checkout.ts";
+import type { IdentityFeature } from "./identity.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
 import type { MailFeature } from "./mail.ts";
 import type { Platform } from "./platform.ts";
 
 /** The outbox's messages to customers: dispatched by a job, listed in the customer's notification list, emailed with mail. */
-export function wireNotifications({ sql, logger, config }: Platform, { mail }: { mail: MailFeature }) {
+export function wireNotifications(
+  { sql, logger, config, clock }: Platform,
+  { mail, identity, checkout }: { mail: MailFeature; identity: IdentityFeature; checkout: CheckoutFeature },
+) {
   const outbox = createPostgresNotificationOutboxReader(sql);
   const notifier = createLogAndListNotifier({ sql, logger });
   const notificationList = createPostgresCustomerNotificationList(sql);
@@ -22,6 +28,13 @@ export function wireNotifications({ sql, logger, config }: Platform, { mail }: {
     facts: createPostgresFulfillmentMailFacts(sql),
     queue: mail.queue,
     publicBaseUrl: config.publicBaseUrl,
+    guestLinks: makeGuestLinks({
+      links: identity.emailLinks,
+      access: checkout.access,
+      ttlSeconds: config.guestClaimTtlSeconds,
+      publicBaseUrl: config.publicBaseUrl,
+      clock,
+    }),
   };
   return {
     outbox,

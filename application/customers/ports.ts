@@ -79,7 +79,8 @@ export interface Entitlement {
 
 /** Everything a customer sees, always filtered by the customer: another's rows never come back. */
 export interface CustomerReadModel {
-  dashboard(customerId: string): Promise<DashboardRow[]>;
+  /** Newest first; with `orderId`, that order's items only. */
+  dashboard(customerId: string, orderId?: string): Promise<DashboardRow[]>;
   licenses(customerId: string): Promise<CustomerLicense[]>;
   subscriptions(customerId: string): Promise<CustomerSubscription[]>;
   subscription(customerId: string, id: string): Promise<CustomerSubscription | undefined>;

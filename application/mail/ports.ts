@@ -16,11 +16,11 @@ export const EMAIL_TEMPLATES = [
 export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /**
- * Template values that carry a credential (a reset, verification or change-of-address link): kept
- * in the stored email only until it is sent or given up on, then erased, so the database never
- * keeps a usable link.
+ * Template values that carry a credential (a reset, verification, change-of-address or a guest's
+ * set-a-password link): kept in the stored email only until it is sent or given up on, then
+ * erased, so the database never keeps a usable link.
  */
-export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url"] as const;
+export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url", "account_url"] as const;
 
 /** An email to send, queued in the caller's transaction. */
 export interface NewEmail {

@@ -15,27 +15,43 @@ function readyAction(facts: FulfillmentMailFacts, orderUrl: string): { label: st
   return { label: "See what was delivered on your order page", url: orderUrl };
 }
 
+/** What a guest's email links to instead of pages that need signing in. */
+export interface GuestMailLinks {
+  /** The order status page with the order's signed access. */
+  readonly orderUrl: string;
+  /** The page that sets a password on the guest record. */
+  readonly claimUrl: string;
+}
+
 /**
  * The email telling a customer that a delivery is ready, failed, or waits for them: what happened, the next step
- * and its link, and their order's page under the public base URL. Keyed by the notification, so a
- * notification handled twice is emailed once.
+ * and its link, their order's page under the public base URL, and their account (for a guest, the
+ * link that sets a password). Keyed by the notification, so a notification handled twice is
+ * emailed once.
  */
 export function customerEmail(
   message: NotificationOutboxMessage,
   facts: FulfillmentMailFacts,
   publicBaseUrl: string,
+  guest?: GuestMailLinks,
 ): NewEmail {
-  const orderUrl = new URL(`/orders/${encodeURIComponent(facts.order_id)}`, publicBaseUrl).href;
+  const orderUrl = guest?.orderUrl ?? new URL(`/orders/${encodeURIComponent(facts.order_id)}`, publicBaseUrl).href;
+  const account = guest
+    ? { label: "Set a password to keep your orders in an account", url: guest.claimUrl }
+    : { label: "Your account", url: new URL("/account", publicBaseUrl).href };
   const action =
     message.kind === "fulfillment.ready"
       ? readyAction(facts, orderUrl)
       : message.kind === "fulfillment.failed"
         ? { label: "Try the delivery again from your order page", url: orderUrl }
         : facts.awaiting === AWAITING_VERIFIED_EMAIL
-          ? {
-              label: "Confirm your email address with the link we sent you, or ask for a new one on your account page",
-              url: new URL("/account", publicBaseUrl).href,
-            }
+          ? guest
+            ? { label: "Confirm your email address by setting a password", url: guest.claimUrl }
+            : {
+                label:
+                  "Confirm your email address with the link we sent you, or ask for a new one on your account page",
+                url: new URL("/account", publicBaseUrl).href,
+              }
           : { label: "Tell us the domain your installation should use, on your order page", url: orderUrl };
   return {
     key: `notification:${message.id}`,
@@ -48,6 +64,8 @@ export function customerEmail(
       action_label: action.label,
       action_url: action.url,
       attempts: String(facts.attempts),
+      account_label: account.label,
+      account_url: account.url,
     },
   };
 }

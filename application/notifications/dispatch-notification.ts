@@ -6,6 +6,7 @@ import type { notifyJob } from "./jobs.ts";
 import type {
   CustomerNotification,
   FulfillmentMailFactsReader,
+  GuestLinks,
   NotificationKind,
   NotificationOutboxMessage,
   NotificationOutboxReader,
@@ -18,6 +19,7 @@ export interface NotificationMail {
   /** Queues in a transaction of its own: the email and its sending job commit together. */
   readonly queue: EmailQueue;
   readonly publicBaseUrl: string;
+  readonly guestLinks: GuestLinks;
 }
 
 const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonly body: string }>> = {
@@ -67,7 +69,16 @@ export function makeDispatchNotification(deps: {
     await deps.notifier.deliver(compose(message));
     if (deps.mail) {
       const facts = await deps.mail.facts.forFulfillment(String(message.payload.fulfillment_id ?? ""));
-      if (facts) await deps.mail.queue.queue(customerEmail(message, facts, deps.mail.publicBaseUrl));
+      if (facts) {
+        const { guestLinks } = deps.mail;
+        const guest = facts.customer_guest
+          ? {
+              orderUrl: await guestLinks.orderStatus(facts.order_id),
+              claimUrl: await guestLinks.claim(facts.customer_id, facts.customer_email),
+            }
+          : undefined;
+        await deps.mail.queue.queue(customerEmail(message, facts, deps.mail.publicBaseUrl, guest));
+      }
     }
     await deps.outbox.markDispatched(message.id);
   };

@@ -60,6 +60,9 @@ export interface Notifier {
 
 /** What a customer's email about one delivery says. */
 export interface FulfillmentMailFacts {
+  readonly customer_id: string;
+  /** A guest record: its emails carry the order's signed link and a link that sets a password. */
+  readonly customer_guest: boolean;
   readonly customer_email: string;
   readonly customer_name: string;
   readonly product_name: string;
@@ -69,6 +72,14 @@ export interface FulfillmentMailFacts {
   readonly attempts: number;
   /** What an `awaiting_customer` delivery waits for (`verify_email`), when it says. */
   readonly awaiting: string | null;
+}
+
+/** The links a guest's emails carry in place of a session. */
+export interface GuestLinks {
+  /** The order status page with the order's signed access. */
+  orderStatus(orderId: string): Promise<string>;
+  /** A fresh link to the page that sets a password on the guest record. */
+  claim(customerId: string, email: string): Promise<string>;
 }
 
 export interface FulfillmentMailFactsReader {

@@ -254,6 +254,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set a password with the link a guest's emails carry, and sign in
+         * @description The guest record becomes an account with its address verified, holding every order bought as a guest with the address. When an account has the address already, that account takes the password (the link proves the mailbox, as a reset does), the guest's orders join it, and its other sessions end. The links work for `GUEST_CLAIM_TTL_SECONDS` (default 30 days); one used, expired or never issued is `400` `EMAIL_LINK_INVALID`, and any other link of the guest is spent with the first. A password is 12 to 256 characters, any characters at all, and not on the list of common passwords the marketplace ships; a refusal names the rule in its field error's code: `PASSWORD_TOO_SHORT`, `PASSWORD_TOO_LONG` or `PASSWORD_TOO_COMMON`.
+         */
+        post: operations["postApiAuthClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -1280,6 +1300,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One order by its signed access, without signing in: the order and each item's delivery and next action (what a guest's status link opens) */
+        get: operations["getApiOrdersByIdStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/licenses/public-key": {
         parameters: {
             query?: never;
@@ -2062,6 +2099,41 @@ export interface components {
             webhook_tolerance_seconds?: number;
             timeout_seconds?: number;
             tax_behavior?: components["schemas"]["TaxBehavior"];
+        };
+        GuestOrderDetails: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["OrderStatus"];
+            currency: string;
+            /** @description Minor units of the order's currency */
+            subtotal: number;
+            /** @description Minor units of the order's currency */
+            total: number;
+            /** @description Minor units of the order's currency */
+            due_today: number;
+            payment_gateway: components["schemas"]["PaymentGateway"];
+            gateway_environment: components["schemas"]["GatewayEnvironment"];
+            /** @description Gateway, environment and each item's choices */
+            metadata: {
+                [key: string]: unknown;
+            };
+            checkout: {
+                session_id: string;
+                url: string | null;
+            } | null;
+            /** @description Why the checkout could not be opened */
+            flagged_reason: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            items: components["schemas"]["OrderItemWithFulfillment"][];
+            payments: components["schemas"]["Payment"][];
+            refunds: components["schemas"]["Refund"][];
+        };
+        GuestOrderStatus: {
+            order: components["schemas"]["GuestOrderDetails"];
+            items: components["schemas"]["DashboardItem"][];
         };
         Installation: {
             /** Format: uuid */
@@ -3231,6 +3303,42 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAuthClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `token` of the link in a guest's emails */
+                    token: string;
+                    /** @description The account's password */
+                    password: string;
+                    /** @description The name to greet, in place of the checkout's */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5157,6 +5265,35 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiOrdersByIdStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                "order-access"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GuestOrderStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };

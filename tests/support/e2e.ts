@@ -161,16 +161,19 @@ export function posProductFor(e2e: E2e, overrides: object = {}) {
   });
 }
 
-/** Checks out through the sandbox of `gateway` and presses Pay; returns the order id. */
+/**
+ * Checks out through the sandbox of `gateway` and presses Pay, signed in or as a guest giving an
+ * address; returns the order id and the order status page's address.
+ */
 export async function buyAndPay(
   e2e: E2e,
-  customer: { token: string },
+  buyer: { token: string } | { email: string; name?: string },
   items: object[],
   gateway: "gateway_a" | "gateway_b",
 ) {
   const checkout = await http(e2e.url, "POST", "/api/checkout/create", {
-    token: customer.token,
-    body: { items, payment_gateway: gateway },
+    ...("token" in buyer ? { token: buyer.token } : {}),
+    body: { items, payment_gateway: gateway, ...("email" in buyer ? buyer : {}) },
   });
   expect(checkout.status).toBe(201);
   const paidAt = performance.now();
@@ -179,7 +182,12 @@ export async function buyAndPay(
   });
   const result = (await paid.json()) as { delivered: boolean; status: number | null };
   expect(result).toMatchObject({ delivered: true, status: 200 });
-  return { orderId: checkout.body.order_id as string, sessionId: checkout.body.checkout.session_id as string, paidAt };
+  return {
+    orderId: checkout.body.order_id as string,
+    sessionId: checkout.body.checkout.session_id as string,
+    statusUrl: checkout.body.order_status_url as string,
+    paidAt,
+  };
 }
 
 export async function fulfillmentsOf(db: { readonly current: TestDatabase }, orderId: string) {

@@ -1,7 +1,8 @@
 /**
  * The page checkout returns the customer to (`/orders/{id}`): sign in, then follow the order's
  * items to delivery. It holds no session of its own: the account console's session store, under the
- * same key, so signing in on either signs in on both; every call is the public API.
+ * same key, so signing in on either signs in on both; every call is the public API. A guest's link
+ * carries the order's signed `access` instead, which opens this one order without signing in.
  */
 import { type ApiClient, createApiClient, messageOf, type Schemas, unwrap } from "../shared/api.ts";
 import { formatMoney, humanize, safeHref } from "../shared/format.ts";
@@ -19,7 +20,9 @@ const NAVIGABLE = new Set<NextAction["kind"]>(["pay", "open_workspace", "downloa
 const session = createSessionStore("marketplace.customer_token");
 const api: ApiClient = createApiClient(session);
 const orderId = decodeSegment(location.pathname.split("/")[2] ?? "");
-const checkout = new URLSearchParams(location.search).get("checkout");
+const query = new URLSearchParams(location.search);
+const checkout = query.get("checkout");
+const access = query.get("access");
 const byId = (id: string) => document.getElementById(id) as HTMLElement;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -74,7 +77,8 @@ function actionCell(action: NextAction | undefined): HTMLTableCellElement {
   const cell = document.createElement("td");
   if (!action) return cell;
   const target = safeHref(action.url);
-  const path = apiPath(action.url);
+  // A guest has no session for the API's actions: they wait until a password is set from the email.
+  const path = access ? undefined : apiPath(action.url);
   if (target && NAVIGABLE.has(action.kind)) {
     const link = Object.assign(document.createElement("a"), { href: target, textContent: action.label });
     if (action.kind !== "download") Object.assign(link, { target: "_blank", rel: "noopener" });
@@ -108,7 +112,10 @@ function actionCell(action: NextAction | undefined): HTMLTableCellElement {
 }
 
 /** Draws the order; answers whether something is still to come without the customer doing anything. */
-function render(order: Schemas["OrderDetails"], dashboardItems: readonly DashboardItem[]): boolean {
+function render(
+  order: Schemas["OrderDetails"] | Schemas["GuestOrderDetails"],
+  dashboardItems: readonly DashboardItem[],
+): boolean {
   byId("order-id").textContent = order.id;
   byId("order-status").textContent = humanize(order.status);
   byId("order-total").textContent = formatMoney(order.total, order.currency);
@@ -129,8 +136,32 @@ function render(order: Schemas["OrderDetails"], dashboardItems: readonly Dashboa
   return waitingForPayment || rows.some((r) => r.pending);
 }
 
+/** Draws the order again in a few seconds while something is still to come. */
+function followUp(pending: boolean) {
+  byId("refresh-note").textContent = pending ? "Updating every few seconds..." : "Up to date.";
+  if (pending) timer = setTimeout(refresh, REFRESH_MS);
+}
+
+async function refreshByAccess(access: string): Promise<void> {
+  const status = await api.GET("/api/orders/{id}/status", {
+    params: { path: { id: orderId }, header: { "order-access": access } },
+  });
+  if (!status.data) return say("This order link is not valid. Use the latest link from your email.");
+  byId("signout").hidden = true;
+  followUp(render(status.data.order, status.data.items));
+}
+
 async function refresh(): Promise<void> {
   clearTimeout(timer);
+  if (access) {
+    try {
+      return await refreshByAccess(access);
+    } catch {
+      byId("refresh-note").textContent = "The marketplace cannot be reached; trying again...";
+      timer = setTimeout(refresh, REFRESH_MS);
+      return;
+    }
+  }
   if (!session.current()) return signIn();
   try {
     const [order, dashboard] = await Promise.all([
@@ -140,9 +171,7 @@ async function refresh(): Promise<void> {
     if (order.response.status === 401) return signIn("Your session has ended; sign in again.");
     if (!order.data)
       return say((order.error as { detail?: string } | undefined)?.detail ?? "This order cannot be shown.");
-    const pending = render(order.data, dashboard.data?.items ?? []);
-    byId("refresh-note").textContent = pending ? "Updating every few seconds..." : "Up to date.";
-    if (pending) timer = setTimeout(refresh, REFRESH_MS);
+    followUp(render(order.data, dashboard.data?.items ?? []));
   } catch {
     byId("refresh-note").textContent = "The marketplace cannot be reached; trying again...";
     timer = setTimeout(refresh, REFRESH_MS);

@@ -76,6 +76,8 @@ async function passwordResetEmail(): Promise<NewEmail> {
 }
 
 const FACTS = {
+  customer_id: "cus-ada",
+  customer_guest: false,
   customer_email: "ada@example.com",
   customer_name: "Ada",
   product_name: "Point of Sale",

@@ -18,7 +18,11 @@ function setup() {
   const orders = createInMemoryOrderRepository();
   const fulfillments = createInMemoryFulfillmentRepository();
   const downloads = createInMemoryDownloadLinks();
-  const views = makeCustomerViews({ readModel, orders, fulfillments, downloads });
+  const access = {
+    sign: async (orderId: string) => `signed-${orderId}`,
+    verify: async (orderId: string, token: string) => token === `signed-${orderId}`,
+  };
+  const views = makeCustomerViews({ readModel, orders, fulfillments, downloads, access });
 
   const item: PricedItem = {
     product_id: "prod-ledger",

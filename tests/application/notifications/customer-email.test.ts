@@ -3,6 +3,8 @@ import { customerEmail } from "../../../application/notifications/customer-email
 import type { FulfillmentMailFacts, NotificationOutboxMessage } from "../../../application/notifications/ports.ts";
 
 const FACTS: FulfillmentMailFacts = {
+  customer_id: "cus-ada",
+  customer_guest: false,
   customer_email: "ada@example.com",
   customer_name: "Ada",
   product_name: "Point of Sale",
@@ -33,8 +35,36 @@ describe("the customer's delivery email", () => {
         action_label: "Open your workspace",
         action_url: "https://acme.pos.example/",
         attempts: "1",
+        account_label: "Your account",
+        account_url: "https://shop.example/account",
       },
     });
+  });
+
+  test("a guest's email links the order by its signed access and offers to set a password", () => {
+    const guest = {
+      orderUrl: "https://shop.example/orders/o-1?access=abc",
+      claimUrl: "https://shop.example/account/claim?token=t",
+    };
+    const license = customerEmail(
+      message("fulfillment.ready"),
+      { ...FACTS, customer_guest: true, driver: "license_download", workspace_url: null },
+      BASE,
+      guest,
+    );
+    expect(license.data).toMatchObject({
+      order_url: guest.orderUrl,
+      action_url: guest.orderUrl,
+      account_label: expect.stringContaining("Set a password"),
+      account_url: guest.claimUrl,
+    });
+    const held = customerEmail(
+      message("fulfillment.action_required"),
+      { ...FACTS, customer_guest: true, awaiting: "verify_email" },
+      BASE,
+      guest,
+    );
+    expect(held.data.action_url).toBe(guest.claimUrl);
   });
 
   test("a dedicated installation is opened as such; a license points at the order page for the download", () => {

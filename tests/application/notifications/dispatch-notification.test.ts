@@ -86,6 +86,8 @@ describe("dispatching a notification", () => {
         forFulfillment: async (id: string) =>
           id === "f-1"
             ? {
+                customer_id: "cus-ada",
+                customer_guest: false,
                 customer_email: "ada@example.com",
                 customer_name: "Ada",
                 product_name: "Point of Sale",
@@ -104,6 +106,10 @@ describe("dispatching a notification", () => {
         },
       },
       publicBaseUrl: "https://shop.example",
+      guestLinks: {
+        orderStatus: async (orderId: string) => `https://shop.example/orders/${orderId}?access=signed`,
+        claim: async () => "https://shop.example/account/claim?token=t",
+      },
     };
     const dispatch = makeDispatchNotification({ outbox, notifier, mail });
     const id = await outbox.add("fulfillment.ready", DELIVERY);

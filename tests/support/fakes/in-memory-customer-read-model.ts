@@ -46,8 +46,10 @@ export function createInMemoryCustomerReadModel(
       }));
 
   const readModel: CustomerReadModel = {
-    dashboard: async (customerId) =>
-      mine(dashboard, customerId).filter((row) => row.order_status !== "checkout_failed"),
+    dashboard: async (customerId, orderId) =>
+      mine(dashboard, customerId).filter(
+        (row) => row.order_status !== "checkout_failed" && (orderId === undefined || row.order_id === orderId),
+      ),
     licenses: async (customerId) => mine(licenses, customerId),
     subscriptions: async (customerId) => subscriptionsOf(customerId),
     subscription: async (customerId, id) => subscriptionsOf(customerId).find((s) => s.id === id),
