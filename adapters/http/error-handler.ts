@@ -5,7 +5,7 @@ import { createProblemHandler } from "../../kit/problem-handler.ts";
 import { requestIdOf } from "../../kit/request-context.ts";
 import { isDatabaseUnavailable } from "../postgres/database.ts";
 
-const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
+export const STATUS_BY_CATEGORY: Record<ErrorCategory, number> = {
   malformed: 400,
   invalid: 422,
   unauthenticated: 401,

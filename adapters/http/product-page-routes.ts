@@ -1,34 +1,77 @@
 import { Elysia, t } from "elysia";
 import type { PublicListQuery, PublicProduct } from "../../application/catalog/browse-catalog.ts";
+import type { CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
+import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { ProductNotFound } from "../../domain/catalog/errors.ts";
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { DomainError } from "../../domain/shared/domain-error.ts";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
+import { STATUS_BY_CATEGORY } from "./error-handler.ts";
 import { PAGE_HEADERS } from "./page-routes.ts";
 import { ProblemSchema } from "./problem-schema.ts";
-import { productListPage, productNotFoundPage, productPage, sitemap } from "./product-pages.ts";
+import {
+  type BuyFormState,
+  continueToPaymentPage,
+  productListPage,
+  productNotFoundPage,
+  productPage,
+  sitemap,
+} from "./product-pages.ts";
 
 export interface ProductPageDeps {
   /** Where customers reach the shop: the canonical links and the sitemap name it. */
   readonly publicBaseUrl: string;
   listPublicProducts(query: PublicListQuery): Promise<Page<PublicProduct>>;
   getPublicProduct(slug: string): Promise<PublicProduct>;
+  createCheckout(
+    buyer: Buyer,
+    request: CheckoutRequest,
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
 }
+
+/** Where a field error's path points in the buy form. */
+const FORM_FIELDS: Readonly<Record<string, string>> = {
+  "/email": "email",
+  "/name": "name",
+  "/payment_gateway": "payment_gateway",
+  "/items/0/variant": "variant",
+  "/items": "variant",
+};
+
+/** The buy form's fields again, with what the checkout refused, said where it belongs. */
+function refusedForm(form: BuyFields, error: DomainError): BuyFormState {
+  const errors: Record<string, string> = {};
+  for (const fieldError of error.errors ?? []) {
+    const field = FORM_FIELDS[fieldError.path] ?? "variant";
+    errors[field] ??= fieldError.message;
+  }
+  return { ...form, errors, message: error.message };
+}
+
+type BuyFields = { variant?: string; payment_gateway?: string; email?: string; name?: string };
+
+const isWebLink = (url: string) => /^https?:\/\//i.test(url);
 
 /** The most products a page or the sitemap lists; a sitemap holds at most 50,000. */
 const MOST = 5_000;
 
 const Html = t.String({ description: "An HTML page", contentMediaType: "text/html" });
 
-const html = (body: string, status = 200) =>
+const html = (body: string, status = 200, cacheControl = "public, max-age=60") =>
   new Response(body, {
     status,
     headers: {
       ...PAGE_HEADERS,
       "content-type": "text/html; charset=utf-8",
       // Public, and changed by an admin now and then: a short cache, revalidated.
-      "cache-control": "public, max-age=60",
+      "cache-control": cacheControl,
     },
   });
+
+/** An answer to one buyer: never cached. */
+const privateHtml = (body: string, status: number) => html(body, status, "no-store");
 
 /**
  * The public product pages, rendered by the server so that search engines and link previews read
@@ -82,6 +125,60 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
               },
             },
           },
+        },
+      },
+    )
+    .post(
+      "/products/:slug/buy",
+      async ({ params, body, request }) => {
+        const form = body as BuyFields;
+        let product: PublicProduct;
+        try {
+          product = await deps.getPublicProduct(params.slug);
+        } catch (error) {
+          if (error instanceof ProductNotFound) return privateHtml(productNotFoundPage(deps.publicBaseUrl), 404);
+          throw error;
+        }
+        try {
+          const opened = await deps.createCheckout(
+            { guest: { email: form.email ?? "", name: form.name } },
+            {
+              items: [
+                {
+                  product_id: product.id,
+                  variant: (form.variant ?? "") as CheckoutRequest["items"][number]["variant"],
+                },
+              ],
+              ...(form.payment_gateway ? { payment_gateway: form.payment_gateway as PaymentGatewayName } : {}),
+            },
+          );
+          const url = opened.body.checkout.url;
+          if (!isWebLink(url)) throw new Error("the gateway's checkout address is not a web link");
+          return privateHtml(continueToPaymentPage(url, deps.publicBaseUrl), 200);
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          // The browser gets its form back with the refusal; any other client the problem document.
+          if (!(request.headers.get("accept")?.includes("text/html") ?? false)) throw error;
+          const status = STATUS_BY_CATEGORY[error.category];
+          return privateHtml(productPage(product, deps.publicBaseUrl, refusedForm(form, error)), status);
+        }
+      },
+      {
+        params: t.Object({ slug: t.String({ maxLength: 200 }) }),
+        body: t.Object(
+          {
+            variant: t.Optional(t.String({ maxLength: 40 })),
+            payment_gateway: t.Optional(t.String({ maxLength: 40 })),
+            email: t.Optional(t.String({ maxLength: 320 })),
+            name: t.Optional(t.String({ maxLength: 400 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: Html },
+        detail: {
+          ...detail,
+          summary:
+            "The product page's buy form (application/x-www-form-urlencoded): checks out as a guest with the address given and answers a page that moves on to the gateway's hosted checkout; a refusal is the product page again with the form's errors (for text/html), else the problem document",
         },
       },
     )

@@ -25,6 +25,54 @@ const VARIANT_WORDS: Readonly<Record<string, string>> = {
 
 const variantWords = (variant: string) => VARIANT_WORDS[variant] ?? variant;
 
+const GATEWAY_WORDS: Readonly<Record<string, string>> = { gateway_a: "Gateway A", gateway_b: "Gateway B" };
+
+/** What the buy form was given, to show again with what went wrong. */
+export interface BuyFormState {
+  readonly variant?: string;
+  readonly payment_gateway?: string;
+  readonly email?: string;
+  readonly name?: string;
+  /** Field errors by field name, and a message for the form as a whole. */
+  readonly errors?: Readonly<Record<string, string>>;
+  readonly message?: string;
+}
+
+const option = (value: string, label: string, chosen: string | undefined) =>
+  `<option value="${escapeHtml(value)}"${value === chosen ? " selected" : ""}>${escapeHtml(label)}</option>`;
+
+const fieldError = (state: BuyFormState, field: string) =>
+  state.errors?.[field] ? ` <strong class="error" id="${field}-error">${escapeHtml(state.errors[field])}</strong>` : "";
+
+/**
+ * The buy form: a variant, a gateway and the buyer's address. It posts to this site, which opens
+ * the gateway's hosted checkout; the gateway returns the buyer to the order status page. It works
+ * without JavaScript; a signed-in customer's address belongs to the account, so it is left empty
+ * and the order joins the account once the address is the account's proven one.
+ */
+function buyForm(product: PublicProduct, state: BuyFormState): string {
+  const { variants, payment_gateways, default_payment_gateway } = product.checkout_options;
+  if (variants.length === 0) return "";
+  const variantOptions = variants
+    .map((v) =>
+      option(v.variant, `${variantWords(v.variant)}: ${formatMinorUnits(v.price, v.currency)}`, state.variant),
+    )
+    .join("");
+  const gatewayOptions = payment_gateways
+    .map((g) => option(g, GATEWAY_WORDS[g] ?? g, state.payment_gateway ?? default_payment_gateway))
+    .join("");
+  const message = state.message ? `<p role="alert" class="error">${escapeHtml(state.message)}</p>` : "";
+  return `<form method="post" action="/products/${encodeURIComponent(product.slug)}/buy" class="buy">
+<h2>Buy</h2>
+${message}<label>Option <select name="variant" required>${variantOptions}</select>${fieldError(state, "variant")}</label>
+<label>Pay with <select name="payment_gateway" required>${gatewayOptions}</select>${fieldError(state, "payment_gateway")}</label>
+<label>Email <input type="email" name="email" autocomplete="email" required maxlength="254" value="${escapeHtml(state.email ?? "")}">${fieldError(state, "email")}</label>
+<label>Name (optional) <input name="name" autocomplete="name" maxlength="200" value="${escapeHtml(state.name ?? "")}">${fieldError(state, "name")}</label>
+<p class="note">We email your receipt, your delivery and a link to follow your order to this address. With an account? Use its address: the order joins it.</p>
+<button type="submit">Continue to payment</button>
+</form>`;
+}
+
 /** The page's shell: our stylesheet only, nothing from another host, the description and canonical set. */
 function page(head: { title: string; description: string; canonical: string; extra?: string }, body: string): string {
   return `<!doctype html>
@@ -42,6 +90,9 @@ body { font-family: system-ui, sans-serif; line-height: 1.5; color: #1f2328; max
 ul.products { list-style: none; padding: 0; }
 ul.products li { border-bottom: 1px solid #d0d7de; padding: 0.75rem 0; }
 table { border-collapse: collapse; }
+form.buy label { display: block; margin: 0.5rem 0; }
+.error { color: #b42318; }
+.note { color: #57606a; }
 th, td { text-align: left; padding: 0.25rem 1rem 0.25rem 0; }
 </style>
 </head>
@@ -80,7 +131,7 @@ export function productListPage(products: readonly PublicProduct[], baseUrl: str
  * `/products/{slug}`: the product with its SEO fields as title and description, a canonical link,
  * Open Graph tags, and schema.org `Product` JSON-LD with an `Offer` per variant and its price.
  */
-export function productPage(product: PublicProduct, baseUrl: string): string {
+export function productPage(product: PublicProduct, baseUrl: string, form: BuyFormState = {}): string {
   const url = new URL(`/products/${encodeURIComponent(product.slug)}`, baseUrl).href;
   const title = product.seo_title ?? product.name;
   const description = descriptionOf(product);
@@ -124,7 +175,25 @@ export function productPage(product: PublicProduct, baseUrl: string): string {
 <p>${escapeHtml(product.description)}</p>
 ${trial}
 ${variants.length === 0 ? "<p>Not on sale right now.</p>" : `<table>\n<caption>Prices</caption>\n<thead><tr><th scope="col">Option</th><th scope="col">Price</th></tr></thead>\n<tbody>\n${rows}\n</tbody>\n</table>`}
-<p>Buy it from <a href="/account">your account</a>, or through the shop's storefront.</p>`,
+${buyForm(product, form)}`,
+  );
+}
+
+/**
+ * What the buy form answers once the checkout is open: a page that moves on to the gateway's
+ * hosted checkout (a meta refresh, so that the page's form-action policy, which keeps forms on this
+ * site, does not stop the move), with a link should it not.
+ */
+export function continueToPaymentPage(checkoutUrl: string, baseUrl: string): string {
+  const url = escapeHtml(checkoutUrl);
+  return page(
+    {
+      title: "Continue to payment",
+      description: "Taking you to the payment page.",
+      canonical: new URL("/products", baseUrl).href,
+      extra: `<meta http-equiv="refresh" content="0; url=${url}">\n<meta name="robots" content="noindex">`,
+    },
+    `<h1>Continue to payment</h1>\n<p><a href="${url}" rel="noreferrer">Go to the payment page</a>.</p>`,
   );
 }
 

@@ -98,13 +98,13 @@ export function rateLimitGroup(rawPath: string): string | undefined {
   if (path === "/api/auth/login" || path === "/api/auth/register") return "auth";
   if (path === "/api/auth/password-reset" || path === "/api/auth/password-reset/confirm") return "auth";
   if (path === "/api/auth/verify-email" || path === "/api/auth/verify-email/confirm") return "auth";
-  if (path === "/api/me/password" || path === "/api/me/email") return "auth";
+  if (path === "/api/me/password" || path === "/api/me/email" || path === "/api/auth/claim") return "auth";
   if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
   // A signed link cannot be guessed, yet every attempt still costs a signature check and a lookup.
   if (path.startsWith("/api/downloads/")) return "licenses";
   if (path.startsWith("/api/webhooks/")) return "webhooks";
   // Each checkout opens a session at the gateway; the customer is limited apart, by the route.
-  if (path === "/api/checkout/create") return "checkout";
+  if (path === "/api/checkout/create" || /^\/products\/[^/]+\/buy$/.test(path)) return "checkout";
   if (path === "/api/checkout/calculate") return "checkout_calculate";
   return undefined;
 }

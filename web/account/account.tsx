@@ -1,5 +1,6 @@
 import { type Pages, startConsole } from "../shared/console.tsx";
 import { api, session } from "./context.ts";
+import { ClaimAccount } from "./pages/claim.tsx";
 import { Licenses } from "./pages/licenses.tsx";
 import { Notifications } from "./pages/notifications.tsx";
 import { ForgotPassword, ResetPassword } from "./pages/password-reset.tsx";
@@ -38,6 +39,7 @@ startConsole({
     "/reset-password": () => <ResetPassword />,
     "/verify-email": () => <VerifyEmail />,
     "/sign-up": () => <SignUp />,
+    "/claim": () => <ClaimAccount />,
   },
   forgotPassword: "/forgot-password",
   signUp: "/sign-up",

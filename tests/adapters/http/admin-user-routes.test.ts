@@ -49,7 +49,7 @@ describe("admin user routes", () => {
     expect(seen.indexOf(created[2] ?? "")).toBeLessThan(seen.indexOf(created[0] ?? ""));
     const first = await call(marketplace.app, "GET", "/api/admin/users?limit=1", { token: admin });
     expect(Object.keys(first.body.items[0]).sort()).toEqual(
-      ["created_at", "disabled", "email", "email_verified", "id", "name", "role"].sort(),
+      ["created_at", "disabled", "email", "email_verified", "guest", "id", "name", "role"].sort(),
     );
   });
 

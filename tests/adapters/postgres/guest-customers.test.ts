@@ -1,0 +1,124 @@
+import { describe, expect, test } from "bun:test";
+import {
+  createPostgresGuestClaims,
+  createPostgresGuestCustomers,
+  foldGuestInto,
+  GUEST_RECORD_REFERENCES,
+} from "../../../adapters/postgres/guest-customers.ts";
+import { createPostgresUserRepository } from "../../../adapters/postgres/user-repository.ts";
+import type { JobScheduler } from "../../../application/shared/jobs.ts";
+import { useTestDatabase } from "../../support/database.ts";
+
+const db = useTestDatabase();
+const guests = () => createPostgresGuestCustomers(db.current.sql);
+const noJobs = () => ({}) as JobScheduler;
+const claims = () => createPostgresGuestClaims(db.current.sql, noJobs);
+const at = (offsetMs: number) => new Date(Date.parse("2026-11-28T12:00:00Z") + offsetMs);
+const anAddress = () => `guest-${crypto.randomUUID()}@example.com`;
+
+async function issueClaim(userId: string, email: string, tokenHash: string) {
+  await db.current.sql`
+    insert into email_links (token_hash, user_id, email, purpose, created_at, expires_at)
+    values (${tokenHash}, ${userId}, ${email}, 'claim', ${at(0)}, ${at(3_600_000)})`;
+}
+
+describe("guest records in Postgres", () => {
+  test("every column that names a user either moves with a folded guest record or goes with it", async () => {
+    const references = await db.current.sql<{ table_name: string; column_name: string; on_delete: string }[]>`
+      select c.conrelid::regclass::text as table_name, a.attname as column_name, c.confdeltype as on_delete
+      from pg_constraint c
+      join pg_attribute a on a.attrelid = c.conrelid and a.attnum = any (c.conkey)
+      where c.contype = 'f' and c.confrelid = 'users'::regclass`;
+    const handled = new Set<string>([
+      ...GUEST_RECORD_REFERENCES.map((table) => `${table}.customer_id`),
+      // Moved unless the account holds the same key, then deleted with the record.
+      "idempotency_keys.user_id",
+      // Only an admin completes a task: never a guest.
+      "ops_tasks.completed_by",
+    ]);
+    const unhandled = references
+      .filter((r) => r.on_delete !== "c" && !handled.has(`${r.table_name}.${r.column_name}`))
+      .map((r) => `${r.table_name}.${r.column_name}`);
+    expect(unhandled).toEqual([]);
+  });
+
+  test("one guest record per address, whatever its case; a verified account takes the orders instead", async () => {
+    const email = anAddress();
+    const first = await guests().forAddress(email, "Grace");
+    expect(await guests().forAddress(email.toUpperCase(), "Someone else")).toEqual(first);
+    const users = createPostgresUserRepository(db.current.sql);
+    const account = await users.insert({ email, name: "Ada", role: "customer", passwordHash: "hash" });
+    // An account that has not proven the address does not get what guests buy with it.
+    expect((await guests().forAddress(email, "Grace")).id).toBe(first.id);
+    await db.current.sql`update users set email_verified_at = now() where id = ${account?.id ?? ""}`;
+    expect((await guests().forAddress(email, "Grace")).id).toBe(String(account?.id));
+    // Sign-in and reset look up accounts only.
+    expect((await users.findByEmail(email))?.id).toBe(String(account?.id));
+  });
+
+  test("folding moves the guest's idempotency keys unless the account holds the same one, and removes the record", async () => {
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    const account = await createPostgresUserRepository(db.current.sql).insert({
+      email,
+      name: "Ada",
+      role: "customer",
+      passwordHash: "hash",
+    });
+    const accountId = account?.id ?? "";
+    for (const [user, key] of [
+      [guest.id, "shared"],
+      [guest.id, "own"],
+      [accountId, "shared"],
+    ] as const) {
+      await db.current.sql`
+        insert into idempotency_keys (user_id, route, key, request_hash, state)
+        values (${user}, 'checkout.create.guest', ${key}, ${user}, 'completed')`;
+    }
+    await db.current.sql.begin((tx) => foldGuestInto(tx, email, accountId));
+    const keys = await db.current.sql<{ key: string; request_hash: string }[]>`
+      select key, request_hash from idempotency_keys where user_id = ${accountId} order by key`;
+    expect([...keys]).toEqual([
+      { key: "own", request_hash: guest.id },
+      { key: "shared", request_hash: accountId },
+    ]);
+    expect(await db.current.sql`select 1 from users where id = ${guest.id}`).toHaveLength(0);
+  });
+
+  test("two claims racing for one guest record: one sets the password, the other finds its link spent", async () => {
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    await issueClaim(guest.id, email, "claim-a");
+    await issueClaim(guest.id, email, "claim-b");
+    const outcomes = await Promise.all([
+      claims().claim("claim-a", "hash-a", undefined, at(60_000), async () => {}),
+      claims().claim("claim-b", "hash-b", undefined, at(60_000), async () => {}),
+    ]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(["claimed", "invalid"]);
+    const [row] = await db.current.sql<{ guest: boolean; password_hash: string }[]>`
+      select guest, password_hash from users where id = ${guest.id}`;
+    expect(row?.guest).toBe(false);
+    expect(["hash-a", "hash-b"]).toContain(row?.password_hash ?? "");
+  });
+
+  test("a claim link expires, and a claim on a disabled account with the address is refused, the link unspent", async () => {
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    await issueClaim(guest.id, email, "claim-late");
+    expect((await claims().claim("claim-late", "h", undefined, at(3_600_001), async () => {})).outcome).toBe("invalid");
+    const account = await createPostgresUserRepository(db.current.sql).insert({
+      email,
+      name: "Ada",
+      role: "customer",
+      passwordHash: "hash",
+    });
+    await db.current.sql`update users set disabled_at = now() where id = ${account?.id ?? ""}`;
+    await issueClaim(guest.id, email, "claim-disabled");
+    expect((await claims().claim("claim-disabled", "h", undefined, at(60_000), async () => {})).outcome).toBe(
+      "disabled",
+    );
+    const [link] = await db.current.sql<{ used_at: Date | null }[]>`
+      select used_at from email_links where token_hash = 'claim-disabled'`;
+    expect(link?.used_at).toBeNull();
+  });
+});
