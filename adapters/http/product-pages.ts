@@ -64,7 +64,7 @@ function buyForm(product: PublicProduct, state: BuyFormState): string {
   const message = state.message ? `<p role="alert" class="error">${escapeHtml(state.message)}</p>` : "";
   return `<form method="post" action="/products/${encodeURIComponent(product.slug)}/buy" class="buy">
 <h2>Buy</h2>
-${message}<label>Option <select name="variant" required>${variantOptions}</select>${fieldError(state, "variant")}</label>
+${message}<label>Plan <select name="variant" required>${variantOptions}</select>${fieldError(state, "variant")}</label>
 <label>Pay with <select name="payment_gateway" required>${gatewayOptions}</select>${fieldError(state, "payment_gateway")}</label>
 <label>Email <input type="email" name="email" autocomplete="email" required maxlength="254" value="${escapeHtml(state.email ?? "")}">${fieldError(state, "email")}</label>
 <label>Name (optional) <input name="name" autocomplete="name" maxlength="200" value="${escapeHtml(state.name ?? "")}">${fieldError(state, "name")}</label>

@@ -157,6 +157,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/products/{slug}/buy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The product page's buy form (application/x-www-form-urlencoded): checks out as a guest with the address given and answers a page that moves on to the gateway's hosted checkout; a refusal is the product page again with the form's errors (for text/html), else the problem document */
+        post: operations["postProductsBySlugBuy"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/downloads/{token}": {
         parameters: {
             query?: never;
@@ -3087,6 +3104,44 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    postProductsBySlugBuy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variant?: string;
+                    payment_gateway?: string;
+                    email?: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getApiDownloadsByToken: {
         parameters: {
             query?: never;
@@ -3339,6 +3394,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
