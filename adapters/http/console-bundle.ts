@@ -16,6 +16,8 @@ const WEB_DIR = projectPath("web");
 /** The page checkout returns to: written as HTML, its script built with the consoles. */
 const ORDER_PAGE = join(WEB_DIR, "order-status", "order-status.html");
 const ORDER_PAGE_SCRIPT = join(WEB_DIR, "order-status", "order-status.ts");
+/** The product page's buy form, for a customer signed in: written into the server-rendered page. */
+const BUY_FORM_SCRIPT = join(WEB_DIR, "product", "buy-form.ts");
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 function asset(bytes: Uint8Array<ArrayBuffer>, contentType: string, cacheControl: string): StaticAsset {
@@ -70,14 +72,19 @@ async function bundle(entrypoints: readonly string[]): Promise<Map<string, Uint8
 }
 
 /**
- * Builds `web/` with Bun's bundler: one entry per console and one for the order status page, the
+ * Builds `web/` with Bun's bundler: one entry per console, one for the order status page and one for the product page's buy form, the
  * code they share split into chunks, one stylesheet. It takes a fraction of a second, so the
  * marketplace builds it as it starts and a deployment has no build step to forget; everything it
  * serves comes from this repository.
  */
 export async function buildConsole(): Promise<ConsoleBundle> {
   const entries = Object.values(CONSOLES).map((console) => join(WEB_DIR, console.entry, `${console.entry}.tsx`));
-  const outputs = await bundle([...entries, ORDER_PAGE_SCRIPT, join(WEB_DIR, "shared", "console.css")]);
+  const outputs = await bundle([
+    ...entries,
+    ORDER_PAGE_SCRIPT,
+    BUY_FORM_SCRIPT,
+    join(WEB_DIR, "shared", "console.css"),
+  ]);
   const assets: Record<string, StaticAsset> = {};
   const named = new Map<string, string>();
   const chunks: string[] = [];
@@ -105,6 +112,7 @@ export async function buildConsole(): Promise<ConsoleBundle> {
       account: page("account"),
       order: asset(new TextEncoder().encode(orderPage), "text/html; charset=utf-8", "no-cache"),
     },
+    scripts: { buyForm: named.get("buy-form") as string },
     assets,
   };
 }

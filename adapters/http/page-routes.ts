@@ -17,6 +17,8 @@ export type ConsoleName = "admin" | "account";
 export interface ConsoleBundle {
   /** The page every path under `/admin` or `/account` answers with, and the order status page. */
   readonly pages: Readonly<Record<ConsoleName | "order", StaticAsset>>;
+  /** Scripts that server-rendered pages load, by the asset name they are served under. */
+  readonly scripts: { readonly buyForm: string };
   /** Scripts and styles, served under `/assets/{name}`; their names carry their hash. */
   readonly assets: Readonly<Record<string, StaticAsset>>;
 }

@@ -8,7 +8,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
 import { STATUS_BY_CATEGORY } from "./error-handler.ts";
-import { PAGE_HEADERS } from "./page-routes.ts";
+import { type BrowserPages, PAGE_HEADERS } from "./page-routes.ts";
 import { ProblemSchema } from "./problem-schema.ts";
 import {
   type BuyFormState,
@@ -24,6 +24,8 @@ export interface ProductPageDeps {
   readonly publicBaseUrl: string;
   listPublicProducts(query: PublicListQuery): Promise<Page<PublicProduct>>;
   getPublicProduct(slug: string): Promise<PublicProduct>;
+  /** The consoles' build, which holds the buy form's script. */
+  readonly pages: BrowserPages;
   createCheckout(
     buyer: Buyer,
     request: CheckoutRequest,
@@ -89,6 +91,7 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
     return all.slice(0, MOST);
   };
   const detail = { tags: ["pages"] };
+  const buyScript = async () => (await deps.pages.console()).scripts.buyForm;
   return new Elysia({ name: "product-page-routes" })
     .get("/products", async () => html(productListPage(await published(), deps.publicBaseUrl)), {
       response: Html,
@@ -98,7 +101,8 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
       "/products/:slug",
       async ({ params, request }) => {
         try {
-          return html(productPage(await deps.getPublicProduct(params.slug), deps.publicBaseUrl));
+          const product = await deps.getPublicProduct(params.slug);
+          return html(productPage(product, deps.publicBaseUrl, {}, await buyScript()));
         } catch (error) {
           // A browser or a crawler (asking for HTML) gets a page; any other client the problem document.
           const wantsPage = request.headers.get("accept")?.includes("text/html") ?? false;
@@ -160,7 +164,8 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
           // The browser gets its form back with the refusal; any other client the problem document.
           if (!(request.headers.get("accept")?.includes("text/html") ?? false)) throw error;
           const status = STATUS_BY_CATEGORY[error.category];
-          return privateHtml(productPage(product, deps.publicBaseUrl, refusedForm(form, error)), status);
+          const page = productPage(product, deps.publicBaseUrl, refusedForm(form, error), await buyScript());
+          return privateHtml(page, status);
         }
       },
       {

@@ -62,13 +62,15 @@ function buyForm(product: PublicProduct, state: BuyFormState): string {
     .map((g) => option(g, GATEWAY_WORDS[g] ?? g, state.payment_gateway ?? default_payment_gateway))
     .join("");
   const message = state.message ? `<p role="alert" class="error">${escapeHtml(state.message)}</p>` : "";
-  return `<form method="post" action="/products/${encodeURIComponent(product.slug)}/buy" class="buy">
+  return `<form method="post" action="/products/${encodeURIComponent(product.slug)}/buy" class="buy" data-product-id="${escapeHtml(product.id)}">
 <h2>Buy</h2>
 ${message}<label>Plan <select name="variant" required>${variantOptions}</select>${fieldError(state, "variant")}</label>
 <label>Pay with <select name="payment_gateway" required>${gatewayOptions}</select>${fieldError(state, "payment_gateway")}</label>
+<div class="guest-only">
 <label>Email <input type="email" name="email" autocomplete="email" required maxlength="254" value="${escapeHtml(state.email ?? "")}">${fieldError(state, "email")}</label>
 <label>Name (optional) <input name="name" autocomplete="name" maxlength="200" value="${escapeHtml(state.name ?? "")}">${fieldError(state, "name")}</label>
-<p class="note">We email your receipt, your delivery and a link to follow your order to this address. With an account? Use its address: the order joins it.</p>
+<p class="note">We email your receipt, your delivery and a link to follow your order to this address. With an account? Use its address, or sign in first: the order joins it.</p>
+</div>
 <button type="submit">Continue to payment</button>
 </form>`;
 }
@@ -131,7 +133,12 @@ export function productListPage(products: readonly PublicProduct[], baseUrl: str
  * `/products/{slug}`: the product with its SEO fields as title and description, a canonical link,
  * Open Graph tags, and schema.org `Product` JSON-LD with an `Offer` per variant and its price.
  */
-export function productPage(product: PublicProduct, baseUrl: string, form: BuyFormState = {}): string {
+export function productPage(
+  product: PublicProduct,
+  baseUrl: string,
+  form: BuyFormState = {},
+  buyScript?: string,
+): string {
   const url = new URL(`/products/${encodeURIComponent(product.slug)}`, baseUrl).href;
   const title = product.seo_title ?? product.name;
   const description = descriptionOf(product);
@@ -158,6 +165,7 @@ export function productPage(product: PublicProduct, baseUrl: string, form: BuyFo
     `<meta property="og:description" content="${escapeHtml(description)}">`,
     `<meta property="og:url" content="${escapeHtml(url)}">`,
     `<script type="application/ld+json">${jsonInScript(structured)}</script>`,
+    ...(buyScript ? [`<script type="module" src="/assets/${escapeHtml(buyScript)}"></script>`] : []),
   ].join("\n");
   const rows = variants
     .map(

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { hasChromium, useBrowser, watchPage } from "../support/browser.ts";
 import { seriousViolations } from "../support/console.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { createProduct, eventually, posProductFor, useE2e } from "../support/e2e.ts";
+import { createProduct, eventually, http, posProductFor, useE2e } from "../support/e2e.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db, { mailSandbox: true });
@@ -31,7 +31,10 @@ async function linkInMail(email: string, subjectEnd: string, path: string): Prom
 
 describe.skipIf(!hasChromium)("buying from a product page in Chromium, as a guest", () => {
   test("the form opens the hosted checkout, paying lands on the order page without signing in, and the email's link makes an account", async () => {
-    const product = await createProduct(e2e, posProductFor(e2e, { enabled_payment_gateways: ["gateway_a", "gateway_b"] }));
+    const product = await createProduct(
+      e2e,
+      posProductFor(e2e, { enabled_payment_gateways: ["gateway_a", "gateway_b"] }),
+    );
     const email = `browser-guest-${crypto.randomUUID()}@example.com`;
     const page = await browser.newPage();
     const watched = watchPage(page);
@@ -64,7 +67,10 @@ describe.skipIf(!hasChromium)("buying from a product page in Chromium, as a gues
     await page.getByLabel("Password").fill("a guest turned customer");
     await page.getByRole("button", { name: "Set the password" }).click();
     await page.getByRole("button", { name: "Sign out" }).waitFor();
-    await page.getByText(/Point of Sale/).first().waitFor();
+    await page
+      .getByText(/Point of Sale/)
+      .first()
+      .waitFor();
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 60_000);
@@ -81,4 +87,37 @@ describe.skipIf(!hasChromium)("buying from a product page in Chromium, as a gues
     expect(await seriousViolations(page)).toEqual([]);
     await page.close();
   }, 30_000);
+
+  test("signed in, the form asks for no address and the order goes to the account", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const email = `browser-customer-${crypto.randomUUID()}@example.com`;
+    const password = "a signed in customer";
+    await http(e2e.url, "POST", "/api/auth/register", { body: { email, password, name: "Cora" } });
+    const page = await browser.newPage();
+    const watched = watchPage(page);
+    await page.goto(`${e2e.url}/account`);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign out" }).waitFor();
+
+    await page.goto(`${e2e.url}/products/${product.slug}`);
+    await page.getByText(`Signed in as ${email}`).waitFor();
+    expect(await page.getByLabel("Email").isVisible()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await page.waitForURL(/\/checkout\/gateway_b\/cs_/);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL(/\/orders\/[0-9a-f-]+\?checkout=success$/);
+    await page
+      .locator("#items tr .status")
+      .filter({ hasText: /^active$/ })
+      .waitFor({ timeout: 15_000 });
+    const [owner] = await db.current.sql<{ email: string; guest: boolean }[]>`
+      select u.email, u.guest from orders o join users u on u.id = o.customer_id
+      join order_items i on i.order_id = o.id where i.product_id = ${product.id}`;
+    expect(owner).toEqual({ email, guest: false });
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

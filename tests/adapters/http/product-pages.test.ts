@@ -61,14 +61,18 @@ describe("the public product pages", () => {
     });
     // Nothing is loaded from another host: no script or stylesheet, no image, from anywhere but here.
     expect(html).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:\/\/(?!shop\.example)/);
-    expect(html).not.toMatch(/<script[^>]+src=/);
+    // The one script is our own: the buy form's, for a customer signed in.
+    expect(html.match(/<script[^>]+src="[^"]*"/g)).toEqual([
+      expect.stringMatching(/src="\/assets\/buy-form-[^"]+\.js"$/),
+    ]);
   });
 
   test("a name that is markup stays text, and cannot end the JSON-LD block", async () => {
     const { slug } = await product({ name: "Evil </script><script>alert(1)</script>", seo_title: null });
     const html = await (await page(`/products/${slug}`)).text();
     expect(html).toContain("<title>Evil &#60;/script&#62;&#60;script&#62;alert(1)&#60;/script&#62;</title>");
-    expect(html.match(/<script/g)).toHaveLength(1);
+    // The JSON-LD block and the buy form's script: the name opened none.
+    expect(html.match(/<script/g)).toHaveLength(2);
     expect(structuredData(html).name).toBe("Evil </script><script>alert(1)</script>");
   });
 
