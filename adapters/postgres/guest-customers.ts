@@ -84,19 +84,25 @@ class Disabled extends Error {}
 
 export function createPostgresGuestCustomers(sql: Sql): GuestCustomers {
   return {
+    // One statement either way, so the time taken does not tell an account's address from a guest's.
     async forAddress(email, name) {
-      const [account] = await sql<{ id: string; email: string; name: string }[]>`
-        select id, email, name from users
-        where lower(email) = lower(${email}) and not guest and role = 'customer'
-          and email_verified_at is not null and disabled_at is null`;
-      if (account) return account;
-      const [guest] = await sql<{ id: string; email: string; name: string }[]>`
-        insert into users (email, name, role, password_hash, guest)
-        values (${email}, ${name}, 'customer', null, true)
-        on conflict (lower(email)) where guest do update set updated_at = users.updated_at
-        returning id, email, name`;
-      if (!guest) throw new Error("guest record upsert returned no row");
-      return guest;
+      const [owner] = await sql<{ id: string; email: string; name: string }[]>`
+        with account as (
+          select id, email, name from users
+          where lower(email) = lower(${email}) and not guest and role = 'customer'
+            and email_verified_at is not null and disabled_at is null
+        ), guest as (
+          insert into users (email, name, role, password_hash, guest)
+          select ${email}, ${name}, 'customer', null, true
+          where not exists (select 1 from account)
+          on conflict (lower(email)) where guest do update set updated_at = users.updated_at
+          returning id, email, name
+        )
+        select id, email, name from account
+        union all
+        select id, email, name from guest`;
+      if (!owner) throw new Error("guest record upsert returned no row");
+      return owner;
     },
   };
 }
