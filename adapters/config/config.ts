@@ -40,11 +40,9 @@ export interface Config {
   /** Key material for stored secrets; generated under `dataDir` outside production when unset. */
   readonly secretsKey: string | undefined;
   readonly jwtTtlSeconds: number;
-  /** How long a password reset link works: PASSWORD_RESET_TTL_SECONDS. */
+  /** How long emailed links work: PASSWORD_RESET_TTL_SECONDS, EMAIL_LINK_TTL_SECONDS, GUEST_CLAIM_TTL_SECONDS. */
   readonly passwordResetTtlSeconds: number;
-  /** How long an email verification or change-of-address link works: EMAIL_LINK_TTL_SECONDS. */
   readonly emailLinkTtlSeconds: number;
-  /** How long the set-a-password link in a guest's emails works: GUEST_CLAIM_TTL_SECONDS. */
   readonly guestClaimTtlSeconds: number;
   /** REQUIRE_VERIFIED_EMAIL_FOR_DELIVERY: deliveries wait until the customer's address is verified. */
   readonly requireVerifiedEmailForDelivery: boolean;

@@ -4,6 +4,7 @@ import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { Account } from "../../domain/identity/account.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
+import { toAccount, USER_COLUMNS, type UserRow } from "./user-repository.ts";
 
 /**
  * Every column that names a customer and moves with a guest record folded into an account. A test
@@ -40,42 +41,6 @@ export async function foldGuestInto(tx: Queryable, email: string, accountId: str
   await tx`delete from users where id = ${guest.id}`;
   return true;
 }
-
-const ACCOUNT_COLUMNS = [
-  "id",
-  "email",
-  "name",
-  "role",
-  "guest",
-  "token_version",
-  "email_verified_at",
-  "disabled_at",
-  "created_at",
-];
-
-interface AccountRow {
-  id: string;
-  email: string;
-  name: string;
-  role: "customer" | "admin";
-  guest: boolean;
-  token_version: number;
-  email_verified_at: Date | null;
-  disabled_at: Date | null;
-  created_at: Date;
-}
-
-const toAccount = (row: AccountRow): Account => ({
-  id: row.id,
-  email: row.email,
-  name: row.name,
-  role: row.role,
-  emailVerified: row.email_verified_at !== null,
-  guest: row.guest,
-  createdAt: row.created_at,
-  disabled: row.disabled_at !== null,
-  tokenVersion: row.token_version,
-});
 
 /** A Postgres unique violation: an account took the address while the claim ran. */
 const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";
@@ -128,23 +93,23 @@ export function createPostgresGuestClaims(sql: Sql, jobsFor: (tx: Queryable) => 
       const [account] = await tx<{ id: string; disabled: boolean }[]>`
         select id, disabled_at is not null as disabled from users
         where lower(email) = lower(${guest.email}) and not guest for update`;
-      let claimed: AccountRow | undefined;
+      let claimed: UserRow | undefined;
       if (account) {
         // Whoever holds the address's mail decides: the account, proven or not, takes this password
         // (as a password reset would) and every other session ends.
         if (account.disabled) throw new Disabled();
-        [claimed] = await tx<AccountRow[]>`
+        [claimed] = await tx<UserRow[]>`
           update users set password_hash = ${passwordHash}, email_verified_at = coalesce(email_verified_at, ${now}),
             token_version = token_version + 1, kept_session_id = null, kept_session_version = null, updated_at = now()
           where id = ${account.id}
-          returning ${columnList(tx, ACCOUNT_COLUMNS)}`;
+          returning ${columnList(tx, USER_COLUMNS)}`;
         await foldGuestInto(tx, guest.email, account.id);
       } else {
-        [claimed] = await tx<AccountRow[]>`
+        [claimed] = await tx<UserRow[]>`
           update users set guest = false, password_hash = ${passwordHash}, name = coalesce(${name ?? null}, name),
             email_verified_at = ${now}, token_version = token_version + 1, updated_at = now()
           where id = ${guest.id}
-          returning ${columnList(tx, ACCOUNT_COLUMNS)}`;
+          returning ${columnList(tx, USER_COLUMNS)}`;
         await tx`update email_links set used_at = ${now} where user_id = ${guest.id} and used_at is null`;
       }
       if (!claimed) throw new Error("claimed account vanished");

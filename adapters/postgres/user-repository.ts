@@ -7,7 +7,7 @@ import { columnList } from "./column-list.ts";
 import type { Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
-interface UserRow {
+export interface UserRow {
   id: string;
   email: string;
   name: string;
@@ -22,7 +22,7 @@ interface UserRow {
   created_at: Date;
 }
 
-const COLUMNS = [
+export const USER_COLUMNS = [
   "id",
   "email",
   "name",
@@ -37,7 +37,7 @@ const COLUMNS = [
   "created_at",
 ];
 
-const toAccount = (row: UserRow): Account => ({
+export const toAccount = (row: UserRow): Account => ({
   id: row.id,
   email: row.email,
   name: row.name,
@@ -60,13 +60,13 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
     async findByEmail(email) {
       const [row] = await sql<
         UserRow[]
-      >`select ${columnList(sql, COLUMNS)} from users where lower(email) = lower(${email}) and not guest`;
+      >`select ${columnList(sql, USER_COLUMNS)} from users where lower(email) = lower(${email}) and not guest`;
       return row ? toStoredUser(row) : undefined;
     },
 
     async findById(id) {
       if (!isUuid(id)) return undefined;
-      const [row] = await sql<UserRow[]>`select ${columnList(sql, COLUMNS)} from users where id = ${id}`;
+      const [row] = await sql<UserRow[]>`select ${columnList(sql, USER_COLUMNS)} from users where id = ${id}`;
       return row ? toAccount(row) : undefined;
     },
 
@@ -75,7 +75,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
         insert into users (email, name, role, password_hash)
         values (${user.email}, ${user.name}, ${user.role}, ${user.passwordHash})
         on conflict (lower(email)) where not guest do nothing
-        returning ${columnList(sql, COLUMNS)}`;
+        returning ${columnList(sql, USER_COLUMNS)}`;
       return row ? toAccount(row) : undefined;
     },
 
@@ -86,7 +86,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
         on conflict (lower(email)) where not guest do update
           set name = excluded.name, role = excluded.role, password_hash = excluded.password_hash,
               email_verified_at = coalesce(users.email_verified_at, now()), disabled_at = null, updated_at = now()
-        returning ${columnList(sql, COLUMNS)}`;
+        returning ${columnList(sql, USER_COLUMNS)}`;
       if (!row) throw new Error("upsert returned no row");
       return toAccount(row);
     },
@@ -94,7 +94,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
     async list(page) {
       const keyset = newestFirst<UserRow>(sql, page);
       const rows = await sql<UserRow[]>`
-        select ${columnList(sql, COLUMNS)} from users where true ${keyset.after}
+        select ${columnList(sql, USER_COLUMNS)} from users where true ${keyset.after}
         ${keyset.orderAndLimit}`;
       const { items, next_cursor } = keyset.cut(rows);
       return { items: items.map(toAccount), next_cursor };
@@ -115,7 +115,7 @@ export function createPostgresUserRepository(sql: Sql): UserRepository {
             kept_session_version = case when ${change.disabled === true} then null else kept_session_version end,
             updated_at = now()
           where id = ${id}
-          returning ${columnList(tx, COLUMNS)}`;
+          returning ${columnList(tx, USER_COLUMNS)}`;
         if (changed && audit) await createPostgresAuditLogWriter(tx).record(audit);
         return changed;
       });
