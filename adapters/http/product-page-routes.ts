@@ -72,6 +72,19 @@ const html = (body: string, status = 200, cacheControl = "public, max-age=60") =
     },
   });
 
+/** An error answered as a page to a browser (a client asking for text/html), else as the problem document. */
+const pageOrProblem = (description: string) => ({
+  description,
+  content: {
+    [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema as unknown as Record<string, never> },
+    "text/html": { schema: Html as unknown as Record<string, never> },
+  },
+});
+
+const NOT_FOUND = "PRODUCT_NOT_FOUND: no published product has the slug; a page when the client asks for text/html";
+
+const wantsPage = (request: Request) => request.headers.get("accept")?.includes("text/html") ?? false;
+
 /** An answer to one buyer: never cached. */
 const privateHtml = (body: string, status: number) => html(body, status, "no-store");
 
@@ -105,8 +118,7 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
           return html(productPage(product, deps.publicBaseUrl, {}, await buyScript()));
         } catch (error) {
           // A browser or a crawler (asking for HTML) gets a page; any other client the problem document.
-          const wantsPage = request.headers.get("accept")?.includes("text/html") ?? false;
-          if (error instanceof ProductNotFound && wantsPage) {
+          if (error instanceof ProductNotFound && wantsPage(request)) {
             return html(productNotFoundPage(deps.publicBaseUrl), 404);
           }
           throw error;
@@ -119,16 +131,7 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
           ...detail,
           summary:
             "A published product's page: its SEO title and description, canonical link, Open Graph tags and schema.org Product JSON-LD with an Offer per variant",
-          responses: {
-            404: {
-              description:
-                "PRODUCT_NOT_FOUND: no published product has the slug; a page when the client asks for text/html",
-              content: {
-                [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema as unknown as Record<string, never> },
-                "text/html": { schema: Html as unknown as Record<string, never> },
-              },
-            },
-          },
+          responses: { 404: pageOrProblem(NOT_FOUND) },
         },
       },
     )
@@ -140,7 +143,9 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
         try {
           product = await deps.getPublicProduct(params.slug);
         } catch (error) {
-          if (error instanceof ProductNotFound) return privateHtml(productNotFoundPage(deps.publicBaseUrl), 404);
+          if (error instanceof ProductNotFound && wantsPage(request)) {
+            return privateHtml(productNotFoundPage(deps.publicBaseUrl), 404);
+          }
           throw error;
         }
         try {
@@ -162,7 +167,7 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
         } catch (error) {
           if (!(error instanceof DomainError)) throw error;
           // The browser gets its form back with the refusal; any other client the problem document.
-          if (!(request.headers.get("accept")?.includes("text/html") ?? false)) throw error;
+          if (!wantsPage(request)) throw error;
           const status = STATUS_BY_CATEGORY[error.category];
           const page = productPage(product, deps.publicBaseUrl, refusedForm(form, error), await buyScript());
           return privateHtml(page, status);
@@ -184,6 +189,12 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
           ...detail,
           summary:
             "The product page's buy form (application/x-www-form-urlencoded): checks out as a guest with the address given and answers a page that moves on to the gateway's hosted checkout; a refusal is the product page again with the form's errors (for text/html), else the problem document",
+          responses: {
+            404: pageOrProblem(NOT_FOUND),
+            422: pageOrProblem(
+              "VALIDATION_FAILED: the address, the variant or the gateway is refused, each field named; the product page with the form's errors when the client asks for text/html",
+            ),
+          },
         },
       },
     )
