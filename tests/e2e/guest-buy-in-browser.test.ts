@@ -53,7 +53,15 @@ describe.skipIf(!hasChromium)("buying from a product page in Chromium, as a gues
     await page
       .locator("#items tr .status")
       .filter({ hasText: /^active$/ })
-      .waitFor({ timeout: 15_000 });
+      .waitFor({ timeout: 20_000 })
+      .catch(async (error: Error) => {
+        // Say what the page showed and where the delivery stood, should it never get there.
+        const records = await db.current.sql`select status, attempts, last_error from fulfillment_records
+          where order_id = ${page.url().split("/orders/")[1]?.split("?")[0] ?? ""}`;
+        throw new Error(
+          `${error.message}\npage: ${await page.locator("body").innerText()}\nrecords: ${JSON.stringify(records)}`,
+        );
+      });
     await page.getByText("Up to date.").waitFor();
     expect(await page.getByRole("heading", { name: "Sign in" }).count()).toBe(0);
     expect(await page.getByRole("link", { name: /workspace/i }).getAttribute("href")).toContain("/workspaces/");
