@@ -3,7 +3,6 @@ import type { CalculatedCheckout, CheckoutRequest } from "../../application/chec
 import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
 import { MAX_CHECKOUT_ITEMS } from "../../domain/checkout/checkout.ts";
 import { GUEST_NAME_MAX_LENGTH } from "../../domain/checkout/guest-buyer.ts";
-import { normalizeEmail } from "../../domain/shared/email-address.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { Int } from "../../kit/schema-types.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
@@ -112,9 +111,12 @@ const CheckoutSchema = named(
       session_id: t.String(),
       client_key: t.Optional(t.String({ description: "For the gateway's client-side checkout" })),
     }),
-    order_status_url: t.String({
-      description: "The order status page; a guest's carries the order's signed access, so keep it private",
-    }),
+    order_status_url: t.Optional(
+      t.String({
+        description:
+          "The order status page; a guest's carries the order's signed access, so keep it private. A guest's replayed answer (the same `Idempotency-Key`) leaves it out: the emails and the gateway's return address carry it",
+      }),
+    ),
   }),
 );
 
@@ -127,14 +129,11 @@ export function createCheckoutRoutes(
   limits: { readonly perCustomer?: RateLimit | undefined; readonly now?: () => number } = {},
 ) {
   const buckets = createTokenBuckets(limits.now);
+  // A guest is limited by the client address alone: a bucket per email address would let anyone
+  // use up someone else's.
   const waitFor = (buyer: Buyer) =>
-    limits.perCustomer
-      ? buckets.take(
-          "customerId" in buyer
-            ? `checkout-customer|${buyer.customerId}`
-            : `checkout-guest|${normalizeEmail(buyer.guest.email)}`,
-          limits.perCustomer,
-        )
+    limits.perCustomer && "customerId" in buyer
+      ? buckets.take(`checkout-customer|${buyer.customerId}`, limits.perCustomer)
       : 0;
   return new Elysia({ name: "checkout-routes", tags: ["checkout"] })
     .use(createAuth(deps.auth))

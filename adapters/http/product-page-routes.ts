@@ -6,6 +6,7 @@ import type { Page } from "../../application/shared/ports.ts";
 import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { DomainError } from "../../domain/shared/domain-error.ts";
+import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
 import { STATUS_BY_CATEGORY } from "./error-handler.ts";
 import { type BrowserPages, PAGE_HEADERS } from "./page-routes.ts";
@@ -149,6 +150,12 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
           throw error;
         }
         try {
+          const offered: readonly string[] = product.checkout_options.payment_gateways;
+          if (form.payment_gateway && !offered.includes(form.payment_gateway)) {
+            throw new ValidationFailed([
+              { path: "/payment_gateway", message: "is not offered for this product", code: "GATEWAY_NOT_OFFERED" },
+            ]);
+          }
           const opened = await deps.createCheckout(
             { guest: { email: form.email ?? "", name: form.name } },
             {

@@ -102,3 +102,6 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     code === "53300" // too many connections
   );
 }
+
+/** A Postgres unique violation (23505): a row with the same key was written meanwhile. */
+export const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";

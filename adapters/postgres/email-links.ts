@@ -1,10 +1,7 @@
 import type { EmailLinkPurpose, EmailLinkSpent, EmailLinks } from "../../application/identity/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
-import type { Queryable, Sql } from "./database.ts";
+import { isUniqueViolation, type Queryable, type Sql } from "./database.ts";
 import { foldGuestInto } from "./guest-customers.ts";
-
-/** A Postgres unique violation: the address was taken by another account meanwhile. */
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";
 
 /** Rolls the transaction back with the link unspent. */
 class AddressTaken extends Error {}

@@ -3,7 +3,7 @@ import type { GuestClaims } from "../../application/identity/ports.ts";
 import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { Account } from "../../domain/identity/account.ts";
 import { columnList } from "./column-list.ts";
-import type { Queryable, Sql } from "./database.ts";
+import { isUniqueViolation, type Queryable, type Sql } from "./database.ts";
 import { toAccount, USER_COLUMNS, type UserRow } from "./user-repository.ts";
 
 /**
@@ -21,18 +21,25 @@ export const GUEST_RECORD_REFERENCES = [
 ] as const;
 
 /**
- * Folds the address's guest record, if there is one, into the account that has just proven the
- * address: its orders, deliveries and notifications move over, its idempotency keys too (unless
- * the account holds the same key), and the record goes with its links. Runs inside the caller's
- * transaction.
+ * Folds the address's guest record, if there is one, into the customer account that has just
+ * proven the address: its orders, deliveries and notifications move over (those still to be sent
+ * too), its idempotency keys as well (unless the account holds the same key), and the record goes
+ * with its links. An admin's account takes in nothing. Runs inside the caller's transaction.
  */
 export async function foldGuestInto(tx: Queryable, email: string, accountId: string): Promise<boolean> {
   const [guest] = await tx<{ id: string }[]>`
-    select id from users where guest and lower(email) = lower(${email}) for update`;
-  if (!guest || guest.id === accountId) return false;
+    select g.id from users g
+    where g.guest and lower(g.email) = lower(${email})
+      and exists (select 1 from users a where a.id = ${accountId} and a.role = 'customer' and not a.guest)
+    for update`;
+  if (!guest) return false;
   for (const table of GUEST_RECORD_REFERENCES) {
     await tx`update ${tx(table)} set customer_id = ${accountId} where customer_id = ${guest.id}`;
   }
+  // A notification on its way names its customer in its payload, and is listed under that customer.
+  await tx`
+    update outbox set payload = jsonb_set(payload, '{customer_id}', to_jsonb(${accountId}::text))
+    where dispatched_at is null and payload->>'customer_id' = ${guest.id}`;
   await tx`
     update idempotency_keys k set user_id = ${accountId}
     where k.user_id = ${guest.id} and not exists (
@@ -42,32 +49,34 @@ export async function foldGuestInto(tx: Queryable, email: string, accountId: str
   return true;
 }
 
-/** A Postgres unique violation: an account took the address while the claim ran. */
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown }).code === "23505";
-
 class Disabled extends Error {}
+class AdminAddress extends Error {}
 
 export function createPostgresGuestCustomers(sql: Sql): GuestCustomers {
   return {
     // One statement either way, so the time taken does not tell an account's address from a guest's.
     async forAddress(email, name) {
-      const [owner] = await sql<{ id: string; email: string; name: string }[]>`
-        with account as (
+      const [owner] = await sql<{ id: string | null; email: string; name: string }[]>`
+        with blocked as (
+          select 1 from users where lower(email) = lower(${email}) and disabled_at is not null
+        ), account as (
           select id, email, name from users
           where lower(email) = lower(${email}) and not guest and role = 'customer'
-            and email_verified_at is not null and disabled_at is null
+            and email_verified_at is not null and not exists (select 1 from blocked)
         ), guest as (
           insert into users (email, name, role, password_hash, guest)
           select ${email}, ${name}, 'customer', null, true
-          where not exists (select 1 from account)
+          where not exists (select 1 from account) and not exists (select 1 from blocked)
           on conflict (lower(email)) where guest do update set updated_at = users.updated_at
           returning id, email, name
         )
         select id, email, name from account
         union all
-        select id, email, name from guest`;
+        select id, email, name from guest
+        union all
+        select null, ${email}, ${name} where exists (select 1 from blocked)`;
       if (!owner) throw new Error("guest record upsert returned no row");
-      return owner;
+      return owner.id === null ? undefined : { id: owner.id, email: owner.email, name: owner.name };
     },
   };
 }
@@ -90,10 +99,12 @@ export function createPostgresGuestClaims(sql: Sql, jobsFor: (tx: Queryable) => 
       const [guest] = await tx<{ id: string; email: string }[]>`
         select id, email from users where id = ${link.user_id} and guest for update`;
       if (!guest) return undefined;
-      const [account] = await tx<{ id: string; disabled: boolean }[]>`
-        select id, disabled_at is not null as disabled from users
+      const [account] = await tx<{ id: string; disabled: boolean; role: string }[]>`
+        select id, disabled_at is not null as disabled, role from users
         where lower(email) = lower(${guest.email}) and not guest for update`;
       let claimed: UserRow | undefined;
+      // An admin's address is the admin's: a guest's link does not set an admin's password.
+      if (account?.role === "admin") throw new AdminAddress();
       if (account) {
         // Whoever holds the address's mail decides: the account, proven or not, takes this password
         // (as a password reset would) and every other session ends.
@@ -126,6 +137,7 @@ export function createPostgresGuestClaims(sql: Sql, jobsFor: (tx: Queryable) => 
           return account ? { outcome: "claimed", account } : { outcome: "invalid" };
         } catch (error) {
           if (error instanceof Disabled) return { outcome: "disabled" };
+          if (error instanceof AdminAddress) return { outcome: "taken" };
           // An account registered with the address meanwhile: try again, and the claim joins it.
           if (isUniqueViolation(error) && tries === 0) continue;
           throw error;

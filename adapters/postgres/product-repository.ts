@@ -6,7 +6,7 @@ import type { Product, ProductDefinition } from "../../domain/catalog/product.ts
 import { isUuid } from "../shared/ids.ts";
 import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import { columnList } from "./column-list.ts";
-import type { Queryable, Sql } from "./database.ts";
+import { isUniqueViolation, type Queryable, type Sql } from "./database.ts";
 import { byName } from "./keyset-page.ts";
 import { listMappingsOf } from "./pricing-mapping-repository.ts";
 
@@ -47,8 +47,6 @@ type Writable = Exclude<(typeof PRODUCT_COLUMNS)[number], "id" | "created_at" | 
 const WRITABLE = PRODUCT_COLUMNS.filter((c): c is Writable => c !== "id" && c !== "created_at" && c !== "updated_at");
 
 /** Kept for the repositories that still import it from here; its home is adapters/shared/ids.ts. */
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string }).code === "23505";
 
 function row(definition: ProductDefinition, sql: Queryable) {
   // jsonb goes through sql.json so postgres.js sends the object as JSON.

@@ -3,6 +3,7 @@ import { makeDispatchNotification } from "../../application/notifications/dispat
 import { notifyJob } from "../../application/notifications/jobs.ts";
 import { makeListNotifications } from "../../application/notifications/list-notifications.ts";
 import { makeReadNotifications } from "../../application/notifications/read-notifications.ts";
+import { orderStatusUrl } from "../config/checkout-return-url.ts";
 import {
   createLogAndListNotifier,
   createPostgresCustomerNotificationList,
@@ -31,6 +32,7 @@ export function wireNotifications(
     guestLinks: makeGuestLinks({
       links: identity.emailLinks,
       access: checkout.access,
+      orderStatusUrl: (orderId, access) => orderStatusUrl(config.publicBaseUrl, orderId, access),
       ttlSeconds: config.guestClaimTtlSeconds,
       publicBaseUrl: config.publicBaseUrl,
       clock,

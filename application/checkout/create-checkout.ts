@@ -1,6 +1,6 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
-import { CustomerNotFound, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
+import { CustomerNotFound, GuestCheckoutRefused, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
 import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
@@ -22,8 +22,11 @@ export interface CheckoutResponse {
   readonly currency: string;
   readonly payment_gateway: PaymentGatewayName;
   readonly checkout: { readonly url: string; readonly session_id: string; readonly client_key?: string };
-  /** Where the order can be followed; a guest's carries the order's signed access. */
-  readonly order_status_url: string;
+  /**
+   * Where the order can be followed; a guest's carries the order's signed access, so a guest's
+   * replayed answer leaves it out (whoever knows an address and a key must not read the order).
+   */
+  readonly order_status_url?: string;
 }
 
 /** A signed-in customer, or a guest who gives an address. */
@@ -149,11 +152,17 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
       }));
     }
     const guest = validateGuestBuyer(buyer.guest);
+    // A cart refused now makes no guest record.
+    await calculate(request);
     const customer = await deps.guests.forAddress(guest.email, guest.name);
+    if (!customer) throw new GuestCheckoutRefused();
     const asked = { ...request, email: guest.email, name: guest.name };
-    return runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
+    const answer = await runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
       status: 201,
       body: await create(customer, request, true),
     }));
+    if (!answer.replayed) return answer;
+    const { order_status_url: _, ...replayed } = answer.body;
+    return { ...answer, body: replayed };
   };
 }

@@ -72,10 +72,11 @@ export interface CustomerDirectory {
 
 /**
  * Who a guest checkout's order belongs to: the customer account with the address when it has
- * proven the address (and is enabled), else the address's guest record, made on first use.
+ * proven the address, else the address's guest record, made on first use. Undefined when an admin
+ * disabled the address's account or guest record: it buys nothing as a guest either.
  */
 export interface GuestCustomers {
-  forAddress(email: string, name: string): Promise<{ id: string; email: string; name: string }>;
+  forAddress(email: string, name: string): Promise<{ id: string; email: string; name: string } | undefined>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { nextAction } from "../../domain/dashboard/next-action.ts";
 import { OrderNotFound } from "../../domain/orders/errors.ts";
-import type { OrderAccess, OrderRepository } from "../checkout/ports.ts";
+import type { OrderAccess, OrderDetails, OrderRepository } from "../checkout/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { PageRequest } from "../shared/ports.ts";
 import type { CustomerReadModel, DashboardRow, DownloadLinks } from "./ports.ts";
@@ -54,13 +54,10 @@ export function makeCustomerViews(deps: {
       })),
     );
 
-  /** Another customer's order is not found: never 403, never its data. */
-  async function order(customerId: string, orderId: string) {
-    const details = await deps.orders.find(orderId);
-    if (!details || details.order.customer_id !== customerId) throw new OrderNotFound();
-    const fulfillments = await deps.fulfillments.list({ order_id: orderId }, { limit: 100 });
+  const withFulfillments = async (details: OrderDetails) => {
+    const fulfillments = await deps.fulfillments.list({ order_id: details.order.id }, { limit: 100 });
     return { ...details, fulfillments: fulfillments.items };
-  }
+  };
 
   return {
     async dashboard(customerId: string) {
@@ -78,12 +75,17 @@ export function makeCustomerViews(deps: {
       if (!details) throw new OrderNotFound();
       const customerId = details.order.customer_id;
       const items = await dashboardItems(await deps.readModel.dashboard(customerId, orderId), customerId);
-      return { details: await order(customerId, orderId), items };
+      return { details: await withFulfillments(details), items };
     },
 
     orders: (customerId: string, page: PageRequest) => deps.orders.list({ customer_id: customerId }, page),
 
-    order,
+    /** Another customer's order is not found: never 403, never its data. */
+    async order(customerId: string, orderId: string) {
+      const details = await deps.orders.find(orderId);
+      if (!details || details.order.customer_id !== customerId) throw new OrderNotFound();
+      return withFulfillments(details);
+    },
 
     async licenses(customerId: string) {
       const licenses = await deps.readModel.licenses(customerId);

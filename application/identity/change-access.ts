@@ -1,5 +1,5 @@
 import { type AccessChange, type Account, checkAccessChange } from "../../domain/identity/account.ts";
-import { UserNotFound } from "../../domain/identity/errors.ts";
+import { GuestCannotBeAdmin, UserNotFound } from "../../domain/identity/errors.ts";
 import type { ChangeSignal } from "../shared/ports.ts";
 import { ACCOUNTS_TOPIC } from "./account-states.ts";
 import type { UserRepository } from "./ports.ts";
@@ -9,10 +9,11 @@ export interface ChangeAccessDeps {
   readonly changes: ChangeSignal;
 }
 
-/** An admin promotes, demotes, disables or enables another account. */
+/** An admin promotes, demotes, disables or enables another account; a guest record is never promoted. */
 export function makeChangeAccess(deps: ChangeAccessDeps) {
   return async function changeAccess(actorId: string, userId: string, change: AccessChange): Promise<Account> {
     checkAccessChange(actorId, userId, change);
+    if (change.role === "admin" && (await deps.users.findById(userId))?.guest) throw new GuestCannotBeAdmin();
     const account = await deps.users.changeAccess(userId, change, {
       actor_id: actorId,
       action: "user.update",

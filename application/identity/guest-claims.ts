@@ -1,6 +1,6 @@
-import { validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
+import { validateGuestName } from "../../domain/checkout/guest-buyer.ts";
 import type { Account } from "../../domain/identity/account.ts";
-import { AccountDisabled, EmailLinkInvalid } from "../../domain/identity/errors.ts";
+import { AccountDisabled, EmailAlreadyRegistered, EmailLinkInvalid } from "../../domain/identity/errors.ts";
 import { passwordFieldError } from "../../domain/identity/password-policy.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { OrderAccess } from "../checkout/ports.ts";
@@ -19,6 +19,8 @@ export const CLAIM_ACCOUNT_PAGE = "/account/claim";
 export interface GuestLinkDeps {
   readonly links: EmailLinks;
   readonly access: OrderAccess;
+  /** The order status page, with a guest's access. */
+  readonly orderStatusUrl: (orderId: string, access: string) => string;
   /** GUEST_CLAIM_TTL_SECONDS: how long a set-a-password link works. */
   readonly ttlSeconds: number;
   readonly publicBaseUrl: string;
@@ -31,11 +33,7 @@ export interface GuestLinkDeps {
  */
 export function makeGuestLinks(deps: GuestLinkDeps): GuestLinks {
   return {
-    async orderStatus(orderId) {
-      const url = new URL(`/orders/${encodeURIComponent(orderId)}`, deps.publicBaseUrl);
-      url.searchParams.set("access", await deps.access.sign(orderId));
-      return url.href;
-    },
+    orderStatus: async (orderId) => deps.orderStatusUrl(orderId, await deps.access.sign(orderId)),
     async claim(customerId, email) {
       const token = linkToken();
       const now = deps.clock();
@@ -77,8 +75,7 @@ export function makeClaimGuestAccount(deps: ClaimGuestAccountDeps) {
       await deps.commonPasswords.includes(input.password),
     );
     if (passwordError) throw new ValidationFailed([passwordError]);
-    // The name obeys a guest's rules; the address is not asked, so any valid one stands in.
-    const name = input.name?.trim() ? validateGuestBuyer({ email: "x@example.com", name: input.name }).name : undefined;
+    const name = validateGuestName(input.name);
     const passwordHash = await deps.hasher.hash(input.password);
     const claimed = await deps.claims.claim(
       await sha256Hex(input.token),
@@ -91,6 +88,7 @@ export function makeClaimGuestAccount(deps: ClaimGuestAccountDeps) {
     );
     if (claimed.outcome === "invalid") throw new EmailLinkInvalid();
     if (claimed.outcome === "disabled") throw new AccountDisabled();
+    if (claimed.outcome === "taken") throw new EmailAlreadyRegistered();
     await deps.changes.publish(ACCOUNTS_TOPIC);
     return claimed.account;
   };

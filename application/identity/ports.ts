@@ -152,7 +152,9 @@ export interface EmailLinks {
 export type GuestClaimOutcome =
   | { readonly outcome: "claimed"; readonly account: Account }
   | { readonly outcome: "invalid" }
-  | { readonly outcome: "disabled" };
+  | { readonly outcome: "disabled" }
+  /** An admin's account has the address: the link sets no password there. */
+  | { readonly outcome: "taken" };
 
 /** Guest records turned into accounts by the `claim` links their emails carry. */
 export interface GuestClaims {

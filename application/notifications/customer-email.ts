@@ -46,7 +46,8 @@ export function customerEmail(
         ? { label: "Try the delivery again from your order page", url: orderUrl }
         : facts.awaiting === AWAITING_VERIFIED_EMAIL
           ? guest
-            ? { label: "Confirm your email address by setting a password", url: guest.claimUrl }
+            ? // The set-a-password link goes in `account_url` only, which is erased once the email is sent.
+              { label: "Confirm your email address: set a password with the link below", url: guest.orderUrl }
             : {
                 label:
                   "Confirm your email address with the link we sent you, or ask for a new one on your account page",

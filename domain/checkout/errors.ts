@@ -18,3 +18,11 @@ export class CustomerNotFound extends fixedError(
   "not_found",
   "The customer account does not exist.",
 ) {}
+
+/** An admin disabled the address's account or guest record; which one is not said. */
+export class GuestCheckoutRefused extends fixedError(
+  "GUEST_CHECKOUT_REFUSED",
+  "forbidden",
+  "This email address cannot buy here. Contact the shop.",
+  [{ path: "/email", code: "GUEST_CHECKOUT_REFUSED", message: "cannot buy here" }],
+) {}

@@ -12,6 +12,13 @@ export class AdminSelfLockout extends fixedError(
   "An admin cannot demote or disable their own account; another admin has to.",
 ) {}
 
+/** A guest record has no password: it can be disabled, never made an admin. */
+export class GuestCannotBeAdmin extends fixedError(
+  "GUEST_CANNOT_BE_ADMIN",
+  "conflict",
+  "This is a guest customer record, with no password: it cannot be made an admin.",
+) {}
+
 export class EmailAlreadyRegistered extends fixedError(
   "EMAIL_ALREADY_REGISTERED",
   "conflict",

@@ -1830,8 +1830,8 @@ export interface components {
                 /** @description For the gateway's client-side checkout */
                 client_key?: string;
             };
-            /** @description The order status page; a guest's carries the order's signed access, so keep it private */
-            order_status_url: string;
+            /** @description The order status page; a guest's carries the order's signed access, so keep it private. A guest's replayed answer (the same `Idempotency-Key`) leaves it out: the emails and the gateway's return address carry it */
+            order_status_url?: string;
         };
         CheckoutOptions: {
             variants: components["schemas"]["CheckoutVariant"][];

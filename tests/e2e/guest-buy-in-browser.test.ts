@@ -59,7 +59,7 @@ describe.skipIf(!hasChromium)("buying from a product page in Chromium, as a gues
         const records = await db.current.sql`select status, attempts, last_error from fulfillment_records
           where order_id = ${page.url().split("/orders/")[1]?.split("?")[0] ?? ""}`;
         throw new Error(
-          `${error.message}\npage: ${await page.locator("body").innerText()}\nrecords: ${JSON.stringify(records)}`,
+          `${error.message}\npage: ${await page.locator("body").textContent()}\nrecords: ${JSON.stringify(records)}`,
         );
       });
     await page.getByText("Up to date.").waitFor();

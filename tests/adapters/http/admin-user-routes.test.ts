@@ -26,6 +26,17 @@ const patch = (id: string, body: unknown, token = admin) =>
   call(marketplace.app, "PATCH", `/api/admin/users/${id}`, { token, body });
 
 describe("admin user routes", () => {
+  test("a guest record can be disabled but never made an admin", async () => {
+    const [guest] = await db.current.sql<{ id: string }[]>`
+      insert into users (email, name, role, password_hash, guest)
+      values (${`guest-${crypto.randomUUID()}@example.com`}, 'Grace', 'customer', null, true) returning id`;
+    const id = guest?.id ?? "";
+    expectProblemShape(await patch(id, { role: "admin" }), 409, "GUEST_CANNOT_BE_ADMIN");
+    const disabled = await patch(id, { disabled: true });
+    expect(disabled.status).toBe(200);
+    expect(disabled.body).toMatchObject({ guest: true, disabled: true, role: "customer" });
+  });
+
   test("need an admin: 401 without a token, 403 for a customer", async () => {
     const { token } = await aCustomer();
     expectProblemShape(await call(marketplace.app, "GET", "/api/admin/users"), 401, "AUTHENTICATION_REQUIRED");

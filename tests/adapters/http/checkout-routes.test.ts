@@ -310,6 +310,9 @@ describe("guest checkout", () => {
     const again = await guestCheckout({ items, email }, key);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.body.order_id).toBe(first.body.order_id);
+    // Whoever knows the address and the key gets no way into the order.
+    expect(first.body.order_status_url).toContain("access=");
+    expect(again.body.order_status_url).toBeUndefined();
     const other = await guestCheckout({ items, email: `other-${email}` }, key);
     expect(other.status).toBe(201);
     expect(other.body.order_id).not.toBe(first.body.order_id);

@@ -10,7 +10,16 @@ import type { JobScheduler } from "../../../application/shared/jobs.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
 const db = useTestDatabase();
-const guests = () => createPostgresGuestCustomers(db.current.sql);
+const guests = () => {
+  const records = createPostgresGuestCustomers(db.current.sql);
+  return {
+    async forAddress(email: string, name: string) {
+      const owner = await records.forAddress(email, name);
+      if (!owner) throw new Error(`${email} is refused`);
+      return owner;
+    },
+  };
+};
 const noJobs = () => ({}) as JobScheduler;
 const claims = () => createPostgresGuestClaims(db.current.sql, noJobs);
 const at = (offsetMs: number) => new Date(Date.parse("2026-11-28T12:00:00Z") + offsetMs);
@@ -120,5 +129,64 @@ describe("guest records in Postgres", () => {
     const [link] = await db.current.sql<{ used_at: Date | null }[]>`
       select used_at from email_links where token_hash = 'claim-disabled'`;
     expect(link?.used_at).toBeNull();
+  });
+});
+
+describe("a disabled address", () => {
+  test("buys nothing as a guest, whether an admin disabled its guest record or its account", async () => {
+    const records = createPostgresGuestCustomers(db.current.sql);
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    await db.current.sql`update users set disabled_at = now() where id = ${guest.id}`;
+    expect(await records.forAddress(email, "Grace")).toBeUndefined();
+    const other = anAddress();
+    const account = await createPostgresUserRepository(db.current.sql).insert({
+      email: other,
+      name: "Ada",
+      role: "customer",
+      passwordHash: "hash",
+    });
+    await db.current
+      .sql`update users set disabled_at = now(), email_verified_at = now() where id = ${account?.id ?? ""}`;
+    expect(await records.forAddress(other, "Ada")).toBeUndefined();
+    const [made] = await db.current.sql<{ n: number }[]>`
+      select count(*)::int as n from users where guest and lower(email) = ${other}`;
+    expect(made?.n).toBe(0);
+  });
+
+  test("a guest's notification still on its way is listed under the account the record folds into", async () => {
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    const account = await createPostgresUserRepository(db.current.sql).insert({
+      email,
+      name: "Ada",
+      role: "customer",
+      passwordHash: "hash",
+    });
+    const [message] = await db.current.sql<{ id: string }[]>`
+      insert into outbox (kind, payload) values ('fulfillment.ready', ${db.current.sql.json({ customer_id: guest.id })})
+      returning id`;
+    await db.current.sql.begin((tx) => foldGuestInto(tx, email, account?.id ?? ""));
+    const [moved] = await db.current.sql<{ customer_id: string }[]>`
+      select payload->>'customer_id' as customer_id from outbox where id = ${message?.id ?? ""}`;
+    expect(moved?.customer_id).toBe(String(account?.id));
+  });
+
+  test("an admin's address takes in no guest record, and a guest's link sets no admin's password", async () => {
+    const email = anAddress();
+    const guest = await guests().forAddress(email, "Grace");
+    const admin = await createPostgresUserRepository(db.current.sql).insert({
+      email,
+      name: "Root",
+      role: "admin",
+      passwordHash: "admin-hash",
+    });
+    expect(await db.current.sql.begin((tx) => foldGuestInto(tx, email, admin?.id ?? ""))).toBe(false);
+    await issueClaim(guest.id, email, "claim-admin");
+    expect((await claims().claim("claim-admin", "h", undefined, at(60_000), async () => {})).outcome).toBe("taken");
+    const [row] = await db.current.sql<
+      { password_hash: string }[]
+    >`select password_hash from users where id = ${admin?.id ?? ""}`;
+    expect(row?.password_hash).toBe("admin-hash");
   });
 });
