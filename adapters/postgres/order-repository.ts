@@ -1,5 +1,6 @@
 import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
+import { CustomerNotFound } from "../../domain/checkout/errors.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { NEW_ORDER_STATUS, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
@@ -53,7 +54,7 @@ export const ITEM_COLUMNS = [
 export function createPostgresOrderRepository(sql: Sql): OrderRepository {
   return {
     create(input) {
-      return sql.begin(async (tx) => {
+      const created = sql.begin(async (tx) => {
         const [order] = await tx<Order[]>`
           insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway,
                               gateway_environment, tax_behavior, metadata)
@@ -83,6 +84,13 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
         const items = await tx<OrderItem[]>`
           insert into order_items ${tx(rows)} returning ${columnList(tx, ITEM_COLUMNS)}`;
         return { order, items: [...items] };
+      });
+      // The customer went meanwhile: a guest record folded into the account that proved its address.
+      return created.catch((error: unknown) => {
+        throw (error as { code?: unknown }).code === "23503" &&
+          (error as { constraint_name?: unknown }).constraint_name === "orders_customer_id_fkey"
+          ? new CustomerNotFound()
+          : error;
       });
     },
 

@@ -154,13 +154,20 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
     const guest = validateGuestBuyer(buyer.guest);
     // A cart refused now makes no guest record.
     await calculate(request);
-    const customer = await deps.guests.forAddress(guest.email, guest.name);
-    if (!customer) throw new GuestCheckoutRefused();
     const asked = { ...request, email: guest.email, name: guest.name };
-    const answer = await runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
-      status: 201,
-      body: await create(customer, request, true),
-    }));
+    const asGuest = async () => {
+      const customer = await deps.guests.forAddress(guest.email, guest.name);
+      if (!customer) throw new GuestCheckoutRefused();
+      return runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
+        status: 201,
+        body: await create(customer, request, true),
+      }));
+    };
+    // The guest record may fold into an account that proves the address meanwhile: once more, to it.
+    const answer = await asGuest().catch((error: unknown) => {
+      if (error instanceof CustomerNotFound) return asGuest();
+      throw error;
+    });
     if (!answer.replayed) return answer;
     const { order_status_url: _, ...replayed } = answer.body;
     return { ...answer, body: replayed };

@@ -40,3 +40,19 @@ describe("PostgresOrderRepository.attachCheckout", () => {
     }
   });
 });
+
+describe("PostgresOrderRepository.create", () => {
+  test("for a customer gone meanwhile (a guest record folded into an account) is CUSTOMER_NOT_FOUND, not a database error", async () => {
+    const repository = createPostgresOrderRepository(db.current.sql);
+    const totals = { currency: "EUR", subtotal: 0, total: 0, due_today: 0, items: [] };
+    const attempt = repository.create({
+      customer_id: crypto.randomUUID(),
+      payment_gateway: "gateway_b",
+      gateway_environment: "sandbox",
+      tax_behavior: "exclusive",
+      metadata: "{}",
+      totals,
+    });
+    await expect(attempt).rejects.toMatchObject({ code: "CUSTOMER_NOT_FOUND" });
+  });
+});
