@@ -200,17 +200,19 @@ try {
       DOWNLOAD_REPS,
     );
 
-    /** The customer of the seeded product every paid order is for, registered through the first host. */
+    /**
+     * The customer every paid order is for, written straight into the database: the builds share
+     * it, and a newer build's schema may refuse what an older build's registration writes (an
+     * `on conflict` target the newer migrations replaced). Nobody signs in as it.
+     */
     let buyer: { readonly customerId: string } | undefined;
     const ordersFor = async (host: Service) => {
       if (!buyer) {
-        const registered = await fetch(`${host.url}/api/auth/register`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ email: "bench@example.com", password: "bench password", name: "Bench" }),
-        });
-        if (registered.status !== 201) throw new Error(`registering the bench's buyer: ${registered.status}`);
-        buyer = { customerId: ((await registered.json()) as { user: { id: string } }).user.id };
+        const [row] = await sql<{ id: string }[]>`
+          insert into users (email, name, role, password_hash)
+          values ('bench@example.com', 'Bench', 'customer', 'not a password hash') returning id`;
+        if (!row) throw new Error("seeding the bench's buyer returned no row");
+        buyer = { customerId: row.id };
       }
       return { sql, sim, customerId: buyer.customerId, productId: product.id, marketplace: host };
     };

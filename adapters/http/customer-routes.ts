@@ -24,7 +24,13 @@ export interface CustomerDeps {
   readonly auth: AuthOptions;
   readonly customerViews: ReturnType<typeof makeCustomerViews>;
   readonly licensing: ReturnType<typeof makeLicenseService>;
+  paymentDocument(customerId: string, orderId: string, paymentId: string): Promise<string>;
 }
+
+const InvoiceLinkSchema = named(
+  "InvoiceLink",
+  t.Object({ url: t.String({ description: "The gateway's invoice or receipt; Paddle's expires after an hour" }) }),
+);
 
 const Key = t.String({ minLength: 1, maxLength: 4096 });
 
@@ -71,6 +77,28 @@ export function createCustomerRoutes(deps: CustomerDeps) {
             params: IdParams,
             response: { 200: OrderDetailsSchema },
             detail: { summary: "One of my orders, each item with its fulfillment" },
+          },
+        )
+        .get(
+          "/api/orders/:id/payments/:payment_id/invoice",
+          async ({ principal, params, request, set }) => {
+            const url = await deps.paymentDocument(principal.userId, params.id, params.payment_id);
+            set.headers["cache-control"] = "no-store";
+            // A script (the console) cannot read a redirect to another site: it asks for JSON instead.
+            if (request.headers.get("accept")?.includes("application/json")) return { url };
+            set.status = 302;
+            set.headers.location = url;
+            return { url };
+          },
+          {
+            params: t.Object({ id: t.String({ maxLength: 64 }), payment_id: t.String({ maxLength: 64 }) }),
+            response: { 200: InvoiceLinkSchema, 302: InvoiceLinkSchema },
+            detail: {
+              summary:
+                "The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json",
+              description:
+                "Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`.",
+            },
           },
         )
         .get(

@@ -1,5 +1,6 @@
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
+import { makePaymentDocuments } from "../../application/customers/payment-documents.ts";
 import { makeResolveDownload } from "../../application/customers/resolve-download.ts";
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { createArtifactDownloads } from "../downloads/artifact-download.ts";
@@ -41,6 +42,7 @@ export function wireCustomers(
         access: checkout.access,
       }),
       resolveDownload: makeResolveDownload({ readModel, downloads }),
+      paymentDocument: makePaymentDocuments({ orders: payments.orders, gateways: payments.gateways }),
       downloadArtifact: createArtifactDownloads({
         outbound,
         timeoutSeconds: config.downloadSourceTimeoutSeconds,

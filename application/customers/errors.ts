@@ -68,3 +68,17 @@ export class DownloadSuspended extends fixedError(
   "forbidden",
   "The license of this download is suspended until its subscription is paid or its dispute settled.",
 ) {}
+
+/** A payment path param that names no payment of the order: not found, like another customer's order. */
+export class PaymentNotFound extends fixedError(
+  "PAYMENT_NOT_FOUND",
+  "not_found",
+  "The order has no payment with this id.",
+) {}
+
+/** The gateway keeps no invoice or receipt for the payment (one of no value, or not completed). */
+export class InvoiceNotAvailable extends fixedError(
+  "INVOICE_NOT_AVAILABLE",
+  "not_found",
+  "The payment gateway has no invoice or receipt for this payment.",
+) {}

@@ -118,6 +118,14 @@ export const REFUND_ATTEMPT_MAX_CALLS = 7;
  * One payment gateway, behind one port so that nothing past the webhook knows which gateway it
  * is. Remote failures throw `UpstreamError`s with upstream "gateway".
  */
+/** The ids a recorded payment is known by at its gateway. */
+export interface PaymentDocumentRef {
+  readonly payment_id: string;
+  readonly invoice_id: string | null;
+  readonly charge_id: string | null;
+  readonly payment_intent_id: string | null;
+}
+
 export interface PaymentGateway {
   readonly name: PaymentGatewayName;
   createCheckoutSession(request: CheckoutSessionRequest): Promise<CheckoutSession>;
@@ -159,6 +167,11 @@ export interface PaymentGateway {
   /** Withdraws a scheduled cancellation before the period ends; without one, changes nothing. */
   resumeSubscription(subscriptionId: string): Promise<RemoteSubscription>;
   testConnection(): Promise<ConnectionReport>;
+  /**
+   * A link to the gateway's own invoice or receipt for the payment, asked for now (Paddle's links
+   * expire after an hour); undefined when the gateway has none for it (unpaid, or of no value).
+   */
+  paymentDocumentUrl(payment: PaymentDocumentRef): Promise<string | undefined>;
 }
 
 export interface RemoteProduct {

@@ -1266,6 +1266,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/orders/{id}/payments/{payment_id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json
+         * @description Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`.
+         */
+        get: operations["getApiOrdersByIdPaymentsByPayment_idInvoice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/licenses": {
         parameters: {
             query?: never;
@@ -2170,6 +2190,10 @@ export interface components {
             items: components["schemas"]["Installation"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
+        };
+        InvoiceLink: {
+            /** @description The gateway's invoice or receipt; Paddle's expires after an hour */
+            url: string;
         };
         Job: {
             /** @description A job's id is a number, written as a string */
@@ -5239,6 +5263,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiOrdersByIdPaymentsByPayment_idInvoice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLink"];
+                };
+            };
+            /** @description Success */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLink"];
                 };
             };
             400: components["responses"]["BadRequest"];

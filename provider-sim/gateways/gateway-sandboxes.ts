@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Logger } from "../../kit/logger.ts";
 import type { SimClock } from "../clock.ts";
 import { createCheckoutRoutes } from "./checkout-routes.ts";
+import { createDocumentRoutes } from "./document-routes.ts";
 import {
   createExchangeRecorder,
   type ExchangeRecorder,
@@ -98,12 +99,14 @@ export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes) {
   if (gatewayA) {
     app
       .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey))
-      .use(createCheckoutRoutes(gatewayA.sandbox.checkout));
+      .use(createCheckoutRoutes(gatewayA.sandbox.checkout))
+      .use(createDocumentRoutes(gatewayA.sandbox.invoices.documents));
   }
   if (gatewayB) {
     app
       .use(createGatewayBRoutes(gatewayB.sandbox, gatewayB.apiKey))
-      .use(createCheckoutRoutes(gatewayB.sandbox.checkout));
+      .use(createCheckoutRoutes(gatewayB.sandbox.checkout))
+      .use(createDocumentRoutes(gatewayB.sandbox.documents));
   }
   return app;
 }

@@ -54,6 +54,7 @@ const EXPECTED: Record<Gateway, string[]> = {
     "POST /prices request",
     "POST /prices response",
     "GET /transactions/{id} error",
+    "GET /transactions/{id}/invoice response",
     "event transaction.completed",
     "event transaction.paid",
     "event transaction.payment_failed",
@@ -159,6 +160,22 @@ async function adminCalls(admin: string, productId: string) {
   expect(synced.status).toBe(200);
 }
 
+/** Each payment's invoice or receipt, asked through the marketplace as the account console does, and opened. */
+async function documents(bought: Purchases) {
+  const { token } = bought.customer;
+  for (const orderId of [bought.orderId, bought.licenseOrderId]) {
+    const order = await http(e2e.url, "GET", `/api/orders/${orderId}`, { token });
+    for (const payment of order.body.payments as { id: string }[]) {
+      const link = await http(e2e.url, "GET", `/api/orders/${orderId}/payments/${payment.id}/invoice`, {
+        token,
+        headers: { accept: "application/json" },
+      });
+      expect(link.status).toBe(200);
+      expect((await fetch(link.body.url)).status).toBe(200);
+    }
+  }
+}
+
 /** A read of what the sandbox does not have, for its error body. */
 async function refusedBySandbox(gateway: Gateway, path: string) {
   const key = gateway === "gateway_a" ? SANDBOX.GATEWAY_A_SANDBOX_API_KEY : SANDBOX.GATEWAY_B_SANDBOX_API_KEY;
@@ -208,6 +225,7 @@ test("every call and event of a full lifecycle through both sandboxes matches th
   const bought = await Promise.all(GATEWAYS.map(purchases));
   await advance(32);
   await Promise.all(bought.map(paymentCount(2)));
+  await Promise.all(bought.map(documents));
   for (const { gateway, subscriptionId } of bought) {
     await simControl(e2e, `/__sim/${gateway}/subscriptions/${subscriptionId}/next_renewal`, { outcome: "fail" });
   }

@@ -65,6 +65,11 @@ describe.skipIf(!hasChromium)("the order status page in Chromium", () => {
     expect(await page.getByRole("link", { name: "Your account" }).getAttribute("href")).toBe("/account");
     expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
+    // The payment's invoice, asked of the gateway as it is opened.
+    await page.locator("#payments tr").first().waitFor();
+    await page.getByRole("button", { name: "Invoice" }).click();
+    await page.waitForURL(/\/documents\/gateway_b\/(invoices|receipts)\//);
+    expect(await page.locator("body").textContent()).toContain("Paid");
     await page.close();
   }, 40_000);
 

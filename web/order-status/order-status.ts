@@ -111,6 +111,57 @@ function actionCell(action: NextAction | undefined): HTMLTableCellElement {
   return cell;
 }
 
+/**
+ * The invoice or receipt of one payment, asked of the API (which asks the gateway: Paddle's links
+ * expire after an hour), then opened; a guest's link has no session to ask with.
+ */
+function invoiceCell(payment: Schemas["Payment"]): HTMLTableCellElement {
+  const cell = document.createElement("td");
+  if (access) {
+    cell.textContent = "Set a password from your email to see it";
+    return cell;
+  }
+  const button = Object.assign(document.createElement("button"), { type: "button", textContent: "Invoice" });
+  const note = noteFor();
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    note.textContent = "";
+    try {
+      const answer = await unwrap(
+        api.GET("/api/orders/{id}/payments/{payment_id}/invoice", {
+          params: { path: { id: orderId, payment_id: payment.id } },
+        }),
+      );
+      const target = safeHref(answer.url);
+      if (target) location.assign(target);
+      else note.textContent = "The gateway's invoice address cannot be opened.";
+    } catch (error) {
+      note.textContent = messageOf(error);
+    } finally {
+      button.disabled = false;
+    }
+  });
+  cell.append(button, " ", note);
+  return cell;
+}
+
+function renderPayments(payments: readonly Schemas["Payment"][]) {
+  byId("payments-section").hidden = payments.length === 0;
+  byId("payments").replaceChildren(
+    ...payments.map((payment) => {
+      const row = document.createElement("tr");
+      const when = Object.assign(document.createElement("td"), {
+        textContent: new Date(payment.created_at).toLocaleDateString(),
+      });
+      const amount = Object.assign(document.createElement("td"), {
+        textContent: formatMoney(payment.amount, payment.currency),
+      });
+      row.append(when, amount, invoiceCell(payment));
+      return row;
+    }),
+  );
+}
+
 /** Draws the order; answers whether something is still to come without the customer doing anything. */
 function render(
   order: Schemas["OrderDetails"] | Schemas["GuestOrderDetails"],
@@ -130,6 +181,7 @@ function render(
     return { row, pending: IN_PROGRESS.has(status) || shown?.next_action.kind === "wait" };
   });
   byId("items").replaceChildren(...rows.map((r) => r.row));
+  renderPayments(order.payments);
   show("order");
   // A cancelled checkout leaves the order unpaid on purpose: nothing will change without the customer.
   const waitingForPayment = order.status === "pending_payment" && checkout !== "cancelled";

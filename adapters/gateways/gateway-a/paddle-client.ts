@@ -5,6 +5,7 @@ import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { cancelPaddleTransaction } from "./paddle-checkout-expiry.ts";
 import { testPaddleConnection } from "./paddle-connection.ts";
 import { paddleCustomerFor } from "./paddle-customers.ts";
+import { paddlePaymentDocument } from "./paddle-documents.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
 import { readCheckoutTransaction, readPaddleSubscription } from "./paddle-payment-schemas.ts";
@@ -92,5 +93,7 @@ export function createPaddleGateway(deps: {
     },
 
     testConnection: () => testPaddleConnection(deps.settings),
+
+    paymentDocumentUrl: (payment) => paddlePaymentDocument(send, payment),
   };
 }

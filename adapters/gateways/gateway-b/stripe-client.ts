@@ -4,6 +4,7 @@ import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
 import { expireStripeSession } from "./stripe-checkout-expiry.ts";
 import { testStripeConnection } from "./stripe-connection.ts";
+import { stripePaymentDocument } from "./stripe-documents.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
 import { resolveStripePayment } from "./stripe-payments.ts";
@@ -83,6 +84,8 @@ export function createStripeGateway(deps: {
     resumeSubscription: (id) => setCancelAtPeriodEnd(id, false),
 
     testConnection: () => testStripeConnection(deps.settings),
+
+    paymentDocumentUrl: (payment) => stripePaymentDocument(send, payment),
 
     ...createStripeCatalog(send),
   };

@@ -136,6 +136,15 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
       "/transactions/:id",
       handle(({ request, params }) => envelope(request, billing.transaction(params.id as string))),
     )
+    .get(
+      "/transactions/:id/invoice",
+      handle(({ request, params, query }) =>
+        envelope(
+          request,
+          sandbox.invoices.link(params.id as string, (query as Record<string, string | undefined>).disposition),
+        ),
+      ),
+    )
     .patch(
       "/transactions/:id",
       handle(({ request, params, raw }) => {

@@ -6,6 +6,7 @@ import { createGatewayACatalog } from "./catalog.ts";
 import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
 import { createGatewayACustomers } from "./customers.ts";
+import { createGatewayAInvoices } from "./documents.ts";
 import { PaddleError } from "./errors.ts";
 import { paddleEvent } from "./events.ts";
 import { asNotification } from "./notifications.ts";
@@ -39,6 +40,11 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
   const event: EventFactory = (type, data) =>
     paddleEvent(deps.webhookSecret, type, asNotification(type, data), deps.clock.now());
   const hosted = createHostedCheckout(gatewayACheckout(billing, event), deps.deliverer);
+  const invoices = createGatewayAInvoices({
+    billing,
+    clock: deps.clock,
+    documentsUrl: `${deps.publicUrl}/documents/gateway_a`,
+  });
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
 
   /** Paddle refuses any change to a canceled subscription with a 400 naming what was refused. */
@@ -51,6 +57,8 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     customers,
     billing,
     checkout: hosted.checkout,
+    /** Invoice links (`GET /transactions/{id}/invoice`) and the pages they open. */
+    invoices,
     ...controls,
     /** Refunds at once (the sandbox approves every adjustment) and reports it in the background. */
     refund(input: RefundInput) {

@@ -28,12 +28,14 @@ const SESSION_LIFETIME_S = 24 * 3600;
 export function createGatewayBBilling(deps: {
   readonly clock: SimClock;
   readonly checkoutUrl: (id: string) => string;
+  /** Where the sandbox serves invoices and receipts: `<simulator>/documents/gateway_b`. */
+  readonly documentsUrl: string;
   readonly taxRate: () => number;
 }) {
   const sessions = new Map<string, SessionRecord>();
   const records = new Map<string, SubscriptionRecord>();
-  const ledger = createPaymentLedger();
-  const invoices = createInvoiceBook();
+  const ledger = createPaymentLedger(deps.documentsUrl);
+  const invoices = createInvoiceBook(deps.documentsUrl);
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
   const subscriptions = createSubscriptionBilling({ records, ledger, invoices, now, taxRate: deps.taxRate });
 

@@ -101,7 +101,7 @@ export function newInvoice(input: NewInvoice) {
     discounts: [],
     due_date: null,
     effective_at: input.created,
-    hosted_invoice_url: null,
+    hosted_invoice_url: null as string | null,
     issuer: { type: "self" as const },
     last_finalization_error: null,
     lines: {

@@ -21,8 +21,11 @@ export interface InvoicePayment {
 
 export type InvoiceBook = ReturnType<typeof createInvoiceBook>;
 
-/** The sandbox's subscription invoices and their invoice payments, in creation order. */
-export function createInvoiceBook() {
+/**
+ * The sandbox's subscription invoices and their invoice payments, in creation order. A finalized
+ * invoice's hosted page is served under `documentsUrl`.
+ */
+export function createInvoiceBook(documentsUrl: string) {
   const invoices = new Map<string, StripeInvoice>();
   const payments = new Map<string, InvoicePayment>();
 
@@ -45,7 +48,11 @@ export function createInvoiceBook() {
   return {
     get,
     add(invoice: StripeInvoice): StripeInvoice {
-      const numbered = { ...invoice, number: `SANDBOX-${String(invoices.size + 1).padStart(4, "0")}` };
+      const numbered = {
+        ...invoice,
+        number: `SANDBOX-${String(invoices.size + 1).padStart(4, "0")}`,
+        hosted_invoice_url: `${documentsUrl}/invoices/${invoice.id}`,
+      };
       invoices.set(numbered.id, numbered);
       return numbered;
     },

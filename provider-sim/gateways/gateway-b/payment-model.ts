@@ -19,6 +19,8 @@ export interface Payment {
   /** The invoice this intent pays; Stripe no longer writes it on the intent or charge, the invoice payment does. */
   readonly invoice: string | null;
   readonly created: number;
+  /** The latest charge's receipt page, served by the sandbox. */
+  readonly receipt_url: string;
 }
 
 export interface StripeRefund extends ReturnType<typeof refundDefaults> {

@@ -21,18 +21,23 @@ const DECLINE = {
   message: "Your card was declined.",
 } as const;
 
-/** Payment intents by id; each keeps its latest charge, as Stripe's `latest_charge` does. */
-export function createPaymentLedger() {
+/**
+ * Payment intents by id; each keeps its latest charge, as Stripe's `latest_charge` does. A charge's
+ * receipt is a page under `documentsUrl`.
+ */
+export function createPaymentLedger(documentsUrl: string) {
   const payments = new Map<string, Payment>();
 
   return {
     all: () => [...payments.values()],
     /** A new intent charged once, or `retry` (an intent of an unpaid invoice) charged again. */
     attempt(input: AttemptInput, succeed: boolean, retry?: Payment): Payment {
+      const charge = newGatewayId("ch");
       const payment: Payment = {
         ...(retry ?? { id: newGatewayId("pi"), refunded: 0, disputed: false, ...input }),
-        charge: newGatewayId("ch"),
+        charge,
         status: succeed ? "succeeded" : "requires_payment_method",
+        receipt_url: `${documentsUrl}/receipts/${charge}`,
       };
       payments.set(payment.id, payment);
       return payment;
@@ -78,6 +83,7 @@ export function chargeObject(payment: Payment) {
     metadata: payment.metadata,
     paid,
     payment_intent: payment.id,
+    receipt_url: paid ? payment.receipt_url : null,
     refunded: paid && payment.refunded >= payment.amount,
     status: paid ? ("succeeded" as const) : ("failed" as const),
   };

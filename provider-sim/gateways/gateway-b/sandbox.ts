@@ -7,6 +7,7 @@ import { createGatewayBCatalog } from "./catalog.ts";
 import { gatewayBCheckout } from "./checkout.ts";
 import { createGatewayBControls } from "./controls.ts";
 import { createDisputeBook } from "./disputes.ts";
+import { gatewayBDocuments } from "./documents.ts";
 import { stripeEvent } from "./events.ts";
 import { createStripeIdempotency } from "./idempotency.ts";
 import { optionalBoolean, rejectUnknown } from "./params.ts";
@@ -31,6 +32,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
   const billing = createGatewayBBilling({
     clock: deps.clock,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_b/${id}`,
+    documentsUrl: `${deps.publicUrl}/documents/gateway_b`,
     taxRate: () => taxRate,
   });
   const disputes = createDisputeBook(billing.ledger);
@@ -47,6 +49,8 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     billing,
     disputes,
     checkout: hosted.checkout,
+    /** The hosted invoice and receipt pages its objects link to. */
+    documents: gatewayBDocuments(billing),
     /** Wraps the API's handler: Stripe's `Idempotency-Key` on every POST. */
     idempotent: idempotency.wrap,
     ...controls,

@@ -77,6 +77,11 @@ const GATEWAY_A: Record<string, RouteTypes> = {
   "POST /customers": paddle("CreateCustomerRequestBody", one("ICustomerResponse")),
   "GET /customers/{id}": paddle(undefined, one("ICustomerResponse")),
   "GET /transactions": paddle(undefined, page("ITransactionResponse"), "ListTransactionQueryParameters"),
+  "GET /transactions/{id}/invoice": paddle(
+    undefined,
+    one("ITransactionInvoicePDF"),
+    "GetTransactionInvoicePdfQueryParameters",
+  ),
   "POST /transactions": paddle(
     "CreateTransactionRequestBody",
     one("ITransactionResponse"),

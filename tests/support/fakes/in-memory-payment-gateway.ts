@@ -116,6 +116,9 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
       ),
     testConnection: () =>
       call("testConnection", [], () => ({ ok: true as const, environment: "sandbox" as const, latency_ms: 1 })),
+    // A document for every payment, at an address naming it.
+    paymentDocumentUrl: (payment) =>
+      call("paymentDocumentUrl", [payment], () => `https://documents.${name}.test/${payment.payment_id}`),
   };
 
   return {
