@@ -85,3 +85,10 @@ export const TableBox = (props: { label: string; columns: readonly string[]; chi
     </table>
   </section>
 );
+
+/** A page opened from an emailed link whose address lost the link's token. */
+export const MissingLinkToken = () => (
+  <p role="alert" class="error">
+    This address holds no link. Open the link from the email as it was sent.
+  </p>
+);

@@ -25,6 +25,15 @@ const claims = () => createPostgresGuestClaims(db.current.sql, noJobs);
 const at = (offsetMs: number) => new Date(Date.parse("2026-11-28T12:00:00Z") + offsetMs);
 const anAddress = () => `guest-${crypto.randomUUID()}@example.com`;
 
+/** An account with a password at `email`, made as registration makes it. */
+const anAccount = (email: string, role: "customer" | "admin" = "customer", passwordHash = "hash") =>
+  createPostgresUserRepository(db.current.sql).insert({
+    email,
+    name: role === "admin" ? "Root" : "Ada",
+    role,
+    passwordHash,
+  });
+
 async function issueClaim(userId: string, email: string, tokenHash: string) {
   await db.current.sql`
     insert into email_links (token_hash, user_id, email, purpose, created_at, expires_at)
@@ -68,12 +77,7 @@ describe("guest records in Postgres", () => {
   test("folding moves the guest's idempotency keys unless the account holds the same one, and removes the record", async () => {
     const email = anAddress();
     const guest = await guests().forAddress(email, "Grace");
-    const account = await createPostgresUserRepository(db.current.sql).insert({
-      email,
-      name: "Ada",
-      role: "customer",
-      passwordHash: "hash",
-    });
+    const account = await anAccount(email);
     const accountId = account?.id ?? "";
     for (const [user, key] of [
       [guest.id, "shared"],
@@ -115,12 +119,7 @@ describe("guest records in Postgres", () => {
     const guest = await guests().forAddress(email, "Grace");
     await issueClaim(guest.id, email, "claim-late");
     expect((await claims().claim("claim-late", "h", undefined, at(3_600_001), async () => {})).outcome).toBe("invalid");
-    const account = await createPostgresUserRepository(db.current.sql).insert({
-      email,
-      name: "Ada",
-      role: "customer",
-      passwordHash: "hash",
-    });
+    const account = await anAccount(email);
     await db.current.sql`update users set disabled_at = now() where id = ${account?.id ?? ""}`;
     await issueClaim(guest.id, email, "claim-disabled");
     expect((await claims().claim("claim-disabled", "h", undefined, at(60_000), async () => {})).outcome).toBe(
@@ -140,12 +139,7 @@ describe("a disabled address", () => {
     await db.current.sql`update users set disabled_at = now() where id = ${guest.id}`;
     expect(await records.forAddress(email, "Grace")).toBeUndefined();
     const other = anAddress();
-    const account = await createPostgresUserRepository(db.current.sql).insert({
-      email: other,
-      name: "Ada",
-      role: "customer",
-      passwordHash: "hash",
-    });
+    const account = await anAccount(other);
     await db.current
       .sql`update users set disabled_at = now(), email_verified_at = now() where id = ${account?.id ?? ""}`;
     expect(await records.forAddress(other, "Ada")).toBeUndefined();
@@ -157,12 +151,7 @@ describe("a disabled address", () => {
   test("a guest's notification still on its way is listed under the account the record folds into", async () => {
     const email = anAddress();
     const guest = await guests().forAddress(email, "Grace");
-    const account = await createPostgresUserRepository(db.current.sql).insert({
-      email,
-      name: "Ada",
-      role: "customer",
-      passwordHash: "hash",
-    });
+    const account = await anAccount(email);
     const [message] = await db.current.sql<{ id: string }[]>`
       insert into outbox (kind, payload) values ('fulfillment.ready', ${db.current.sql.json({ customer_id: guest.id })})
       returning id`;
@@ -175,12 +164,7 @@ describe("a disabled address", () => {
   test("an admin's address takes in no guest record, and a guest's link sets no admin's password", async () => {
     const email = anAddress();
     const guest = await guests().forAddress(email, "Grace");
-    const admin = await createPostgresUserRepository(db.current.sql).insert({
-      email,
-      name: "Root",
-      role: "admin",
-      passwordHash: "admin-hash",
-    });
+    const admin = await anAccount(email, "admin", "admin-hash");
     expect(await db.current.sql.begin((tx) => foldGuestInto(tx, email, admin?.id ?? ""))).toBe(false);
     await issueClaim(guest.id, email, "claim-admin");
     expect((await claims().claim("claim-admin", "h", undefined, at(60_000), async () => {})).outcome).toBe("taken");

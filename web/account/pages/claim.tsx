@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { unwrap } from "../../shared/api.ts";
 import { Field, NewPasswordField } from "../../shared/fields.tsx";
 import { href, navigate } from "../../shared/router.ts";
+import { MissingLinkToken } from "../../shared/ui.tsx";
 import { useFieldErrors } from "../../shared/use-field-errors.ts";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { api, session } from "../context.ts";
@@ -51,9 +52,7 @@ export function ClaimAccount() {
           </p>
         </form>
       ) : (
-        <p role="alert" class="error">
-          This address holds no link. Open the link from the email as it was sent.
-        </p>
+        <MissingLinkToken />
       )}
       <p>
         Set a password already? <a href={href("/")}>Sign in</a>. Link expired?{" "}

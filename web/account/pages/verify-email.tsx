@@ -1,6 +1,7 @@
 import { useState } from "preact/hooks";
 import { unwrap } from "../../shared/api.ts";
 import { href } from "../../shared/router.ts";
+import { MissingLinkToken } from "../../shared/ui.tsx";
 import { useSubmit } from "../../shared/use-submit.ts";
 import { api } from "../context.ts";
 
@@ -33,9 +34,7 @@ export function VerifyEmail() {
           </p>
         </form>
       ) : (
-        <p role="alert" class="error">
-          This address holds no link. Open the link from the email as it was sent.
-        </p>
+        <MissingLinkToken />
       )}
       <p>
         <a href={href("/")}>Go to your account</a>
