@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { makeCustomerViews } from "../../application/customers/customer-views.ts";
+import type { DocumentReader } from "../../application/customers/payment-documents.ts";
 import type { makeLicenseService } from "../../application/licensing/license-service.ts";
 import { OrderNotFound } from "../../domain/orders/errors.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
@@ -24,7 +25,7 @@ export interface CustomerDeps {
   readonly auth: AuthOptions;
   readonly customerViews: ReturnType<typeof makeCustomerViews>;
   readonly licensing: ReturnType<typeof makeLicenseService>;
-  paymentDocument(customerId: string, orderId: string, paymentId: string): Promise<string>;
+  paymentDocument(reader: DocumentReader, orderId: string, paymentId: string): Promise<string>;
 }
 
 const InvoiceLinkSchema = named(
@@ -80,28 +81,6 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           },
         )
         .get(
-          "/api/orders/:id/payments/:payment_id/invoice",
-          async ({ principal, params, request, set }) => {
-            const url = await deps.paymentDocument(principal.userId, params.id, params.payment_id);
-            set.headers["cache-control"] = "no-store";
-            // A script (the console) cannot read a redirect to another site: it asks for JSON instead.
-            if (request.headers.get("accept")?.includes("application/json")) return { url };
-            set.status = 302;
-            set.headers.location = url;
-            return { url };
-          },
-          {
-            params: t.Object({ id: t.String({ maxLength: 64 }), payment_id: t.String({ maxLength: 64 }) }),
-            response: { 200: InvoiceLinkSchema, 302: InvoiceLinkSchema },
-            detail: {
-              summary:
-                "The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json",
-              description:
-                "Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`.",
-            },
-          },
-        )
-        .get(
           "/api/licenses",
           async ({ principal }) => ({
             items: (await views.licenses(principal.userId)).map(toLicenseBody),
@@ -153,6 +132,48 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           tags: ["customer"],
           summary:
             "One order by its signed access, without signing in: the order and each item's delivery and next action (what a guest's status link opens)",
+        },
+      },
+    )
+    .get(
+      "/api/orders/:id/payments/:payment_id/invoice",
+      async ({ principal, params, query, request, set }) => {
+        const reader = principal
+          ? { customerId: principal.userId }
+          : query.access
+            ? { access: query.access }
+            : undefined;
+        // Neither signed in nor holding the order's access: not found, like an order that is not theirs.
+        if (!reader) throw new OrderNotFound();
+        const url = await deps.paymentDocument(reader, params.id, params.payment_id);
+        set.headers["cache-control"] = "no-store";
+        set.headers["referrer-policy"] = "no-referrer";
+        // A script (the console) cannot read a redirect to another site: it asks for JSON instead.
+        if (request.headers.get("accept")?.includes("application/json")) return { url };
+        set.status = 302;
+        set.headers.location = url;
+        return { url };
+      },
+      {
+        optionalAuth: "customer",
+        params: t.Object({ id: t.String({ maxLength: 64 }), payment_id: t.String({ maxLength: 64 }) }),
+        query: t.Object({
+          access: t.Optional(
+            t.String({
+              maxLength: 128,
+              description:
+                "The order's signed access, as a renewal email's invoice link carries it, in place of signing in",
+            }),
+          ),
+        }),
+        response: { 200: InvoiceLinkSchema, 302: InvoiceLinkSchema },
+        detail: {
+          tags: ["customer"],
+          security: [{ bearer: [] }, {}],
+          summary:
+            "The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json",
+          description:
+            "Signed in, or by the order's signed `access` (a renewal email's link). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, or neither a session nor a right access, `404` `ORDER_NOT_FOUND`.",
         },
       },
     )

@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import type { BillingPortal } from "../../application/customers/billing-portal.ts";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named } from "./openapi-models.ts";
@@ -8,7 +9,16 @@ export interface CustomerSubscriptionDeps {
   readonly auth: AuthOptions;
   cancelCustomerSubscription(customerId: string, id: string): Promise<CustomerSubscription>;
   resumeCustomerSubscription(customerId: string, id: string): Promise<CustomerSubscription>;
+  readonly billingPortal: Pick<BillingPortal, "open" | "openByLink">;
 }
+
+const BillingPortalLink = named(
+  "BillingPortalLink",
+  t.Object({ url: t.String({ description: "The gateway's customer portal page, short-lived: open it now" }) }),
+);
+
+const PORTAL_ERRORS =
+  "An ended subscription is `409` `SUBSCRIPTION_CANCELLED`; one the gateway has not confirmed yet `409` `SUBSCRIPTION_UNCONFIRMED`; another customer's or an unknown one `404` `SUBSCRIPTION_NOT_FOUND`.";
 
 const NullableTime = t.Nullable(Time);
 
@@ -64,6 +74,46 @@ export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps)
             response: { 200: SubscriptionBody },
             detail: { summary: "Keep my subscription after all: withdraw its cancellation before the period ends" },
           },
+        )
+        .post(
+          "/api/subscriptions/:id/billing-portal",
+          async ({ params, principal, set }) => {
+            set.headers["cache-control"] = "no-store";
+            return deps.billingPortal.open(principal.userId, params.id);
+          },
+          {
+            params: IdParams,
+            response: { 200: BillingPortalLink },
+            detail: {
+              summary: "Open the gateway's customer portal to enter a new card for my subscription",
+              description: `A new session each time (Stripe \`POST /v1/billing_portal/sessions\`, Paddle \`POST /customers/{id}/portal-sessions\`), leading back to \`/account\`. A card entered there pays a past-due renewal at once; the gateway's events book it. ${PORTAL_ERRORS}`,
+            },
+          },
         ),
+    )
+    .get(
+      "/api/subscriptions/:id/billing-portal",
+      async ({ params, query, request, set }) => {
+        const { url } = await deps.billingPortal.openByLink(params.id, Number(query.expires), query.access);
+        set.headers["cache-control"] = "no-store";
+        set.headers["referrer-policy"] = "no-referrer";
+        if (request.headers.get("accept")?.includes("application/json")) return { url };
+        set.status = 302;
+        set.headers.location = url;
+        return { url };
+      },
+      {
+        params: IdParams,
+        query: t.Object({
+          expires: t.String({ pattern: "^[0-9]{1,12}$", description: "When the link stops working, in Unix seconds" }),
+          access: t.String({ maxLength: 128, description: "The link's signature" }),
+        }),
+        response: { 200: BillingPortalLink, 302: BillingPortalLink },
+        detail: {
+          summary:
+            "The emailed link to update the card of a subscription: a 302 to the gateway's customer portal, without signing in",
+          description: `What a failed renewal's email links to. A wrong signature is \`404\` \`SUBSCRIPTION_NOT_FOUND\`; a link past its expiry \`410\` \`BILLING_LINK_EXPIRED\`. ${PORTAL_ERRORS}`,
+        },
+      },
     );
 }

@@ -71,7 +71,14 @@ export const NotificationSchema = named(
   t.Object({
     id: Uuid,
     customer_id: Uuid,
-    kind: everyOf<NotificationKind>()(["fulfillment.ready", "fulfillment.failed", "fulfillment.action_required"]),
+    kind: everyOf<NotificationKind>()([
+      "fulfillment.ready",
+      "fulfillment.failed",
+      "fulfillment.action_required",
+      "subscription.payment_failed",
+      "subscription.trial_ending",
+      "subscription.renewed",
+    ]),
     title: t.String(),
     body: t.String(),
     data: Payload,

@@ -15,6 +15,13 @@ export function createPostgresNotificationOutbox(sql: Queryable): NotificationOu
       if (!row) throw new Error("outbox insert returned no row");
       return row.id;
     },
+    async addOnce(kind, payload, key) {
+      const [row] = await sql<{ id: string }[]>`
+        insert into outbox (kind, payload, once_key) values (${kind}, ${sql.json(payload as never)}, ${key})
+        on conflict (once_key) where once_key is not null do nothing
+        returning id`;
+      return row?.id;
+    },
   };
 }
 

@@ -89,5 +89,19 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
           order by current_period_end limit ${limit}`),
       ];
     },
+    async trialsEnding(now, withinHours, limit) {
+      // The notice's key as noticeSubscription writes it, with trialEndOccurrence's Unix seconds.
+      return [
+        ...(await sql<SubscriptionRecord[]>`
+          select ${columns} from subscriptions s
+          where status = 'trialing'
+            and trial_ends_at > ${now}::timestamptz
+            and trial_ends_at <= ${now}::timestamptz + make_interval(hours => ${withinHours})
+            and not exists (
+              select 1 from outbox o
+              where o.once_key = 'subscription.trial_ending:' || s.id || ':' || floor(extract(epoch from s.trial_ends_at))::bigint)
+          order by trial_ends_at limit ${limit}`),
+      ];
+    },
   };
 }

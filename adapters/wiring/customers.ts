@@ -1,3 +1,4 @@
+import { makeBillingPortal } from "../../application/customers/billing-portal.ts";
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import { makePaymentDocuments } from "../../application/customers/payment-documents.ts";
@@ -5,15 +6,19 @@ import { makeResolveDownload } from "../../application/customers/resolve-downloa
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { createArtifactDownloads } from "../downloads/artifact-download.ts";
 import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
+import { createBillingLinkSigner } from "../security/billing-links.ts";
 import type { CheckoutFeature } from "./checkout.ts";
 import type { FulfillmentFeature } from "./fulfillment.ts";
 import type { LicensingFeature } from "./licensing.ts";
 import type { PaymentsFeature } from "./payments.ts";
 import type { Platform } from "./platform.ts";
 
+/** How long a failed renewal's emailed link to the billing portal works. */
+const BILLING_LINK_TTL_SECONDS = 7 * 86_400;
+
 /** A customer's own account: orders, deliveries and their next actions, downloads, subscriptions. */
 export function wireCustomers(
-  { sql, uow, clock, outbound, config, logger }: Platform,
+  { sql, uow, clock, outbound, config, logger, infra }: Platform,
   features: {
     payments: PaymentsFeature;
     fulfillment: FulfillmentFeature;
@@ -32,8 +37,19 @@ export function wireCustomers(
     clock,
     fulfillment: orderFulfillment,
   });
+  const billingPortal = makeBillingPortal({
+    subscriptions: payments.subscriptions,
+    gateways: payments.gateways,
+    signer: createBillingLinkSigner(infra.jwtSecret),
+    clock,
+    returnUrl: new URL("/account", config.publicBaseUrl).href,
+    publicBaseUrl: config.publicBaseUrl,
+    linkTtlSeconds: BILLING_LINK_TTL_SECONDS,
+  });
   return {
+    billingPortal,
     useCases: {
+      billingPortal,
       customerViews: makeCustomerViews({
         readModel,
         orders: payments.orders,
@@ -42,7 +58,11 @@ export function wireCustomers(
         access: checkout.access,
       }),
       resolveDownload: makeResolveDownload({ readModel, downloads }),
-      paymentDocument: makePaymentDocuments({ orders: payments.orders, gateways: payments.gateways }),
+      paymentDocument: makePaymentDocuments({
+        orders: payments.orders,
+        gateways: payments.gateways,
+        access: checkout.access,
+      }),
       downloadArtifact: createArtifactDownloads({
         outbound,
         timeoutSeconds: config.downloadSourceTimeoutSeconds,
@@ -53,3 +73,4 @@ export function wireCustomers(
     },
   };
 }
+export type CustomersFeature = ReturnType<typeof wireCustomers>;

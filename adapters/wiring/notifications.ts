@@ -8,9 +8,13 @@ import {
   createLogAndListNotifier,
   createPostgresCustomerNotificationList,
 } from "../postgres/customer-notifications.ts";
-import { createPostgresFulfillmentMailFacts } from "../postgres/fulfillment-mail-facts.ts";
+import {
+  createPostgresFulfillmentMailFacts,
+  createPostgresSubscriptionMailFacts,
+} from "../postgres/fulfillment-mail-facts.ts";
 import { createPostgresNotificationOutboxReader } from "../postgres/notification-outbox.ts";
 import type { CheckoutFeature } from "./checkout.ts";
+import type { CustomersFeature } from "./customers.ts";
 import type { IdentityFeature } from "./identity.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
 import type { MailFeature } from "./mail.ts";
@@ -19,7 +23,12 @@ import type { Platform } from "./platform.ts";
 /** The outbox's messages to customers: dispatched by a job, listed in the customer's notification list, emailed with mail. */
 export function wireNotifications(
   { sql, logger, config, clock }: Platform,
-  { mail, identity, checkout }: { mail: MailFeature; identity: IdentityFeature; checkout: CheckoutFeature },
+  {
+    mail,
+    identity,
+    checkout,
+    customers,
+  }: { mail: MailFeature; identity: IdentityFeature; checkout: CheckoutFeature; customers: CustomersFeature },
 ) {
   const outbox = createPostgresNotificationOutboxReader(sql);
   const notifier = createLogAndListNotifier({ sql, logger });
@@ -37,6 +46,16 @@ export function wireNotifications(
       publicBaseUrl: config.publicBaseUrl,
       clock,
     }),
+    subscriptionFacts: createPostgresSubscriptionMailFacts(sql),
+    subscriptionLinks: {
+      billingPortal: (subscriptionId: string) => customers.billingPortal.link(subscriptionId),
+      async invoice(orderId: string, paymentId: string) {
+        const path = `/api/orders/${encodeURIComponent(orderId)}/payments/${encodeURIComponent(paymentId)}/invoice`;
+        const url = new URL(path, config.publicBaseUrl);
+        url.searchParams.set("access", await checkout.access.sign(orderId));
+        return url.href;
+      },
+    },
   };
   return {
     outbox,

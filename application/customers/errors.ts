@@ -82,3 +82,10 @@ export class InvoiceNotAvailable extends fixedError(
   "not_found",
   "The payment gateway has no invoice or receipt for this payment.",
 ) {}
+
+/** An emailed billing-portal link past its expiry: the account page, or the next email, has a fresh one. */
+export class BillingLinkExpired extends fixedError(
+  "BILLING_LINK_EXPIRED",
+  "gone",
+  "This link to update your card has expired; open your account, or use the link in a newer email.",
+) {}

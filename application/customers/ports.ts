@@ -106,3 +106,9 @@ export interface FulfillmentActions {
     cause: string,
   ): Promise<void>;
 }
+
+/** Signs and checks the emailed links to a subscription's billing portal (`expiresAt` in Unix seconds). */
+export interface BillingLinkSigner {
+  sign(subscriptionId: string, expiresAt: number): Promise<string>;
+  verify(subscriptionId: string, expiresAt: number, token: string): Promise<boolean>;
+}

@@ -1,6 +1,6 @@
 import type { FulfillmentRecord } from "../../domain/fulfillment/fulfillment.ts";
 import { notifyJob } from "../notifications/jobs.ts";
-import type { NotificationKind } from "../notifications/ports.ts";
+import type { FulfillmentNoticeKind } from "../notifications/ports.ts";
 import { fulfillmentEventData } from "../shared/event-data.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 
@@ -9,7 +9,7 @@ import type { TransactionScope } from "../shared/unit-of-work.ts";
  * `fulfillment.*` event for the shop's systems (ready and failed), in the caller's transaction.
  * Inside a fulfill job's transaction, the notification is that job's follow-up.
  */
-export async function notify(scope: TransactionScope, kind: NotificationKind, record: FulfillmentRecord) {
+export async function notify(scope: TransactionScope, kind: FulfillmentNoticeKind, record: FulfillmentRecord) {
   const outboxId = await scope.outbox.add(kind, {
     fulfillment_id: record.id,
     order_id: record.order_id,

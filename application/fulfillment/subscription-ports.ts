@@ -37,4 +37,12 @@ export interface SubscriptionRepository {
   update(id: string, change: SubscriptionChange): Promise<void>;
   /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */
   lapsed(now: Date, graceHours: number, limit: number): Promise<SubscriptionRecord[]>;
+  /**
+   * Trialing subscriptions whose trial ends after `now` and within `withinHours`, and whose
+   * subscriber was not told yet (`subscription.trial_ending`), soonest first.
+   */
+  trialsEnding(now: Date, withinHours: number, limit: number): Promise<SubscriptionRecord[]>;
 }
+
+/** A trial's end as the occurrence its notice is keyed by: whichever event or tick reports it, once. */
+export const trialEndOccurrence = (trialEndsAt: Date) => String(Math.floor(trialEndsAt.getTime() / 1000));

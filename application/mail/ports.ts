@@ -3,6 +3,9 @@ export const EMAIL_TEMPLATES = [
   "fulfillment.ready",
   "fulfillment.failed",
   "fulfillment.action_required",
+  "subscription.payment_failed",
+  "subscription.trial_ending",
+  "subscription.renewed",
   "ops.job_dead",
   "ops.order_needs_attention",
   "ops.task_overdue",
@@ -17,10 +20,10 @@ export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /**
  * Template values that carry a credential (a reset, verification, change-of-address or a guest's
- * set-a-password link): kept in the stored email only until it is sent or given up on, then
+ * set-a-password link, a signed link to the billing portal): kept in the stored email only until it is sent or given up on, then
  * erased, so the database never keeps a usable link.
  */
-export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url", "account_url"] as const;
+export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url", "account_url", "portal_url"] as const;
 
 /** An email to send, queued in the caller's transaction. */
 export interface NewEmail {

@@ -1,9 +1,11 @@
 import { fulfillmentActionJob } from "../fulfillment/jobs.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../fulfillment/ports.ts";
+import { trialEndOccurrence } from "../fulfillment/subscription-ports.ts";
 import { notifyJob } from "../notifications/jobs.ts";
 import type { NotificationOutboxReader } from "../notifications/ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { Mutex } from "../shared/ports.ts";
+import { noticeSubscription } from "../shared/subscription-notice.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 
 export interface MinuteTickDeps {
@@ -25,9 +27,12 @@ export interface MinuteTickDeps {
 
 const BATCH = 100;
 
+/** Subscribers hear of a trial's end this long before it (Stripe's `trial_will_end` is sent as early). */
+const TRIAL_ENDING_NOTICE_HOURS = 72;
+
 /**
  * The periodic housekeeping, run by one instance at a time: suspends lapsed subscriptions
- * through their adapter, expires orders left unpaid, refreshes active SaaS tenants' status, re-sends notifications whose job
+ * through their adapter, tells subscribers their trial ends in three days, expires orders left unpaid, refreshes active SaaS tenants' status, re-sends notifications whose job
  * was lost, prunes finished jobs and alerts operations to what is stuck. Every effect goes through a job, so the tick itself is short
  * and a crash mid-tick loses nothing.
  */
@@ -53,6 +58,26 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
       });
     }
     return lapsed.length;
+  }
+
+  /** Tells each subscriber whose trial ends within three days, once per trial end, whichever gateway bills it. */
+  async function noticeTrialsEnding(now: Date) {
+    const ending = await deps.subscriptions.trialsEnding(now, TRIAL_ENDING_NOTICE_HOURS, BATCH);
+    await deps.uow.run(async (scope) => {
+      for (const subscription of ending) {
+        if (!subscription.trial_ends_at) continue;
+        await noticeSubscription(
+          scope,
+          "subscription.trial_ending",
+          subscription,
+          trialEndOccurrence(subscription.trial_ends_at),
+          {
+            trial_ends_at: subscription.trial_ends_at.toISOString(),
+          },
+        );
+      }
+    });
+    return ending.length;
   }
 
   async function refreshTenants() {
@@ -81,12 +106,16 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
     return deps.mutex.tryWithLock("minute-tick", async () => {
       const now = deps.clock();
       const suspended = await suspendLapsed(now);
+      const trialsEnding = await noticeTrialsEnding(now);
       const expired = await deps.expireUnpaidOrders(now);
       const synced = await refreshTenants();
       const resent = await resendNotifications();
       const pruned = await deps.cleanupJobs();
       const alerted = (await deps.alertOps?.(now)) ?? 0;
-      deps.log.info({ suspended, expired, synced, resent, pruned, alerted, now: now.toISOString() }, "minute tick");
+      deps.log.info(
+        { suspended, trials_ending: trialsEnding, expired, synced, resent, pruned, alerted, now: now.toISOString() },
+        "minute tick",
+      );
     });
   };
 }

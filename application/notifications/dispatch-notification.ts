@@ -3,15 +3,19 @@ import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { customerEmail } from "./customer-email.ts";
 import type { notifyJob } from "./jobs.ts";
-import type {
-  CustomerNotification,
-  FulfillmentMailFactsReader,
-  GuestLinks,
-  NotificationKind,
-  NotificationOutboxMessage,
-  NotificationOutboxReader,
-  Notifier,
+import {
+  type CustomerNotification,
+  type FulfillmentMailFactsReader,
+  type GuestLinks,
+  type NotificationKind,
+  type NotificationOutboxMessage,
+  type NotificationOutboxReader,
+  type Notifier,
+  SUBSCRIPTION_NOTICE_KINDS,
+  type SubscriptionMailFactsReader,
+  type SubscriptionNoticeKind,
 } from "./ports.ts";
+import { type SubscriptionMailLinks, subscriptionEmail } from "./subscription-email.ts";
 
 /** With mail configured, each notification is also emailed to the customer. */
 export interface NotificationMail {
@@ -20,6 +24,8 @@ export interface NotificationMail {
   readonly queue: EmailQueue;
   readonly publicBaseUrl: string;
   readonly guestLinks: GuestLinks;
+  readonly subscriptionFacts: SubscriptionMailFactsReader;
+  readonly subscriptionLinks: SubscriptionMailLinks;
 }
 
 const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonly body: string }>> = {
@@ -35,6 +41,29 @@ const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonl
     title: "Your purchase needs something from you",
     body: "Delivery waits for you: tell us the domain your installation should use, from your dashboard.",
   },
+  "subscription.payment_failed": {
+    title: "We could not renew your subscription",
+    body: "The renewal payment failed. Update your card from your account; the payment is tried again at once.",
+  },
+  "subscription.trial_ending": {
+    title: "Your trial ends in three days",
+    body: "Your subscription then continues on the plan you chose. Change plan or cancel from your account before then.",
+  },
+  "subscription.renewed": {
+    title: "Your subscription is renewed",
+    body: "We received your renewal payment. Its invoice is on your order page.",
+  },
+};
+
+const isSubscriptionNotice = (
+  message: NotificationOutboxMessage,
+): message is NotificationOutboxMessage & { readonly kind: SubscriptionNoticeKind } =>
+  (SUBSCRIPTION_NOTICE_KINDS as readonly string[]).includes(message.kind);
+
+/** What each kind's notification data carries: ids and public fields only. */
+const DATA_FIELDS: Readonly<Record<"fulfillment" | "subscription", readonly string[]>> = {
+  fulfillment: ["fulfillment_id", "order_id", "order_item_id", "driver"],
+  subscription: ["subscription_id", "order_id", "order_item_id", "payment_id", "trial_ends_at", "current_period_end"],
 };
 
 function compose(message: NotificationOutboxMessage): CustomerNotification {
@@ -44,13 +73,43 @@ function compose(message: NotificationOutboxMessage): CustomerNotification {
     customer_id: String(data.customer_id),
     kind: message.kind,
     ...WORDS[message.kind],
-    data: {
-      fulfillment_id: data.fulfillment_id,
-      order_id: data.order_id,
-      order_item_id: data.order_item_id,
-      driver: data.driver,
-    },
+    data: Object.fromEntries(
+      DATA_FIELDS[isSubscriptionNotice(message) ? "subscription" : "fulfillment"]
+        .filter((field) => data[field] !== undefined)
+        .map((field) => [field, data[field]]),
+    ),
   };
+}
+
+/** The email for a message, or undefined when there is nobody to send it to (the record is gone). */
+async function emailFor(mail: NotificationMail, message: NotificationOutboxMessage) {
+  const { guestLinks } = mail;
+  const common = async (facts: {
+    customer_guest: boolean;
+    customer_id: string;
+    customer_email: string;
+    order_id: string;
+  }) =>
+    facts.customer_guest
+      ? {
+          orderUrl: await guestLinks.orderStatus(facts.order_id),
+          accountLabel: "Set a password to keep your orders in an account",
+          accountUrl: await guestLinks.claim(facts.customer_id, facts.customer_email),
+        }
+      : {
+          orderUrl: new URL(`/orders/${encodeURIComponent(facts.order_id)}`, mail.publicBaseUrl).href,
+          accountLabel: "Your account",
+          accountUrl: new URL("/account", mail.publicBaseUrl).href,
+        };
+  if (isSubscriptionNotice(message)) {
+    const facts = await mail.subscriptionFacts.forSubscription(String(message.payload.subscription_id ?? ""));
+    return facts && subscriptionEmail(message, facts, await common(facts), mail.subscriptionLinks);
+  }
+  const facts = await mail.facts.forFulfillment(String(message.payload.fulfillment_id ?? ""));
+  if (!facts) return undefined;
+  const links = await common(facts);
+  const guest = facts.customer_guest ? { orderUrl: links.orderUrl, claimUrl: links.accountUrl } : undefined;
+  return customerEmail(message, facts, mail.publicBaseUrl, guest);
 }
 
 /**
@@ -68,17 +127,8 @@ export function makeDispatchNotification(deps: {
     if (message.dispatched_at) return;
     await deps.notifier.deliver(compose(message));
     if (deps.mail) {
-      const facts = await deps.mail.facts.forFulfillment(String(message.payload.fulfillment_id ?? ""));
-      if (facts) {
-        const { guestLinks } = deps.mail;
-        const guest = facts.customer_guest
-          ? {
-              orderUrl: await guestLinks.orderStatus(facts.order_id),
-              claimUrl: await guestLinks.claim(facts.customer_id, facts.customer_email),
-            }
-          : undefined;
-        await deps.mail.queue.queue(customerEmail(message, facts, deps.mail.publicBaseUrl, guest));
-      }
+      const email = await emailFor(deps.mail, message);
+      if (email) await deps.mail.queue.queue(email);
     }
     await deps.outbox.markDispatched(message.id);
   };

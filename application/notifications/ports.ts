@@ -1,10 +1,26 @@
 import type { Page, PageRequest } from "../shared/ports.ts";
 
 /** What a customer is told about a delivery: ready, failed, or waiting for something from them. */
-export type NotificationKind = "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
+export type FulfillmentNoticeKind = "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
+
+/**
+ * What a subscriber is told: a renewal could not be collected, a trial ends in three days, a
+ * renewal was paid, the plan changed.
+ */
+export const SUBSCRIPTION_NOTICE_KINDS = [
+  "subscription.payment_failed",
+  "subscription.trial_ending",
+  "subscription.renewed",
+] as const;
+
+export type SubscriptionNoticeKind = (typeof SUBSCRIPTION_NOTICE_KINDS)[number];
+
+export type NotificationKind = FulfillmentNoticeKind | SubscriptionNoticeKind;
 
 export interface NotificationOutbox {
   add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
+  /** As `add`, once per `key` ever: undefined when a message with that key was added before. */
+  addOnce(kind: NotificationKind, payload: Readonly<Record<string, unknown>>, key: string): Promise<string | undefined>;
 }
 
 export interface NotificationOutboxMessage {
@@ -84,4 +100,19 @@ export interface GuestLinks {
 
 export interface FulfillmentMailFactsReader {
   forFulfillment(fulfillmentId: string): Promise<FulfillmentMailFacts | undefined>;
+}
+
+/** Who to email about a subscription and what it is. */
+export interface SubscriptionMailFacts {
+  readonly customer_id: string;
+  /** A guest record: its emails carry the order's signed link and a link that sets a password. */
+  readonly customer_guest: boolean;
+  readonly customer_email: string;
+  readonly customer_name: string;
+  readonly product_name: string;
+  readonly order_id: string;
+}
+
+export interface SubscriptionMailFactsReader {
+  forSubscription(subscriptionId: string): Promise<SubscriptionMailFacts | undefined>;
 }

@@ -12,6 +12,8 @@ export const OUTGOING_EVENT_TYPES = [
   "fulfillment.failed",
   "subscription.renewed",
   "subscription.cancelled",
+  "subscription.payment_failed",
+  "subscription.trial_ending",
 ] as const;
 
 export type OutgoingEventType = (typeof OUTGOING_EVENT_TYPES)[number];

@@ -97,6 +97,8 @@ export interface RefundResult {
 export interface RemoteSubscription {
   readonly subscription_id: string;
   readonly status: string;
+  /** The gateway's customer the subscription bills (its portal is opened for them). */
+  readonly customer_id: string | null;
   readonly trial_ends_at: string | null;
   readonly current_period_end: string | null;
   readonly cancelled_at: string | null;
@@ -172,6 +174,13 @@ export interface PaymentGateway {
    * expire after an hour); undefined when the gateway has none for it (unpaid, or of no value).
    */
   paymentDocumentUrl(payment: PaymentDocumentRef): Promise<string | undefined>;
+  /**
+   * A page of the gateway's customer portal where the subscriber enters a new card for the
+   * subscription, made now (the gateways' portal links are short-lived). Paying a past-due
+   * renewal with the new card is the gateway's business; its events book the recovery.
+   * `returnUrl` is where the portal leads back to, for a gateway that takes one.
+   */
+  billingPortalUrl(subscriptionId: string, returnUrl: string): Promise<string>;
 }
 
 export interface RemoteProduct {

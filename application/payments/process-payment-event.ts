@@ -2,10 +2,12 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import { trialEndOccurrence } from "../fulfillment/subscription-ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
+import { noticeSubscription } from "../shared/subscription-notice.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { InboxEntry, WebhookInboxReader } from "./inbox-ports.ts";
@@ -60,6 +62,17 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
     }
   }
 
+  /** Told once per trial end, whether this event or the minute tick finds it first. */
+  async function trialEnding(event: Extract<GatewayEvent, { kind: "trial_ending" }>, scope: TransactionScope) {
+    for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
+      const end = event.trial_ends_at ? new Date(event.trial_ends_at) : subscription.trial_ends_at;
+      if (subscription.status !== "trialing" || !end) continue;
+      await noticeSubscription(scope, "subscription.trial_ending", subscription, trialEndOccurrence(end), {
+        trial_ends_at: end.toISOString(),
+      });
+    }
+  }
+
   async function apply(event: GatewayEvent, context: EventContext, scope: TransactionScope) {
     switch (event.kind) {
       case "paid":
@@ -77,10 +90,20 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
       case "subscription_updated":
         if (context.subscription) await subscriptionChanged(event.gateway, context.subscription, scope);
         return;
+      case "trial_ending":
+        return trialEnding(event, scope);
       case "payment_failed":
         if (event.subscription_id) {
           for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
             await scope.subscriptions.update(subscription.id, { status: "past_due" });
+            // Each failed collection is told once, with the way to fix the card.
+            await noticeSubscription(
+              scope,
+              "subscription.payment_failed",
+              { ...subscription, status: "past_due" },
+              `${event.gateway}:${event.event_id}`,
+              { reason: event.reason },
+            );
           }
         }
         deps.log.warn({ gateway: event.gateway, event_id: event.event_id, reason: event.reason }, "payment failed");

@@ -5,6 +5,7 @@ import { paysExpected } from "../../domain/payments/payment.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import { paymentEventData, subscriptionEventData } from "../shared/event-data.ts";
+import { noticeSubscription } from "../shared/subscription-notice.ts";
 import type { TransactionScope } from "../shared/unit-of-work.ts";
 import { flagOrderForAttention } from "./attention.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
@@ -133,6 +134,12 @@ export function makePaymentReceivers(deps: {
       await scope.events.publish("subscription.renewed", {
         ...subscriptionEventData(renewedNow),
         payment: paymentEventData(recorded),
+      });
+      await noticeSubscription(scope, "subscription.renewed", renewedNow, recorded.id, {
+        payment_id: recorded.id,
+        amount: recorded.amount,
+        currency: recorded.currency,
+        current_period_end: renewedNow.current_period_end?.toISOString() ?? null,
       });
     }
     deps.log.info(

@@ -60,6 +60,7 @@ const SHAPES: Readonly<Record<GatewayEvent["kind"], Shape>> = {
   },
   cancelled: SUBSCRIPTION,
   subscription_updated: SUBSCRIPTION,
+  trial_ending: { ...SUBSCRIPTION, trial_ends_at: "nullable text" },
   refunded: {
     payment: "payment pointer",
     order_id: "nullable text",

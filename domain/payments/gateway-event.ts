@@ -59,6 +59,13 @@ export type GatewayEvent =
       readonly subscription_id: string;
       readonly order_id: string | null;
     })
+  /** A trial ends soon (Stripe says so three days before): the subscriber is told. */
+  | (EventBase & {
+      readonly kind: "trial_ending";
+      readonly subscription_id: string;
+      readonly order_id: string | null;
+      readonly trial_ends_at: string | null;
+    })
   | (EventBase & {
       readonly kind: "refunded";
       readonly payment: PaymentPointer;

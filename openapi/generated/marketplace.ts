@@ -1266,26 +1266,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/orders/{id}/payments/{payment_id}/invoice": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json
-         * @description Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`.
-         */
-        get: operations["getApiOrdersByIdPaymentsByPayment_idInvoice"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/licenses": {
         parameters: {
             query?: never;
@@ -1346,6 +1326,26 @@ export interface paths {
         };
         /** One order by its signed access, without signing in: the order and each item's delivery and next action (what a guest's status link opens) */
         get: operations["getApiOrdersByIdStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orders/{id}/payments/{payment_id}/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json
+         * @description Signed in, or by the order's signed `access` (a renewal email's link). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, or neither a session nor a right access, `404` `ORDER_NOT_FOUND`.
+         */
+        get: operations["getApiOrdersByIdPaymentsByPayment_idInvoice"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1433,6 +1433,30 @@ export interface paths {
         put?: never;
         /** Keep my subscription after all: withdraw its cancellation before the period ends */
         post: operations["postApiSubscriptionsByIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/{id}/billing-portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emailed link to update the card of a subscription: a 302 to the gateway's customer portal, without signing in
+         * @description What a failed renewal's email links to. A wrong signature is `404` `SUBSCRIPTION_NOT_FOUND`; a link past its expiry `410` `BILLING_LINK_EXPIRED`. An ended subscription is `409` `SUBSCRIPTION_CANCELLED`; one the gateway has not confirmed yet `409` `SUBSCRIPTION_UNCONFIRMED`; another customer's or an unknown one `404` `SUBSCRIPTION_NOT_FOUND`.
+         */
+        get: operations["getApiSubscriptionsByIdBilling-portal"];
+        put?: never;
+        /**
+         * Open the gateway's customer portal to enter a new card for my subscription
+         * @description A new session each time (Stripe `POST /v1/billing_portal/sessions`, Paddle `POST /customers/{id}/portal-sessions`), leading back to `/account`. A card entered there pays a past-due renewal at once; the gateway's events book it. An ended subscription is `409` `SUBSCRIPTION_CANCELLED`; one the gateway has not confirmed yet `409` `SUBSCRIPTION_UNCONFIRMED`; another customer's or an unknown one `404` `SUBSCRIPTION_NOT_FOUND`.
+         */
+        post: operations["postApiSubscriptionsByIdBilling-portal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1823,6 +1847,10 @@ export interface components {
         };
         /** @enum {string} */
         BillingInterval: "monthly" | "yearly";
+        BillingPortalLink: {
+            /** @description The gateway's customer portal page, short-lived: open it now */
+            url: string;
+        };
         CalculatedCheckout: {
             items: components["schemas"]["PricedItem"][];
             /** @description The sum of the items, in minor units of `currency` */
@@ -2047,7 +2075,7 @@ export interface components {
             id: string;
             /** @constant */
             object?: "event";
-            /** @description Acted on: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, invoice.paid, invoice.payment_failed, payment_intent.payment_failed, customer.subscription.updated, customer.subscription.deleted, charge.refunded, charge.dispute.created, charge.dispute.closed */
+            /** @description Acted on: checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, invoice.paid, invoice.payment_failed, payment_intent.payment_failed, customer.subscription.updated, customer.subscription.deleted, customer.subscription.trial_will_end, charge.refunded, charge.dispute.created, charge.dispute.closed */
             type: string;
             /** @description Unix seconds */
             created?: string | number;
@@ -2323,7 +2351,7 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             /** @enum {string} */
-            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
+            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.renewed";
             title: string;
             body: string;
             data: {
@@ -2483,7 +2511,7 @@ export interface components {
         /** @enum {string} */
         OrderStatus: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
         /** @enum {string} */
-        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled";
+        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending";
         Payment: {
             /** Format: uuid */
             id: string;
@@ -5274,45 +5302,6 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getApiOrdersByIdPaymentsByPayment_idInvoice: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                payment_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvoiceLink"];
-                };
-            };
-            /** @description Success */
-            302: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["InvoiceLink"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
     getApiLicenses: {
         parameters: {
             query?: never;
@@ -5411,6 +5400,47 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiOrdersByIdPaymentsByPayment_idInvoice: {
+        parameters: {
+            query?: {
+                access?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLink"];
+                };
+            };
+            /** @description Success */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvoiceLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5552,6 +5582,74 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Subscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiSubscriptionsByIdBilling-portal": {
+        parameters: {
+            query: {
+                expires: string;
+                access: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalLink"];
+                };
+            };
+            /** @description Success */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalLink"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiSubscriptionsByIdBilling-portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BillingPortalLink"];
                 };
             };
             400: components["responses"]["BadRequest"];

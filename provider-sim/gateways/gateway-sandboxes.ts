@@ -13,6 +13,7 @@ import { createGatewayARoutes } from "./gateway-a/routes.ts";
 import { createGatewayASandbox, type GatewayASandbox } from "./gateway-a/sandbox.ts";
 import { createGatewayBRoutes } from "./gateway-b/routes.ts";
 import { createGatewayBSandbox, type GatewayBSandbox } from "./gateway-b/sandbox.ts";
+import { createPortalRoutes } from "./portal-routes.ts";
 import { createWebhookDeliverer, type GatewayName, type WebhookDeliverer } from "./webhook-deliverer.ts";
 
 /** A sandbox is mounted only with both its API key and its webhook secret. */
@@ -100,13 +101,15 @@ export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes) {
     app
       .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey))
       .use(createCheckoutRoutes(gatewayA.sandbox.checkout))
-      .use(createDocumentRoutes(gatewayA.sandbox.invoices.documents));
+      .use(createDocumentRoutes(gatewayA.sandbox.invoices.documents))
+      .use(createPortalRoutes(gatewayA.sandbox.portal.portal, "gateway_a"));
   }
   if (gatewayB) {
     app
       .use(createGatewayBRoutes(gatewayB.sandbox, gatewayB.apiKey))
       .use(createCheckoutRoutes(gatewayB.sandbox.checkout))
-      .use(createDocumentRoutes(gatewayB.sandbox.documents));
+      .use(createDocumentRoutes(gatewayB.sandbox.documents))
+      .use(createPortalRoutes(gatewayB.sandbox.portal.portal, "gateway_b"));
   }
   return app;
 }

@@ -21,10 +21,14 @@ export function createRenewalControls<Step extends PeriodEndStep>(deps: {
   readonly requireSubscription: (id: string) => { readonly id: string };
   /** Subscriptions whose period end the clock has passed. */
   readonly due: () => readonly string[];
+  /** Whether the subscription waits for an unpaid renewal (a failed collection not yet recovered). */
+  readonly pastDue: (id: string) => boolean;
   readonly eventsOf: (step: Step) => { webhooks: OutgoingWebhook[]; main: OutgoingWebhook };
   /** What the control answers about the step beyond its outcome (the invoice, the transaction). */
   readonly describe: (step: Step) => Readonly<Record<string, unknown>>;
   readonly deliverer: WebhookDeliverer;
+  /** What the gateway tells ahead of a period end the clock has reached (Stripe's `trial_will_end`), each once. */
+  readonly advanceNotices?: () => OutgoingWebhook[];
 }) {
   const armed = new Set<string>();
 
@@ -54,7 +58,7 @@ export function createRenewalControls<Step extends PeriodEndStep>(deps: {
     },
     /** Every period end the clock has passed, in order, delivered in the background. */
     billDue(): number {
-      const webhooks: OutgoingWebhook[] = [];
+      const webhooks: OutgoingWebhook[] = [...(deps.advanceNotices?.() ?? [])];
       let steps = 0;
       for (let round = 0; round < MAX_PERIODS_PER_MOVE; round += 1) {
         const due = deps.due();
@@ -66,6 +70,16 @@ export function createRenewalControls<Step extends PeriodEndStep>(deps: {
       }
       deps.deliverer.deliverInOrder(webhooks);
       return steps;
+    },
+    /**
+     * A new card was entered for a past-due subscription: its unpaid renewal is collected now, and
+     * its events are delivered in the background. False when nothing was due.
+     */
+    recover(id: string): boolean {
+      if (!deps.pastDue(id)) return false;
+      armed.delete(id);
+      deps.deliverer.deliverInOrder(deps.eventsOf(deps.endPeriod(id, true)).webhooks);
+      return true;
     },
     clear: () => armed.clear(),
   };

@@ -9,6 +9,7 @@ import { paddlePaymentDocument } from "./paddle-documents.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
 import { readCheckoutTransaction, readPaddleSubscription } from "./paddle-payment-schemas.ts";
+import { paddleBillingPortal } from "./paddle-portal.ts";
 import { refundAtPaddle } from "./paddle-refunds.ts";
 import { paddleTransactionBody } from "./paddle-request-bodies.ts";
 import { verifyPaddleSignature } from "./paddle-signature.ts";
@@ -95,5 +96,7 @@ export function createPaddleGateway(deps: {
     testConnection: () => testPaddleConnection(deps.settings),
 
     paymentDocumentUrl: (payment) => paddlePaymentDocument(send, payment),
+
+    billingPortalUrl: (subscriptionId) => paddleBillingPortal(send, subscriptionId),
   };
 }

@@ -64,6 +64,7 @@ export function readPaddleSubscription(value: unknown): RemoteSubscription {
   return {
     subscription_id: value.id,
     status: value.status,
+    customer_id: typeof value.customer_id === "string" ? value.customer_id : null,
     trial_ends_at: trialEndsAt,
     current_period_end: periodEnd,
     cancelled_at: canceledAt,

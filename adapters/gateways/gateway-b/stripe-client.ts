@@ -8,6 +8,7 @@ import { stripePaymentDocument } from "./stripe-documents.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
 import { resolveStripePayment } from "./stripe-payments.ts";
+import { stripeBillingPortal } from "./stripe-portal.ts";
 import { findStripeRefund } from "./stripe-refunds.ts";
 import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
 import { verifyStripeSignature } from "./stripe-signature.ts";
@@ -86,6 +87,8 @@ export function createStripeGateway(deps: {
     testConnection: () => testStripeConnection(deps.settings),
 
     paymentDocumentUrl: (payment) => stripePaymentDocument(send, payment),
+
+    billingPortalUrl: (subscriptionId, returnUrl) => stripeBillingPortal(send, subscriptionId, returnUrl),
 
     ...createStripeCatalog(send),
   };

@@ -168,6 +168,13 @@ const ACTED_ON: Readonly<Record<string, (base: Envelope, object: Fields, type: s
   "payment_intent.payment_failed": paymentFailed,
   "customer.subscription.updated": subscriptionEvent("subscription_updated"),
   "customer.subscription.deleted": subscriptionEvent("cancelled"),
+  "customer.subscription.trial_will_end": (base, subscription) => ({
+    ...base,
+    kind: "trial_ending",
+    subscription_id: read.string(subscription, "id"),
+    order_id: metadataOrderId(subscription),
+    trial_ends_at: read.optionalTime(subscription, "trial_end"),
+  }),
   "charge.refunded": chargeRefunded,
   "charge.dispute.created": disputeEvent,
   "charge.dispute.closed": disputeEvent,

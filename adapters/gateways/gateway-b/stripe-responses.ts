@@ -60,6 +60,7 @@ export function readSubscription(body: unknown): RemoteSubscription {
   return {
     subscription_id: read.string(subscription, "id"),
     status: read.string(subscription, "status"),
+    customer_id: read.optionalId(subscription, "customer"),
     trial_ends_at: read.optionalTime(subscription, "trial_end"),
     current_period_end: periodEnd(subscription),
     cancelled_at: read.optionalTime(subscription, "canceled_at"),

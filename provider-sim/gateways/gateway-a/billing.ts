@@ -53,6 +53,9 @@ export function createGatewayABilling(deps: {
     ...lifecycle,
     transaction,
     findTransaction: (id: string) => transactions.get(id),
+    /** The customer's subscriptions, oldest first. */
+    subscriptionsOf: (customerId: string) =>
+      [...subscriptions.values()].filter((subscription) => subscription.customer_id === customerId),
     createTransaction(input: TransactionInput): PaddleTransaction {
       if (input.customer_id !== null && deps.customers.list({ ids: [input.customer_id] }).length === 0) {
         throw PaddleError.invalidField("customer_id", `${input.customer_id} is not a customer`);

@@ -17,6 +17,7 @@ export function createGatewayAControls(deps: {
     endPeriod: (id, succeeds) => billing.endPeriod(id, succeeds),
     requireSubscription: (id) => billing.subscription(id),
     due: () => billing.due(deps.now()),
+    pastDue: (id) => billing.subscription(id).status === "past_due",
     eventsOf: (step) => periodEndEvents(step, event),
     describe: (step) => ("transaction" in step ? { transaction: step.transaction } : {}),
     deliverer,

@@ -127,6 +127,12 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
       ),
     )
     .post(
+      "/customers/:id/portal-sessions",
+      handle(({ request, params, raw, set }) =>
+        created(set, envelope(request, sandbox.portal.createSession(params.id as string, parseJsonObject(raw)))),
+      ),
+    )
+    .post(
       "/transactions",
       handle(({ request, raw, set }) =>
         created(set, envelope(request, billing.createTransaction(transactionInput(parseJsonObject(raw))))),

@@ -11,6 +11,7 @@ import { PaddleError } from "./errors.ts";
 import { paddleEvent } from "./events.ts";
 import { asNotification } from "./notifications.ts";
 import type { EventFactory } from "./period-end-events.ts";
+import { createGatewayAPortal } from "./portal.ts";
 import type { RefundInput } from "./requests.ts";
 import type { PaddleTaxSettings } from "./transactions.ts";
 
@@ -46,6 +47,13 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     documentsUrl: `${deps.publicUrl}/documents/gateway_a`,
   });
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
+  const portal = createGatewayAPortal({
+    billing,
+    customers,
+    clock: deps.clock,
+    publicUrl: deps.publicUrl,
+    recover: controls.recover,
+  });
 
   /** Paddle refuses any change to a canceled subscription with a 400 naming what was refused. */
   const refuseIfCanceled = (id: string, code: string, detail: string) => {
@@ -59,6 +67,8 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     checkout: hosted.checkout,
     /** Invoice links (`GET /transactions/{id}/invoice`) and the pages they open. */
     invoices,
+    /** The customer portal: sessions made through the API, and the pages their links open. */
+    portal,
     ...controls,
     /** Refunds at once (the sandbox approves every adjustment) and reports it in the background. */
     refund(input: RefundInput) {
@@ -101,6 +111,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
       billing.clear();
       hosted.clear();
       controls.clear();
+      portal.portal.clear();
       tax = NO_TAX;
     },
   };

@@ -18,17 +18,31 @@ export function createGatewayBControls(deps: {
 }) {
   const { billing, disputes, deliverer, event, now } = deps;
   const subscriptions = billing.subscriptions;
+  /** Trial ends already told of, by subscription and trial end. */
+  let warned = new Set<string>();
   const renewals = createRenewalControls({
     endPeriod: (id, succeeds) => subscriptions.endPeriod(id, succeeds),
     requireSubscription: (id) => subscriptions.subscription(id),
     due: () => subscriptions.due(now()),
+    pastDue: (id) => subscriptions.subscription(id).status === "past_due",
     eventsOf: (step) => periodEndEvents(step, event),
     describe: (step) => ("invoice" in step ? { invoice: step.invoice } : {}),
     deliverer,
+    advanceNotices: () =>
+      subscriptions.trialsEnding(now()).flatMap((subscription) => {
+        const key = `${subscription.id}:${subscription.trial_end}`;
+        if (warned.has(key)) return [];
+        warned = new Set(warned).add(key);
+        return [event("customer.subscription.trial_will_end", subscription)];
+      }),
   });
 
   return {
     ...renewals,
+    clear() {
+      renewals.clear();
+      warned = new Set();
+    },
     async cancelNow(id: string) {
       const { subscription, changed } = subscriptions.cancel(id);
       if (!changed) throw new StripeError(409, "invalid_request_error", `The subscription ${id} is already canceled.`);

@@ -58,6 +58,10 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
       "/refunds",
       handle(({ query }) => sandbox.listRefunds(query)),
     )
+    .post(
+      "/billing_portal/sessions",
+      handle(({ raw }) => sandbox.portal.createSession(form(raw))),
+    )
     .get(
       "/subscriptions/:id",
       handle(({ params }) => billing.subscriptions.subscription(params.id as string)),

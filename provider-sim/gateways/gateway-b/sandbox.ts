@@ -14,6 +14,7 @@ import { optionalBoolean, rejectUnknown } from "./params.ts";
 import type { StripeRefund } from "./payment-model.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
+import { createGatewayBPortal } from "./portal.ts";
 import { listRefunds, refundPayment } from "./refunds.ts";
 
 export interface GatewayBSandboxDeps {
@@ -41,6 +42,12 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     stripeEvent(deps.webhookSecret, type, object, now(), previous);
   const hosted = createHostedCheckout(gatewayBCheckout(billing, event), deps.deliverer);
   const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
+  const portal = createGatewayBPortal({
+    billing,
+    clock: deps.clock,
+    publicUrl: deps.publicUrl,
+    recover: controls.recover,
+  });
   const idempotency = createStripeIdempotency(() => deps.clock.now().getTime());
   let refunds: StripeRefund[] = [];
 
@@ -51,6 +58,8 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     checkout: hosted.checkout,
     /** The hosted invoice and receipt pages its objects link to. */
     documents: gatewayBDocuments(billing),
+    /** The customer portal: sessions made through the API, and the pages their links open. */
+    portal,
     /** Wraps the API's handler: Stripe's `Idempotency-Key` on every POST. */
     idempotent: idempotency.wrap,
     ...controls,
@@ -87,6 +96,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
       disputes.clear();
       hosted.clear();
       controls.clear();
+      portal.portal.clear();
       idempotency.clear();
       taxRate = 0;
       refunds = [];

@@ -6,6 +6,9 @@ import type { Payment } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
 import { ended, nextPeriod, withCancelAtPeriodEnd, withPeriod } from "./subscriptions.ts";
 
+/** Stripe sends `customer.subscription.trial_will_end` three days before a trial ends. */
+const TRIAL_WILL_END_NOTICE_S = 3 * 86_400;
+
 export interface SubscriptionRecord {
   readonly subscription: StripeSubscription;
   /** The recurring lines, in the order of the subscription's items. */
@@ -115,6 +118,8 @@ export function createSubscriptionBilling(deps: {
 
   return {
     subscription: (id: string) => record(id).subscription,
+    /** The customer's subscriptions with their lines, oldest first. */
+    ofCustomer: (customer: string) => [...records.values()].filter((each) => each.subscription.customer === customer),
     /** The current period ends now: the subscription ends, retries its unpaid invoice or bills the next period. */
     endPeriod(id: string, succeed: boolean): PeriodEnd {
       const current = record(id);
@@ -142,6 +147,16 @@ export function createSubscriptionBilling(deps: {
       if (current.subscription.status === "canceled") return { subscription: current.subscription, changed: false };
       return { subscription: save(current, ended(current.subscription, now())), changed: true };
     },
+    /** Trialing subscriptions whose trial ends within three days of `at` (or has ended by then). */
+    trialsEnding: (at: number) =>
+      [...records.values()]
+        .map((entry) => entry.subscription)
+        .filter(
+          (subscription) =>
+            subscription.status === "trialing" &&
+            subscription.trial_end !== null &&
+            subscription.trial_end - TRIAL_WILL_END_NOTICE_S <= at,
+        ),
     /** Subscriptions whose period has ended by `at`; a past-due one waits for a retry, as the sandbox has no dunning. */
     due: (at: number) =>
       [...records.values()]

@@ -7,6 +7,9 @@ import { join } from "node:path";
 import type { Check } from "./plan.ts";
 
 const PADDLE_INTERNAL = "@paddle/paddle-node-sdk/dist/types/internal/types/response.js";
+/** The SDK takes a portal session's subscription ids as an argument and exports no type for the body it sends. */
+const PADDLE_PORTAL_SESSION =
+  "@paddle/paddle-node-sdk/dist/types/resources/customer-portal-sessions/operations/index.js";
 
 /** The imports and helpers every check file starts with; `root` is the project's directory. */
 export function prelude(root: string): string[] {
@@ -14,6 +17,7 @@ export function prelude(root: string): string[] {
     'import type Stripe from "stripe";',
     'import type * as Paddle from "@paddle/paddle-node-sdk";',
     `import type { ErrorResponse as PaddleErrorResponse, Response as PaddleResponse, ResponsePaginated as PaddlePage } from ${JSON.stringify(join(root, "node_modules", PADDLE_INTERNAL))};`,
+    `import type { CreateCustomerPortalSessionRequestBody as PaddlePortalSessionBody } from ${JSON.stringify(join(root, "node_modules", PADDLE_PORTAL_SESSION))};`,
     "/** Stripe's `decimal_string` fields are strings on the wire; the SDK reads them into its Decimal. */",
     `declare function decimal(value: \`\${number}\`): Stripe.Decimal;`,
     "type PaddleEvent<T, N extends Paddle.IEventName> = Paddle.IEventsResponse<T> & { event_type: N };",

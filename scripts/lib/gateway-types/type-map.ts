@@ -62,6 +62,7 @@ const GATEWAY_B: Record<string, RouteTypes> = {
   "GET /v1/charges/{id}": stripeGet("ChargeRetrieveParams", "Stripe.Charge"),
   "GET /v1/disputes/{id}": stripeGet("DisputeRetrieveParams", "Stripe.Dispute"),
   "GET /v1/balance": stripeGet("BalanceRetrieveParams", "Stripe.Balance"),
+  "POST /v1/billing_portal/sessions": stripe("BillingPortal.SessionCreateParams", "Stripe.BillingPortal.Session"),
 };
 
 const GATEWAY_A: Record<string, RouteTypes> = {
@@ -76,6 +77,11 @@ const GATEWAY_A: Record<string, RouteTypes> = {
   "GET /customers": paddle(undefined, page("ICustomerResponse"), "ListCustomerQueryParameters"),
   "POST /customers": paddle("CreateCustomerRequestBody", one("ICustomerResponse")),
   "GET /customers/{id}": paddle(undefined, one("ICustomerResponse")),
+  // The body's type is not exported from the package root: check-file.ts imports it as PaddlePortalSessionBody.
+  "POST /customers/{id}/portal-sessions": {
+    request: "PaddlePortalSessionBody",
+    response: one("ICustomerPortalSessionResponse"),
+  },
   "GET /transactions": paddle(undefined, page("ITransactionResponse"), "ListTransactionQueryParameters"),
   "GET /transactions/{id}/invoice": paddle(
     undefined,

@@ -11,7 +11,7 @@ describe("the webhook documents", () => {
     );
     expect(PADDLE_EVENT_TYPES_ACTED_ON).toHaveLength(7);
     expect(GatewayBEventSchema.properties.type.description).toBe(`Acted on: ${STRIPE_EVENT_TYPES_ACTED_ON.join(", ")}`);
-    expect(STRIPE_EVENT_TYPES_ACTED_ON).toContain("charge.dispute.closed");
-    expect(STRIPE_EVENT_TYPES_ACTED_ON).toHaveLength(11);
+    expect(STRIPE_EVENT_TYPES_ACTED_ON).toContain("customer.subscription.trial_will_end");
+    expect(STRIPE_EVENT_TYPES_ACTED_ON).toHaveLength(12);
   });
 });

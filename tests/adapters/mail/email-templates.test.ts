@@ -8,6 +8,7 @@ import { makeSendPasswordReset } from "../../../application/identity/password-re
 import { EMAIL_TEMPLATES, type NewEmail } from "../../../application/mail/ports.ts";
 import { renderEmail } from "../../../application/mail/templates.ts";
 import { customerEmail } from "../../../application/notifications/customer-email.ts";
+import { subscriptionEmail } from "../../../application/notifications/subscription-email.ts";
 import { createInMemoryEmailLinks } from "../../support/fakes/in-memory-email-links.ts";
 import { createInMemoryPasswordResets } from "../../support/fakes/in-memory-password-resets.ts";
 import { createInMemoryUserRepository } from "../../support/fakes/in-memory-user-repository.ts";
@@ -88,6 +89,33 @@ const FACTS = {
   awaiting: null,
 };
 
+const SUBSCRIBER = { ...FACTS, customer_name: "Ada <Lovelace>" };
+const COMMON = {
+  orderUrl: "https://shop.example/orders/o-1",
+  accountLabel: "Your account",
+  accountUrl: "https://shop.example/account",
+};
+const LINKS = {
+  billingPortal: async (id: string) => `https://shop.example/api/subscriptions/${id}/billing-portal?expires=1&access=a`,
+  invoice: async (order: string, payment: string) =>
+    `https://shop.example/api/orders/${order}/payments/${payment}/invoice?access=a`,
+};
+const subscriptionEmails = () =>
+  Promise.all(
+    (
+      [
+        ["subscription.payment_failed", { subscription_id: "s-1" }],
+        ["subscription.trial_ending", { subscription_id: "s-1", trial_ends_at: "2026-12-01T00:00:00Z" }],
+        [
+          "subscription.renewed",
+          { subscription_id: "s-1", payment_id: "p-1", amount: 2900, currency: "EUR", current_period_end: null },
+        ],
+      ] as const
+    ).map(([kind, payload]) =>
+      subscriptionEmail({ id: "n", kind, payload, dispatched_at: null }, SUBSCRIBER, COMMON, LINKS),
+    ),
+  );
+
 describe("the email template files", () => {
   test("there is one per email, each with a subject, a text and an HTML part", () => {
     expect(Object.keys(templates).sort()).toEqual([...EMAIL_TEMPLATES].sort());
@@ -143,6 +171,7 @@ describe("the email template files", () => {
       }),
       await passwordResetEmail(),
       ...(await addressEmails()),
+      ...(await subscriptionEmails()),
     ];
     expect(emails.map((email) => email.template).sort()).toEqual([...EMAIL_TEMPLATES].sort());
     for (const email of emails) {
@@ -150,8 +179,18 @@ describe("the email template files", () => {
       expect(rendered.subject).not.toContain("{{");
       expect(rendered.text).not.toContain("{{");
       expect(rendered.html).not.toContain("{{");
-      const { link, action_url, reset_url, verify_url, confirm_url, new_email } = email.data;
-      const shown = link ?? action_url ?? reset_url ?? verify_url ?? confirm_url ?? new_email ?? "";
+      const { link, action_url, reset_url, verify_url, confirm_url, new_email, portal_url, invoice_url } = email.data;
+      const shown =
+        link ??
+        action_url ??
+        reset_url ??
+        verify_url ??
+        confirm_url ??
+        new_email ??
+        portal_url ??
+        invoice_url ??
+        email.data.account_url ??
+        "";
       expect(shown).not.toBe("");
       expect(rendered.html).toContain(shown.replaceAll("&", "&amp;"));
       expect(rendered.html).toStartWith("<!doctype html>");

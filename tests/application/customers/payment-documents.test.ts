@@ -40,14 +40,21 @@ function setup(answer?: string) {
   const documents = makePaymentDocuments({
     orders: { find: async (id) => (id === order.id ? details : undefined) },
     gateways,
+    // The order's access is its id backwards: enough to tell a right one from a wrong one.
+    access: {
+      sign: async (id) => [...id].reverse().join(""),
+      verify: async (id, token) => token === [...id].reverse().join(""),
+    },
   });
   return { documents, gateways };
 }
 
+const ADA = { customerId: "cus-ada" };
+
 describe("a payment's invoice or receipt", () => {
   test("is asked of the payment's own gateway, with every id the payment is known by", async () => {
     const { documents, gateways } = setup();
-    expect(await documents("cus-ada", order.id, "p2")).toBe("https://documents.gateway_b.test/pi_2");
+    expect(await documents(ADA, order.id, "p2")).toBe("https://documents.gateway_b.test/pi_2");
     expect(gateways.gateway_b.callsOf("paymentDocumentUrl")).toEqual([
       [{ payment_id: "pi_2", invoice_id: "in_2", charge_id: null, payment_intent_id: null }],
     ]);
@@ -56,13 +63,26 @@ describe("a payment's invoice or receipt", () => {
 
   test("another customer's order and an unknown payment are not found, and the gateway is not asked", async () => {
     const { documents, gateways } = setup();
-    await expect(documents("cus-bob", order.id, "p1")).rejects.toMatchObject({ code: "ORDER_NOT_FOUND" });
-    await expect(documents("cus-ada", order.id, "p9")).rejects.toMatchObject({ code: "PAYMENT_NOT_FOUND" });
+    await expect(documents({ customerId: "cus-bob" }, order.id, "p1")).rejects.toMatchObject({
+      code: "ORDER_NOT_FOUND",
+    });
+    await expect(documents(ADA, order.id, "p9")).rejects.toMatchObject({ code: "PAYMENT_NOT_FOUND" });
     expect(gateways.gateway_a.calls).toEqual([]);
+  });
+
+  test("the order's signed access opens it without a session; a wrong access is not found before anything is read", async () => {
+    const { documents, gateways } = setup();
+    const access = [...order.id].reverse().join("");
+    expect(await documents({ access }, order.id, "p1")).toBe("https://documents.gateway_a.test/txn_p1");
+    await expect(documents({ access: `${access}0` }, order.id, "p1")).rejects.toMatchObject({
+      code: "ORDER_NOT_FOUND",
+    });
+    await expect(documents({ access: "" }, order.id, "p1")).rejects.toMatchObject({ code: "ORDER_NOT_FOUND" });
+    expect(gateways.gateway_a.callsOf("paymentDocumentUrl")).toHaveLength(1);
   });
 
   test("a payment the gateway keeps no document for is INVOICE_NOT_AVAILABLE", async () => {
     const { documents } = setup("none");
-    await expect(documents("cus-ada", order.id, "p1")).rejects.toMatchObject({ code: "INVOICE_NOT_AVAILABLE" });
+    await expect(documents(ADA, order.id, "p1")).rejects.toMatchObject({ code: "INVOICE_NOT_AVAILABLE" });
   });
 });

@@ -158,6 +158,7 @@ describe("the minute tick", () => {
           suspended: 1,
           expired: 0,
           synced: 0,
+          trials_ending: 0,
           resent: 0,
           pruned: 2,
           alerted: 0,

@@ -21,6 +21,112 @@ function setUp() {
   return { outbox, notifier, dispatch: makeDispatchNotification({ outbox, notifier }) };
 }
 
+const SUBSCRIPTION_MAIL = {
+  subscriptionFacts: {
+    forSubscription: async (id: string) =>
+      id === "s-1"
+        ? {
+            customer_id: "cus-ada",
+            customer_guest: false,
+            customer_email: "ada@example.com",
+            customer_name: "Ada",
+            product_name: "Point of Sale",
+            order_id: "o-1",
+          }
+        : undefined,
+  },
+  subscriptionLinks: {
+    billingPortal: async (id: string) => `https://shop.example/api/subscriptions/${id}/billing-portal?access=signed`,
+    invoice: async (orderId: string, paymentId: string) =>
+      `https://shop.example/api/orders/${orderId}/payments/${paymentId}/invoice?access=signed`,
+  },
+};
+
+const SUBSCRIPTION = { subscription_id: "s-1", order_id: "o-1", order_item_id: "i-1", customer_id: "cus-ada" };
+
+function withMail() {
+  const outbox = createInMemoryNotificationOutbox();
+  const notifier = createRecordingNotifier();
+  const queued: NewEmail[] = [];
+  const mail = {
+    ...SUBSCRIPTION_MAIL,
+    facts: { forFulfillment: async () => undefined },
+    queue: {
+      async queue(email: NewEmail) {
+        queued.push(email);
+      },
+    },
+    publicBaseUrl: "https://shop.example",
+    guestLinks: {
+      orderStatus: async (orderId: string) => `https://shop.example/orders/${orderId}?access=signed`,
+      claim: async () => "https://shop.example/account/claim?token=t",
+    },
+  };
+  return { outbox, notifier, queued, dispatch: makeDispatchNotification({ outbox, notifier, mail }) };
+}
+
+describe("a subscriber's notifications", () => {
+  test("a failed renewal is listed and emailed with the signed link to the billing portal", async () => {
+    const { outbox, notifier, queued, dispatch } = withMail();
+    const id = await outbox.add("subscription.payment_failed", { ...SUBSCRIPTION, reason: "card_declined" });
+    await dispatch({ outbox_id: id }, firstRun());
+    expect(notifier.delivered).toEqual([
+      expect.objectContaining({
+        kind: "subscription.payment_failed",
+        title: "We could not renew your subscription",
+        data: { subscription_id: "s-1", order_id: "o-1", order_item_id: "i-1" },
+      }),
+    ]);
+    expect(queued).toEqual([
+      {
+        key: `notification:${id}`,
+        template: "subscription.payment_failed",
+        to: "ada@example.com",
+        data: {
+          customer_name: "Ada",
+          product_name: "Point of Sale",
+          order_url: "https://shop.example/orders/o-1",
+          account_label: "Your account",
+          account_url: "https://shop.example/account",
+          portal_url: "https://shop.example/api/subscriptions/s-1/billing-portal?access=signed",
+        },
+      },
+    ]);
+  });
+
+  test("a renewal is emailed with its amount, the new period end and the signed invoice link", async () => {
+    const { outbox, queued, dispatch } = withMail();
+    const id = await outbox.add("subscription.renewed", {
+      ...SUBSCRIPTION,
+      payment_id: "p-9",
+      amount: 2900,
+      currency: "EUR",
+      current_period_end: "2027-01-01T10:00:00.000Z",
+    });
+    await dispatch({ outbox_id: id }, firstRun());
+    expect(queued[0]?.data).toMatchObject({
+      amount: "29.00 EUR",
+      period_end: "1 January 2027",
+      invoice_url: "https://shop.example/api/orders/o-1/payments/p-9/invoice?access=signed",
+    });
+  });
+
+  test("a trial's end is emailed with its day; a subscription that is gone is listed but not emailed", async () => {
+    const { outbox, notifier, queued, dispatch } = withMail();
+    const id = await outbox.add("subscription.trial_ending", {
+      ...SUBSCRIPTION,
+      trial_ends_at: "2026-12-04T09:00:00Z",
+    });
+    await dispatch({ outbox_id: id }, firstRun());
+    expect(queued[0]).toMatchObject({ template: "subscription.trial_ending", data: { trial_end: "4 December 2026" } });
+    const gone = await outbox.add("subscription.trial_ending", { ...SUBSCRIPTION, subscription_id: "s-gone" });
+    await dispatch({ outbox_id: gone }, firstRun());
+    expect(queued).toHaveLength(1);
+    expect(notifier.delivered).toHaveLength(2);
+    expect((await outbox.find(gone))?.dispatched_at).toBeInstanceOf(Date);
+  });
+});
+
 describe("dispatching a notification", () => {
   test("a ready delivery tells its customer and the message is marked dispatched", async () => {
     const { outbox, notifier, dispatch } = setUp();
@@ -82,6 +188,7 @@ describe("dispatching a notification", () => {
     const queued: NewEmail[] = [];
     let queueDown = true;
     const mail = {
+      ...SUBSCRIPTION_MAIL,
       facts: {
         forFulfillment: async (id: string) =>
           id === "f-1"

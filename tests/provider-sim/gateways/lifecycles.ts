@@ -43,6 +43,8 @@ export async function everyStripeEvent(sim: GatewaySim) {
   await sim.plain("POST", "/__sim/clock", { body: { advance_seconds: 100 * DAY } });
 
   const trial = await paidSession(sim, { monthly: true, trialDays: 14, orderId: "ord_trial" });
+  // Three days before the trial ends, Stripe says so (`customer.subscription.trial_will_end`).
+  await sim.plain("POST", "/__sim/clock", { body: { advance_seconds: 12 * DAY } });
   await sim.b("DELETE", `/subscriptions/${trial.subscription}`);
   return { oneTime, monthly, trial };
 }

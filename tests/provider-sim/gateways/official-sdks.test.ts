@@ -41,6 +41,7 @@ describe("the official stripe package accepts every event gateway_b sends", () =
       "checkout.session.completed",
       "customer.subscription.created",
       "customer.subscription.deleted",
+      "customer.subscription.trial_will_end",
       "customer.subscription.updated",
       "invoice.paid",
       "invoice.payment_failed",

@@ -102,6 +102,14 @@ export const ONE_OF_EACH_KIND: Readonly<Record<GatewayEvent["kind"], GatewayEven
     subscription_id: "sub_2",
     order_id: "3c0d6f9e-8a61-4c4e-9a55-0d1f7c2b9e11",
   },
+  trial_ending: {
+    gateway: "gateway_b",
+    event_id: "evt_t",
+    kind: "trial_ending",
+    subscription_id: "sub_4",
+    order_id: null,
+    trial_ends_at: "2026-03-15T12:00:00.000Z",
+  },
   refunded: aRefundedEvent({
     payment: { payment_id: "pi_1", charge_id: "ch_1" },
     refund_id: null,

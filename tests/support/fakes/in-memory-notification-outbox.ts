@@ -12,11 +12,17 @@ interface StoredMessage extends NotificationOutboxMessage {
 /** The notification outbox in memory: writer and reader, its ages measured on `clock`. */
 export function createInMemoryNotificationOutbox(clock: Clock = () => new Date()) {
   let messages: StoredMessage[] = [];
+  const keys = new Set<string>();
   const outbox: NotificationOutbox & NotificationOutboxReader = {
     async add(kind, payload) {
       const id = crypto.randomUUID();
       messages.push({ id, kind, payload, dispatched_at: null, created_at: clock() });
       return id;
+    },
+    async addOnce(kind, payload, key) {
+      if (keys.has(key)) return undefined;
+      keys.add(key);
+      return outbox.add(kind, payload);
     },
     find: async (id) => messages.find((message) => message.id === id),
     async markDispatched(id) {

@@ -119,6 +119,13 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
     // A document for every payment, at an address naming it.
     paymentDocumentUrl: (payment) =>
       call("paymentDocumentUrl", [payment], () => `https://documents.${name}.test/${payment.payment_id}`),
+    // A portal page for every known subscription, at an address naming it.
+    billingPortalUrl: (id, returnUrl) =>
+      call(
+        "billingPortalUrl",
+        [id, returnUrl],
+        () => `https://portal.${name}.test/${subscription(id).subscription_id}`,
+      ),
   };
 
   return {
@@ -133,6 +140,7 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
       subscriptions.set(id, {
         subscription_id: id,
         status: "active",
+        customer_id: `cus_${id}`,
         trial_ends_at: null,
         current_period_end: null,
         cancelled_at: null,

@@ -43,6 +43,19 @@ export function createInMemorySubscriptionRepository() {
       const existing = subscriptions.get(id);
       if (existing) subscriptions.set(id, { ...existing, ...change });
     },
+    async trialsEnding(now, withinHours, limit) {
+      const until = now.getTime() + withinHours * HOUR_MS;
+      return [...subscriptions.values()]
+        .filter(
+          (s) =>
+            s.status === "trialing" &&
+            s.trial_ends_at !== null &&
+            s.trial_ends_at.getTime() > now.getTime() &&
+            s.trial_ends_at.getTime() <= until,
+        )
+        .sort((a, b) => (a.trial_ends_at?.getTime() ?? 0) - (b.trial_ends_at?.getTime() ?? 0))
+        .slice(0, limit);
+    },
     async lapsed(now, graceHours, limit) {
       const cutoff = now.getTime() - graceHours * HOUR_MS;
       return [...subscriptions.values()]

@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { hasChromium } from "../../support/browser.ts";
 import { screenshot, seriousViolations, signIn } from "../../support/console.ts";
-import { http } from "../../support/e2e.ts";
+import { eventually, http } from "../../support/e2e.ts";
+import { simControl } from "../../support/subscriptions.ts";
 import { useAccountFixture } from "./account-fixture.ts";
 
-const { e2e, products, aCustomer, bought, get, newPage, purchase } = useAccountFixture();
+const { db, e2e, products, aCustomer, bought, get, newPage, purchase } = useAccountFixture();
 
 describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
   test("paid in the hosted checkout, the customer goes from the order page to the account and opens the workspace", async () => {
@@ -73,6 +74,39 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
       .waitFor();
     expect(await subscription()).toMatchObject({ status: "active", cancel_at_period_end: false });
     expect(await row.textContent()).toContain("Renews ");
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("after a failed renewal, the card is updated in the gateway's portal from the page, and the subscription recovers", async () => {
+    const customer = await aCustomer();
+    const record = await bought(customer, products.pos, "monthly");
+    const [row] = await db.current.sql<{ gateway_subscription_id: string }[]>`
+      select s.gateway_subscription_id from subscriptions s
+      join fulfillment_records f on f.order_item_id = s.order_item_id where f.id = ${record.id}`;
+    const failed = await simControl(e2e, `/__sim/gateway_b/subscriptions/${row?.gateway_subscription_id}/renew`, {
+      fail: true,
+    });
+    expect(failed.outcome).toBe("failed");
+    const subscription = async () => (await get(customer, "/api/subscriptions")).items[0];
+    await eventually(async () => (await subscription()).status === "past_due", 5000, "past due");
+
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer, "/subscriptions");
+    const line = page.getByRole("row", { name: new RegExp(products.pos.name) });
+    await line.getByText("The last renewal could not be collected: update your card.").waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await line.getByRole("button", { name: "Update card" }).click();
+    await page.waitForURL(/\/portal\/gateway_b\//);
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Update card" }).click();
+    await page.getByText("Your card was updated.").waitFor();
+    await page.getByRole("link", { name: "Return to the shop" }).click();
+    await page.waitForURL(`${e2e.url}/account`);
+    await eventually(async () => (await subscription()).status === "active", 5000, "recovered");
+    await page.goto(`${e2e.url}/account/subscriptions`);
+    await line.getByText("Active").waitFor();
+    expect(await line.getByText("update your card").count()).toBe(0);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 60_000);

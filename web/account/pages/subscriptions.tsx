@@ -37,7 +37,27 @@ function Change(props: { subscription: Subscription; onDone: () => void }) {
   );
 }
 
-/** The customer's subscriptions: when each renews or ends, and the one change that applies to it. */
+/**
+ * The gateway's portal, where a new card is entered: a past-due renewal is paid with it at once.
+ * The portal's link is short-lived, so it is asked for on the click and followed straight away.
+ */
+function UpdateCard(props: { subscription: Subscription }) {
+  if (props.subscription.status === "cancelled") return null;
+  const path = { params: { path: { id: props.subscription.id } } };
+  return (
+    <ActionButton
+      label="Update card"
+      run={async () => {
+        const { url } = await unwrap(api.POST("/api/subscriptions/{id}/billing-portal", path));
+        window.location.assign(url);
+        return url;
+      }}
+      describe={() => "Opening the payment page…"}
+    />
+  );
+}
+
+/** The customer's subscriptions: when each renews or ends, the change that applies to it, and the card it is paid with. */
 export function Subscriptions() {
   const { result, reload } = useLoad(() => unwrap(api.GET("/api/subscriptions")), []);
   return (
@@ -56,13 +76,17 @@ export function Subscriptions() {
                     <td>
                       {humanize(subscription.status)}
                       {subscription.cancel_at_period_end && subscription.status !== "cancelled" ? ", cancelled" : ""}
+                      {subscription.status === "past_due" ? (
+                        <p class="error">The last renewal could not be collected: update your card.</p>
+                      ) : null}
                     </td>
                     <td>{humanize(subscription.billing_interval)}</td>
                     <td>
                       <Renewal subscription={subscription} />
                     </td>
                     <td>
-                      <Change subscription={subscription} onDone={reload} />
+                      <Change subscription={subscription} onDone={reload} />{" "}
+                      <UpdateCard subscription={subscription} />
                     </td>
                   </tr>
                 ))}

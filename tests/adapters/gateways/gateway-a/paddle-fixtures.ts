@@ -92,6 +92,7 @@ export const knownCustomer = () => http.get(`${BASE}/customers`, () => ok([aCust
 export const aSubscription = (overrides: Record<string, unknown> = {}) => ({
   id: "sub_01",
   status: "active",
+  customer_id: "ctm_01owner",
   custom_data: { order_id: "ord_1" },
   current_billing_period: { starts_at: "2026-01-01T00:00:00Z", ends_at: "2026-02-01T00:00:00Z" },
   next_billed_at: "2026-02-01T00:00:00Z",

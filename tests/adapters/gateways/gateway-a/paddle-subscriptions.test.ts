@@ -26,6 +26,7 @@ describe("subscriptions", () => {
     expect(await gateway.getSubscription("sub_01")).toEqual({
       subscription_id: "sub_01",
       status: "active",
+      customer_id: "ctm_01owner",
       trial_ends_at: null,
       current_period_end: "2026-02-01T00:00:00Z",
       cancelled_at: null,
@@ -47,6 +48,7 @@ describe("subscriptions", () => {
     expect(await gateway.cancelSubscription("sub_01")).toEqual({
       subscription_id: "sub_01",
       status: "canceled",
+      customer_id: "ctm_01owner",
       trial_ends_at: null,
       current_period_end: null,
       cancelled_at: "2026-01-20T00:00:00Z",
@@ -67,6 +69,7 @@ describe("subscriptions", () => {
     expect(await gateway.scheduleCancellation("sub_01")).toEqual({
       subscription_id: "sub_01",
       status: "active",
+      customer_id: "ctm_01owner",
       trial_ends_at: null,
       current_period_end: "2026-02-01T00:00:00Z",
       cancelled_at: null,

@@ -184,6 +184,20 @@ test.each([
   });
 });
 
+test("customer.subscription.trial_will_end is trial_ending, with the trial's end; an odd trial_end is invalid", () => {
+  const subscription = { id: "sub_1", object: "subscription", trial_end: 1773576000, metadata: { order_id: "ord_1" } };
+  expect(normalizeStripeEvent(anEvent("customer.subscription.trial_will_end", subscription))).toEqual({
+    ...base,
+    kind: "trial_ending",
+    subscription_id: "sub_1",
+    order_id: "ord_1",
+    trial_ends_at: "2026-03-15T12:00:00.000Z",
+  });
+  expect(() =>
+    normalizeStripeEvent(anEvent("customer.subscription.trial_will_end", { ...subscription, trial_end: "soon" })),
+  ).toThrow(InvalidWebhookPayload);
+});
+
 describe("payment failures", () => {
   test("invoice.payment_failed names the subscription and its order", () => {
     expect(normalizeStripeEvent(anEvent("invoice.payment_failed", anInvoice()))).toEqual({

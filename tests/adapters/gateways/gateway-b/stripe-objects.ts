@@ -2,6 +2,7 @@ export const aStripeSubscription = (overrides: Record<string, unknown> = {}) => 
   id: "sub_1",
   object: "subscription",
   status: "trialing",
+  customer: "cus_1",
   current_period_end: 1775044800,
   trial_end: 1773576000,
   canceled_at: null,

@@ -33,6 +33,7 @@ describe("subscriptions", () => {
     expect(await gateway().getSubscription("sub_1")).toEqual({
       subscription_id: "sub_1",
       status: "trialing",
+      customer_id: "cus_1",
       trial_ends_at: "2026-03-15T12:00:00.000Z",
       current_period_end: "2026-04-01T12:00:00.000Z",
       cancelled_at: null,
@@ -72,6 +73,7 @@ describe("cancelling at the period end", () => {
     expect(await gateway().scheduleCancellation("sub_1")).toEqual({
       subscription_id: "sub_1",
       status: "active",
+      customer_id: "cus_1",
       trial_ends_at: null,
       current_period_end: "2026-04-01T12:00:00.000Z",
       // Stripe stamps when the cancellation was asked for; the subscription still runs.

@@ -57,6 +57,7 @@ async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {
   await gateway.getSubscription(subscriptionId);
   await gateway.scheduleCancellation(subscriptionId);
   await gateway.resumeSubscription(subscriptionId);
+  await gateway.billingPortalUrl(subscriptionId, "https://shop.example/account");
   await gateway.cancelSubscription(subscriptionId);
   await gateway.getProduct("pro_unknown");
 }

@@ -81,6 +81,7 @@ async function marketplaceCalls(sim: GatewaySim, marketplace: Marketplace, baseU
   await gateway.scheduleCancellation(subscriptionId);
   await gateway.resumeSubscription(subscriptionId);
   await gateway.getSubscription(subscriptionId);
+  await gateway.billingPortalUrl(subscriptionId, "https://shop.example/account");
   await gateway.cancelSubscription(subscriptionId);
 
   const byPrice = await gateway.createCheckoutSession(checkout("ord_req_price", "monthly", null, repriced.id));
