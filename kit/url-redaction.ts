@@ -1,5 +1,5 @@
 /** Names of path parameters and query keys whose value grants access: it never reaches a log. */
-const SENSITIVE_NAME = /token|key|signature|secret|password|sig$/i;
+const SENSITIVE_NAME = /token|key|signature|secret|password|sig$|^access$/i;
 export const REDACTED = "[redacted]";
 
 interface Rule {

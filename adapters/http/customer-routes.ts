@@ -18,6 +18,7 @@ import { toFulfillmentBody } from "./fulfillment-serializers.ts";
 import { named, page } from "./openapi-models.ts";
 import { GuestOrderDetailsSchema, OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
+import { redirectOrJson } from "./redirect-or-json.ts";
 import { asBody } from "./serializers.ts";
 import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
@@ -138,31 +139,28 @@ export function createCustomerRoutes(deps: CustomerDeps) {
     .get(
       "/api/orders/:id/payments/:payment_id/invoice",
       async ({ principal, params, query, request, set }) => {
-        const reader = principal
-          ? { customerId: principal.userId }
-          : query.access
-            ? { access: query.access }
-            : undefined;
-        // Neither signed in nor holding the order's access: not found, like an order that is not theirs.
+        // An emailed link opens its invoice whoever is signed in; without one, the session's own orders.
+        const reader =
+          query.access !== undefined
+            ? { link: { expiresAt: Number(query.expires ?? Number.NaN), access: query.access } }
+            : principal
+              ? { customerId: principal.userId }
+              : undefined;
+        // Neither signed in nor holding a link: not found, like an order that is not theirs.
         if (!reader) throw new OrderNotFound();
-        const url = await deps.paymentDocument(reader, params.id, params.payment_id);
-        set.headers["cache-control"] = "no-store";
-        set.headers["referrer-policy"] = "no-referrer";
-        // A script (the console) cannot read a redirect to another site: it asks for JSON instead.
-        if (request.headers.get("accept")?.includes("application/json")) return { url };
-        set.status = 302;
-        set.headers.location = url;
-        return { url };
+        return redirectOrJson(request, set, await deps.paymentDocument(reader, params.id, params.payment_id));
       },
       {
         optionalAuth: "customer",
         params: t.Object({ id: t.String({ maxLength: 64 }), payment_id: t.String({ maxLength: 64 }) }),
         query: t.Object({
+          expires: t.Optional(
+            t.String({ pattern: "^[0-9]{1,12}$", description: "When an emailed link stops working, in Unix seconds" }),
+          ),
           access: t.Optional(
             t.String({
               maxLength: 128,
-              description:
-                "The order's signed access, as a renewal email's invoice link carries it, in place of signing in",
+              description: "An emailed link's signature (a renewal email's invoice link), in place of signing in",
             }),
           ),
         }),
@@ -173,7 +171,7 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           summary:
             "The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json",
           description:
-            "Signed in, or by the order's signed `access` (a renewal email's link). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, or neither a session nor a right access, `404` `ORDER_NOT_FOUND`.",
+            "Signed in, or by a renewal email's link (`expires` and `access`, for this payment only; past its expiry `410` `LINK_EXPIRED`). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, a wrong link, or neither a session nor a link, `404` `ORDER_NOT_FOUND`.",
         },
       },
     )

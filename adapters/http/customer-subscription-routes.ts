@@ -3,6 +3,7 @@ import type { BillingPortal } from "../../application/customers/billing-portal.t
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named } from "./openapi-models.ts";
+import { redirectOrJson } from "./redirect-or-json.ts";
 import { IdParams, Time } from "./shared-schemas.ts";
 
 export interface CustomerSubscriptionDeps {
@@ -94,13 +95,8 @@ export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps)
     .get(
       "/api/subscriptions/:id/billing-portal",
       async ({ params, query, request, set }) => {
-        const { url } = await deps.billingPortal.openByLink(params.id, Number(query.expires), query.access);
-        set.headers["cache-control"] = "no-store";
-        set.headers["referrer-policy"] = "no-referrer";
-        if (request.headers.get("accept")?.includes("application/json")) return { url };
-        set.status = 302;
-        set.headers.location = url;
-        return { url };
+        const link = { expiresAt: Number(query.expires), access: query.access };
+        return redirectOrJson(request, set, (await deps.billingPortal.openByLink(params.id, link)).url);
       },
       {
         params: IdParams,

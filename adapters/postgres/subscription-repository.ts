@@ -90,7 +90,7 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
       ];
     },
     async trialsEnding(now, withinHours, limit) {
-      // The notice's key as noticeSubscription writes it, with trialEndOccurrence's Unix seconds.
+      // The notice's key as noticeKey writes it (application/shared/subscription-notice.ts).
       return [
         ...(await sql<SubscriptionRecord[]>`
           select ${columns} from subscriptions s
@@ -99,7 +99,8 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
             and trial_ends_at <= ${now}::timestamptz + make_interval(hours => ${withinHours})
             and not exists (
               select 1 from outbox o
-              where o.once_key = 'subscription.trial_ending:' || s.id || ':' || floor(extract(epoch from s.trial_ends_at))::bigint)
+              where o.once_key = 'subscription.trial_ending:' || s.gateway || ':'
+                || coalesce(s.gateway_subscription_id, s.id::text) || ':trial')
           order by trial_ends_at limit ${limit}`),
       ];
     },

@@ -1,12 +1,13 @@
 import { makeBillingPortal } from "../../application/customers/billing-portal.ts";
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
-import { makePaymentDocuments } from "../../application/customers/payment-documents.ts";
+import { makeEmailedLinks } from "../../application/customers/emailed-links.ts";
+import { invoiceLink, makePaymentDocuments } from "../../application/customers/payment-documents.ts";
 import { makeResolveDownload } from "../../application/customers/resolve-download.ts";
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { createArtifactDownloads } from "../downloads/artifact-download.ts";
 import { createPostgresCustomerReadModel } from "../postgres/customer-read-model.ts";
-import { createBillingLinkSigner } from "../security/billing-links.ts";
+import { createExpiringLinkSigner } from "../security/expiring-links.ts";
 import type { CheckoutFeature } from "./checkout.ts";
 import type { FulfillmentFeature } from "./fulfillment.ts";
 import type { LicensingFeature } from "./licensing.ts";
@@ -15,6 +16,8 @@ import type { Platform } from "./platform.ts";
 
 /** How long a failed renewal's emailed link to the billing portal works. */
 const BILLING_LINK_TTL_SECONDS = 7 * 86_400;
+/** How long a renewal email's link to its invoice works; after that the order page has it. */
+const INVOICE_LINK_TTL_SECONDS = 30 * 86_400;
 
 /** A customer's own account: orders, deliveries and their next actions, downloads, subscriptions. */
 export function wireCustomers(
@@ -37,17 +40,23 @@ export function wireCustomers(
     clock,
     fulfillment: orderFulfillment,
   });
+  const emailedLinks = (purpose: string, ttlSeconds: number) =>
+    makeEmailedLinks({
+      signer: createExpiringLinkSigner(infra.jwtSecret, purpose),
+      clock,
+      publicBaseUrl: config.publicBaseUrl,
+      ttlSeconds,
+    });
+  const invoiceLinks = emailedLinks("invoice", INVOICE_LINK_TTL_SECONDS);
   const billingPortal = makeBillingPortal({
     subscriptions: payments.subscriptions,
     gateways: payments.gateways,
-    signer: createBillingLinkSigner(infra.jwtSecret),
-    clock,
+    links: emailedLinks("billing-portal", BILLING_LINK_TTL_SECONDS),
     returnUrl: new URL("/account", config.publicBaseUrl).href,
-    publicBaseUrl: config.publicBaseUrl,
-    linkTtlSeconds: BILLING_LINK_TTL_SECONDS,
   });
   return {
     billingPortal,
+    invoiceLink: (orderId: string, paymentId: string) => invoiceLink(invoiceLinks, orderId, paymentId),
     useCases: {
       billingPortal,
       customerViews: makeCustomerViews({
@@ -61,7 +70,7 @@ export function wireCustomers(
       paymentDocument: makePaymentDocuments({
         orders: payments.orders,
         gateways: payments.gateways,
-        access: checkout.access,
+        links: invoiceLinks,
       }),
       downloadArtifact: createArtifactDownloads({
         outbound,

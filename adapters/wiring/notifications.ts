@@ -8,11 +8,9 @@ import {
   createLogAndListNotifier,
   createPostgresCustomerNotificationList,
 } from "../postgres/customer-notifications.ts";
-import {
-  createPostgresFulfillmentMailFacts,
-  createPostgresSubscriptionMailFacts,
-} from "../postgres/fulfillment-mail-facts.ts";
+import { createPostgresFulfillmentMailFacts } from "../postgres/fulfillment-mail-facts.ts";
 import { createPostgresNotificationOutboxReader } from "../postgres/notification-outbox.ts";
+import { createPostgresSubscriptionMailFacts } from "../postgres/subscription-mail-facts.ts";
 import type { CheckoutFeature } from "./checkout.ts";
 import type { CustomersFeature } from "./customers.ts";
 import type { IdentityFeature } from "./identity.ts";
@@ -49,12 +47,7 @@ export function wireNotifications(
     subscriptionFacts: createPostgresSubscriptionMailFacts(sql),
     subscriptionLinks: {
       billingPortal: (subscriptionId: string) => customers.billingPortal.link(subscriptionId),
-      async invoice(orderId: string, paymentId: string) {
-        const path = `/api/orders/${encodeURIComponent(orderId)}/payments/${encodeURIComponent(paymentId)}/invoice`;
-        const url = new URL(path, config.publicBaseUrl);
-        url.searchParams.set("access", await checkout.access.sign(orderId));
-        return url.href;
-      },
+      invoice: customers.invoiceLink,
     },
   };
   return {

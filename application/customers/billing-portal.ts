@@ -1,20 +1,17 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { SubscriptionRecord, SubscriptionRepository } from "../fulfillment/ports.ts";
 import type { PaymentGateway } from "../payments/ports.ts";
-import type { Clock } from "../shared/clock-and-log.ts";
-import { BillingLinkExpired, SubscriptionChangeRefused, SubscriptionNotFound } from "./errors.ts";
-import type { BillingLinkSigner } from "./ports.ts";
+import type { EmailedLinks } from "./emailed-links.ts";
+import { LinkExpired, SubscriptionChangeRefused, SubscriptionNotFound } from "./errors.ts";
+import type { SignedLink } from "./ports.ts";
 
 export interface BillingPortalDeps {
   readonly subscriptions: Pick<SubscriptionRepository, "find">;
   readonly gateways: Readonly<Record<PaymentGatewayName, Pick<PaymentGateway, "billingPortalUrl">>>;
-  readonly signer: BillingLinkSigner;
-  readonly clock: Clock;
+  /** The emailed links' signing, keyed for this purpose alone. */
+  readonly links: EmailedLinks;
   /** Where the gateway's portal leads back to: the account page. */
   readonly returnUrl: string;
-  readonly publicBaseUrl: string;
-  /** How long an emailed link works. */
-  readonly linkTtlSeconds: number;
 }
 
 /**
@@ -39,28 +36,19 @@ export function makeBillingPortal(deps: BillingPortalDeps) {
       return open(record);
     },
 
-    /** By an emailed link: a wrong signature is not found, a right one past its expiry is `BillingLinkExpired`. */
-    async openByLink(id: string, expiresAt: number, access: string): Promise<{ url: string }> {
-      if (!Number.isSafeInteger(expiresAt) || !(await deps.signer.verify(id, expiresAt, access))) {
-        throw new SubscriptionNotFound();
-      }
-      if (expiresAt * 1000 < deps.clock().getTime()) throw new BillingLinkExpired();
+    /** By an emailed link: a wrong signature is not found, a right one past its expiry is `LinkExpired`. */
+    async openByLink(id: string, link: SignedLink): Promise<{ url: string }> {
+      const checked = await deps.links.check(id, link);
+      if (checked === "invalid") throw new SubscriptionNotFound();
+      if (checked === "expired") throw new LinkExpired();
       const record = await deps.subscriptions.find(id);
       if (!record) throw new SubscriptionNotFound();
       return open(record);
     },
 
     /** The link an email carries: it opens the portal without signing in, until it expires. */
-    async link(subscriptionId: string): Promise<string> {
-      const expiresAt = Math.floor(deps.clock().getTime() / 1000) + deps.linkTtlSeconds;
-      const url = new URL(
-        `/api/subscriptions/${encodeURIComponent(subscriptionId)}/billing-portal`,
-        deps.publicBaseUrl,
-      );
-      url.searchParams.set("expires", String(expiresAt));
-      url.searchParams.set("access", await deps.signer.sign(subscriptionId, expiresAt));
-      return url.href;
-    },
+    link: (subscriptionId: string) =>
+      deps.links.make(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/billing-portal`, subscriptionId),
   };
 }
 

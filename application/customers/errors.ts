@@ -83,9 +83,9 @@ export class InvoiceNotAvailable extends fixedError(
   "The payment gateway has no invoice or receipt for this payment.",
 ) {}
 
-/** An emailed billing-portal link past its expiry: the account page, or the next email, has a fresh one. */
-export class BillingLinkExpired extends fixedError(
-  "BILLING_LINK_EXPIRED",
+/** An emailed link (a billing portal, an invoice) past its expiry: the account has what it opened. */
+export class LinkExpired extends fixedError(
+  "LINK_EXPIRED",
   "gone",
-  "This link to update your card has expired; open your account, or use the link in a newer email.",
+  "This link has expired; open your account, or use the link in a newer email.",
 ) {}

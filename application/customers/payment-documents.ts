@@ -1,11 +1,16 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { OrderNotFound } from "../../domain/orders/errors.ts";
-import type { OrderAccess, OrderRepository } from "../checkout/ports.ts";
+import type { OrderRepository } from "../checkout/ports.ts";
 import type { PaymentGateway } from "../payments/ports.ts";
-import { InvoiceNotAvailable, PaymentNotFound } from "./errors.ts";
+import type { EmailedLinks } from "./emailed-links.ts";
+import { InvoiceNotAvailable, LinkExpired, PaymentNotFound } from "./errors.ts";
+import type { SignedLink } from "./ports.ts";
 
-/** Who asks: the signed-in customer, or anyone holding the order's signed access (an emailed link). */
-export type DocumentReader = { readonly customerId: string } | { readonly access: string };
+/** Who asks: the signed-in customer, or anyone holding an emailed link to this payment's invoice. */
+export type DocumentReader = { readonly customerId: string } | { readonly link: SignedLink };
+
+/** What an emailed invoice link signs: the order and the payment, nothing else of the order. */
+const invoiceSubject = (orderId: string, paymentId: string) => `${orderId}.${paymentId}`;
 
 /**
  * The gateway's own invoice or receipt for one payment of the customer's order, asked of the
@@ -15,10 +20,15 @@ export type DocumentReader = { readonly customerId: string } | { readonly access
 export function makePaymentDocuments(deps: {
   readonly orders: Pick<OrderRepository, "find">;
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
-  readonly access: OrderAccess;
+  /** The emailed invoice links' signing, keyed for this purpose alone. */
+  readonly links: EmailedLinks;
 }) {
   return async function paymentDocument(reader: DocumentReader, orderId: string, paymentId: string): Promise<string> {
-    if ("access" in reader && !(await deps.access.verify(orderId, reader.access))) throw new OrderNotFound();
+    if ("link" in reader) {
+      const checked = await deps.links.check(invoiceSubject(orderId, paymentId), reader.link);
+      if (checked === "invalid") throw new OrderNotFound();
+      if (checked === "expired") throw new LinkExpired();
+    }
     const details = await deps.orders.find(orderId);
     if (!details || ("customerId" in reader && details.order.customer_id !== reader.customerId)) {
       throw new OrderNotFound();
@@ -34,4 +44,10 @@ export function makePaymentDocuments(deps: {
     if (!url) throw new InvoiceNotAvailable();
     return url;
   };
+}
+
+/** The link a renewal email carries to its payment's invoice: it works without signing in, until it expires. */
+export function invoiceLink(links: EmailedLinks, orderId: string, paymentId: string): Promise<string> {
+  const path = `/api/orders/${encodeURIComponent(orderId)}/payments/${encodeURIComponent(paymentId)}/invoice`;
+  return links.make(path, invoiceSubject(orderId, paymentId));
 }

@@ -107,8 +107,18 @@ export interface FulfillmentActions {
   ): Promise<void>;
 }
 
-/** Signs and checks the emailed links to a subscription's billing portal (`expiresAt` in Unix seconds). */
-export interface BillingLinkSigner {
-  sign(subscriptionId: string, expiresAt: number): Promise<string>;
-  verify(subscriptionId: string, expiresAt: number, token: string): Promise<boolean>;
+/**
+ * Signs and checks emailed links that open something without signing in until they expire (a
+ * subscription's billing portal, a payment's invoice). `subject` names what the link opens;
+ * `expiresAt` is in Unix seconds.
+ */
+export interface ExpiringLinkSigner {
+  sign(subject: string, expiresAt: number): Promise<string>;
+  verify(subject: string, expiresAt: number, token: string): Promise<boolean>;
+}
+
+/** The query of an emailed link: when it stops working, and its signature. */
+export interface SignedLink {
+  readonly expiresAt: number;
+  readonly access: string;
 }

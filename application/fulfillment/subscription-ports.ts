@@ -43,6 +43,3 @@ export interface SubscriptionRepository {
    */
   trialsEnding(now: Date, withinHours: number, limit: number): Promise<SubscriptionRecord[]>;
 }
-
-/** A trial's end as the occurrence its notice is keyed by: whichever event or tick reports it, once. */
-export const trialEndOccurrence = (trialEndsAt: Date) => String(Math.floor(trialEndsAt.getTime() / 1000));

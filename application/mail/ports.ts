@@ -20,10 +20,17 @@ export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /**
  * Template values that carry a credential (a reset, verification, change-of-address or a guest's
- * set-a-password link, a signed link to the billing portal): kept in the stored email only until it is sent or given up on, then
+ * set-a-password link, a signed link to a billing portal or an invoice): kept in the stored email only until it is sent or given up on, then
  * erased, so the database never keeps a usable link.
  */
-export const CREDENTIAL_VALUES = ["reset_url", "verify_url", "confirm_url", "account_url", "portal_url"] as const;
+export const CREDENTIAL_VALUES = [
+  "reset_url",
+  "verify_url",
+  "confirm_url",
+  "account_url",
+  "portal_url",
+  "invoice_url",
+] as const;
 
 /** An email to send, queued in the caller's transaction. */
 export interface NewEmail {

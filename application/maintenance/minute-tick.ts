@@ -1,11 +1,10 @@
 import { fulfillmentActionJob } from "../fulfillment/jobs.ts";
 import type { FulfillmentRepository, SubscriptionRepository } from "../fulfillment/ports.ts";
-import { trialEndOccurrence } from "../fulfillment/subscription-ports.ts";
 import { notifyJob } from "../notifications/jobs.ts";
 import type { NotificationOutboxReader } from "../notifications/ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { Mutex } from "../shared/ports.ts";
-import { noticeSubscription } from "../shared/subscription-notice.ts";
+import { noticeSubscription, TRIAL_OCCURRENCE } from "../shared/subscription-notice.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
 
 export interface MinuteTickDeps {
@@ -66,15 +65,9 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
     await deps.uow.run(async (scope) => {
       for (const subscription of ending) {
         if (!subscription.trial_ends_at) continue;
-        await noticeSubscription(
-          scope,
-          "subscription.trial_ending",
-          subscription,
-          trialEndOccurrence(subscription.trial_ends_at),
-          {
-            trial_ends_at: subscription.trial_ends_at.toISOString(),
-          },
-        );
+        await noticeSubscription(scope, "subscription.trial_ending", subscription, TRIAL_OCCURRENCE, {
+          trial_ends_at: subscription.trial_ends_at.toISOString(),
+        });
       }
     });
     return ending.length;

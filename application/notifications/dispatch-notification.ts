@@ -46,7 +46,7 @@ const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonl
     body: "The renewal payment failed. Update your card from your account; the payment is tried again at once.",
   },
   "subscription.trial_ending": {
-    title: "Your trial ends in three days",
+    title: "Your trial ends soon",
     body: "Your subscription then continues on the plan you chose. Change plan or cancel from your account before then.",
   },
   "subscription.renewed": {

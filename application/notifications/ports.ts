@@ -3,10 +3,7 @@ import type { Page, PageRequest } from "../shared/ports.ts";
 /** What a customer is told about a delivery: ready, failed, or waiting for something from them. */
 export type FulfillmentNoticeKind = "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required";
 
-/**
- * What a subscriber is told: a renewal could not be collected, a trial ends in three days, a
- * renewal was paid, the plan changed.
- */
+/** What a subscriber is told: a renewal could not be collected, a trial ends soon, a renewal was paid. */
 export const SUBSCRIPTION_NOTICE_KINDS = [
   "subscription.payment_failed",
   "subscription.trial_ending",

@@ -2,12 +2,11 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
-import { trialEndOccurrence } from "../fulfillment/subscription-ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
-import { noticeSubscription } from "../shared/subscription-notice.ts";
+import { noticeSubscription, TRIAL_OCCURRENCE } from "../shared/subscription-notice.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { InboxEntry, WebhookInboxReader } from "./inbox-ports.ts";
@@ -62,12 +61,13 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
     }
   }
 
-  /** Told once per trial end, whether this event or the minute tick finds it first. */
+  /** Told once per subscription's trial, whether this event or the minute tick finds it first. */
   async function trialEnding(event: Extract<GatewayEvent, { kind: "trial_ending" }>, scope: TransactionScope) {
     for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id)) {
       const end = event.trial_ends_at ? new Date(event.trial_ends_at) : subscription.trial_ends_at;
-      if (subscription.status !== "trialing" || !end) continue;
-      await noticeSubscription(scope, "subscription.trial_ending", subscription, trialEndOccurrence(end), {
+      // A trial already over (an event that arrived late) is not announced.
+      if (subscription.status !== "trialing" || !end || end <= deps.clock()) continue;
+      await noticeSubscription(scope, "subscription.trial_ending", subscription, TRIAL_OCCURRENCE, {
         trial_ends_at: end.toISOString(),
       });
     }

@@ -10,11 +10,19 @@ const PUBLISHED_HERE: ReadonlySet<SubscriptionNoticeKind> = new Set([
   "subscription.trial_ending",
 ]);
 
+/** The notice's once-key; subscription-repository.ts's `trialsEnding` writes the same text in SQL. */
+export const noticeKey = (kind: SubscriptionNoticeKind, subscription: SubscriptionRecord, occurrence: string) =>
+  `${kind}:${subscription.gateway}:${subscription.gateway_subscription_id ?? subscription.id}:${occurrence}`;
+
+/** A subscription has one trial: its end is told once, whichever gateway event or tick finds it. */
+export const TRIAL_OCCURRENCE = "trial";
+
 /**
  * Tells the subscriber, and the shop's systems, about something that happened to a subscription,
  * in the caller's transaction: a notification (listed for the customer and emailed) and the
  * outgoing event of the same name. `occurrence` names what happened (a gateway event, a payment,
- * a trial's end): whichever event or tick reports it again, it is told once.
+ * the trial): whichever event or tick reports it again, it is told once. It is told once per
+ * gateway subscription too, which bills every recurring item of an order together.
  */
 export async function noticeSubscription(
   scope: TransactionScope,
@@ -32,7 +40,7 @@ export async function noticeSubscription(
       customer_id: subscription.customer_id,
       ...details,
     },
-    `${kind}:${subscription.id}:${occurrence}`,
+    noticeKey(kind, subscription, occurrence),
   );
   if (outboxId === undefined) return;
   await scope.jobs.enqueue(notifyJob({ outbox_id: outboxId }));

@@ -1343,7 +1343,7 @@ export interface paths {
         };
         /**
          * The gateway's invoice or receipt for one payment of my order: a 302 to it, or its address as JSON when asked for application/json
-         * @description Signed in, or by the order's signed `access` (a renewal email's link). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, or neither a session nor a right access, `404` `ORDER_NOT_FOUND`.
+         * @description Signed in, or by a renewal email's link (`expires` and `access`, for this payment only; past its expiry `410` `LINK_EXPIRED`). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, a wrong link, or neither a session nor a link, `404` `ORDER_NOT_FOUND`.
          */
         get: operations["getApiOrdersByIdPaymentsByPayment_idInvoice"];
         put?: never;
@@ -5409,6 +5409,7 @@ export interface operations {
     getApiOrdersByIdPaymentsByPayment_idInvoice: {
         parameters: {
             query?: {
+                expires?: string;
                 access?: string;
             };
             header?: never;

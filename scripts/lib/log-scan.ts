@@ -20,6 +20,7 @@ const PATTERNS: readonly { readonly what: string; readonly pattern: RegExp }[] =
     what: "a credential in a query string",
     pattern: /[?&][^=&\s"]*(?:token|key|signature|secret|password)[^=&\s"]*=(?!\[redacted\])[^&\s"]+/i,
   },
+  { what: "a signed link's access", pattern: /[?&]access=(?!\[redacted\])[^&\s"]+/ },
 ];
 
 /** Every line of `text` holding a known secret value or a credential-shaped string. */

@@ -174,19 +174,43 @@ describe.each(["gateway_a", "gateway_b"] as const)("a trial through %s", (gatewa
   }, 30_000);
 });
 
-test("gateway_b tells of a trial's end itself (customer.subscription.trial_will_end), and the subscriber hears it once", async () => {
+test("gateway_b tells of a trial's end itself (customer.subscription.trial_will_end), and the tick does not tell it again", async () => {
   const buyer = await subscriber();
-  const product = await createProduct(e2e, posProductFor(e2e, { supports_trial: true, trial_days: 10 }));
-  const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
-  await fulfillmentReaches(db, orderId, "active", 5000);
-  const subscription = await subscriptionOf(db, orderId);
+  const trial = async (days: number) => {
+    const product = await createProduct(e2e, posProductFor(e2e, { supports_trial: true, trial_days: days }));
+    const { orderId } = await buyAndPay(e2e, buyer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
+    await fulfillmentReaches(db, orderId, "active", 5000);
+    return subscriptionOf(db, orderId);
+  };
+  const told = (id: string) => eventsAbout(id).filter((type) => type === "subscription.trial_ending");
+  const mails = () => smtp.inbox.to(buyer.email).filter((each) => each.subject.includes("trial ends"));
+
+  // Ten days: only the gateway's event, three days before the end on its clock, tells it.
+  const ten = await trial(10);
   await simControl(e2e, "/__sim/clock", { advance_seconds: 8 * DAY });
-  // No tick runs: the gateway's event alone tells the subscriber.
   await mailWith(buyer.email, /trial ends on /);
-  await eventually(async () => eventsAbout(subscription.id).includes("subscription.trial_ending"), 5000, "event");
+  await eventually(async () => told(ten.id).length === 1, 5000, "the event");
+
+  // Two days: the tick (on the marketplace's clock) and the gateway's event both find it.
+  const two = await trial(2);
   expect(await e2e.marketplace.tick()).toEqual({ ran: true });
+  await mailWith(buyer.email, /trial ends on /, 2);
   await simControl(e2e, "/__sim/clock", { advance_seconds: 60 });
-  await Bun.sleep(300);
-  expect(smtp.inbox.to(buyer.email).filter((each) => each.subject.includes("trial ends"))).toHaveLength(1);
-  expect(eventsAbout(subscription.id).filter((type) => type === "subscription.trial_ending")).toHaveLength(1);
+  await eventually(
+    async () =>
+      (
+        await db.current.sql`
+          select 1 from webhook_inbox
+          where event_type = 'trial_ending' and processed_at is not null
+            and payload::jsonb->'data'->'object'->>'id' = ${two.gateway_subscription_id}`
+      ).length === 1,
+    5000,
+    "the gateway's own notice of the two-day trial",
+  );
+  expect(await e2e.marketplace.tick()).toEqual({ ran: true });
+  await Bun.sleep(500);
+  expect(mails()).toHaveLength(2);
+  expect(told(ten.id)).toHaveLength(1);
+  expect(told(two.id)).toHaveLength(1);
+  expect([...(await deadJobs())]).toEqual([]);
 }, 30_000);

@@ -17,6 +17,13 @@ describe("createUrlRedactor", () => {
       "/x?access_token=[redacted]&api_key=[redacted]&X-Amz-Signature=[redacted]&client_secret=[redacted]&sig=[redacted]",
     ],
     ["/x?%74oken=abc", "/x?%74oken=[redacted]"],
+    // A signed link's access (an order's status, an emailed billing-portal or invoice link).
+    ["/orders/0b9c?access=9f3e&checkout=success", "/orders/0b9c?access=[redacted]&checkout=success"],
+    [
+      "/api/subscriptions/1/billing-portal?expires=17&access=ab",
+      "/api/subscriptions/1/billing-portal?expires=17&access=[redacted]",
+    ],
+    ["/x?accessory=1", "/x?accessory=1"],
     ["/api/admin/secrets/gateway_a_sandbox_api_key", "/api/admin/secrets/gateway_a_sandbox_api_key"],
     ["/api/products", "/api/products"],
   ])("%s is logged as %s", (target, logged) => {

@@ -24,6 +24,7 @@ describe("log scan", () => {
     ['{"path":"/api/downloads/eyJlIjoiMSJ9.abc123"}', "a signed download token"],
     ['{"path":"/api/orders?limit=5&access_token=abc123"}', "a credential in a query string"],
     ['{"path":"/x?Signature=abc123&limit=2"}', "a credential in a query string"],
+    ['{"path":"/orders/o-1?access=9f3ea1&checkout=success"}', "a signed link's access"],
   ])("recognizes %s as %s", (line, what) => {
     expect(scanLogText(line, [])).toEqual([{ line: 1, what }]);
   });

@@ -57,7 +57,12 @@ export function createGatewayAPortal(deps: {
       if (stranger !== undefined) {
         throw PaddleError.invalidField("subscription_ids", `${stranger} is not a subscription of ${customer.id}`);
       }
-      const session = portal.open({ customer: customer.id, subscriptions: null, returnUrl: null });
+      // A session naming subscriptions shows those; one naming none shows all of the customer's.
+      const session = portal.open({
+        customer: customer.id,
+        subscriptions: ids.length > 0 ? ids : null,
+        returnUrl: null,
+      });
       const base = `${deps.publicUrl}/portal/gateway_a/${session.id}`;
       return {
         id: session.id,

@@ -147,7 +147,7 @@ export function createSubscriptionBilling(deps: {
       if (current.subscription.status === "canceled") return { subscription: current.subscription, changed: false };
       return { subscription: save(current, ended(current.subscription, now())), changed: true };
     },
-    /** Trialing subscriptions whose trial ends within three days of `at` (or has ended by then). */
+    /** Trialing subscriptions whose trial ends within three days after `at`. */
     trialsEnding: (at: number) =>
       [...records.values()]
         .map((entry) => entry.subscription)
@@ -155,6 +155,7 @@ export function createSubscriptionBilling(deps: {
           (subscription) =>
             subscription.status === "trialing" &&
             subscription.trial_end !== null &&
+            subscription.trial_end > at &&
             subscription.trial_end - TRIAL_WILL_END_NOTICE_S <= at,
         ),
     /** Subscriptions whose period has ended by `at`; a past-due one waits for a retry, as the sandbox has no dunning. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { createBillingLinkSigner } from "../../../adapters/security/billing-links.ts";
+import { createExpiringLinkSigner } from "../../../adapters/security/expiring-links.ts";
 import { makeBillingPortal } from "../../../application/customers/billing-portal.ts";
+import { makeEmailedLinks } from "../../../application/customers/emailed-links.ts";
 import { UpstreamServerError } from "../../../application/shared/errors.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemorySubscriptionRepository } from "../../support/fakes/in-memory-subscription-repository.ts";
@@ -17,11 +18,13 @@ function setUp() {
   const portal = makeBillingPortal({
     subscriptions,
     gateways,
-    signer: createBillingLinkSigner("a-secret-of-at-least-thirty-two-characters"),
-    clock: () => now,
+    links: makeEmailedLinks({
+      signer: createExpiringLinkSigner("a-secret-of-at-least-thirty-two-characters", "billing-portal"),
+      clock: () => now,
+      publicBaseUrl: "https://shop.example",
+      ttlSeconds: 3600,
+    }),
     returnUrl: "https://shop.example/account",
-    publicBaseUrl: "https://shop.example",
-    linkTtlSeconds: 3600,
   });
   const ada = subscriptions.add({ customer_id: "cus-ada", gateway: "gateway_b", gateway_subscription_id: "sub_ada" });
   gateways.gateway_b.addSubscription("sub_ada");
@@ -36,7 +39,7 @@ function setUp() {
 
 const linkParts = (link: string) => {
   const url = new URL(link);
-  return { expires: Number(url.searchParams.get("expires")), access: url.searchParams.get("access") ?? "" };
+  return { expiresAt: Number(url.searchParams.get("expires")), access: url.searchParams.get("access") ?? "" };
 };
 
 describe("the billing portal", () => {
@@ -70,19 +73,21 @@ describe("the billing portal", () => {
     const { portal, ada, later } = setUp();
     const link = await portal.link(ada.id);
     expect(link.startsWith(`https://shop.example/api/subscriptions/${ada.id}/billing-portal?expires=`)).toBe(true);
-    const { expires, access } = linkParts(link);
-    expect(expires).toBe(NOW.getTime() / 1000 + 3600);
-    expect(await portal.openByLink(ada.id, expires, access)).toEqual({ url: "https://portal.gateway_b.test/sub_ada" });
-    await expect(portal.openByLink(ada.id, expires + 86_400, access)).rejects.toMatchObject({
+    const { expiresAt, access } = linkParts(link);
+    expect(expiresAt).toBe(NOW.getTime() / 1000 + 3600);
+    expect(await portal.openByLink(ada.id, { expiresAt, access })).toEqual({
+      url: "https://portal.gateway_b.test/sub_ada",
+    });
+    await expect(portal.openByLink(ada.id, { expiresAt: expiresAt + 86_400, access })).rejects.toMatchObject({
       code: "SUBSCRIPTION_NOT_FOUND",
     });
-    await expect(portal.openByLink(crypto.randomUUID(), expires, access)).rejects.toMatchObject({
+    await expect(portal.openByLink(crypto.randomUUID(), { expiresAt, access })).rejects.toMatchObject({
       code: "SUBSCRIPTION_NOT_FOUND",
     });
-    await expect(portal.openByLink(ada.id, Number.NaN, access)).rejects.toMatchObject({
+    await expect(portal.openByLink(ada.id, { expiresAt: Number.NaN, access })).rejects.toMatchObject({
       code: "SUBSCRIPTION_NOT_FOUND",
     });
     later(3601);
-    await expect(portal.openByLink(ada.id, expires, access)).rejects.toMatchObject({ code: "BILLING_LINK_EXPIRED" });
+    await expect(portal.openByLink(ada.id, { expiresAt, access })).rejects.toMatchObject({ code: "LINK_EXPIRED" });
   });
 });

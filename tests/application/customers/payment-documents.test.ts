@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { createExpiringLinkSigner } from "../../../adapters/security/expiring-links.ts";
 import type { OrderDetails } from "../../../application/checkout/ports.ts";
-import { makePaymentDocuments } from "../../../application/customers/payment-documents.ts";
+import { makeEmailedLinks } from "../../../application/customers/emailed-links.ts";
+import { invoiceLink, makePaymentDocuments } from "../../../application/customers/payment-documents.ts";
 import type { Payment } from "../../../domain/payments/payment.ts";
 import { aPaidOrder } from "../../support/builders/orders.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
@@ -24,6 +26,8 @@ const aPayment = (id: string, overrides: Partial<Payment> = {}): Payment => ({
   ...overrides,
 });
 
+let now = new Date("2026-11-28T12:00:00.000Z");
+
 function setup(answer?: string) {
   const details: OrderDetails = {
     order,
@@ -37,16 +41,18 @@ function setup(answer?: string) {
     gateway_b: createInMemoryPaymentGateway("gateway_b"),
   };
   if (answer === "none") gateways.gateway_a.paymentDocumentUrl = async () => undefined;
+  const links = makeEmailedLinks({
+    signer: createExpiringLinkSigner("a-secret-of-at-least-thirty-two-characters", "invoice"),
+    clock: () => now,
+    publicBaseUrl: "https://shop.example",
+    ttlSeconds: 3600,
+  });
   const documents = makePaymentDocuments({
     orders: { find: async (id) => (id === order.id ? details : undefined) },
     gateways,
-    // The order's access is its id backwards: enough to tell a right one from a wrong one.
-    access: {
-      sign: async (id) => [...id].reverse().join(""),
-      verify: async (id, token) => token === [...id].reverse().join(""),
-    },
+    links,
   });
-  return { documents, gateways };
+  return { documents, gateways, links };
 }
 
 const ADA = { customerId: "cus-ada" };
@@ -70,14 +76,24 @@ describe("a payment's invoice or receipt", () => {
     expect(gateways.gateway_a.calls).toEqual([]);
   });
 
-  test("the order's signed access opens it without a session; a wrong access is not found before anything is read", async () => {
-    const { documents, gateways } = setup();
-    const access = [...order.id].reverse().join("");
-    expect(await documents({ access }, order.id, "p1")).toBe("https://documents.gateway_a.test/txn_p1");
-    await expect(documents({ access: `${access}0` }, order.id, "p1")).rejects.toMatchObject({
-      code: "ORDER_NOT_FOUND",
-    });
-    await expect(documents({ access: "" }, order.id, "p1")).rejects.toMatchObject({ code: "ORDER_NOT_FOUND" });
+  test("an emailed link opens its own payment's invoice without a session, until it expires", async () => {
+    const { documents, gateways, links } = setup();
+    const link = new URL(await invoiceLink(links, order.id, "p1"));
+    expect(link.pathname).toBe(`/api/orders/${order.id}/payments/p1/invoice`);
+    const signed = {
+      expiresAt: Number(link.searchParams.get("expires")),
+      access: link.searchParams.get("access") ?? "",
+    };
+    expect(await documents({ link: signed }, order.id, "p1")).toBe("https://documents.gateway_a.test/txn_p1");
+    // The link names one payment: another payment of the same order is not opened with it.
+    await expect(documents({ link: signed }, order.id, "p2")).rejects.toMatchObject({ code: "ORDER_NOT_FOUND" });
+    await expect(documents({ link: { ...signed, access: `${signed.access}0` } }, order.id, "p1")).rejects.toMatchObject(
+      {
+        code: "ORDER_NOT_FOUND",
+      },
+    );
+    now = new Date(now.getTime() + 3601_000);
+    await expect(documents({ link: signed }, order.id, "p1")).rejects.toMatchObject({ code: "LINK_EXPIRED" });
     expect(gateways.gateway_a.callsOf("paymentDocumentUrl")).toHaveLength(1);
   });
 

@@ -12,7 +12,7 @@ interface StoredMessage extends NotificationOutboxMessage {
 /** The notification outbox in memory: writer and reader, its ages measured on `clock`. */
 export function createInMemoryNotificationOutbox(clock: Clock = () => new Date()) {
   let messages: StoredMessage[] = [];
-  const keys = new Set<string>();
+  let keys = new Set<string>();
   const outbox: NotificationOutbox & NotificationOutboxReader = {
     async add(kind, payload) {
       const id = crypto.randomUUID();
@@ -21,7 +21,7 @@ export function createInMemoryNotificationOutbox(clock: Clock = () => new Date()
     },
     async addOnce(kind, payload, key) {
       if (keys.has(key)) return undefined;
-      keys.add(key);
+      keys = new Set(keys).add(key);
       return outbox.add(kind, payload);
     },
     find: async (id) => messages.find((message) => message.id === id),
@@ -39,9 +39,10 @@ export function createInMemoryNotificationOutbox(clock: Clock = () => new Date()
     ...outbox,
     all: () => [...messages],
     snapshot() {
-      const saved = [...messages];
+      const saved = { messages: [...messages], keys };
       return () => {
-        messages = saved;
+        messages = saved.messages;
+        keys = saved.keys;
       };
     },
   };

@@ -85,8 +85,7 @@ export function Subscriptions() {
                       <Renewal subscription={subscription} />
                     </td>
                     <td>
-                      <Change subscription={subscription} onDone={reload} />{" "}
-                      <UpdateCard subscription={subscription} />
+                      <Change subscription={subscription} onDone={reload} /> <UpdateCard subscription={subscription} />
                     </td>
                   </tr>
                 ))}
