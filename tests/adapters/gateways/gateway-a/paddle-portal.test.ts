@@ -1,12 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { HttpResponse, http } from "msw";
+import { delay, HttpResponse, http, passthrough } from "msw";
 import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/paddle-client.ts";
 import {
   UpstreamBadResponse,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
+  UpstreamTimeout,
+  UpstreamUnreachable,
 } from "../../../../application/shared/errors.ts";
+import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { aSubscription, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
 
@@ -80,5 +83,29 @@ describe("the customer portal at Paddle", () => {
         type as new () => Error,
       );
     }
+  });
+
+  test("a session slower than timeout_seconds is a timeout; a refused connection is unreachable; both worth retrying", async () => {
+    server.use(
+      http.get(`${BASE}/subscriptions/sub_01`, () => ok(aSubscription())),
+      http.post(`${BASE}/customers/ctm_01owner/portal-sessions`, async () => {
+        await delay(1000);
+        return ok(aPortalSession([links("sub_01", "https://customer-portal.paddle.test/late")]));
+      }),
+    );
+    const slow = createPaddleGateway({
+      settings: createStaticGatewaySettings({ gateway_a: { timeout_seconds: 0.2 } }),
+    });
+    const late = await failure(slow.billingPortalUrl("sub_01", "https://shop.test/account"));
+    expect(late).toBeInstanceOf(UpstreamTimeout);
+    expect(late).toMatchObject({ transient: true });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    server.use(http.all(`${closed}/*`, () => passthrough()));
+    const unreachable = createPaddleGateway({
+      settings: createStaticGatewaySettings({ gateway_a: { base_url: closed } }),
+    });
+    const refused = await failure(unreachable.billingPortalUrl("sub_01", "https://shop.test/account"));
+    expect(refused).toBeInstanceOf(UpstreamUnreachable);
+    expect(refused).toMatchObject({ transient: true });
   });
 });

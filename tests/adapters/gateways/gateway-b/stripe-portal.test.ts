@@ -1,18 +1,26 @@
 import { describe, expect, test } from "bun:test";
-import { HttpResponse } from "msw";
+import { delay, HttpResponse, http, passthrough } from "msw";
 import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/stripe-client.ts";
 import {
   UpstreamBadResponse,
   UpstreamRateLimited,
   UpstreamRejected,
   UpstreamServerError,
+  UpstreamTimeout,
+  UpstreamUnreachable,
 } from "../../../../application/shared/errors.ts";
+import { freePort } from "../../../../scripts/lib/postgres-cluster.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { failure, mockStripeApi, stripeError } from "./stripe-api-mock.ts";
 import { aStripeSubscription } from "./stripe-objects.ts";
 
-const { answer } = mockStripeApi();
+const { server, answer } = mockStripeApi();
 const gateway = createStripeGateway({ settings: createStaticGatewaySettings() });
+const gatewayWith = (patch: Parameters<ReturnType<typeof createStaticGatewaySettings>["set"]>[1]) => {
+  const settings = createStaticGatewaySettings();
+  settings.set("gateway_b", patch);
+  return createStripeGateway({ settings });
+};
 
 const aPortalSession = (url: unknown) => ({
   id: "bps_1",
@@ -92,5 +100,21 @@ describe("the customer portal at Stripe", () => {
     expect(await failure(gateway.billingPortalUrl("sub_1", "https://shop.test/account"))).toBeInstanceOf(
       UpstreamBadResponse,
     );
+  });
+
+  test("a session slower than timeout_seconds is a timeout; a refused connection is unreachable; both worth retrying", async () => {
+    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription());
+    answer("post", "/v1/billing_portal/sessions", async () => {
+      await delay(1000);
+      return HttpResponse.json(aPortalSession("https://billing.stripe.test/p/late"));
+    });
+    const late = await failure(gatewayWith({ timeout_seconds: 0.2 }).billingPortalUrl("sub_1", "https://shop.test/a"));
+    expect(late).toBeInstanceOf(UpstreamTimeout);
+    expect(late).toMatchObject({ transient: true });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    server.use(http.all(`${closed}/*`, () => passthrough()));
+    const refused = await failure(gatewayWith({ base_url: closed }).billingPortalUrl("sub_1", "https://shop.test/a"));
+    expect(refused).toBeInstanceOf(UpstreamUnreachable);
+    expect(refused).toMatchObject({ transient: true });
   });
 });
