@@ -141,6 +141,52 @@ describe.each(["gateway_a", "gateway_b"] as const)("a failed renewal through %s"
   }, 30_000);
 });
 
+test("a guest subscriber's failed-renewal email works without an account: the portal link, the order's signed link and a set-a-password link", async () => {
+  const email = `guest-subscriber-${crypto.randomUUID()}@example.com`;
+  const product = await createProduct(e2e, posProductFor(e2e));
+  const { orderId } = await buyAndPay(
+    e2e,
+    { email, name: "Grace" },
+    [{ product_id: product.id, variant: "monthly" }],
+    "gateway_a",
+  );
+  await fulfillmentReaches(db, orderId, "active", 5000);
+  const subscription = await subscriptionOf(db, orderId);
+  await simControl(e2e, `/__sim/gateway_a/subscriptions/${subscription.gateway_subscription_id}/renew`, { fail: true });
+  await eventually(async () => (await subscriptionOf(db, orderId)).status === "past_due", 5000, "past due");
+
+  const [failed] = await mailWith(email, /^We could not renew your /);
+  const text = failed?.text ?? "";
+  expect(linkIn(text, `/orders/${orderId}`).searchParams.get("access")).toMatch(/^[0-9a-f]{64}$/);
+  expect(linkIn(text, "/account/claim").searchParams.get("token")).toBeTruthy();
+  const opened = await fetch(linkIn(text, `/api/subscriptions/${subscription.id}/billing-portal`), {
+    redirect: "manual",
+  });
+  expect(opened.status).toBe(302);
+  const entered = await fetch(opened.headers.get("location") ?? "", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ card_number: "4242424242424242" }),
+  });
+  expect(entered.status).toBe(200);
+  await eventually(async () => (await subscriptionOf(db, orderId)).status === "active", 5000, "recovered");
+  // Once sent, the stored email keeps neither the portal link nor the set-a-password link.
+  const stored = await eventually(
+    async () => {
+      const [row] = await db.current.sql<{ state: string; data: Record<string, string> }[]>`
+      select state, data from emails where recipient = ${email} and template = 'subscription.payment_failed'`;
+      return row?.state === "sent" && row;
+    },
+    5000,
+    "the email marked sent",
+  );
+  // The order's status link stays, as in a guest's delivery emails; the credentials are gone.
+  expect(stored.data.order_url).toContain(`/orders/${orderId}?access=`);
+  expect(stored.data.portal_url).toBeUndefined();
+  expect(stored.data.account_url).toBeUndefined();
+  expect(JSON.stringify(stored.data)).not.toContain("token=");
+}, 30_000);
+
 describe.each(["gateway_a", "gateway_b"] as const)("a trial through %s", (gateway) => {
   test("is told once, within three days of its end, by email, notification and event", async () => {
     const buyer = await subscriber();
