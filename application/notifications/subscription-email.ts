@@ -1,3 +1,4 @@
+import { formatMinorUnits } from "../../domain/shared/money.ts";
 import type { NewEmail } from "../mail/ports.ts";
 import type { NotificationOutboxMessage, SubscriptionMailFacts, SubscriptionNoticeKind } from "./ports.ts";
 
@@ -18,17 +19,8 @@ export interface CommonMailLinks {
 
 const text = (value: unknown) => (typeof value === "string" ? value : "");
 
-/** `2900, "EUR"` → "29.00 EUR", honouring the currency's minor unit. */
-export function formatAmount(amount: unknown, currency: unknown): string {
-  if (typeof amount !== "number" || typeof currency !== "string") return "";
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    // An unknown code keeps two decimals.
-  }
-  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
-}
+const amountOf = (amount: unknown, currency: unknown) =>
+  typeof amount === "number" && typeof currency === "string" ? formatMinorUnits(amount, currency) : "";
 
 /** `2026-12-01T10:00:00Z` → "1 December 2026", in UTC. */
 export function formatDay(iso: unknown): string {
@@ -64,7 +56,7 @@ export async function subscriptionEmail(
         ? { ...base, trial_end: formatDay(data.trial_ends_at) }
         : {
             ...base,
-            amount: formatAmount(data.amount, data.currency),
+            amount: amountOf(data.amount, data.currency),
             period_end: formatDay(data.current_period_end),
             invoice_url: await links.invoice(facts.order_id, text(data.payment_id)),
           };

@@ -1,6 +1,7 @@
 import type { PaymentDocumentRef } from "../../../application/payments/ports.ts";
-import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
+import { browserLink } from "../browser-link.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 
 /**
@@ -24,9 +25,5 @@ export async function paddlePaymentDocument(
     if (error instanceof UpstreamRejected && error.status === 400) return undefined;
     throw error;
   }
-  const url = isRecord(data) ? data.url : undefined;
-  if (typeof url !== "string" || !/^https?:\/\/[^\s]+$/i.test(url)) {
-    throw new UpstreamBadResponse("gateway", "the invoice answer holds no web link");
-  }
-  return url;
+  return browserLink(isRecord(data) ? data.url : undefined, "the invoice answer's url");
 }

@@ -1,9 +1,8 @@
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
+import { browserLink } from "../browser-link.ts";
 import type { PaddleCall, PaddleEnvelope } from "./paddle-http.ts";
 import { readPaddleSubscription } from "./paddle-payment-schemas.ts";
-
-const isWebLink = (value: unknown): value is string => typeof value === "string" && /^https?:\/\/[^\s]+$/i.test(value);
 
 /**
  * A customer portal session at Paddle (`POST /customers/{id}/portal-sessions`) for the
@@ -27,8 +26,5 @@ export async function paddleBillingPortal(
   const listed = urls && Array.isArray(urls.subscriptions) ? urls.subscriptions : [];
   const entry = listed.find((each: unknown) => isRecord(each) && each.id === subscriptionId);
   const link = isRecord(entry) ? entry.update_subscription_payment_method : undefined;
-  if (!isWebLink(link)) {
-    throw new UpstreamBadResponse("gateway", "the portal session holds no payment-method link for the subscription");
-  }
-  return link;
+  return browserLink(link, "the portal session's payment-method link for the subscription");
 }

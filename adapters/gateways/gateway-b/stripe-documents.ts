@@ -1,5 +1,6 @@
 import type { PaymentDocumentRef } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
+import { browserLink } from "../browser-link.ts";
 import { createFieldReader } from "./stripe-fields.ts";
 import type { StripeCall } from "./stripe-http.ts";
 
@@ -7,13 +8,8 @@ const read = createFieldReader((reason) => {
   throw new UpstreamBadResponse("gateway", reason);
 });
 
-/** A link the customer's browser is sent to: an http(s) address, or nothing. */
-function webLink(url: string | null): string | undefined {
-  if (url === null) return undefined;
-  if (!/^https?:\/\/[^\s]+$/i.test(url))
-    throw new UpstreamBadResponse("gateway", "a document link is not a web address");
-  return url;
-}
+/** A document link the customer's browser is sent to, or nothing. */
+const webLink = (url: string | null) => (url === null ? undefined : browserLink(url, "a document link"));
 
 const path = (collection: string, id: string) => `/v1/${collection}/${encodeURIComponent(id)}`;
 

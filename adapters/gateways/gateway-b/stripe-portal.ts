@@ -1,4 +1,5 @@
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
+import { browserLink } from "../browser-link.ts";
 import { createFieldReader } from "./stripe-fields.ts";
 import type { StripeCall } from "./stripe-http.ts";
 import { readSubscription } from "./stripe-responses.ts";
@@ -34,9 +35,5 @@ export async function stripeBillingPortal(
     }),
     "the portal session",
   );
-  const url = read.string(session, "url");
-  if (!/^https?:\/\/[^\s]+$/i.test(url)) {
-    throw new UpstreamBadResponse("gateway", "the portal session's url is not a web address");
-  }
-  return url;
+  return browserLink(read.string(session, "url"), "the portal session's url");
 }
