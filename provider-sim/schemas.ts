@@ -42,7 +42,10 @@ export const ReasonRequestSchema = t.Object(
   closed,
 );
 
-export const UpgradeRequestSchema = t.Object({ external_reference_id: Identifier, plan: Identifier }, closed);
+export const UpgradeRequestSchema = t.Object(
+  { external_reference_id: Identifier, plan: Identifier, billing_interval: t.Optional(literals(BILLING_INTERVALS)) },
+  closed,
+);
 
 /** Open: a query parameter the contract does not know (a cache buster, say) is ignored, not refused. */
 export const TenantPageQuerySchema = t.Object(

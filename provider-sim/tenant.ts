@@ -98,17 +98,22 @@ export function cancelled(record: TenantRecord, now: Date): TenantRecord {
   return { ...record, status: "cancelled", cancelled_at: now, updated_at: now };
 }
 
-/** A new plan; a tenant that is not active starts a fresh paid period now. */
-export function upgraded(record: TenantRecord, plan: string, now: Date): TenantRecord {
+/**
+ * A new plan; a tenant that is not active starts a fresh paid period now, and so does one moved to
+ * another billing interval.
+ */
+export function upgraded(record: TenantRecord, plan: string, now: Date, interval?: BillingInterval): TenantRecord {
   if (record.status === "cancelled") throw tenantCancelled();
-  if (record.status === "active") {
+  const billing_interval = interval ?? record.billing_interval;
+  if (record.status === "active" && billing_interval === record.billing_interval) {
     return record.plan === plan ? record : { ...record, plan, updated_at: now };
   }
   return {
     ...record,
     plan,
+    billing_interval,
     status: "active",
-    current_period_end: addIntervals(now, record.billing_interval, 1),
+    current_period_end: addIntervals(now, billing_interval, 1),
     period_anchor: now,
     updated_at: now,
   };

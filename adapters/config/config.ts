@@ -71,6 +71,8 @@ export interface Config {
   /** Runs the minute tick (one instance at a time holds it). */
   readonly tickEnabled: boolean;
   readonly subscriptionGraceHours: number;
+  /** When a subscriber's plan change takes effect at each gateway, to a longer interval and to a shorter one. */
+  readonly planChanges: Readonly<Record<"gateway_a" | "gateway_b", PlanChangeSetting>>;
   /** How long an order waits for its payment before the minute tick expires it and its checkout. */
   readonly checkoutExpiryMinutes: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env): Config {
     },
     tickEnabled: boolean(env, "TICK_ENABLED", true),
     subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
+    planChanges: { gateway_a: planChanges(env, "GATEWAY_A"), gateway_b: planChanges(env, "GATEWAY_B") },
     checkoutExpiryMinutes: integer(env, "CHECKOUT_EXPIRY_MINUTES", 1440, 1, 366 * 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
@@ -211,6 +214,21 @@ export function loadConfig(env: Env): Config {
       timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
     },
+  };
+}
+
+export interface PlanChangeSetting {
+  readonly longer: "now" | "period_end";
+  readonly shorter: "now" | "period_end";
+}
+
+const PLAN_CHANGE_TIMINGS = ["now", "period_end"] as const;
+
+/** A move to a longer interval applies now with proration; one to a shorter interval at the period end. */
+function planChanges(env: Env, prefix: string): PlanChangeSetting {
+  return {
+    longer: oneOf(env, `${prefix}_PLAN_CHANGE_LONGER`, PLAN_CHANGE_TIMINGS, "now"),
+    shorter: oneOf(env, `${prefix}_PLAN_CHANGE_SHORTER`, PLAN_CHANGE_TIMINGS, "period_end"),
   };
 }
 

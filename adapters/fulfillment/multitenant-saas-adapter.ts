@@ -80,5 +80,15 @@ export function createMultitenantSaasAdapter(deps: {
     // Upgrading to the same plan converts a trial and reactivates a suspended or expired tenant.
     resume: async (context) =>
       stateOf(await deps.provider.upgrade(configOf(context), referenceOf(context), planOf(context))),
+    // The subscription moved to another interval: the tenant moves with it, its period starting now.
+    changePlan: async (context) =>
+      stateOf(
+        await deps.provider.upgrade(
+          configOf(context),
+          referenceOf(context),
+          planOf(context),
+          context.subscription?.billing_interval,
+        ),
+      ),
   };
 }

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { BillingPortal } from "../../application/customers/billing-portal.ts";
+import type { PlanChanged, PlanOptions } from "../../application/customers/change-plan.ts";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
+import type { BillingInterval } from "../../domain/catalog/pricing.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named } from "./openapi-models.ts";
 import { redirectOrJson } from "./redirect-or-json.ts";
@@ -11,6 +13,8 @@ export interface CustomerSubscriptionDeps {
   cancelCustomerSubscription(customerId: string, id: string): Promise<CustomerSubscription>;
   resumeCustomerSubscription(customerId: string, id: string): Promise<CustomerSubscription>;
   readonly billingPortal: Pick<BillingPortal, "open" | "openByLink">;
+  planOptions(customerId: string, id: string): Promise<PlanOptions>;
+  changePlan(customerId: string, id: string, variant: BillingInterval): Promise<PlanChanged>;
 }
 
 const BillingPortalLink = named(
@@ -38,6 +42,10 @@ export const SubscriptionBody = named(
     current_period_end: NullableTime,
     cancelled_at: NullableTime,
     cancel_at_period_end: t.Boolean(),
+    pending_interval: t.Nullable(
+      t.String({ description: "The interval the subscription moves to at `pending_at`, the end of the paid period" }),
+    ),
+    pending_at: NullableTime,
   }),
 );
 
@@ -46,7 +54,45 @@ export const toSubscriptionBody = (subscription: CustomerSubscription) => ({
   trial_ends_at: subscription.trial_ends_at?.toISOString() ?? null,
   current_period_end: subscription.current_period_end?.toISOString() ?? null,
   cancelled_at: subscription.cancelled_at?.toISOString() ?? null,
+  pending_at: subscription.pending_at?.toISOString() ?? null,
 });
+
+const Interval = t.Union([t.Literal("monthly"), t.Literal("yearly")]);
+const Timing = t.Union([t.Literal("now"), t.Literal("period_end")], {
+  description:
+    "`now`: the difference is billed at once (credit for the unused time, the new price from now); `period_end`: nothing now, the new price from the end of the paid period",
+});
+
+const PlanOptionsBody = named(
+  "PlanOptions",
+  t.Object({
+    subscription_id: t.String({ format: "uuid" }),
+    billing_interval: Interval,
+    pending: t.Nullable(t.Object({ billing_interval: Interval, at: Time })),
+    options: t.Array(
+      t.Object({
+        billing_interval: Interval,
+        effective: Timing,
+        price: t.Integer({ description: "The plan's price per unit now, in minor units" }),
+        currency: t.String(),
+        due_now: t.Integer({ description: "Charged at once, tax included, after the credit for unused time" }),
+        next_amount: t.Integer({ description: "Each renewal on the new plan, tax included" }),
+        next_billing_at: NullableTime,
+      }),
+    ),
+  }),
+);
+
+const PlanChangedBody = named(
+  "PlanChanged",
+  t.Object({
+    subscription: SubscriptionBody,
+    change: t.Object({ billing_interval: Interval, effective: Timing, at: Time }),
+  }),
+);
+
+const PLAN_ERRORS =
+  "A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.";
 
 /** A customer's own subscriptions; another customer's are 404, never 403 and never their data. */
 export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps) {
@@ -74,6 +120,51 @@ export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps)
             params: IdParams,
             response: { 200: SubscriptionBody },
             detail: { summary: "Keep my subscription after all: withdraw its cancellation before the period ends" },
+          },
+        )
+        .get(
+          "/api/subscriptions/:id/plan-options",
+          async ({ params, principal }) => {
+            const plans = await deps.planOptions(principal.userId, params.id);
+            return {
+              subscription_id: plans.subscription_id,
+              billing_interval: plans.variant,
+              pending: plans.pending
+                ? { billing_interval: plans.pending.variant, at: plans.pending.at.toISOString() }
+                : null,
+              options: plans.options.map(({ variant, next_billing_at, ...option }) => ({
+                billing_interval: variant,
+                ...option,
+                next_billing_at: next_billing_at?.toISOString() ?? null,
+              })),
+            };
+          },
+          {
+            params: IdParams,
+            response: { 200: PlanOptionsBody },
+            detail: {
+              summary: "The plans my subscription can move to, with what each would bill now and at each renewal",
+              description: `Each amount is the gateway's own preview (Stripe \`POST /v1/invoices/create_preview\`, Paddle \`PATCH /subscriptions/{id}/preview\`). ${PLAN_ERRORS}`,
+            },
+          },
+        )
+        .post(
+          "/api/subscriptions/:id/change-plan",
+          async ({ params, principal, body }) => {
+            const { subscription, change } = await deps.changePlan(principal.userId, params.id, body.variant);
+            return {
+              subscription: toSubscriptionBody(subscription),
+              change: { billing_interval: change.variant, effective: change.effective, at: change.at.toISOString() },
+            };
+          },
+          {
+            params: IdParams,
+            body: t.Object({ variant: Interval }, { additionalProperties: false }),
+            response: { 200: PlanChangedBody },
+            detail: {
+              summary: "Move my subscription to another plan (monthly or yearly)",
+              description: `A longer interval applies now: the gateway bills the difference at once, recorded as a \`proration\` payment of the order. A shorter one takes effect at the end of the paid period. A plan the product does not sell is \`422\` with a field error on \`/variant\`. ${PLAN_ERRORS}`,
+            },
           },
         )
         .post(

@@ -78,6 +78,7 @@ export const NotificationSchema = named(
       "subscription.payment_failed",
       "subscription.trial_ending",
       "subscription.renewed",
+      "subscription.plan_changed",
     ]),
     title: t.String(),
     body: t.String(),

@@ -74,7 +74,7 @@ export const PaymentSchema = named(
     order_id: Uuid,
     gateway: GatewaySchema,
     payment_id: t.String({ description: "The gateway's id that refunds are made against" }),
-    kind: everyOf<PaymentKind>()(["initial", "renewal"]),
+    kind: everyOf<PaymentKind>()(["initial", "renewal", "proration"]),
     amount: Money(),
     tax: Money(),
     currency: t.String(),

@@ -14,7 +14,8 @@ const LIMIT = 500;
 export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
   const subscriptionsOf = (customerId: string, id: string | null) => sql<CustomerSubscription[]>`
     select s.id, s.order_id, s.product_id, p.name as product_name, s.gateway, s.status, s.billing_interval,
-           s.trial_ends_at, s.current_period_end, s.cancelled_at, s.cancel_at_period_end
+           s.trial_ends_at, s.current_period_end, s.cancelled_at, s.cancel_at_period_end, s.pending_interval,
+           s.pending_at
     from subscriptions s join products p on p.id = s.product_id
     where s.customer_id = ${customerId} and (${id}::uuid is null or s.id = ${id}::uuid)
     order by s.created_at desc limit ${LIMIT}`;

@@ -17,6 +17,8 @@ export const SUBSCRIPTION_COLUMNS = [
   "current_period_end",
   "cancelled_at",
   "cancel_at_period_end",
+  "pending_interval",
+  "pending_at",
 ];
 
 const addInterval = (from: Date, interval: "monthly" | "yearly") => {
@@ -77,6 +79,11 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
           trial_ends_at = coalesce(${change.trial_ends_at ?? null}::timestamptz, trial_ends_at),
           cancelled_at = coalesce(${change.cancelled_at ?? null}::timestamptz, cancelled_at),
           cancel_at_period_end = coalesce(${change.cancel_at_period_end ?? null}::boolean, cancel_at_period_end),
+          billing_interval = coalesce(${change.billing_interval ?? null}, billing_interval),
+          pending_interval = case when ${change.pending !== undefined} then ${change.pending?.interval ?? null}
+                                  else pending_interval end,
+          pending_at = case when ${change.pending !== undefined} then ${change.pending?.at ?? null}::timestamptz
+                            else pending_at end,
           updated_at = now()
         where id = ${id}`;
     },

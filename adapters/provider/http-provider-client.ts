@@ -106,8 +106,12 @@ export function createHttpProviderClient(deps: { secrets: SecretStore; outbound:
         ...(reason ? { reason } : {}),
       }),
 
-    upgrade: (config, reference, plan) =>
-      post(config, DEFAULT_PROVIDER_PATHS.upgrade_endpoint, { external_reference_id: reference, plan }),
+    upgrade: (config, reference, plan, interval) =>
+      post(config, DEFAULT_PROVIDER_PATHS.upgrade_endpoint, {
+        external_reference_id: reference,
+        plan,
+        ...(interval ? { billing_interval: interval } : {}),
+      }),
 
     async management(config, request) {
       const { body } = await send(config, {

@@ -1,4 +1,5 @@
 import { makeBillingPortal } from "../../application/customers/billing-portal.ts";
+import { makeChangePlan } from "../../application/customers/change-plan.ts";
 import { makeCustomerSubscriptions } from "../../application/customers/customer-subscriptions.ts";
 import { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import { makeEmailedLinks } from "../../application/customers/emailed-links.ts";
@@ -48,6 +49,18 @@ export function wireCustomers(
       ttlSeconds,
     });
   const invoiceLinks = emailedLinks("invoice", INVOICE_LINK_TTL_SECONDS);
+  const changePlan = makeChangePlan({
+    subscriptions: payments.subscriptions,
+    orders: payments.orders,
+    prices: payments.prices,
+    refs: payments.refs,
+    gateways: payments.gateways,
+    policy: config.planChanges,
+    readModel,
+    uow,
+    fulfillment: orderFulfillment,
+    clock,
+  });
   const billingPortal = makeBillingPortal({
     subscriptions: payments.subscriptions,
     gateways: payments.gateways,
@@ -77,6 +90,8 @@ export function wireCustomers(
         timeoutSeconds: config.downloadSourceTimeoutSeconds,
         logger,
       }),
+      planOptions: changePlan.options,
+      changePlan: changePlan.change,
       cancelCustomerSubscription: subscriptions.cancel,
       resumeCustomerSubscription: subscriptions.resume,
     },

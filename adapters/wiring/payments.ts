@@ -1,3 +1,4 @@
+import { makeVariantPrices } from "../../application/catalog/variant-prices.ts";
 import { orderFulfillment } from "../../application/fulfillment/order-fulfillment.ts";
 import { makeAdminOrders } from "../../application/payments/admin-orders.ts";
 import { makeEndGatewaySubscription } from "../../application/payments/end-gateway-subscription.ts";
@@ -36,6 +37,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);
   const subscriptions = createPostgresSubscriptionRepository(sql);
+  const prices = makeVariantPrices(catalog);
   const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls, hosts, uses: secretUses });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
   const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log, fulfillment: orderFulfillment });
@@ -44,6 +46,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const intake = createPostgresWebhookInboxWriter({ sql, wake });
   return {
     gateways,
+    prices,
     settings,
     orders,
     refs,
@@ -80,6 +83,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
         clock,
         log,
         fulfillment: orderFulfillment,
+        prices,
       }),
       [endGatewaySubscriptionJob.kind]: makeEndGatewaySubscription({ subscriptions, uow, gateways, clock, log }),
       [settleRefundJob.kind]: adminOrders.settleRefund,

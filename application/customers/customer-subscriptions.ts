@@ -11,7 +11,10 @@ import type { CustomerReadModel, CustomerSubscription, FulfillmentActions } from
 /** The gateways' words for a subscription that ended and bills no more (Stripe's and Paddle's). */
 const ENDED_AT_GATEWAY: ReadonlySet<string> = new Set(["canceled", "incomplete_expired"]);
 
-type CancellationCalls = Pick<PaymentGateway, "scheduleCancellation" | "resumeSubscription" | "getSubscription">;
+type CancellationCalls = Pick<
+  PaymentGateway,
+  "scheduleCancellation" | "resumeSubscription" | "getSubscription" | "releasePlanChange"
+>;
 
 /**
  * A customer lets a subscription run out at the end of its paid period, or changes their mind
@@ -40,7 +43,11 @@ export function makeCustomerSubscriptions(deps: {
     await deps.uow.run(async (scope) => {
       // One gateway subscription can bill several items of an order: they end, or run on, together.
       for (const each of await scope.subscriptions.findByGatewayId(record.gateway, remote.subscription_id)) {
-        await scope.subscriptions.update(each.id, { cancel_at_period_end: remote.cancel_at_period_end });
+        await scope.subscriptions.update(each.id, {
+          cancel_at_period_end: remote.cancel_at_period_end,
+          // A plan change that waited for the period end is dropped with the cancellation.
+          ...(remote.cancel_at_period_end ? { pending: null } : {}),
+        });
       }
     });
     const view = await deps.readModel.subscription(customerId, record.id);
@@ -94,7 +101,12 @@ export function makeCustomerSubscriptions(deps: {
   return {
     async cancel(customerId: string, id: string): Promise<CustomerSubscription> {
       const { record, gatewayId } = await changeable(customerId, id);
-      return show(customerId, record, await change(record, gatewayId, (g) => g.scheduleCancellation(gatewayId)));
+      // A gateway may refuse to cancel what waits to change plan (Stripe's schedule): that goes first.
+      const ask = async (gateway: CancellationCalls) => {
+        if (record.pending_interval !== null) await gateway.releasePlanChange(gatewayId);
+        return gateway.scheduleCancellation(gatewayId);
+      };
+      return show(customerId, record, await change(record, gatewayId, ask));
     },
 
     async resume(customerId: string, id: string): Promise<CustomerSubscription> {

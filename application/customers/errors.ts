@@ -8,13 +8,16 @@ export class SubscriptionNotFound extends fixedError(
   "The subscription does not exist.",
 ) {}
 
-/** Why a subscription cannot be cancelled or resumed now. */
-export type SubscriptionRefusal = "cancelled" | "period_ended" | "unconfirmed";
+/** Why a subscription cannot be cancelled, resumed or moved to another plan now. */
+export type SubscriptionRefusal = "cancelled" | "period_ended" | "unconfirmed" | "past_due" | "trialing" | "cancelling";
 
 const REFUSALS: Readonly<Record<SubscriptionRefusal, string>> = {
   cancelled: "This subscription has already ended.",
   period_ended: "The paid period is over: the cancellation took effect and can no longer be withdrawn.",
   unconfirmed: "The payment gateway has not confirmed this subscription yet; try again in a moment.",
+  past_due: "The last renewal is not paid: update your card first, then change plan.",
+  trialing: "The plan can be changed once the trial has ended and the first period is paid.",
+  cancelling: "This subscription is set to end: resume it first, then change plan.",
 };
 
 export class SubscriptionChangeRefused extends ReasonedRefusal<SubscriptionRefusal> {

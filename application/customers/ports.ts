@@ -54,6 +54,9 @@ export interface CustomerSubscription {
   readonly current_period_end: Date | null;
   readonly cancelled_at: Date | null;
   readonly cancel_at_period_end: boolean;
+  /** A plan change the gateway makes at `pending_at`, the end of the paid period; null without one. */
+  readonly pending_interval: string | null;
+  readonly pending_at: Date | null;
 }
 
 export interface CustomerInstallation {

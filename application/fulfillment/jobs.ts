@@ -13,6 +13,7 @@ const ACTIONS: Readonly<Record<FulfillmentAction, true>> = {
   suspend: true,
   resume: true,
   renew: true,
+  change_plan: true,
   sync: true,
 };
 

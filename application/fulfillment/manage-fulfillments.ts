@@ -56,6 +56,9 @@ function perform(
       // Paid again: a trial converts and a lapsed delivery comes back; an active one only refreshes.
       if (adapter.renew) return adapter.renew(context);
       return context.record.external_status === "active" ? adapter.syncStatus(context) : resume();
+    case "change_plan":
+      if (adapter.changePlan) return adapter.changePlan(context);
+      return perform(adapter, context, "renew", reason);
     case "sync":
       return adapter.syncStatus(context);
   }

@@ -73,6 +73,11 @@ export interface FulfillmentAdapter {
    */
   renew?(context: FulfillmentContext): Promise<ExternalState>;
   /**
+   * Optional: the subscription changed plan (`context.subscription` has the new interval and
+   * period). Without it, a plan change is handled as a renewal.
+   */
+  changePlan?(context: FulfillmentContext): Promise<ExternalState>;
+  /**
    * Optional: takes what the customer supplies for `awaiting_customer` before the delivery resumes
    * (claims their domain), or refuses it by throwing (the platform's own, another installation's).
    */
@@ -156,4 +161,5 @@ export interface OpsTaskRepository {
   cancelFor(fulfillmentRecordId: string): Promise<void>;
 }
 
-export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "sync";
+/** `change_plan`: the subscription moved to another interval; the delivery follows its plan and period. */
+export type FulfillmentAction = "cancel" | "suspend" | "resume" | "renew" | "change_plan" | "sync";

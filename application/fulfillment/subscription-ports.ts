@@ -16,12 +16,21 @@ export interface SubscriptionRecord {
   readonly cancelled_at: Date | null;
   /** The gateway ends it at `current_period_end`; until then it is delivered as before. */
   readonly cancel_at_period_end: boolean;
+  /** A plan change the gateway makes at `pending_at` (the end of the paid period); null without one. */
+  readonly pending_interval: "monthly" | "yearly" | null;
+  readonly pending_at: Date | null;
 }
 
 /** What an update may set; a field left out stays as it is. */
 export type SubscriptionChange = Partial<
-  Pick<SubscriptionRecord, "status" | "current_period_end" | "trial_ends_at" | "cancelled_at" | "cancel_at_period_end">
->;
+  Pick<
+    SubscriptionRecord,
+    "status" | "current_period_end" | "trial_ends_at" | "cancelled_at" | "cancel_at_period_end" | "billing_interval"
+  >
+> & {
+  /** A plan change waiting for the period end is recorded, or (null) forgotten. */
+  readonly pending?: { readonly interval: "monthly" | "yearly"; readonly at: Date } | null;
+};
 
 export interface SubscriptionRepository {
   upsertForItem(input: {

@@ -6,6 +6,7 @@ export const EMAIL_TEMPLATES = [
   "subscription.payment_failed",
   "subscription.trial_ending",
   "subscription.renewed",
+  "subscription.plan_changed",
   "ops.job_dead",
   "ops.order_needs_attention",
   "ops.task_overdue",

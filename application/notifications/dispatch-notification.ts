@@ -53,6 +53,10 @@ const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonl
     title: "Your subscription is renewed",
     body: "We received your renewal payment. Its invoice is on your order page.",
   },
+  "subscription.plan_changed": {
+    title: "Your plan has changed",
+    body: "Your subscription now renews on its new plan. Any difference billed is on your order page.",
+  },
 };
 
 const isSubscriptionNotice = (
@@ -63,7 +67,16 @@ const isSubscriptionNotice = (
 /** What each kind's notification data carries: ids and public fields only. */
 const DATA_FIELDS: Readonly<Record<"fulfillment" | "subscription", readonly string[]>> = {
   fulfillment: ["fulfillment_id", "order_id", "order_item_id", "driver"],
-  subscription: ["subscription_id", "order_id", "order_item_id", "payment_id", "trial_ends_at", "current_period_end"],
+  subscription: [
+    "subscription_id",
+    "order_id",
+    "order_item_id",
+    "payment_id",
+    "trial_ends_at",
+    "current_period_end",
+    "from",
+    "to",
+  ],
 };
 
 function compose(message: NotificationOutboxMessage): CustomerNotification {

@@ -7,6 +7,7 @@ export type FulfillmentNoticeKind = "fulfillment.ready" | "fulfillment.failed" |
 export const SUBSCRIPTION_NOTICE_KINDS = [
   "subscription.payment_failed",
   "subscription.trial_ending",
+  "subscription.plan_changed",
   "subscription.renewed",
 ] as const;
 

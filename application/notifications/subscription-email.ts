@@ -54,11 +54,18 @@ export async function subscriptionEmail(
       ? { ...base, portal_url: await links.billingPortal(text(data.subscription_id)) }
       : message.kind === "subscription.trial_ending"
         ? { ...base, trial_end: formatDay(data.trial_ends_at) }
-        : {
-            ...base,
-            amount: amountOf(data.amount, data.currency),
-            period_end: formatDay(data.current_period_end),
-            invoice_url: await links.invoice(facts.order_id, text(data.payment_id)),
-          };
+        : message.kind === "subscription.plan_changed"
+          ? {
+              ...base,
+              from: text(data.from),
+              to: text(data.to),
+              period_end: formatDay(data.current_period_end),
+            }
+          : {
+              ...base,
+              amount: amountOf(data.amount, data.currency),
+              period_end: formatDay(data.current_period_end),
+              invoice_url: await links.invoice(facts.order_id, text(data.payment_id)),
+            };
   return { key: `notification:${message.id}`, template: message.kind, to: facts.customer_email, data: values };
 }

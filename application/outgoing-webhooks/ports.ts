@@ -14,6 +14,7 @@ export const OUTGOING_EVENT_TYPES = [
   "subscription.cancelled",
   "subscription.payment_failed",
   "subscription.trial_ending",
+  "subscription.plan_changed",
 ] as const;
 
 export type OutgoingEventType = (typeof OUTGOING_EVENT_TYPES)[number];

@@ -104,6 +104,43 @@ export interface RemoteSubscription {
   readonly cancelled_at: string | null;
   /** The subscription ends at `current_period_end` unless the cancellation is withdrawn. */
   readonly cancel_at_period_end: boolean;
+  /** The gateway's price the subscription bills now (its first item's). */
+  readonly price_id: string | null;
+  /** How often that price bills; null for an interval no variant sells (every week, every 3 months). */
+  readonly billing_interval: BillingInterval | null;
+}
+
+/**
+ * When a plan change takes effect: `now` bills the difference at once (credit for the unused time
+ * of the old price, the new price from now), `period_end` bills nothing now and the new price from
+ * the end of the period already paid for.
+ */
+export type PlanChangeTiming = "now" | "period_end";
+
+/** A subscription moved to another variant's price, named by the marketplace's terms. */
+export interface PlanChange {
+  readonly subscription_id: string;
+  readonly order_id: string;
+  readonly product_name: string;
+  readonly variant: BillingInterval;
+  /** Minor units per unit, in `currency`: what the new variant costs now. */
+  readonly unit_amount: number;
+  readonly currency: string;
+  readonly tax_behavior: TaxBehavior;
+  /** The synced gateway price for the variant when its terms are current; otherwise the price is given inline. */
+  readonly gateway_price_id: string | null;
+  readonly timing: PlanChangeTiming;
+}
+
+/** What the gateway says a plan change would bill; amounts in minor units with tax. */
+export interface PlanChangePreview {
+  /** Charged at once: the new price less the credit for the unused time (0 when the credit covers it). */
+  readonly due_now: number;
+  /** Each renewal's amount after the change. */
+  readonly next_amount: number;
+  /** When the first renewal at the new price is billed. */
+  readonly next_billing_at: string | null;
+  readonly currency: string;
 }
 
 export type ConnectionReport =
@@ -181,6 +218,23 @@ export interface PaymentGateway {
    * `returnUrl` is where the portal leads back to, for a gateway that takes one.
    */
   billingPortalUrl(subscriptionId: string, returnUrl: string): Promise<string>;
+  /** What moving the subscription to another price would bill, as the gateway computes it (nothing changes). */
+  previewPlanChange(change: PlanChange): Promise<PlanChangePreview>;
+  /**
+   * Moves the subscription to another price at the gateway. Money is the gateway's business and
+   * reaches the ledger through its events (a proration payment), and so does the new plan.
+   */
+  changePlan(change: PlanChange): Promise<RemoteSubscription>;
+  /**
+   * Drops a plan change waiting at the gateway for the period end (Stripe's subscription schedule),
+   * so the subscription can be cancelled or changed again; without one, changes nothing.
+   */
+  releasePlanChange(subscriptionId: string): Promise<RemoteSubscription>;
+}
+
+/** What the catalog charges for a variant of a product now; undefined when the variant is not for sale. */
+export interface VariantPrices {
+  price(productId: string, variant: Variant): Promise<number | undefined>;
 }
 
 export interface RemoteProduct {

@@ -7,11 +7,12 @@ import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import { noticeSubscription, TRIAL_OCCURRENCE } from "../shared/subscription-notice.ts";
+import { followGatewayPlan } from "../shared/subscription-plan.ts";
 import type { TransactionScope, UnitOfWork } from "../shared/unit-of-work.ts";
 import type { OrderFulfillment } from "./fulfillment-ports.ts";
 import type { InboxEntry, WebhookInboxReader } from "./inbox-ports.ts";
 import type { paymentEventJob } from "./jobs.ts";
-import type { PaymentGateway, RemoteSubscription, ResolvedPayment } from "./ports.ts";
+import type { PaymentGateway, RemoteSubscription, ResolvedPayment, VariantPrices } from "./ports.ts";
 import { type EventContext, makePaymentReceivers } from "./receive-payment.ts";
 import { makeRefundAndDisputeReceivers } from "./refunds-and-disputes.ts";
 
@@ -23,6 +24,8 @@ export interface ProcessPaymentEventDeps {
   readonly clock: Clock;
   readonly log: Log;
   readonly fulfillment: OrderFulfillment;
+  /** Whether the product still sells the variant a gateway moved a subscription to. */
+  readonly prices: VariantPrices;
 }
 
 const NO_PAYMENT: ResolvedPayment = { payment_id: "", payment_intent_id: null, charge_id: null, invoice_id: null };
@@ -49,14 +52,27 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
    * record; a period end moves only forward, and only while the gateway still collects, so a
    * failed renewal that moved the gateway's period does not postpone the lapse.
    */
-  async function subscriptionChanged(gateway: PaymentGatewayName, remote: RemoteSubscription, scope: TransactionScope) {
+  async function subscriptionChanged(
+    event: Extract<GatewayEvent, { kind: "subscription_updated" }>,
+    remote: RemoteSubscription,
+    scope: TransactionScope,
+  ) {
     const end = remote.current_period_end ? new Date(remote.current_period_end) : null;
     const collecting = remote.status === "active" || remote.status === "trialing";
-    for (const subscription of await scope.subscriptions.findByGatewayId(gateway, remote.subscription_id)) {
+    for (const subscription of await scope.subscriptions.findByGatewayId(event.gateway, remote.subscription_id)) {
+      await scope.subscriptions.update(subscription.id, { cancel_at_period_end: remote.cancel_at_period_end });
+      if (subscription.status === "cancelled") continue;
+      // A price or plan changed here or in the gateway's own portal or dashboard: followed alike.
+      const interval = remote.billing_interval;
+      const for_sale = interval !== null && (await deps.prices.price(subscription.product_id, interval)) !== undefined;
+      const occurrence = `${event.gateway}:${event.event_id}`;
+      if (await followGatewayPlan(scope, deps.fulfillment, subscription, { remote, for_sale }, occurrence)) continue;
       const later = end && collecting && (!subscription.current_period_end || end > subscription.current_period_end);
+      // A change waiting for a period end that passed without it (dropped at the gateway) is forgotten.
+      const stale = subscription.pending_at !== null && end !== null && end > subscription.pending_at;
       await scope.subscriptions.update(subscription.id, {
-        cancel_at_period_end: remote.cancel_at_period_end,
         ...(later ? { current_period_end: end } : {}),
+        ...(stale ? { pending: null } : {}),
       });
     }
   }
@@ -87,8 +103,10 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
         return moneyBack.disputed(event, context, scope);
       case "cancelled":
         return subscriptionEnded(event, scope);
+      case "prorated":
+        return receivers.prorated(event, context, scope);
       case "subscription_updated":
-        if (context.subscription) await subscriptionChanged(event.gateway, context.subscription, scope);
+        if (context.subscription) await subscriptionChanged(event, context.subscription, scope);
         return;
       case "trial_ending":
         return trialEnding(event, scope);

@@ -15,6 +15,7 @@ import { releasePaidOrder } from "./release-paid-order.ts";
 
 type Paid = Extract<GatewayEvent, { kind: "paid" }>;
 type Renewed = Extract<GatewayEvent, { kind: "renewed" }>;
+type Prorated = Extract<GatewayEvent, { kind: "prorated" }>;
 
 /** What the job learned about an event besides its body: who signed it, its payment's ids, its subscription now. */
 export interface EventContext {
@@ -148,5 +149,29 @@ export function makePaymentReceivers(deps: {
     );
   }
 
-  return { paid, renewed };
+  /**
+   * The difference a plan change billed at once: a payment of its own on the subscription's order.
+   * The change itself arrives as the subscription's update (or was applied by whoever asked for it).
+   */
+  async function prorated(event: Prorated, context: EventContext, scope: TransactionScope) {
+    const [first] = await scope.subscriptions.findByGatewayId(event.gateway, event.subscription_id);
+    // Can overtake the first payment's event: retried until that one has been applied.
+    if (!first) throw new Error(`subscription ${event.subscription_id} is not known yet`);
+    const recorded = await scope.payments.record({
+      order_id: first.order_id,
+      gateway: event.gateway,
+      ...context.payment,
+      kind: "proration",
+      amount: event.amount,
+      tax: event.tax,
+      currency: event.currency,
+    });
+    if (!recorded) return;
+    deps.log.info(
+      { order_id: first.order_id, payment_id: recorded.payment_id, gateway: event.gateway, amount: event.amount },
+      "plan change billed",
+    );
+  }
+
+  return { paid, renewed, prorated };
 }

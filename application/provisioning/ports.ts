@@ -1,4 +1,5 @@
 import type { ManagementView, MultitenantSaasConfig } from "../../domain/catalog/drivers.ts";
+import type { BillingInterval } from "../../domain/catalog/pricing.ts";
 
 export type TenantStatus = "trialing" | "active" | "suspended" | "cancelled" | "expired";
 
@@ -48,7 +49,13 @@ export interface ProviderClient {
   status(config: MultitenantSaasConfig, externalReferenceId: string): Promise<ProviderTenant>;
   suspend(config: MultitenantSaasConfig, externalReferenceId: string, reason?: string): Promise<ProviderTenant>;
   cancel(config: MultitenantSaasConfig, externalReferenceId: string, reason?: string): Promise<ProviderTenant>;
-  upgrade(config: MultitenantSaasConfig, externalReferenceId: string, plan: string): Promise<ProviderTenant>;
+  /** With `interval`, the tenant moves to that billing interval and its period starts again now. */
+  upgrade(
+    config: MultitenantSaasConfig,
+    externalReferenceId: string,
+    plan: string,
+    interval?: BillingInterval,
+  ): Promise<ProviderTenant>;
   /** A read-only management call, its body checked against the contract's schema for `view`. */
   management(config: MultitenantSaasConfig, request: ManagementRequest): Promise<unknown>;
 }

@@ -8,6 +8,7 @@ import type { TransactionScope } from "./unit-of-work.ts";
 const PUBLISHED_HERE: ReadonlySet<SubscriptionNoticeKind> = new Set([
   "subscription.payment_failed",
   "subscription.trial_ending",
+  "subscription.plan_changed",
 ]);
 
 /** The notice's once-key; subscription-repository.ts's `trialsEnding` writes the same text in SQL. */
@@ -45,9 +46,12 @@ export async function noticeSubscription(
   if (outboxId === undefined) return;
   await scope.jobs.enqueue(notifyJob({ outbox_id: outboxId }));
   if (PUBLISHED_HERE.has(kind)) {
-    await scope.events.publish(kind as "subscription.payment_failed" | "subscription.trial_ending", {
-      ...subscriptionEventData(subscription),
-      ...details,
-    });
+    await scope.events.publish(
+      kind as "subscription.payment_failed" | "subscription.trial_ending" | "subscription.plan_changed",
+      {
+        ...subscriptionEventData(subscription),
+        ...details,
+      },
+    );
   }
 }

@@ -58,6 +58,7 @@ const SHAPES: Readonly<Record<GatewayEvent["kind"], Shape>> = {
     payment: "payment pointer",
     current_period_end: "nullable text",
   },
+  prorated: { ...CHARGED, subscription_id: "text", order_id: "nullable text", payment: "payment pointer" },
   cancelled: SUBSCRIPTION,
   subscription_updated: SUBSCRIPTION,
   trial_ending: { ...SUBSCRIPTION, trial_ends_at: "nullable text" },

@@ -48,6 +48,14 @@ export type GatewayEvent =
         readonly payment: PaymentPointer;
         readonly current_period_end: string | null;
       })
+  /** A plan change billed at once: the difference is charged on the subscription's order. */
+  | (EventBase &
+      ChargedAmount & {
+        readonly kind: "prorated";
+        readonly subscription_id: string;
+        readonly order_id: string | null;
+        readonly payment: PaymentPointer;
+      })
   | (EventBase & { readonly kind: "cancelled"; readonly subscription_id: string; readonly order_id: string | null })
   /**
    * A subscription changed at the gateway (a cancellation scheduled or withdrawn, a period moved).

@@ -5,7 +5,8 @@ export type TaxBehavior = "exclusive" | "inclusive";
 export const TAX_BEHAVIORS: readonly TaxBehavior[] = ["exclusive", "inclusive"];
 
 /** The first payment of an order, or one that pays a further period of its subscription. */
-export type PaymentKind = "initial" | "renewal";
+/** `proration`: the difference a plan change billed at once (credit for unused time, the new price from now). */
+export type PaymentKind = "initial" | "renewal" | "proration";
 
 /** The gateway's other names for one payment, so that an event naming any of them finds it. */
 export interface PaymentReferences {

@@ -43,8 +43,12 @@ export function createProvisioningRoutes(deps: ProvisioningRoutesDeps) {
       body: ReasonRequestSchema,
       fault: "cancel",
     })
-    .post("/api/marketplace/upgrade", ({ body }) => tenant(deps.store.upgrade(body.external_reference_id, body.plan)), {
-      body: UpgradeRequestSchema,
-      fault: "upgrade",
-    });
+    .post(
+      "/api/marketplace/upgrade",
+      ({ body }) => tenant(deps.store.upgrade(body.external_reference_id, body.plan, body.billing_interval)),
+      {
+        body: UpgradeRequestSchema,
+        fault: "upgrade",
+      },
+    );
 }

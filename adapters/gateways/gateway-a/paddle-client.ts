@@ -9,6 +9,7 @@ import { paddlePaymentDocument } from "./paddle-documents.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
 import { readCheckoutTransaction, readPaddleSubscription } from "./paddle-payment-schemas.ts";
+import { createPaddlePlanChanges } from "./paddle-plan-change.ts";
 import { paddleBillingPortal } from "./paddle-portal.ts";
 import { refundAtPaddle } from "./paddle-refunds.ts";
 import { paddleTransactionBody } from "./paddle-request-bodies.ts";
@@ -98,5 +99,7 @@ export function createPaddleGateway(deps: {
     paymentDocumentUrl: (payment) => paddlePaymentDocument(send, payment),
 
     billingPortalUrl: (subscriptionId) => paddleBillingPortal(send, subscriptionId),
+
+    ...createPaddlePlanChanges(send),
   };
 }

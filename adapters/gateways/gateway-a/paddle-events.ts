@@ -62,6 +62,18 @@ function transactionEvent({ event_id, event_type, data }: Envelope): GatewayEven
       current_period_end: periodEndOf(data),
     };
   }
+  // A plan change billed at once (`prorated_immediately`, `full_immediately`).
+  if (data.origin === "subscription_update") {
+    return {
+      gateway,
+      event_id,
+      kind: "prorated",
+      subscription_id: requireString(data.subscription_id, "data.subscription_id"),
+      order_id,
+      payment: transactionPointer(requireString(data.id, "data.id")),
+      ...chargedAmount(data),
+    };
+  }
   // Another integration on the same Paddle account: acknowledged, so Paddle does not retry it for days.
   if (order_id === null) {
     return { gateway, event_id, kind: "ignored", type: event_type, not_ours: "the transaction names no order" };

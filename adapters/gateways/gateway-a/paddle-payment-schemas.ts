@@ -1,5 +1,6 @@
 import type { RefundResult, RemoteSubscription } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
+import type { BillingInterval } from "../../../domain/catalog/pricing.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
 import { nullableString } from "./paddle-fields.ts";
 
@@ -42,6 +43,20 @@ function trialEnd(items: unknown): string | null | undefined {
   return nullableString(first.trial_dates.ends_at);
 }
 
+const CYCLES: Readonly<Record<string, BillingInterval>> = { month: "monthly", year: "yearly" };
+
+/** The first item's price and the subscription's billing cycle (one a variant does not sell is null). */
+function billedPrice(
+  value: Readonly<Record<string, unknown>>,
+): Pick<RemoteSubscription, "price_id" | "billing_interval"> {
+  const first = Array.isArray(value.items) ? value.items[0] : undefined;
+  const price = isRecord(first) && isRecord(first.price) ? first.price : undefined;
+  const cycle = isRecord(value.billing_cycle) ? value.billing_cycle : undefined;
+  const interval =
+    cycle && cycle.frequency === 1 && typeof cycle.interval === "string" ? CYCLES[cycle.interval] : undefined;
+  return { price_id: price && typeof price.id === "string" ? price.id : null, billing_interval: interval ?? null };
+}
+
 /** A Paddle `Subscription` in the marketplace's terms; the status is Paddle's own word. */
 export function readPaddleSubscription(value: unknown): RemoteSubscription {
   if (!isRecord(value) || typeof value.id !== "string" || typeof value.status !== "string") {
@@ -70,5 +85,6 @@ export function readPaddleSubscription(value: unknown): RemoteSubscription {
     cancelled_at: canceledAt,
     // Paddle has no flag: a pending cancellation is the scheduled change.
     cancel_at_period_end: isRecord(scheduled) && scheduled.action === "cancel",
+    ...billedPrice(value),
   };
 }

@@ -8,6 +8,7 @@ import { stripePaymentDocument } from "./stripe-documents.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
 import { resolveStripePayment } from "./stripe-payments.ts";
+import { createStripePlanChanges } from "./stripe-plan-change.ts";
 import { stripeBillingPortal } from "./stripe-portal.ts";
 import { findStripeRefund } from "./stripe-refunds.ts";
 import { readCheckoutSession, readRefund, readSubscription } from "./stripe-responses.ts";
@@ -29,6 +30,7 @@ export function createStripeGateway(deps: {
   const subscriptionPath = (id: string) => `/v1/subscriptions/${encodeURIComponent(id)}`;
   const setCancelAtPeriodEnd = async (id: string, on: boolean) =>
     readSubscription(await send({ method: "POST", path: subscriptionPath(id), form: { cancel_at_period_end: on } }));
+  const planChanges = createStripePlanChanges(send);
 
   return {
     name: "gateway_b",
@@ -89,6 +91,8 @@ export function createStripeGateway(deps: {
     paymentDocumentUrl: (payment) => stripePaymentDocument(send, payment),
 
     billingPortalUrl: (subscriptionId, returnUrl) => stripeBillingPortal(send, subscriptionId, returnUrl),
+
+    ...planChanges,
 
     ...createStripeCatalog(send),
   };

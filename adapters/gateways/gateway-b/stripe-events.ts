@@ -101,24 +101,37 @@ function invoiceCharge(invoice: Fields): ChargedAmount {
   };
 }
 
+/**
+ * A paid subscription invoice: `subscription_cycle` is a renewal; `subscription_update` the
+ * difference a plan change billed at once (nothing to book when a credit covered all of it).
+ */
 function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
-  if (invoice.billing_reason !== "subscription_cycle") return { ...base, kind: "ignored", type: "invoice.paid" };
+  const reason = invoice.billing_reason;
+  if (reason !== "subscription_cycle" && reason !== "subscription_update") {
+    return { ...base, kind: "ignored", type: "invoice.paid" };
+  }
   const subscription = invoiceSubscription(invoice);
-  if (subscription.id === null) throw new InvalidWebhookPayload("the renewal invoice names no subscription");
+  if (subscription.id === null) throw new InvalidWebhookPayload("the subscription invoice names no subscription");
+  // Older API versions name the payment intent and charge on the invoice; current ones do not.
+  const payment = {
+    payment_id: read.optionalId(invoice, "payment_intent"),
+    payment_intent_id: read.optionalId(invoice, "payment_intent"),
+    charge_id: read.optionalId(invoice, "charge"),
+    invoice_id: read.string(invoice, "id"),
+  };
+  const common = { subscription_id: subscription.id, order_id: subscription.order_id, payment };
+  if (reason === "subscription_update") {
+    const charge = invoiceCharge(invoice);
+    return charge.amount === 0
+      ? { ...base, kind: "ignored", type: "invoice.paid" }
+      : { ...base, kind: "prorated", ...common, ...charge };
+  }
   const lines = isRecord(invoice.lines) && Array.isArray(invoice.lines.data) ? invoice.lines.data : [];
   const period = isRecord(lines[0]) && isRecord(lines[0].period) ? lines[0].period : {};
   return {
     ...base,
     kind: "renewed",
-    subscription_id: subscription.id,
-    order_id: subscription.order_id,
-    // Older API versions name the payment intent and charge on the invoice; current ones do not.
-    payment: {
-      payment_id: read.optionalId(invoice, "payment_intent"),
-      payment_intent_id: read.optionalId(invoice, "payment_intent"),
-      charge_id: read.optionalId(invoice, "charge"),
-      invoice_id: read.string(invoice, "id"),
-    },
+    ...common,
     ...invoiceCharge(invoice),
     current_period_end: read.optionalTime(period, "end"),
   };

@@ -55,9 +55,21 @@ function periodEnd(subscription: Fields): string | null {
   return isRecord(items[0]) ? read.optionalTime(items[0], "current_period_end") : null;
 }
 
+/** The first item's price: what the subscription bills, and how often (an interval no variant sells is null). */
+function billedPrice(subscription: Fields): Pick<RemoteSubscription, "price_id" | "billing_interval"> {
+  const items = isRecord(subscription.items) && Array.isArray(subscription.items.data) ? subscription.items.data : [];
+  const price = isRecord(items[0]) && isRecord(items[0].price) ? items[0].price : null;
+  if (price === null) return { price_id: null, billing_interval: null };
+  const recurring = isRecord(price.recurring) ? price.recurring : null;
+  const count = recurring ? (read.optionalInteger(recurring, "interval_count") ?? 1) : 0;
+  const interval = recurring && count === 1 ? INTERVALS[read.string(recurring, "interval")] : undefined;
+  return { price_id: read.string(price, "id"), billing_interval: interval ?? null };
+}
+
 export function readSubscription(body: unknown): RemoteSubscription {
   const subscription = object(body, "subscription");
   return {
+    ...billedPrice(subscription),
     subscription_id: read.string(subscription, "id"),
     status: read.string(subscription, "status"),
     customer_id: read.optionalId(subscription, "customer"),

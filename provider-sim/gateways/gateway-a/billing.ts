@@ -5,7 +5,8 @@ import type { GatewayACatalog } from "./catalog.ts";
 import { type GatewayACustomers, SANDBOX_BUYER_EMAIL } from "./customers.ts";
 import { PaddleError } from "./errors.ts";
 import type { PaddleSubscription } from "./model.ts";
-import type { RefundInput, TransactionInput } from "./requests.ts";
+import { changeTransaction, previewObject, replaceItems } from "./plan-changes.ts";
+import type { RefundInput, SubscriptionPatch, TransactionInput } from "./requests.ts";
 import { createSubscriptionBilling } from "./subscription-billing.ts";
 import { startSubscription } from "./subscriptions.ts";
 import { canceledTransaction } from "./transaction-cancel.ts";
@@ -92,6 +93,36 @@ export function createGatewayABilling(deps: {
       };
       transactions.set(id, paid);
       return { transaction: paid, subscription };
+    },
+    /**
+     * `PATCH /subscriptions/{id}` with items: the change applied (`replaceItems`), and the
+     * transaction that billed it at once, collected by the sandbox's card, if anything was due.
+     */
+    changeItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
+      const previous = lifecycle.subscription(id);
+      const lines = priced({ items: patch.items, currency_code: null, custom_data: null, customer_id: null });
+      const replacement = replaceItems(
+        previous,
+        { lines, mode: patch.mode, next_billed_at: patch.next_billed_at },
+        deps.clock.now(),
+      );
+      subscriptions.set(id, replacement.subscription);
+      if (replacement.lines.length === 0)
+        return { previous, subscription: replacement.subscription, transaction: undefined };
+      const transaction = completed(changeTransaction(replacement.subscription, replacement, deps.tax(), now()), now());
+      transactions.set(transaction.id, transaction);
+      return { previous, subscription: replacement.subscription, transaction };
+    },
+    /** `PATCH /subscriptions/{id}/preview`: the same change, computed and stored nowhere. */
+    previewItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
+      const previous = lifecycle.subscription(id);
+      const lines = priced({ items: patch.items, currency_code: null, custom_data: null, customer_id: null });
+      const replacement = replaceItems(
+        previous,
+        { lines, mode: patch.mode, next_billed_at: patch.next_billed_at },
+        deps.clock.now(),
+      );
+      return previewObject(replacement, deps.tax());
     },
     cancelTransaction(id: string): PaddleTransaction {
       const canceled = canceledTransaction(transaction(id), now());

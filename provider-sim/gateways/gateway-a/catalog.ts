@@ -20,6 +20,8 @@ const matches = (filter: readonly string[] | undefined, value: string) => !filte
 /** Catalog products and prices of the gateway_a sandbox, in creation order. */
 export function createGatewayACatalog(clock: SimClock) {
   const products = new Map<string, PaddleProduct>();
+  /** Non-catalog (`custom`) products made inline with a price: kept apart, as catalog lists leave them out. */
+  const customProducts = new Map<string, PaddleProduct>();
   const prices = new Map<string, PaddlePrice>();
   const now = () => clock.now().toISOString();
 
@@ -42,7 +44,7 @@ export function createGatewayACatalog(clock: SimClock) {
   }
 
   function product(id: string): PaddleProduct {
-    const found = products.get(id);
+    const found = products.get(id) ?? customProducts.get(id);
     if (!found) throw PaddleError.notFound(id);
     return found;
   }
@@ -85,10 +87,13 @@ export function createGatewayACatalog(clock: SimClock) {
     } {
       const { product_id, product: inline, ...rest } = input;
       const owner = inline ? buildProduct(inline, "custom") : product(product_id as string);
+      // A non-catalog product is an entity of its own: later changes can name it by id.
+      if (inline) customProducts.set(owner.id, owner);
       return { price: buildPrice(rest, owner.id, "custom"), product: owner };
     },
     clear() {
       products.clear();
+      customProducts.clear();
       prices.clear();
     },
   };

@@ -16,6 +16,7 @@ import {
 } from "./fields.ts";
 import { KNOWN } from "./known-fields.ts";
 import { type Cycle, type Json, type Money, TAX_MODES, type TaxMode } from "./model.ts";
+import { PRORATION_MODES, type ProrationMode } from "./plan-changes.ts";
 
 export interface ProductInput {
   readonly name: string;
@@ -160,13 +161,51 @@ export function customerInput(body: Json): CustomerInput {
   };
 }
 
-/** `PATCH /subscriptions/{id}`: the sandbox changes only `scheduled_change`, and only to null; other fields Paddle knows are 422. */
-export function subscriptionPatch(body: Json): { readonly scheduled_change: null } {
+export type SubscriptionPatch =
+  | { readonly kind: "scheduled_change" }
+  | {
+      readonly kind: "items";
+      readonly items: readonly TransactionItemInput[];
+      readonly mode: ProrationMode;
+      readonly next_billed_at: string | null;
+    };
+
+const ITEMS_PATCH = new Set(["items", "proration_billing_mode", "next_billed_at", "on_payment_failure"]);
+
+/**
+ * `PATCH /subscriptions/{id}` (and its `/preview`): the sandbox changes `scheduled_change` (only to
+ * null), or the items with `proration_billing_mode` (required with them), a `next_billed_at` and
+ * `on_payment_failure`; other fields Paddle knows are refused.
+ */
+export function subscriptionPatch(body: Json): SubscriptionPatch {
   onlyKnown(body, KNOWN.subscriptionUpdate);
-  const unknown = Object.keys(body).find((key) => key !== "scheduled_change");
-  if (unknown !== undefined) throw PaddleError.invalidField(unknown, "cannot be changed in the sandbox");
-  if (body.scheduled_change !== null) throw PaddleError.invalidField("scheduled_change", "can only be set to null");
-  return { scheduled_change: null };
+  if (body.items === undefined) {
+    const unknown = Object.keys(body).find((key) => key !== "scheduled_change");
+    if (unknown !== undefined) throw PaddleError.invalidField(unknown, "cannot be changed in the sandbox");
+    if (body.scheduled_change !== null) throw PaddleError.invalidField("scheduled_change", "can only be set to null");
+    return { kind: "scheduled_change" };
+  }
+  const unknown = Object.keys(body).find((key) => !ITEMS_PATCH.has(key));
+  if (unknown !== undefined) throw PaddleError.invalidField(unknown, "cannot be changed with items in the sandbox");
+  if (body.proration_billing_mode === undefined) {
+    throw PaddleError.invalidField("proration_billing_mode", "is required when items change");
+  }
+  if (body.on_payment_failure !== undefined) {
+    oneOf(body.on_payment_failure, "on_payment_failure", ["prevent_change", "apply_change"] as const);
+  }
+  const next =
+    body.next_billed_at === undefined || body.next_billed_at === null
+      ? null
+      : text(body.next_billed_at, "next_billed_at");
+  if (next !== null && Number.isNaN(Date.parse(next))) {
+    throw PaddleError.invalidField("next_billed_at", "is not an RFC 3339 time");
+  }
+  return {
+    kind: "items",
+    items: list(body.items, "items").map((item, i) => transactionItem(item, `items[${i}]`)),
+    mode: oneOf(body.proration_billing_mode, "proration_billing_mode", PRORATION_MODES),
+    next_billed_at: next === null ? null : new Date(next).toISOString(),
+  };
 }
 
 export function refundInput(body: Json): RefundInput {

@@ -175,8 +175,20 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
     .patch(
       "/subscriptions/:id",
       handle(({ request, params, raw }) => {
-        subscriptionPatch(parseJsonObject(raw));
-        return envelope(request, sandbox.removeScheduledChange(params.id as string));
+        const patch = subscriptionPatch(parseJsonObject(raw));
+        const id = params.id as string;
+        return envelope(
+          request,
+          patch.kind === "items" ? sandbox.changeItems(id, patch) : sandbox.removeScheduledChange(id),
+        );
+      }),
+    )
+    .patch(
+      "/subscriptions/:id/preview",
+      handle(({ request, params, raw }) => {
+        const patch = subscriptionPatch(parseJsonObject(raw));
+        if (patch.kind !== "items") throw PaddleError.invalidField("items", "a preview needs the items to change");
+        return envelope(request, sandbox.billing.previewItems(params.id as string, patch));
       }),
     )
     .post(

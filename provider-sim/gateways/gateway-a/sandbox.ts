@@ -12,7 +12,7 @@ import { paddleEvent } from "./events.ts";
 import { asNotification } from "./notifications.ts";
 import type { EventFactory } from "./period-end-events.ts";
 import { createGatewayAPortal } from "./portal.ts";
-import type { RefundInput } from "./requests.ts";
+import type { RefundInput, SubscriptionPatch } from "./requests.ts";
 import type { PaddleTaxSettings } from "./transactions.ts";
 
 export interface GatewayASandboxDeps {
@@ -88,6 +88,18 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
         const type = effective === "immediately" ? "subscription.canceled" : "subscription.updated";
         deps.deliverer.deliverInBackground(event(type, subscription));
       }
+      return subscription;
+    },
+    /**
+     * `PATCH /subscriptions/{id}` with items: `subscription.updated`, and the change's transaction
+     * (`transaction.paid`, `transaction.completed`) when it billed at once.
+     */
+    changeItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
+      const { subscription, transaction } = billing.changeItems(id, patch);
+      const paid = transaction
+        ? [event("transaction.paid", transaction), event("transaction.completed", transaction)]
+        : [];
+      deps.deliverer.deliverInOrder([event("subscription.updated", subscription), ...paid]);
       return subscription;
     },
     removeScheduledChange(id: string) {

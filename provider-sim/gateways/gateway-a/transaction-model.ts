@@ -44,13 +44,19 @@ export interface PaymentAttempt {
   readonly captured_at: string | null;
 }
 
+/** A line's share of a billing period: `rate` of the whole, for `billing_period` ("0.49861"). */
+export interface Proration {
+  readonly rate: string;
+  readonly billing_period: Period;
+}
+
 export interface PaddleLineItem {
   readonly id: string;
   readonly price_id: string;
   readonly quantity: number;
   /** The rate applied, as a decimal string ("0.2"). */
   readonly tax_rate: string;
-  readonly proration: null;
+  readonly proration: Proration | null;
   readonly totals: Totals;
   readonly unit_totals: Totals;
   readonly product: PaddleProduct;
@@ -59,7 +65,7 @@ export interface PaddleLineItem {
 export interface PaddleTransaction {
   readonly id: string;
   readonly status: "draft" | "ready" | "billed" | "paid" | "completed" | "canceled" | "past_due";
-  readonly origin: "api" | "web" | "subscription_recurring";
+  readonly origin: "api" | "web" | "subscription_recurring" | "subscription_update";
   readonly customer_id: string | null;
   readonly address_id: string | null;
   readonly business_id: null;
@@ -76,7 +82,7 @@ export interface PaddleTransaction {
     readonly price_id: string;
     readonly price: PaddlePrice;
     readonly quantity: number;
-    readonly proration: null;
+    readonly proration: Proration | null;
   }[];
   readonly details: {
     readonly tax_rates_used: readonly { readonly tax_rate: string; readonly totals: Totals }[];

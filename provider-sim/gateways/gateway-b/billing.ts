@@ -1,5 +1,6 @@
 import type { SimClock } from "../../clock.ts";
 import { newGatewayId } from "../ids.ts";
+import type { GatewayBCatalog } from "./catalog.ts";
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice } from "./invoice-object.ts";
 import { createInvoiceBook } from "./invoices.ts";
@@ -31,13 +32,21 @@ export function createGatewayBBilling(deps: {
   /** Where the sandbox serves invoices and receipts: `<simulator>/documents/gateway_b`. */
   readonly documentsUrl: string;
   readonly taxRate: () => number;
+  readonly catalog: GatewayBCatalog;
 }) {
   const sessions = new Map<string, SessionRecord>();
   const records = new Map<string, SubscriptionRecord>();
   const ledger = createPaymentLedger(deps.documentsUrl);
   const invoices = createInvoiceBook(deps.documentsUrl);
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
-  const subscriptions = createSubscriptionBilling({ records, ledger, invoices, now, taxRate: deps.taxRate });
+  const subscriptions = createSubscriptionBilling({
+    records,
+    ledger,
+    invoices,
+    now,
+    taxRate: deps.taxRate,
+    catalog: deps.catalog,
+  });
 
   function subscribe(record: SessionRecord, customer: string) {
     const { subscription, lines } = newSubscription(record.input, record.session.currency, now(), customer);
@@ -189,6 +198,7 @@ export function createGatewayBBilling(deps: {
     clear() {
       sessions.clear();
       records.clear();
+      subscriptions.clear();
       ledger.clear();
       invoices.clear();
     },

@@ -98,6 +98,28 @@ export function createGatewayBCatalog(clock: SimClock) {
       products.set(created.id, created);
       return created;
     },
+    /** Keeps a price built elsewhere (an inline `price_data` price). */
+    addPrice(price: StripePrice): StripePrice {
+      prices.set(price.id, price);
+      return price;
+    },
+    /** The product an inline `product_data` makes: a product of its own, as at Stripe. */
+    inlineProduct(name: string): StripeProduct {
+      const created: StripeProduct = {
+        id: newGatewayId("prod"),
+        object: "product",
+        ...PRODUCT_DEFAULTS,
+        active: true,
+        name,
+        description: null,
+        metadata: {},
+        created: now(),
+        updated: now(),
+        livemode: false,
+      };
+      products.set(created.id, created);
+      return created;
+    },
     searchProducts: (query: string) => [...products.values()].filter(productMatcher(query)),
     createPrice(form: FormObject): StripePrice {
       const owner = product(requiredString(form.product, "product"), "product");

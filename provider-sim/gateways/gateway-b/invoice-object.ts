@@ -6,11 +6,15 @@ import { invoiceTotals, lineTax, type PricedLine, taxEntry } from "./tax-lines.t
 export interface InvoiceLineInput extends PricedLine {
   /** The subscription item (`si_...`) the line bills; null for a one-time line of the first invoice. */
   readonly item: string | null;
+  /** A plan change's line: credit for the unused time (a negative amount), or the rest of a period. */
+  readonly proration?: { readonly description: string; readonly period: Period };
+  /** The period this line bills, when not the invoice's. */
+  readonly period?: Period;
 }
 
 export interface NewInvoice {
   readonly subscription: StripeSubscription;
-  readonly reason: "subscription_create" | "subscription_cycle";
+  readonly reason: "subscription_create" | "subscription_cycle" | "subscription_update" | "upcoming";
   readonly lines: readonly InvoiceLineInput[];
   /** The service period the lines bill. */
   readonly period: Period;
@@ -18,13 +22,17 @@ export interface NewInvoice {
   readonly created: number;
   /** The customer's email, which a finalized invoice keeps a copy of. */
   readonly customerEmail: string | null;
+  /** The customer's balance before the invoice: negative is credit, which the invoice uses first. */
+  readonly startingBalance?: number;
+  /** `upcoming_in_...` for a preview, which is never stored. */
+  readonly preview?: boolean;
 }
 
 function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) {
   const split = lineTax(line, input.rate);
   const behavior = line.price.tax_behavior === "inclusive" ? "inclusive" : "exclusive";
   const details = {
-    proration: false,
+    proration: line.proration !== undefined,
     proration_details: { credited_items: null },
     subscription: input.subscription.id,
   };
@@ -33,7 +41,7 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
     object: "line_item" as const,
     amount: line.amount,
     currency: line.price.currency,
-    description: `${line.quantity} × ${line.price.nickname ?? line.price.product}`,
+    description: line.proration?.description ?? `${line.quantity} × ${line.price.nickname ?? line.price.product}`,
     discount_amounts: [],
     discountable: true,
     discounts: [],
@@ -51,7 +59,7 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
           subscription_item_details: null,
           type: "invoice_item_details" as const,
         },
-    period: { start: input.period.start, end: input.period.end },
+    period: line.proration?.period ?? line.period ?? { start: input.period.start, end: input.period.end },
     pretax_credit_amounts: [],
     pricing: {
       price_details: { price: line.price.id, product: line.price.product },
@@ -73,9 +81,12 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
  * invoice's own (the previous period for a renewal); the billed period is on each line.
  */
 export function newInvoice(input: NewInvoice) {
-  const id = newGatewayId("in");
+  const id = input.preview ? newGatewayId("upcoming_in") : newGatewayId("in");
   const totals = invoiceTotals(input.lines, input.rate);
   const previous = input.reason === "subscription_cycle" ? input.subscription.items.data[0] : undefined;
+  // Credit on the customer's balance pays first; an invoice that comes out negative adds to it.
+  const starting = input.startingBalance ?? 0;
+  const due = Math.max(0, totals.total + starting);
   return {
     id,
     object: "invoice" as const,
@@ -83,10 +94,10 @@ export function newInvoice(input: NewInvoice) {
     customer_email: input.customerEmail,
     account_country: "US",
     account_name: "Sandbox",
-    amount_due: totals.total,
+    amount_due: due,
     amount_overpaid: 0,
     amount_paid: 0,
-    amount_remaining: totals.total,
+    amount_remaining: due,
     amount_shipping: 0,
     attempt_count: 0,
     attempted: false,
@@ -121,7 +132,9 @@ export function newInvoice(input: NewInvoice) {
     },
     period_end: previous?.current_period_end ?? input.created,
     period_start: previous?.current_period_start ?? input.created,
-    status: "open" as "open" | "paid",
+    starting_balance: starting,
+    ending_balance: Math.min(0, totals.total + starting),
+    status: (input.preview ? "draft" : "open") as "draft" | "open" | "paid",
     status_transitions: {
       finalized_at: input.created,
       marked_uncollectible_at: null,

@@ -70,6 +70,26 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
       "/subscriptions/:id",
       handle(({ params, raw }) => sandbox.updateSubscription(params.id as string, form(raw))),
     )
+    .post(
+      "/invoices/create_preview",
+      handle(({ raw }) => sandbox.previewInvoice(form(raw))),
+    )
+    .post(
+      "/subscription_schedules",
+      handle(({ raw }) => sandbox.createSchedule(form(raw))),
+    )
+    .get(
+      "/subscription_schedules/:id",
+      handle(({ params }) => billing.subscriptions.schedule(params.id as string)),
+    )
+    .post(
+      "/subscription_schedules/:id",
+      handle(({ params, raw }) => sandbox.updateSchedule(params.id as string, form(raw))),
+    )
+    .post(
+      "/subscription_schedules/:id/release",
+      handle(({ params }) => sandbox.releaseSchedule(params.id as string)),
+    )
     .delete(
       "/subscriptions/:id",
       handle(({ params }) => sandbox.cancel(params.id as string)),

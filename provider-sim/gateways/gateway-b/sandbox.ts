@@ -8,12 +8,14 @@ import { gatewayBCheckout } from "./checkout.ts";
 import { createGatewayBControls } from "./controls.ts";
 import { createDisputeBook } from "./disputes.ts";
 import { gatewayBDocuments } from "./documents.ts";
+import { StripeError } from "./errors.ts";
 import { stripeEvent } from "./events.ts";
 import { createStripeIdempotency } from "./idempotency.ts";
-import { optionalBoolean, rejectUnknown } from "./params.ts";
+import { oneOf, optionalBoolean, optionalHash, optionalString, rejectUnknown, requiredString } from "./params.ts";
 import type { StripeRefund } from "./payment-model.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
+import { PRORATION_BEHAVIORS, readPriceChange } from "./plan-changes.ts";
 import { createGatewayBPortal } from "./portal.ts";
 import { listRefunds, refundPayment } from "./refunds.ts";
 
@@ -26,6 +28,13 @@ export interface GatewayBSandboxDeps {
 
 export type GatewayBSandbox = ReturnType<typeof createGatewayBSandbox>;
 
+const PAYMENT_BEHAVIORS = [
+  "allow_incomplete",
+  "default_incomplete",
+  "error_if_incomplete",
+  "pending_if_incomplete",
+] as const;
+
 /** The gateway_b (Stripe) sandbox: its objects, its hosted checkout and the webhooks they cause. */
 export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
   let taxRate = 0;
@@ -35,6 +44,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_b/${id}`,
     documentsUrl: `${deps.publicUrl}/documents/gateway_b`,
     taxRate: () => taxRate,
+    catalog,
   });
   const disputes = createDisputeBook(billing.ledger);
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);
@@ -71,14 +81,70 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
       return refund;
     },
     listRefunds: (query: Readonly<Record<string, string | undefined>>) => listRefunds(refunds, query),
-    /** `POST /v1/subscriptions/{id}`: the sandbox updates `cancel_at_period_end` only. */
+    /**
+     * `POST /v1/subscriptions/{id}`: `cancel_at_period_end`, or `items` with `proration_behavior`
+     * (a plan change: `customer.subscription.updated`, then the change's invoice paid).
+     * `payment_behavior` is taken; the sandbox's card always pays.
+     */
     updateSubscription(id: string, form: FormObject) {
-      rejectUnknown(form, ["cancel_at_period_end"]);
+      rejectUnknown(form, ["cancel_at_period_end", "items", "proration_behavior", "payment_behavior"]);
+      if (form.items !== undefined) {
+        const current = billing.subscriptions.subscription(id);
+        const change = readPriceChange(form.items, "items", current, catalog);
+        const behavior =
+          form.proration_behavior === undefined
+            ? "create_prorations"
+            : oneOf(form.proration_behavior, "proration_behavior", PRORATION_BEHAVIORS);
+        if (form.payment_behavior !== undefined) {
+          oneOf(form.payment_behavior, "payment_behavior", PAYMENT_BEHAVIORS);
+        }
+        const step = billing.subscriptions.changePrice(id, change, behavior);
+        const paid = step.invoice ? [event("invoice.paid", step.invoice)] : [];
+        const invoicePayment = step.invoicePayment ? [event("invoice_payment.paid", step.invoicePayment)] : [];
+        deps.deliverer.deliverInOrder([
+          ...subscriptionUpdated(event, step.previous, step.subscription),
+          ...paid,
+          ...invoicePayment,
+        ]);
+        return step.subscription;
+      }
       const on = optionalBoolean(form.cancel_at_period_end, "cancel_at_period_end");
       if (on === null) return billing.subscriptions.subscription(id);
       const { previous, subscription } = billing.subscriptions.setCancelAtPeriodEnd(id, on);
       deps.deliverer.deliverInOrder(subscriptionUpdated(event, previous, subscription));
       return subscription;
+    },
+    /**
+     * `POST /v1/invoices/create_preview`: a price change of a subscription
+     * (`subscription_details[items]`, `[proration_behavior]`), or the next phase of a schedule
+     * about to be made for a customer (`schedule_details[phases]`).
+     */
+    previewInvoice(form: FormObject) {
+      rejectUnknown(form, ["subscription", "subscription_details", "customer", "schedule_details"]);
+      const subscriptionId = optionalString(form.subscription, "subscription");
+      if (subscriptionId !== null) {
+        const details = optionalHash(form.subscription_details, "subscription_details") ?? {};
+        rejectUnknown(details, ["items", "proration_behavior"]);
+        const current = billing.subscriptions.subscription(subscriptionId);
+        const change = readPriceChange(details.items, "subscription_details[items]", current, catalog);
+        const behavior =
+          details.proration_behavior === undefined
+            ? "create_prorations"
+            : oneOf(details.proration_behavior, "subscription_details[proration_behavior]", PRORATION_BEHAVIORS);
+        return billing.subscriptions.previewChange(subscriptionId, change, behavior);
+      }
+      const customer = requiredString(form.customer, "customer");
+      const details = optionalHash(form.schedule_details, "schedule_details");
+      if (!details) throw StripeError.missing("schedule_details");
+      return billing.subscriptions.previewPhases(customer, details);
+    },
+    createSchedule(form: FormObject) {
+      rejectUnknown(form, ["from_subscription"]);
+      return billing.subscriptions.createSchedule(requiredString(form.from_subscription, "from_subscription")).schedule;
+    },
+    updateSchedule: (id: string, form: FormObject) => billing.subscriptions.updateSchedule(id, form),
+    releaseSchedule(id: string) {
+      return billing.subscriptions.releaseSchedule(id).schedule;
     },
     cancel(id: string) {
       const { subscription, changed } = billing.subscriptions.cancel(id);

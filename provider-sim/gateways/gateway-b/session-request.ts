@@ -48,10 +48,10 @@ function line(value: FormValue, param: string, catalog: GatewayBCatalog): Sessio
   if ((productId === null) === (productData === null)) {
     throw StripeError.invalid(at, "exactly one of product and product_data is required");
   }
-  const name = productId
-    ? catalog.product(productId, `${at}[product]`).name
-    : requiredString(productData?.name, `${at}[product_data][name]`);
-  return { price: catalog.buildPrice(form, productId ?? newGatewayId("prod"), at), product_name: name, quantity };
+  const product = productId
+    ? catalog.product(productId, `${at}[product]`)
+    : catalog.inlineProduct(requiredString(productData?.name, `${at}[product_data][name]`));
+  return { price: catalog.buildPrice(form, product.id, at), product_name: product.name, quantity };
 }
 
 /** The parameters of `POST /v1/checkout/sessions`, checked as Stripe checks them. */

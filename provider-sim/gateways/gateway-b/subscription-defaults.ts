@@ -38,7 +38,7 @@ export const subscriptionDefaults = (created: number) =>
     pending_invoice_item_interval: null,
     pending_setup_intent: null,
     pending_update: null,
-    schedule: null,
+    schedule: null as string | null,
     test_clock: null,
     transfer_data: null,
     trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: "create_invoice" } },

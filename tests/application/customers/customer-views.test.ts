@@ -259,6 +259,8 @@ describe("subscriptions and installations", () => {
       current_period_end: new Date("2026-06-04T10:00:00Z"),
       cancelled_at: null,
       cancel_at_period_end: false,
+      pending_interval: null,
+      pending_at: null,
     });
     subscriptions.push(subscription("s-ada", ADA), subscription("s-bob", BOB));
     const installation = (id: string): CustomerInstallation => ({

@@ -13,6 +13,7 @@ const TEMPLATES = {
   "subscription.payment_failed": TEMPLATE,
   "subscription.trial_ending": TEMPLATE,
   "subscription.renewed": TEMPLATE,
+  "subscription.plan_changed": TEMPLATE,
   "ops.job_dead": TEMPLATE,
   "ops.order_needs_attention": TEMPLATE,
   "ops.task_overdue": TEMPLATE,

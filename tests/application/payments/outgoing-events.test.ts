@@ -30,6 +30,8 @@ function setUp() {
     clock,
     log,
     fulfillment: orderFulfillment,
+    // Every variant is for sale at 1000 unless a test says otherwise.
+    prices: { price: async () => 1000 },
   });
   const admin = makeAdminOrders({
     orders: uow.orders.orderRepository(uow.payments),

@@ -27,6 +27,8 @@ function setUp() {
     clock,
     log,
     fulfillment: orderFulfillment,
+    // Every variant is for sale at 1000 unless a test says otherwise.
+    prices: { price: async () => 1000 },
   });
   /** The event as the webhook left it in the inbox: raw body and normalized event. */
   const stored = (event: GatewayEvent, environment: GatewayEnvironment = "sandbox") =>

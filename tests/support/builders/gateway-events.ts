@@ -94,6 +94,18 @@ export const ONE_OF_EACH_KIND: Readonly<Record<GatewayEvent["kind"], GatewayEven
     payment: { payment_id: null, invoice_id: "in_2", charge_id: null },
     livemode: null,
   }),
+  prorated: {
+    gateway: "gateway_a",
+    event_id: "evt_p",
+    kind: "prorated",
+    subscription_id: "sub_1",
+    order_id: "3c0d6f9e-8a61-4c4e-9a55-0d1f7c2b9e11",
+    payment: { payment_id: "txn_2" },
+    amount: 9167,
+    tax: 0,
+    pre_tax: 9167,
+    currency: "USD",
+  },
   cancelled: { gateway: "gateway_a", event_id: "evt_c", kind: "cancelled", subscription_id: "sub_2", order_id: null },
   subscription_updated: {
     gateway: "gateway_a",

@@ -43,6 +43,8 @@ export function createInMemoryCustomerReadModel(
         current_period_end: s.current_period_end,
         cancelled_at: s.cancelled_at,
         cancel_at_period_end: s.cancel_at_period_end,
+        pending_interval: s.pending_interval,
+        pending_at: s.pending_at,
       }));
 
   const readModel: CustomerReadModel = {

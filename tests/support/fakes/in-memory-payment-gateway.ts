@@ -126,6 +126,24 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
         [id, returnUrl],
         () => `https://portal.${name}.test/${subscription(id).subscription_id}`,
       ),
+    // A change now bills the new price in full; one at the period end bills nothing now.
+    previewPlanChange: (change) =>
+      call("previewPlanChange", [change], () => ({
+        due_now: change.timing === "now" ? change.unit_amount : 0,
+        next_amount: change.unit_amount,
+        next_billing_at: subscription(change.subscription_id).current_period_end,
+        currency: change.currency,
+      })),
+    releasePlanChange: (id) => call("releasePlanChange", [id], () => subscription(id)),
+    changePlan: (change) =>
+      call("changePlan", [change], () =>
+        change.timing === "now"
+          ? changeSubscription(change.subscription_id, {
+              price_id: change.gateway_price_id ?? `price_${change.variant}`,
+              billing_interval: change.variant,
+            })
+          : subscription(change.subscription_id),
+      ),
   };
 
   return {
@@ -145,6 +163,8 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
         current_period_end: null,
         cancelled_at: null,
         cancel_at_period_end: false,
+        price_id: null,
+        billing_interval: "monthly",
         ...overrides,
       });
     },

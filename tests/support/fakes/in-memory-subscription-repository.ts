@@ -25,6 +25,8 @@ export function createInMemorySubscriptionRepository() {
       current_period_end: new Date("2026-02-01T00:00:00.000Z"),
       cancelled_at: null,
       cancel_at_period_end: false,
+      pending_interval: null,
+      pending_at: null,
       ...overrides,
     };
     subscriptions.set(subscription.id, subscription);
@@ -39,9 +41,13 @@ export function createInMemorySubscriptionRepository() {
     findForItem: async (orderItemId) => [...subscriptions.values()].find((s) => s.order_item_id === orderItemId),
     findByGatewayId: async (gateway, id) =>
       [...subscriptions.values()].filter((s) => s.gateway === gateway && s.gateway_subscription_id === id),
-    async update(id, change) {
+    async update(id, { pending, ...change }) {
       const existing = subscriptions.get(id);
-      if (existing) subscriptions.set(id, { ...existing, ...change });
+      if (!existing) return;
+      const defined = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+      const waiting =
+        pending === undefined ? {} : { pending_interval: pending?.interval ?? null, pending_at: pending?.at ?? null };
+      subscriptions.set(id, { ...existing, ...defined, ...waiting });
     },
     async trialsEnding(now, withinHours, limit) {
       const until = now.getTime() + withinHours * HOUR_MS;

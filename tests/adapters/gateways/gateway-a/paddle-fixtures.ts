@@ -98,7 +98,8 @@ export const aSubscription = (overrides: Record<string, unknown> = {}) => ({
   next_billed_at: "2026-02-01T00:00:00Z",
   canceled_at: null,
   scheduled_change: null,
-  items: [{ price: { id: "pri_01" }, quantity: 1 }],
+  billing_cycle: { interval: "month", frequency: 1 },
+  items: [{ price: { id: "pri_01", product_id: "pro_01" }, quantity: 1 }],
   ...overrides,
 });
 

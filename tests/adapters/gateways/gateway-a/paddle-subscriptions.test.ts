@@ -31,6 +31,8 @@ describe("subscriptions", () => {
       current_period_end: "2026-02-01T00:00:00Z",
       cancelled_at: null,
       cancel_at_period_end: false,
+      price_id: "pri_01",
+      billing_interval: "monthly",
     });
     expect(await gateway.getSubscription("sub_02")).toMatchObject({ trial_ends_at: "2026-01-15T00:00:00Z" });
   });
@@ -53,6 +55,8 @@ describe("subscriptions", () => {
       current_period_end: null,
       cancelled_at: "2026-01-20T00:00:00Z",
       cancel_at_period_end: false,
+      price_id: "pri_01",
+      billing_interval: "monthly",
     });
     expect(body).toEqual({ effective_from: "immediately" });
   });
@@ -74,6 +78,8 @@ describe("subscriptions", () => {
       current_period_end: "2026-02-01T00:00:00Z",
       cancelled_at: null,
       cancel_at_period_end: true,
+      price_id: "pri_01",
+      billing_interval: "monthly",
     });
     expect(body).toEqual({ effective_from: "next_billing_period" });
   });

@@ -38,6 +38,8 @@ describe("subscriptions", () => {
       current_period_end: "2026-04-01T12:00:00.000Z",
       cancelled_at: null,
       cancel_at_period_end: false,
+      price_id: "price_1",
+      billing_interval: "monthly",
     });
   });
 
@@ -79,6 +81,8 @@ describe("cancelling at the period end", () => {
       // Stripe stamps when the cancellation was asked for; the subscription still runs.
       cancelled_at: "2026-03-01T12:00:00.000Z",
       cancel_at_period_end: true,
+      price_id: "price_1",
+      billing_interval: "monthly",
     });
     expect(requests.map((request) => request.form)).toEqual([[["cancel_at_period_end", "true"]]]);
     expect(requests[0]?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
