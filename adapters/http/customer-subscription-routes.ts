@@ -3,6 +3,7 @@ import type { BillingPortal } from "../../application/customers/billing-portal.t
 import type { PlanChanged, PlanOptions } from "../../application/customers/change-plan.ts";
 import type { CustomerSubscription } from "../../application/customers/ports.ts";
 import type { BillingInterval } from "../../domain/catalog/pricing.ts";
+import { Int } from "../../kit/schema-types.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named } from "./openapi-models.ts";
 import { redirectOrJson } from "./redirect-or-json.ts";
@@ -73,10 +74,10 @@ const PlanOptionsBody = named(
       t.Object({
         billing_interval: Interval,
         effective: Timing,
-        price: t.Integer({ description: "The plan's price per unit now, in minor units" }),
+        price: Int({ description: "The plan's price per unit now, in minor units" }),
         currency: t.String(),
-        due_now: t.Integer({ description: "Charged at once, tax included, after the credit for unused time" }),
-        next_amount: t.Integer({ description: "Each renewal on the new plan, tax included" }),
+        due_now: Int({ description: "Charged at once, tax included, after the credit for unused time" }),
+        next_amount: Int({ description: "Each renewal on the new plan, tax included" }),
         next_billing_at: NullableTime,
       }),
     ),

@@ -14,7 +14,7 @@ export function makeVariantPrices(deps: {
   return {
     async price(productId: string, variant: Variant): Promise<number | undefined> {
       const product = await deps.products.findById(productId);
-      if (!product || product.status !== "published" || !variantsFor(product).includes(variant)) return undefined;
+      if (product?.status !== "published" || !variantsFor(product).includes(variant)) return undefined;
       return resolvePrice(product, await deps.mappings.listByProduct(productId), variant)?.price;
     },
   };

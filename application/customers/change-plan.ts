@@ -161,14 +161,20 @@ export function makeChangePlan(deps: {
       const remote = await deps.gateways[record.gateway as PaymentGatewayName].changePlan(change);
       const occurrence = `${record.gateway}:plan:${remote.price_id ?? variant}:${remote.current_period_end ?? ""}`;
       const now = deps.clock();
+      // The gateway bills the new price from the end of the paid period, as it reports it.
+      const paidUntil = remote.current_period_end ? new Date(remote.current_period_end) : null;
       const at = await deps.uow.run(async (scope) => {
-        let effectiveAt = remote.current_period_end ? new Date(remote.current_period_end) : now;
+        let effectiveAt = paidUntil ?? now;
         for (const each of await scope.subscriptions.findByGatewayId(record.gateway, gatewayId)) {
           const moved = await followGatewayPlan(scope, deps.fulfillment, each, { remote, for_sale: true }, occurrence);
-          if (moved && change.timing === "now") continue;
-          // The gateway bills the new price from the end of the paid period.
-          effectiveAt = each.current_period_end ?? effectiveAt;
-          if (!moved) await scope.subscriptions.update(each.id, { pending: { interval: variant, at: effectiveAt } });
+          if (moved) continue;
+          // The change waits at the gateway (Stripe's schedule): the record says what comes when.
+          effectiveAt = paidUntil ?? each.current_period_end ?? now;
+          const later = paidUntil && (!each.current_period_end || paidUntil > each.current_period_end);
+          await scope.subscriptions.update(each.id, {
+            pending: { interval: variant, at: effectiveAt },
+            ...(later ? { current_period_end: paidUntil } : {}),
+          });
         }
         return change.timing === "now" ? null : effectiveAt;
       });

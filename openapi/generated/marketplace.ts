@@ -1439,6 +1439,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/subscriptions/{id}/plan-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The plans my subscription can move to, with what each would bill now and at each renewal
+         * @description Each amount is the gateway's own preview (Stripe `POST /v1/invoices/create_preview`, Paddle `PATCH /subscriptions/{id}/preview`). A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.
+         */
+        get: operations["getApiSubscriptionsByIdPlan-options"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/subscriptions/{id}/change-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move my subscription to another plan (monthly or yearly)
+         * @description A longer interval applies now: the gateway bills the difference at once, recorded as a `proration` payment of the order. A shorter one takes effect at the end of the paid period. A plan the product does not sell is `422` with a field error on `/variant`. A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.
+         */
+        post: operations["postApiSubscriptionsByIdChange-plan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions/{id}/billing-portal": {
         parameters: {
             query?: never;
@@ -2351,7 +2391,7 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             /** @enum {string} */
-            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.renewed";
+            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.renewed" | "subscription.plan_changed";
             title: string;
             body: string;
             data: {
@@ -2511,7 +2551,7 @@ export interface components {
         /** @enum {string} */
         OrderStatus: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
         /** @enum {string} */
-        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending";
+        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.plan_changed";
         Payment: {
             /** Format: uuid */
             id: string;
@@ -2521,7 +2561,7 @@ export interface components {
             /** @description The gateway's id that refunds are made against */
             payment_id: string;
             /** @enum {string} */
-            kind: "initial" | "renewal";
+            kind: "initial" | "renewal" | "proration";
             /** @description Minor units of the order's currency */
             amount: number;
             /** @description Minor units of the order's currency */
@@ -2541,6 +2581,44 @@ export interface components {
         PaymentGateway: "gateway_a" | "gateway_b";
         /** @enum {string} */
         PaymentType: "one_time" | "subscription";
+        PlanChanged: {
+            subscription: components["schemas"]["Subscription"];
+            change: {
+                /** @enum {string} */
+                billing_interval: "monthly" | "yearly";
+                /** @enum {string} */
+                effective: "now" | "period_end";
+                /** Format: date-time */
+                at: string;
+            };
+        };
+        PlanOptions: {
+            /** Format: uuid */
+            subscription_id: string;
+            /** @enum {string} */
+            billing_interval: "monthly" | "yearly";
+            pending: {
+                /** @enum {string} */
+                billing_interval: "monthly" | "yearly";
+                /** Format: date-time */
+                at: string;
+            } | null;
+            options: {
+                /** @enum {string} */
+                billing_interval: "monthly" | "yearly";
+                /** @enum {string} */
+                effective: "now" | "period_end";
+                /** @description The plan's price per unit now, in minor units */
+                price: number;
+                currency: string;
+                /** @description Charged at once, tax included, after the credit for unused time */
+                due_now: number;
+                /** @description Each renewal on the new plan, tax included */
+                next_amount: number;
+                /** Format: date-time */
+                next_billing_at: string | null;
+            }[];
+        };
         PricedItem: {
             product_id: string;
             product_name: string;
@@ -2740,6 +2818,10 @@ export interface components {
             /** Format: date-time */
             cancelled_at: string | null;
             cancel_at_period_end: boolean;
+            /** @description The interval the subscription moves to at `pending_at`, the end of the paid period */
+            pending_interval: string | null;
+            /** Format: date-time */
+            pending_at: string | null;
         };
         SubscriptionPage: {
             items: components["schemas"]["Subscription"][];
@@ -5589,6 +5671,72 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiSubscriptionsByIdPlan-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanOptions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiSubscriptionsByIdChange-plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    variant: "monthly" | "yearly";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlanChanged"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];

@@ -111,8 +111,10 @@ export interface paths {
         put?: never;
         /**
          * Change the plan; (re)activates a trialing, suspended or expired tenant
-         * @description A cancelled tenant answers 409 `TENANT_CANCELLED`. The tenant keeps its billing interval, so
-         *     a plan that does not offer it answers 422 `UNSUPPORTED_BILLING_INTERVAL`.
+         * @description A cancelled tenant answers 409 `TENANT_CANCELLED`. Without `billing_interval` the tenant keeps
+         *     its billing interval; with one (the subscriber changed plan, say monthly to yearly) it moves
+         *     to it and its paid period starts again now. A plan that does not offer the interval answers
+         *     422 `UNSUPPORTED_BILLING_INTERVAL`.
          */
         post: operations["upgrade"];
         delete?: never;
@@ -258,6 +260,7 @@ export interface components {
         UpgradeRequest: {
             external_reference_id: string;
             plan: string;
+            billing_interval?: components["schemas"]["BillingInterval"];
         };
         Tenant: {
             external_reference_id: string;

@@ -1,5 +1,4 @@
 import type { FormObject, FormValue } from "../form-body.ts";
-import { newGatewayId } from "../ids.ts";
 import type { GatewayBCatalog } from "./catalog.ts";
 import { StripeError } from "./errors.ts";
 import type { SessionLine } from "./model.ts";
@@ -51,7 +50,8 @@ function line(value: FormValue, param: string, catalog: GatewayBCatalog): Sessio
   const product = productId
     ? catalog.product(productId, `${at}[product]`)
     : catalog.inlineProduct(requiredString(productData?.name, `${at}[product_data][name]`));
-  return { price: catalog.buildPrice(form, product.id, at), product_name: product.name, quantity };
+  // An inline price is a price object of its own at Stripe: a later change can name it.
+  return { price: catalog.addPrice(catalog.buildPrice(form, product.id, at)), product_name: product.name, quantity };
 }
 
 /** The parameters of `POST /v1/checkout/sessions`, checked as Stripe checks them. */

@@ -140,7 +140,7 @@ export function createSubscriptionBilling(deps: {
   function enterPhase(current: SubscriptionRecord): SubscriptionRecord {
     const subscription = current.subscription;
     const schedule = subscription.schedule ? schedules.get(subscription.schedule) : undefined;
-    if (!schedule || schedule.status !== "active") return current;
+    if (schedule?.status !== "active") return current;
     const end = periodOf(subscription).end;
     const next = schedule.phases.find((phase) => phase.start === end);
     if (!next) {
