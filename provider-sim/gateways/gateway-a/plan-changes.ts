@@ -268,6 +268,11 @@ export function previewObject(replacement: ItemsReplacement, tax: PaddleTaxSetti
     starts_at: replacement.period.ends_at,
     ends_at: addCycle(nextStart, replacement.subscription.billing_cycle).toISOString(),
   };
+  // A preview's line items are not stored, so they carry no id.
+  const unsaved = (details: ReturnType<typeof changeDetails>) => ({
+    ...details,
+    line_items: details.line_items.map(({ id: _id, ...item }) => item),
+  });
   const credit = replacement.lines.filter((line) => line.amount < 0).reduce((sum, line) => sum - line.amount, 0);
   const charge = replacement.lines.filter((line) => line.amount > 0).reduce((sum, line) => sum + line.amount, 0);
   const money = (amount: number) => ({ amount: String(amount), currency_code: currency });
@@ -276,9 +281,9 @@ export function previewObject(replacement: ItemsReplacement, tax: PaddleTaxSetti
     immediate_transaction:
       replacement.lines.length === 0
         ? null
-        : { billing_period: replacement.period, details: immediate, adjustments: [] },
-    next_transaction: { billing_period: nextPeriod, details: recurring, adjustments: [] },
-    recurring_transaction_details: recurring,
+        : { billing_period: replacement.period, details: unsaved(immediate), adjustments: [] },
+    next_transaction: { billing_period: nextPeriod, details: unsaved(recurring), adjustments: [] },
+    recurring_transaction_details: unsaved(recurring),
     update_summary: {
       credit: money(credit),
       charge: money(charge),

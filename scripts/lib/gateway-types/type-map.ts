@@ -63,6 +63,17 @@ const GATEWAY_B: Record<string, RouteTypes> = {
   "GET /v1/disputes/{id}": stripeGet("DisputeRetrieveParams", "Stripe.Dispute"),
   "GET /v1/balance": stripeGet("BalanceRetrieveParams", "Stripe.Balance"),
   "POST /v1/billing_portal/sessions": stripe("BillingPortal.SessionCreateParams", "Stripe.BillingPortal.Session"),
+  "POST /v1/invoices/create_preview": stripe("InvoiceCreatePreviewParams", "Stripe.Invoice"),
+  "POST /v1/subscription_schedules": stripe("SubscriptionScheduleCreateParams", "Stripe.SubscriptionSchedule"),
+  "GET /v1/subscription_schedules/{id}": stripeGet(
+    "SubscriptionScheduleRetrieveParams",
+    "Stripe.SubscriptionSchedule",
+  ),
+  "POST /v1/subscription_schedules/{id}": stripe("SubscriptionScheduleUpdateParams", "Stripe.SubscriptionSchedule"),
+  "POST /v1/subscription_schedules/{id}/release": stripe(
+    "SubscriptionScheduleReleaseParams",
+    "Stripe.SubscriptionSchedule",
+  ),
 };
 
 const GATEWAY_A: Record<string, RouteTypes> = {
@@ -103,6 +114,7 @@ const GATEWAY_A: Record<string, RouteTypes> = {
   "POST /adjustments": paddle("CreateAdjustmentRequestBody", one("IAdjustmentResponse")),
   "GET /subscriptions/{id}": paddle(undefined, one("ISubscriptionResponse"), "GetSubscriptionQueryParameters"),
   "PATCH /subscriptions/{id}": paddle("UpdateSubscriptionRequestBody", one("ISubscriptionResponse")),
+  "PATCH /subscriptions/{id}/preview": paddle("UpdateSubscriptionRequestBody", one("ISubscriptionPreviewResponse")),
   "POST /subscriptions/{id}/cancel": paddle("CancelSubscription", one("ISubscriptionResponse")),
   "GET /event-types": paddle(undefined, "PaddleResponse<Paddle.IEventTypeResponse[]>"),
 };

@@ -57,6 +57,28 @@ async function marketplaceCalls(sim: GatewaySim, baseUrl: string) {
   await gateway.getSubscription(subscriptionId);
   await gateway.scheduleCancellation(subscriptionId);
   await gateway.resumeSubscription(subscriptionId);
+  const toYearly = {
+    subscription_id: subscriptionId,
+    order_id: "ord_2",
+    product_name: "POS Suite",
+    variant: "yearly" as const,
+    unit_amount: 29000,
+    currency: "USD",
+    tax_behavior: "exclusive" as const,
+    gateway_price_id: null,
+    timing: "now" as const,
+  };
+  await gateway.previewPlanChange(toYearly);
+  await gateway.changePlan(toYearly);
+  const backToMonthly = {
+    ...toYearly,
+    variant: "monthly" as const,
+    gateway_price_id: monthly.id,
+    timing: "period_end" as const,
+  };
+  await gateway.previewPlanChange(backToMonthly);
+  await gateway.changePlan(backToMonthly);
+  await gateway.releasePlanChange(subscriptionId);
   await gateway.billingPortalUrl(subscriptionId, "https://shop.example/account");
   await gateway.cancelSubscription(subscriptionId);
   await gateway.getProduct("pro_unknown");

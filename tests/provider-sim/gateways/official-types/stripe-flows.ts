@@ -86,6 +86,23 @@ async function marketplaceCalls(sim: GatewaySim, marketplace: Marketplace, baseU
 
   const byPrice = await gateway.createCheckoutSession(checkout("ord_req_price", "monthly", null, repriced.id));
   await pay(byPrice.url);
+  const planned = (await paidEvent("ord_req_price")).subscription?.subscription_id ?? "";
+  const toYearly = {
+    subscription_id: planned,
+    order_id: "ord_req_price",
+    product_name: "POS",
+    variant: "yearly" as const,
+    unit_amount: 29000,
+    currency: "USD",
+    tax_behavior: "exclusive" as const,
+    gateway_price_id: null,
+    timing: "period_end" as const,
+  };
+  await gateway.previewPlanChange(toYearly);
+  await gateway.changePlan(toYearly);
+  await gateway.releasePlanChange(planned);
+  await gateway.previewPlanChange({ ...toYearly, timing: "now" });
+  await gateway.changePlan({ ...toYearly, timing: "now" });
   const charge = (await sim.b("GET", `/payment_intents/${oncePaid.payment.payment_intent_id}`)).body.latest_charge;
   await gateway.resolvePayment({ payment_id: null, charge_id: charge });
 }
@@ -121,6 +138,16 @@ async function sandboxObjects(sim: GatewaySim, marketplace: Marketplace) {
   for (const subscription of [monthly.subscription, trial.subscription])
     await b("GET", `/subscriptions/${subscription}`);
   const another = (await paidSession(sim, { monthly: true, orderId: "ord_another" })).subscription;
+  const item = (await b("GET", `/subscriptions/${another}`)).items.data[0];
+  const schedule = await b("POST", "/subscription_schedules", { from_subscription: another });
+  await b("GET", `/subscription_schedules/${schedule.id}`);
+  await b("POST", `/subscription_schedules/${schedule.id}/release`);
+  await b("POST", "/invoices/create_preview", {
+    subscription: another,
+    "subscription_details[items][0][id]": item.id,
+    "subscription_details[items][0][price]": yearly.id,
+    "subscription_details[proration_behavior]": "create_prorations",
+  });
   await b("POST", `/subscriptions/${another}`, { cancel_at_period_end: "true" });
   await b("POST", `/subscriptions/${another}`, { cancel_at_period_end: "false" });
   await b("DELETE", `/subscriptions/${another}`);
