@@ -115,6 +115,20 @@ export const DisputeSchema = named(
 );
 
 /** One of my orders: each item with its delivery (null until the payment is in). */
+/** An item's subscription as it is now: its plan after any change, and one waiting for the period end. */
+export const OrderSubscriptionSchema = named(
+  "OrderSubscription",
+  t.Object({
+    order_item_id: Uuid,
+    subscription_id: Uuid,
+    status: t.String(),
+    billing_interval: BillingIntervalSchema,
+    current_period_end: t.Nullable(Time),
+    pending_interval: t.Nullable(BillingIntervalSchema),
+    pending_at: t.Nullable(Time),
+  }),
+);
+
 export const OrderDetailsSchema = named(
   "OrderDetails",
   t.Object({
@@ -127,6 +141,7 @@ export const OrderDetailsSchema = named(
     ),
     payments: t.Array(PaymentSchema),
     refunds: t.Array(RefundSchema),
+    subscriptions: t.Array(OrderSubscriptionSchema),
   }),
 );
 
@@ -152,5 +167,6 @@ export const AdminOrderDetailsSchema = named(
     payments: t.Array(PaymentSchema),
     refunds: t.Array(RefundSchema),
     disputes: t.Array(DisputeSchema),
+    subscriptions: t.Array(OrderSubscriptionSchema),
   }),
 );

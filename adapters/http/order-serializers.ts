@@ -1,5 +1,5 @@
 import type { Static } from "elysia";
-import type { OrderDetails, RefundRecord } from "../../application/checkout/ports.ts";
+import type { OrderDetails, OrderItemPlan, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import type { AdminOrderDetailsSchema, AdminOrderSchema, OrderSchema } from "./order-schemas.ts";
@@ -36,12 +36,19 @@ const toDisputeBody = (dispute: Dispute) => ({
   updated_at: dispute.updated_at.toISOString(),
 });
 
+const toPlanBody = (plan: OrderItemPlan) => ({
+  ...plan,
+  current_period_end: plan.current_period_end?.toISOString() ?? null,
+  pending_at: plan.pending_at?.toISOString() ?? null,
+});
+
 export function toOrderDetailsBody(details: OrderDetails) {
   return {
     ...toOrderBody(details.order),
     items: details.items.map(toOrderItemBody),
     payments: details.payments.map(toPaymentBody),
     refunds: details.refunds.map(toRefundBody),
+    subscriptions: details.subscriptions.map(toPlanBody),
   };
 }
 

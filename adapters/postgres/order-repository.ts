@@ -1,4 +1,4 @@
-import type { OrderDetails, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
+import type { OrderDetails, OrderItemPlan, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { CustomerNotFound } from "../../domain/checkout/errors.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
@@ -113,7 +113,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
       if (!isUuid(orderId)) return undefined;
       const [order] = await sql<Order[]>`select ${columnList(sql, ORDER_COLUMNS)} from orders where id = ${orderId}`;
       if (!order) return undefined;
-      const [items, payments, refunds, disputes] = await Promise.all([
+      const [items, payments, refunds, disputes, subscriptions] = await Promise.all([
         sql<
           OrderItem[]
         >`select ${columnList(sql, ITEM_COLUMNS)} from order_items where order_id = ${orderId} order by position`,
@@ -127,8 +127,19 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
         sql<Dispute[]>`
           select ${columnList(sql, DISPUTE_COLUMNS_OF_D)} from disputes d
           join payments p on p.id = d.payment_id where p.order_id = ${orderId} order by d.created_at, d.id`,
+        sql<OrderItemPlan[]>`
+          select order_item_id, id as subscription_id, status, billing_interval, current_period_end,
+                 pending_interval, pending_at
+          from subscriptions where order_id = ${orderId} order by created_at, id`,
       ]);
-      return { order, items: [...items], payments: [...payments], refunds: [...refunds], disputes: [...disputes] };
+      return {
+        order,
+        items: [...items],
+        payments: [...payments],
+        refunds: [...refunds],
+        disputes: [...disputes],
+        subscriptions: [...subscriptions],
+      };
     },
 
     async list(filter, page): Promise<Page<Order>> {

@@ -31,12 +31,25 @@ export interface RefundRecord {
   readonly created_at: Date;
 }
 
+/** The plan an item's subscription bills now: after a plan change, not the variant bought. */
+export interface OrderItemPlan {
+  readonly order_item_id: string;
+  readonly subscription_id: string;
+  readonly status: string;
+  readonly billing_interval: "monthly" | "yearly";
+  readonly current_period_end: Date | null;
+  readonly pending_interval: "monthly" | "yearly" | null;
+  readonly pending_at: Date | null;
+}
+
 export interface OrderDetails {
   readonly order: Order;
   readonly items: readonly OrderItem[];
   readonly payments: readonly Payment[];
   readonly refunds: readonly RefundRecord[];
   readonly disputes: readonly Dispute[];
+  /** Each recurring item's subscription as it is now. */
+  readonly subscriptions: readonly OrderItemPlan[];
 }
 
 export interface OrderRepository {

@@ -1781,6 +1781,7 @@ export interface components {
             payments: components["schemas"]["Payment"][];
             refunds: components["schemas"]["Refund"][];
             disputes: components["schemas"]["Dispute"][];
+            subscriptions: components["schemas"]["OrderSubscription"][];
         };
         AdminOrderPage: {
             items: components["schemas"]["AdminOrder"][];
@@ -2235,6 +2236,7 @@ export interface components {
             items: components["schemas"]["OrderItemWithFulfillment"][];
             payments: components["schemas"]["Payment"][];
             refunds: components["schemas"]["Refund"][];
+            subscriptions: components["schemas"]["OrderSubscription"][];
         };
         GuestOrderStatus: {
             order: components["schemas"]["GuestOrderDetails"];
@@ -2495,6 +2497,7 @@ export interface components {
             items: components["schemas"]["OrderItemWithFulfillment"][];
             payments: components["schemas"]["Payment"][];
             refunds: components["schemas"]["Refund"][];
+            subscriptions: components["schemas"]["OrderSubscription"][];
         };
         OrderItem: {
             /** Format: uuid */
@@ -2550,6 +2553,19 @@ export interface components {
         };
         /** @enum {string} */
         OrderStatus: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+        OrderSubscription: {
+            /** Format: uuid */
+            order_item_id: string;
+            /** Format: uuid */
+            subscription_id: string;
+            status: string;
+            billing_interval: components["schemas"]["BillingInterval"];
+            /** Format: date-time */
+            current_period_end: string | null;
+            pending_interval: components["schemas"]["BillingInterval"] | null;
+            /** Format: date-time */
+            pending_at: string | null;
+        };
         /** @enum {string} */
         OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.plan_changed";
         Payment: {

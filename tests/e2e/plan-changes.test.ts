@@ -141,6 +141,13 @@ describe.each(["gateway_a", "gateway_b"] as const)("plan changes through %s", (g
       { kind: "proration", amount: yearly.due_now },
     ]);
     expect((await planOf(orderId)).billing_interval).toBe("yearly");
+    // The order shows the plan now beside the variant bought, and the proration among its payments.
+    const order = await http(e2e.url, "GET", `/api/orders/${orderId}`, { token: buyer.token });
+    expect(order.body.items[0].variant).toBe("monthly");
+    expect(order.body.subscriptions).toEqual([
+      expect.objectContaining({ subscription_id: subscription.id, billing_interval: "yearly", pending_interval: null }),
+    ]);
+    expect(order.body.payments.map((payment: { kind: string }) => payment.kind)).toEqual(["initial", "proration"]);
     // The tenant's period follows: a year from now.
     await eventually(
       async () => Math.abs(new Date((await tenantOf(orderId)).current_period_end).getTime() - end) < 2 * DAY * 1000,

@@ -65,10 +65,7 @@ const GATEWAY_B: Record<string, RouteTypes> = {
   "POST /v1/billing_portal/sessions": stripe("BillingPortal.SessionCreateParams", "Stripe.BillingPortal.Session"),
   "POST /v1/invoices/create_preview": stripe("InvoiceCreatePreviewParams", "Stripe.Invoice"),
   "POST /v1/subscription_schedules": stripe("SubscriptionScheduleCreateParams", "Stripe.SubscriptionSchedule"),
-  "GET /v1/subscription_schedules/{id}": stripeGet(
-    "SubscriptionScheduleRetrieveParams",
-    "Stripe.SubscriptionSchedule",
-  ),
+  "GET /v1/subscription_schedules/{id}": stripeGet("SubscriptionScheduleRetrieveParams", "Stripe.SubscriptionSchedule"),
   "POST /v1/subscription_schedules/{id}": stripe("SubscriptionScheduleUpdateParams", "Stripe.SubscriptionSchedule"),
   "POST /v1/subscription_schedules/{id}/release": stripe(
     "SubscriptionScheduleReleaseParams",

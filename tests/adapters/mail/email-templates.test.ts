@@ -110,6 +110,10 @@ const subscriptionEmails = () =>
           "subscription.renewed",
           { subscription_id: "s-1", payment_id: "p-1", amount: 2900, currency: "EUR", current_period_end: null },
         ],
+        [
+          "subscription.plan_changed",
+          { subscription_id: "s-1", from: "monthly", to: "yearly", current_period_end: "2027-06-01T00:00:00Z" },
+        ],
       ] as const
     ).map(([kind, payload]) =>
       subscriptionEmail({ id: "n", kind, payload, dispatched_at: null }, SUBSCRIBER, COMMON, LINKS),

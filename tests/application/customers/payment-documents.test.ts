@@ -34,6 +34,7 @@ function setup(answer?: string) {
     items: [],
     payments: [aPayment("p1"), aPayment("p2", { gateway: "gateway_b", payment_id: "pi_2", invoice_id: "in_2" })],
     refunds: [],
+    subscriptions: [],
     disputes: [],
   };
   const gateways = {

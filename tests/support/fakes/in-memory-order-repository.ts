@@ -82,7 +82,9 @@ export function createInMemoryOrderRepository(
     },
     async find(orderId): Promise<OrderDetails | undefined> {
       const row = rows.get(orderId);
-      return row && { order: row.order, items: [...row.items], payments: [], refunds: [], disputes: [] };
+      return (
+        row && { order: row.order, items: [...row.items], payments: [], refunds: [], disputes: [], subscriptions: [] }
+      );
     },
     async list(filter, page) {
       const after = page.cursor ? decodeCursor(page.cursor) : undefined;

@@ -86,6 +86,7 @@ export function createInMemoryOrderStatusWriter() {
         payments: paid,
         refunds: payments.refunds().filter((refund) => ids.has(refund.payment_id)),
         disputes: payments.disputes().filter((dispute) => ids.has(dispute.payment_id)),
+        subscriptions: [],
       };
     }
     return {

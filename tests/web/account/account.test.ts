@@ -111,6 +111,27 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await page.close();
   }, 60_000);
 
+  test("the plans a subscription can move to are shown with what they bill, and switching to yearly applies at once", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.pos, "monthly");
+    const subscription = async () => (await get(customer, "/api/subscriptions")).items[0];
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer, "/subscriptions");
+    const line = page.getByRole("row", { name: new RegExp(products.pos.name) });
+    await line.getByRole("button", { name: "Change plan" }).click();
+    const yearly = line.getByRole("listitem").filter({ has: page.getByRole("button", { name: "Switch to yearly" }) });
+    await yearly.waitFor();
+    // The gateway's preview: the yearly price less the credit for the unused month, then the yearly price.
+    expect(await yearly.textContent()).toMatch(/\$27\d\.\d\d now, then \$310\.00 yearly/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await yearly.getByRole("button", { name: "Switch to yearly" }).click();
+    await line.getByText("Now yearly.").waitFor();
+    await line.getByText("yearly", { exact: true }).waitFor();
+    expect(await subscription()).toMatchObject({ billing_interval: "yearly", pending_interval: null });
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test("at 375 px wide no page is wider than the screen, and the keyboard reaches every section", async () => {
     const customer = await aCustomer();
     await bought(customer, products.licensed, "regular");

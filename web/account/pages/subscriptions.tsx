@@ -1,5 +1,6 @@
+import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
-import { formatTime, humanize } from "../../shared/format.ts";
+import { formatMoney, formatTime, humanize } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { api } from "../context.ts";
@@ -57,6 +58,74 @@ function UpdateCard(props: { subscription: Subscription }) {
   );
 }
 
+type PlanOptions = Schemas["PlanOptions"];
+
+/** What one plan would bill: at once (after the credit for unused time) and at each renewal. */
+function optionWords(option: PlanOptions["options"][number]): string {
+  const renewal = `then ${formatMoney(option.next_amount, option.currency)} ${option.billing_interval}`;
+  if (option.effective === "now") return `${formatMoney(option.due_now, option.currency)} now, ${renewal}`;
+  return `nothing now; from ${formatTime(option.next_billing_at)}, ${renewal}`;
+}
+
+/**
+ * The plans a subscription can move to, asked for on the click (each amount is the gateway's own
+ * preview), and the switch to one of them. A longer interval applies at once; a shorter one at the
+ * end of the paid period.
+ */
+function Plan(props: { subscription: Subscription; onDone: () => void }) {
+  const { subscription } = props;
+  const [options, setOptions] = useState<PlanOptions | undefined>();
+  const [changed, setChanged] = useState("");
+  const path = { params: { path: { id: subscription.id } } };
+  if (subscription.status !== "active" || subscription.cancel_at_period_end) return null;
+  if (!options) {
+    return (
+      <>
+        <ActionButton
+          label="Change plan"
+          run={() => unwrap(api.GET("/api/subscriptions/{id}/plan-options", path))}
+          describe={(found) => (found.options.length === 0 ? "No other plan is offered." : "")}
+          onDone={setOptions}
+        />
+        {changed ? (
+          <p role="status" class="note">
+            {changed}
+          </p>
+        ) : null}
+      </>
+    );
+  }
+  return (
+    <ul class="plan-options" aria-label="Plans">
+      {options.options.map((option) => (
+        <li key={option.billing_interval} data-plan={option.billing_interval}>
+          <ActionButton
+            label={`Switch to ${option.billing_interval}`}
+            run={() =>
+              unwrap(
+                api.POST("/api/subscriptions/{id}/change-plan", {
+                  ...path,
+                  body: { variant: option.billing_interval },
+                }),
+              )
+            }
+            onDone={(done) => {
+              setChanged(
+                done.change.effective === "now"
+                  ? `Now ${done.change.billing_interval}.`
+                  : `It becomes ${done.change.billing_interval} on ${formatTime(done.change.at)}.`,
+              );
+              setOptions(undefined);
+              props.onDone();
+            }}
+          />{" "}
+          <span class="note">{optionWords(option)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The customer's subscriptions: when each renews or ends, the change that applies to it, and the card it is paid with. */
 export function Subscriptions() {
   const { result, reload } = useLoad(() => unwrap(api.GET("/api/subscriptions")), []);
@@ -80,12 +149,20 @@ export function Subscriptions() {
                         <p class="error">The last renewal could not be collected: update your card.</p>
                       ) : null}
                     </td>
-                    <td>{humanize(subscription.billing_interval)}</td>
+                    <td>
+                      {humanize(subscription.billing_interval)}
+                      {subscription.pending_interval ? (
+                        <p class="note">
+                          {humanize(subscription.pending_interval)} from {formatTime(subscription.pending_at)}
+                        </p>
+                      ) : null}
+                    </td>
                     <td>
                       <Renewal subscription={subscription} />
                     </td>
                     <td>
                       <Change subscription={subscription} onDone={reload} /> <UpdateCard subscription={subscription} />
+                      <Plan subscription={subscription} onDone={reload} />
                     </td>
                   </tr>
                 ))}

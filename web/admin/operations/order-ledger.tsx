@@ -9,6 +9,22 @@ type Order = Schemas["AdminOrderDetails"];
 export const refundableOf = (payment: Schemas["Payment"]) =>
   payment.amount - payment.refunded_amount - payment.charged_back_amount;
 
+/** A subscription's plan now, when a change moved it from the variant bought (or one waits for the period end). */
+function PlanNow(props: { order: Order; itemId: string; bought: string }) {
+  const plan = props.order.subscriptions.find((each) => each.order_item_id === props.itemId);
+  if (!plan) return null;
+  return (
+    <>
+      {plan.billing_interval !== props.bought ? <p class="note">now {plan.billing_interval}</p> : null}
+      {plan.pending_interval ? (
+        <p class="note">
+          {plan.pending_interval} from {formatTime(plan.pending_at)}
+        </p>
+      ) : null}
+    </>
+  );
+}
+
 export function ItemTable(props: { order: Order }) {
   const { order } = props;
   return (
@@ -20,6 +36,7 @@ export function ItemTable(props: { order: Order }) {
             <td>
               {item.variant}
               {item.trial_days ? ` (${item.trial_days}-day trial)` : ""}
+              <PlanNow order={order} itemId={item.id} bought={item.variant} />
             </td>
             <td>{item.quantity}</td>
             <td>{formatMoney(item.unit_price, order.currency)}</td>
