@@ -71,6 +71,8 @@ export interface Config {
   /** Runs the minute tick (one instance at a time holds it). */
   readonly tickEnabled: boolean;
   readonly subscriptionGraceHours: number;
+  /** How long a license key replaced by an upgrade keeps validating. */
+  readonly licenseUpgradeGraceHours: number;
   /** When a subscriber's plan change takes effect at each gateway, to a longer interval and to a shorter one. */
   readonly planChanges: Readonly<Record<"gateway_a" | "gateway_b", PlanChangeSetting>>;
   /** How long an order waits for its payment before the minute tick expires it and its checkout. */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env): Config {
     },
     tickEnabled: boolean(env, "TICK_ENABLED", true),
     subscriptionGraceHours: integer(env, "SUBSCRIPTION_GRACE_HOURS", 72, 0, 24 * 60),
+    licenseUpgradeGraceHours: integer(env, "LICENSE_UPGRADE_GRACE_HOURS", 72, 0, 24 * 366),
     planChanges: { gateway_a: planChanges(env, "GATEWAY_A"), gateway_b: planChanges(env, "GATEWAY_B") },
     checkoutExpiryMinutes: integer(env, "CHECKOUT_EXPIRY_MINUTES", 1440, 1, 366 * 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),

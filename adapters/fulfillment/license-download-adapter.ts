@@ -34,15 +34,54 @@ export function createLicenseDownloadAdapter(deps: {
   licenses: LicenseWriter;
   signer: LicenseSigner;
   clock: Clock;
+  /** How long a key replaced by an upgrade keeps working (`LICENSE_UPGRADE_GRACE_HOURS`). */
+  upgradeGraceHours: number;
 }): FulfillmentAdapter {
   const { licenses } = deps;
+  /** The license a record delivered, or (for an upgrade's record) the license it upgraded. */
   const issuedFor = async (context: FulfillmentContext) => {
-    const issued = await licenses.findForRecord(context.record.id);
+    const upgrade = await licenses.upgradeFor(context.item.id);
+    const issued = upgrade
+      ? await licenses.findById(upgrade.license_id)
+      : await licenses.findForRecord(context.record.id);
     if (!issued) throw new Error(`fulfillment ${context.record.id} has no license`);
     return issued;
   };
+
+  /**
+   * An upgrade paid for: the same license takes the new type under a key signed anew (same id,
+   * seats and expiry); the key it had keeps working for the grace period, so machines in the field
+   * can fetch the new one.
+   */
+  async function upgrade(upgraded: { license_id: string; to_type: string }): Promise<FulfillmentOutcome> {
+    const current = await licenses.findById(upgraded.license_id);
+    if (!current) throw new Error(`license ${upgraded.license_id} does not exist`);
+    if (current.license.license_type === upgraded.to_type) return delivered(current);
+    const { license } = current;
+    const key = await deps.signer.sign({
+      lid: license.id,
+      pid: license.product_id,
+      cid: license.customer_id,
+      typ: upgraded.to_type,
+      max: license.max_activations,
+      iat: unixSeconds(deps.clock()),
+      exp: license.expires_at === null ? null : unixSeconds(license.expires_at),
+    });
+    const graceUntil = new Date(deps.clock().getTime() + deps.upgradeGraceHours * 3_600_000);
+    const changed = await licenses.upgrade(license.id, {
+      license_type: upgraded.to_type,
+      license_key: key,
+      previous_key_valid_until: graceUntil,
+    });
+    if (!changed) throw new Error(`license ${license.id} does not exist`);
+    return delivered(changed);
+  }
   const move = async (context: FulfillmentContext, change: Parameters<LicenseWriter["changeForRecord"]>[1]) => {
-    const changed = await licenses.changeForRecord(context.record.id, change);
+    // An upgrade's record moves the license it upgraded (a dispute of the upgrade's payment, say).
+    const owner = (await licenses.upgradeFor(context.item.id))
+      ? (await issuedFor(context)).license.fulfillment_record_id
+      : context.record.id;
+    const changed = await licenses.changeForRecord(owner, change);
     if (!changed) throw new Error(`fulfillment ${context.record.id} has no license`);
     return { external_status: changed.license.status };
   };
@@ -51,6 +90,8 @@ export function createLicenseDownloadAdapter(deps: {
     driver: "license_download",
 
     async fulfill(context) {
+      const upgraded = await licenses.upgradeFor(context.item.id);
+      if (upgraded) return upgrade(upgraded);
       const existing = await licenses.findForRecord(context.record.id);
       if (existing) return delivered(existing);
 
@@ -100,6 +141,9 @@ export function createLicenseDownloadAdapter(deps: {
     },
 
     async cancel(context) {
+      // An upgrade's own record delivered no license: ending it leaves the upgraded one as it is.
+      if (await licenses.upgradeFor(context.item.id))
+        return { external_status: (await issuedFor(context)).license.status };
       await licenses.revokeForRecord(context.record.id);
       return { external_status: "revoked" };
     },

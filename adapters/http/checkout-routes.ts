@@ -20,6 +20,12 @@ export interface CheckoutDeps {
     request: CheckoutRequest,
     idempotencyKey?: string,
   ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
+  upgradeLicense(
+    customerId: string,
+    licenseId: string,
+    variant: "extended",
+    idempotencyKey?: string,
+  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
 }
 
 const CheckoutBody = named(
@@ -169,6 +175,32 @@ export function createCheckoutRoutes(
           summary:
             "Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)",
           security: [{ bearer: [] }, {}],
+        },
+      },
+    )
+    .post(
+      "/api/licenses/:id/upgrade",
+      async ({ params, body, principal, headers, set }) => {
+        const retryAfter = waitFor({ customerId: principal.userId });
+        if (retryAfter > 0) return rateLimitedResponse(retryAfter);
+        const result = await deps.upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"]);
+        set.status = result.status;
+        if (result.replayed) set.headers["idempotent-replayed"] = "true";
+        return result.body;
+      },
+      {
+        auth: "customer",
+        params: t.Object({ id: t.String({ maxLength: 64 }) }),
+        body: t.Object({ variant: t.Literal("extended") }, { additionalProperties: false }),
+        headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
+        response: { 201: CheckoutSchema },
+        detail: {
+          tags: ["customer"],
+          summary:
+            "Upgrade my one-time license (regular to extended) by paying the difference (honours Idempotency-Key)",
+          description:
+            "Opens an order of its own, linked to the original (`metadata.upgrade_of`), for the difference between the two current prices for each seat, at the original order's gateway. Paid, the same license becomes `extended` under a new key; the old key keeps validating for `LICENSE_UPGRADE_GRACE_HOURS`, then answers `replaced`. Another customer's license is `404`; a subscription's, a revoked or suspended one, one already extended or with an upgrade waiting for payment `409` `LICENSE_UPGRADE_*`; a product that does not sell extended `422`.",
+          security: [{ bearer: [] }],
         },
       },
     );

@@ -109,7 +109,7 @@ export const LicenseValidationSchema = named(
     t.Object({ valid: t.Literal(false), reason: t.Literal("unknown_or_tampered") }),
     t.Object({
       valid: t.Boolean(),
-      reason: t.Nullable(everyOf<UnusableReason>()(["revoked", "suspended", "expired"])),
+      reason: t.Nullable(everyOf<UnusableReason>()(["revoked", "suspended", "expired", "replaced"])),
       license_id: Uuid,
       product_id: Uuid,
       product_name: t.String(),

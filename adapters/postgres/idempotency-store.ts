@@ -5,7 +5,7 @@ import type { Sql } from "./database.ts";
 const STALE_AFTER_SECONDS = 300;
 
 /** Which request a key belongs to: each route keeps its own keys, per user. */
-export type IdempotentRoute = "checkout.create" | "checkout.create.guest" | "order.refund";
+export type IdempotentRoute = "checkout.create" | "checkout.create.guest" | "order.refund" | "license.upgrade";
 
 export function createPostgresIdempotencyStore(sql: Sql, route: IdempotentRoute): IdempotencyStore {
   return {

@@ -6,9 +6,11 @@ export function createPostgresLicenseActivations(sql: Sql): LicenseActivations {
     async findByKey(key) {
       const [row] = await sql<StoredLicense[]>`
         select l.id, l.product_id, p.name as product_name, l.license_type, l.max_activations, l.expires_at, l.status,
-               (select count(*)::int from license_activations a where a.license_id = l.id) as activations
+               (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
+               case when l.license_key = ${key} then null else l.previous_key_valid_until end
+                 as replaced_key_valid_until
         from licenses l join products p on p.id = l.product_id
-        where l.license_key = ${key}`;
+        where l.license_key = ${key} or l.previous_key = ${key}`;
       return row;
     },
     activate(licenseId, fingerprint) {

@@ -38,8 +38,36 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
     return license && entitlement ? { license, entitlement } : undefined;
   }
 
+  async function findById(licenseId: string, db: Queryable = sql) {
+    const [license] = await db<License[]>`select ${licenseColumns} from licenses where id = ${licenseId}`;
+    const [entitlement] = await db<DownloadEntitlement[]>`
+      select ${entitlementColumns} from download_entitlements where license_id = ${licenseId}`;
+    return license && entitlement ? { license, entitlement } : undefined;
+  }
+
   return {
     findForRecord: (fulfillmentRecordId) => findForRecord(fulfillmentRecordId),
+    findById: (licenseId) => findById(licenseId),
+
+    async upgradeFor(orderItemId) {
+      const [found] = await sql<{ license_id: string; to_type: string }[]>`
+        select license_id, to_type from license_upgrades where order_item_id = ${orderItemId}`;
+      return found;
+    },
+
+    async upgrade(licenseId, change) {
+      // Under the row's lock: a second run finds the type already changed and leaves the key be.
+      return sql.begin(async (tx) => {
+        await tx`
+          update licenses set
+            previous_key = license_key,
+            previous_key_valid_until = ${change.previous_key_valid_until},
+            license_key = ${change.license_key},
+            license_type = ${change.license_type}
+          where id = ${licenseId} and license_type <> ${change.license_type}`;
+        return findById(licenseId, tx);
+      });
+    },
 
     issue({ license, entitlement }) {
       return sql.begin(async (tx) => {

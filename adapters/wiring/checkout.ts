@@ -1,11 +1,13 @@
 import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
-import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
+import { makeCreateCheckout, makeOpenCheckout } from "../../application/checkout/create-checkout.ts";
 import { makeExpireGatewayCheckout } from "../../application/checkout/expire-unpaid-orders.ts";
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
+import { makeLicenseUpgrade } from "../../application/checkout/license-upgrade.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresGuestCustomers } from "../postgres/guest-customers.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
+import { createPostgresLicenseUpgrades } from "../postgres/license-upgrades.ts";
 import { createOrderAccess } from "../security/order-access.ts";
 import type { CatalogFeature } from "./catalog.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
@@ -22,22 +24,34 @@ export function wireCheckout(
   }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
 ) {
   const access = createOrderAccess(infra.jwtSecret);
+  const opening = {
+    ...catalog,
+    orders: payments.orders,
+    customers: { find: users.findById },
+    access,
+    gateways: payments.gateways,
+    settings: payments.settings,
+    refs: payments.refs,
+    urls: checkoutReturnUrls(config.checkoutReturnUrl, config.publicBaseUrl),
+  };
   return {
     access,
     useCases: {
       calculateCheckout: makeCalculateCheckout(catalog),
       createCheckout: makeCreateCheckout({
-        ...catalog,
-        orders: payments.orders,
+        ...opening,
         idempotency: createPostgresIdempotencyStore(sql, "checkout.create"),
         guestIdempotency: createPostgresIdempotencyStore(sql, "checkout.create.guest"),
-        customers: { find: users.findById },
         guests: createPostgresGuestCustomers(sql),
-        access,
-        gateways: payments.gateways,
-        settings: payments.settings,
-        refs: payments.refs,
-        urls: checkoutReturnUrls(config.checkoutReturnUrl, config.publicBaseUrl),
+      }),
+      upgradeLicense: makeLicenseUpgrade({
+        licenses: createPostgresLicenseUpgrades(sql),
+        prices: payments.prices,
+        products: catalog.products,
+        currency: catalog.currency,
+        customers: opening.customers,
+        idempotency: createPostgresIdempotencyStore(sql, "license.upgrade"),
+        open: makeOpenCheckout(opening),
       }),
     },
     jobs: {

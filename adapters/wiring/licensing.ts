@@ -19,7 +19,12 @@ export function wireLicensing({ infra, config, sql, clock }: Platform) {
       licensing: makeLicenseService({ store: createPostgresLicenseActivations(sql), verifier: signer, clock }),
     },
     drivers: {
-      license_download: createLicenseDownloadAdapter({ licenses: createPostgresLicenseWriter(sql), signer, clock }),
+      license_download: createLicenseDownloadAdapter({
+        licenses: createPostgresLicenseWriter(sql),
+        signer,
+        clock,
+        upgradeGraceHours: config.licenseUpgradeGraceHours,
+      }),
     },
   };
 }

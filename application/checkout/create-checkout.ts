@@ -2,10 +2,16 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { CustomerNotFound, GuestCheckoutRefused, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
 import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
+import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
 import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
-import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
+import {
+  type CalculateCheckoutDeps,
+  type CalculatedCheckout,
+  type CheckoutRequest,
+  makeCalculateCheckout,
+} from "./calculate-checkout.ts";
 import type {
   CheckoutUrls,
   CustomerDirectory,
@@ -46,25 +52,35 @@ export interface CreateCheckoutDeps extends CalculateCheckoutDeps {
   readonly urls: CheckoutUrls;
 }
 
-/**
- * Creates the order with its items in one transaction, then opens the gateway's checkout. A
- * gateway failure leaves the order `checkout_failed` and the idempotency key free for a retry.
- */
-export function makeCreateCheckout(deps: CreateCheckoutDeps) {
-  const calculate = makeCalculateCheckout(deps);
+/** What an order opened for a purpose of its own (a license upgrade) adds to a checkout. */
+export interface OrderLink {
+  readonly upgrade_of: { readonly order_id: string; readonly license_id: string };
+  /** Records what the order is for, after it is created and before the gateway is asked. */
+  readonly record: (created: { order: Order; items: readonly OrderItem[] }) => Promise<void>;
+}
 
-  async function create(
+/**
+ * Creates the order with its priced items in one transaction, then opens the gateway's checkout.
+ * A gateway failure leaves the order `checkout_failed`.
+ */
+export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | "guestIdempotency" | "guests">) {
+  return async function open(
     customer: { id: string; email: string; name: string },
-    request: CheckoutRequest,
+    priced: CalculatedCheckout,
     guest: boolean,
+    link?: OrderLink,
   ): Promise<CheckoutResponse> {
-    const priced = await calculate(request);
     const customerId = customer.id;
     const gateway = priced.payment_gateway;
     const environment = await deps.settings.activeEnvironment(gateway);
     const taxBehavior = await deps.settings.taxBehavior(gateway);
     const metadata = canonicalJson(
-      orderMetadata({ payment_gateway: gateway, gateway_environment: environment, items: priced.items }),
+      orderMetadata({
+        payment_gateway: gateway,
+        gateway_environment: environment,
+        items: priced.items,
+        ...(link ? { upgrade_of: link.upgrade_of } : {}),
+      }),
     );
     const { order, items } = await deps.orders.create({
       customer_id: customerId,
@@ -75,6 +91,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
       totals: priced,
     });
     try {
+      if (link) await link.record({ order, items });
       const lines = await Promise.all(
         items.map(async (item) => {
           const refs = await deps.refs.list(item.product_id, gateway, environment);
@@ -131,7 +148,21 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
       await deps.orders.markCheckoutFailed(order.id, error instanceof Error ? error.message : "checkout failed");
       throw error;
     }
-  }
+  };
+}
+
+/**
+ * Creates the order with its items in one transaction, then opens the gateway's checkout. A
+ * gateway failure leaves the order `checkout_failed` and the idempotency key free for a retry.
+ */
+export function makeCreateCheckout(deps: CreateCheckoutDeps) {
+  const calculate = makeCalculateCheckout(deps);
+  const open = makeOpenCheckout(deps);
+  const create = async (
+    customer: { id: string; email: string; name: string },
+    request: CheckoutRequest,
+    guest: boolean,
+  ) => open(customer, await calculate(request), guest);
 
   /**
    * Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.

@@ -79,6 +79,29 @@ export interface IdempotencyStore {
   abandon(customerId: string, key: string): Promise<void>;
 }
 
+/** A license as an upgrade of it needs it: its owner, type, status and the purchase it came from. */
+export interface UpgradableLicense {
+  readonly id: string;
+  readonly customer_id: string;
+  readonly product_id: string;
+  readonly license_type: string;
+  readonly status: "active" | "suspended" | "revoked";
+  readonly order_id: string;
+  readonly payment_type: "one_time" | "subscription";
+  /** Seats bought: the upgrade pays the difference for each. */
+  readonly quantity: number;
+  readonly payment_gateway: PaymentGatewayName;
+}
+
+/** Licenses being upgraded by orders of their own. */
+export interface LicenseUpgrades {
+  find(licenseId: string): Promise<UpgradableLicense | undefined>;
+  /** An upgrade order of the license still waiting for its payment, if one is. */
+  pending(licenseId: string): Promise<{ readonly order_id: string } | undefined>;
+  /** The order item that pays for the upgrade of the license, from one type to another. */
+  record(orderItemId: string, licenseId: string, fromType: string, toType: string): Promise<void>;
+}
+
 export interface CustomerDirectory {
   find(customerId: string): Promise<{ id: string; email: string; name: string } | undefined>;
 }

@@ -38,6 +38,18 @@ export interface IssuedLicense {
 
 export interface LicenseWriter {
   findForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
+  findById(licenseId: string): Promise<IssuedLicense | undefined>;
+  /** The license an order item paid to upgrade, and the type it upgrades it to; undefined for any other item. */
+  upgradeFor(orderItemId: string): Promise<{ readonly license_id: string; readonly to_type: string } | undefined>;
+  /**
+   * Gives the license its new type and key; the key it had keeps working until
+   * `previous_key_valid_until`. A license already of that type is left as it is (the upgrade ran
+   * before). Undefined when the license does not exist.
+   */
+  upgrade(
+    licenseId: string,
+    change: { license_type: string; license_key: string; previous_key_valid_until: Date },
+  ): Promise<IssuedLicense | undefined>;
   /**
    * Stores a license and its download entitlement together. When the record already has them
    * (a concurrent or earlier run), those are returned and the new key is dropped.

@@ -3,12 +3,13 @@ import { DomainError, fixedError, ReasonedRefusal } from "../../domain/shared/do
 export class LicenseNotFound extends fixedError("LICENSE_NOT_FOUND", "not_found", "No valid license has this key.") {}
 
 /** Why a genuine key does not work now; `validate` answers the same words as `reason`. */
-export type UnusableReason = "revoked" | "suspended" | "expired";
+export type UnusableReason = "revoked" | "suspended" | "expired" | "replaced";
 
 const UNUSABLE: Readonly<Record<UnusableReason, string>> = {
   revoked: "This license has been revoked.",
   suspended: "This license is suspended while its subscription is unpaid or its payment is disputed.",
   expired: "This license has expired.",
+  replaced: "This key was replaced when the license was upgraded; use the new key from your account.",
 };
 
 export class LicenseUnusable extends ReasonedRefusal<UnusableReason> {

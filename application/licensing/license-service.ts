@@ -11,9 +11,12 @@ export function makeLicenseService(deps: { store: LicenseActivations; verifier: 
   }
 
   const expired = (license: StoredLicense) => license.expires_at !== null && license.expires_at <= deps.clock();
-  // A revoked license stays revoked whatever its dates; a suspended one comes back when paid.
+  // A revoked license stays revoked whatever its dates; a suspended one comes back when paid. A key
+  // an upgrade replaced works through its grace period, then says so.
+  const replaced = (license: StoredLicense) =>
+    license.replaced_key_valid_until !== null && license.replaced_key_valid_until <= deps.clock();
   const unusable = (license: StoredLicense): UnusableReason | null =>
-    license.status !== "active" ? license.status : expired(license) ? "expired" : null;
+    license.status !== "active" ? license.status : replaced(license) ? "replaced" : expired(license) ? "expired" : null;
 
   return {
     publicKeyPem: () => deps.verifier.publicKeyPem(),

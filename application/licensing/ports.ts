@@ -16,6 +16,8 @@ export interface StoredLicense {
   readonly expires_at: Date | null;
   readonly status: "active" | "suspended" | "revoked";
   readonly activations: number;
+  /** Set when the key given is the one the license had before an upgrade re-signed it: it works until then. */
+  readonly replaced_key_valid_until: Date | null;
 }
 
 export interface LicenseActivations {

@@ -1,4 +1,4 @@
-import { fixedError } from "../shared/domain-error.ts";
+import { fixedError, ReasonedRefusal } from "../shared/domain-error.ts";
 
 export class NoCommonGateway extends fixedError(
   "NO_COMMON_GATEWAY",
@@ -26,3 +26,23 @@ export class GuestCheckoutRefused extends fixedError(
   "This email address cannot buy here. Contact the shop.",
   [{ path: "/email", code: "GUEST_CHECKOUT_REFUSED", message: "cannot buy here" }],
 ) {}
+
+/** Why a license cannot be upgraded now. */
+export type LicenseUpgradeRefusal = "revoked" | "suspended" | "subscription" | "already_upgraded" | "pending";
+
+const UPGRADE_REFUSALS: Readonly<Record<LicenseUpgradeRefusal, string>> = {
+  revoked: "This license has been revoked.",
+  suspended: "This license is suspended until its payment is settled.",
+  subscription: "A license that comes with a subscription changes with the subscription's plan.",
+  already_upgraded: "This license is already of that type.",
+  pending: "An upgrade of this license is waiting for its payment: finish or cancel that checkout first.",
+};
+
+export class LicenseUpgradeRefused extends ReasonedRefusal<LicenseUpgradeRefusal> {
+  constructor(reason: LicenseUpgradeRefusal) {
+    super("LICENSE_UPGRADE", UPGRADE_REFUSALS, reason);
+  }
+}
+
+/** A license id that names none of the customer's licenses. */
+export class OwnLicenseNotFound extends fixedError("LICENSE_NOT_FOUND", "not_found", "The license does not exist.") {}

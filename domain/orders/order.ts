@@ -39,8 +39,11 @@ export function orderMetadata(input: {
   payment_gateway: PaymentGatewayName;
   gateway_environment: GatewayEnvironment;
   items: readonly PricedItem[];
+  /** An upgrade's link to what it upgrades: the original order and its license. */
+  upgrade_of?: { readonly order_id: string; readonly license_id: string };
 }) {
   return {
+    ...(input.upgrade_of ? { upgrade_of: input.upgrade_of } : {}),
     payment_gateway: input.payment_gateway,
     gateway_environment: input.gateway_environment,
     items: input.items.map((item) => ({

@@ -731,6 +731,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/licenses/{id}/upgrade": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upgrade my one-time license (regular to extended) by paying the difference (honours Idempotency-Key)
+         * @description Opens an order of its own, linked to the original (`metadata.upgrade_of`), for the difference between the two current prices for each seat, at the original order's gateway. Paid, the same license becomes `extended` under a new key; the old key keeps validating for `LICENSE_UPGRADE_GRACE_HOURS`, then answers `replaced`. Another customer's license is `404`; a subscription's, a revoked or suspended one, one already extended or with an upgrade waiting for payment `409` `LICENSE_UPGRADE_*`; a product that does not sell extended `422`.
+         */
+        post: operations["postApiLicensesByIdUpgrade"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/gateway_a/settings": {
         parameters: {
             query?: never;
@@ -2355,7 +2375,7 @@ export interface components {
         } | {
             valid: boolean;
             /** @enum {string|null} */
-            reason: "revoked" | "suspended" | "expired" | null;
+            reason: "revoked" | "suspended" | "expired" | "replaced" | null;
             /** Format: uuid */
             license_id: string;
             /** Format: uuid */
@@ -4394,6 +4414,45 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesByIdUpgrade: {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    variant: "extended";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Checkout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };

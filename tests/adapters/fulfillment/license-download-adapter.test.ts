@@ -18,7 +18,12 @@ beforeAll(async () => {
   signer = createLicenseSigner(await loadLicenseKeyPair({}));
 });
 const adapter = () =>
-  createLicenseDownloadAdapter({ licenses: createPostgresLicenseWriter(db.current.sql), signer, clock: () => now });
+  createLicenseDownloadAdapter({
+    licenses: createPostgresLicenseWriter(db.current.sql),
+    signer,
+    clock: () => now,
+    upgradeGraceHours: 72,
+  });
 
 const aContext = (item: ItemOverrides = {}) =>
   aFulfillmentContext(db.current.sql, {

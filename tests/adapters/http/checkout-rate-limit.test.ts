@@ -115,6 +115,7 @@ describe("the customer's bucket refills with time", () => {
           const body = { ...order, payment_gateway: "gateway_b" as const, checkout: session };
           return { status: 201, body: { ...body, order_status_url: `http://shop.test/orders/${id}` }, replayed: false };
         },
+        upgradeLicense: marketplace.deps.upgradeLicense,
       },
       { perCustomer: { burst: 1, perSecond: 1 }, now: () => now },
     );

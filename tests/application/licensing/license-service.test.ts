@@ -25,6 +25,7 @@ function setup() {
       max_activations: 2,
       expires_at: new Date("2027-06-01T12:00:00.000Z"),
       status: "active" as const,
+      replaced_key_valid_until: null,
       ...overrides,
     };
     const key = verifier.issue({
