@@ -132,6 +132,27 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await page.close();
   }, 60_000);
 
+  test("a regular license is upgraded to extended from the Licenses page: the gateway's checkout for the difference, then the license is extended", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.licensed, "regular");
+    const license = async () => (await get(customer, "/api/licenses")).items[0];
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer, "/licenses");
+    const card = page.getByRole("article", { name: new RegExp(products.licensed.name) });
+    await card.getByRole("button", { name: "Upgrade to extended" }).click();
+    await page.waitForURL(/\/checkout\/gateway_b\/cs_/);
+    // The difference between the two prices: 149.00 - 49.00.
+    expect(await page.textContent("body")).toContain("100.00");
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL(/\/orders\/[0-9a-f-]+\?checkout=success/);
+    await eventually(async () => (await license()).license_type === "extended", 8000, "extended");
+    await page.goto(`${e2e.url}/account/licenses`);
+    await card.getByText("(extended)").waitFor();
+    expect(await card.getByRole("button", { name: "Upgrade to extended" }).count()).toBe(0);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test("at 375 px wide no page is wider than the screen, and the keyboard reaches every section", async () => {
     const customer = await aCustomer();
     await bought(customer, products.licensed, "regular");

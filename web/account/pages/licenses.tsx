@@ -1,11 +1,37 @@
 import { type Schemas, unwrap } from "../../shared/api.ts";
-import { formatTime, humanize, safeHref } from "../../shared/format.ts";
+import { formatMoney, formatTime, humanize, safeHref } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
-import { Loaded } from "../../shared/ui.tsx";
+import { ActionButton, Loaded } from "../../shared/ui.tsx";
 import { Card } from "../card.tsx";
 import { api } from "../context.ts";
 
 type License = Schemas["License"];
+
+/**
+ * A regular license moves up to extended by paying the difference: an order of its own at the
+ * gateway's checkout, where the page leads. Paid, the same license is re-keyed as extended.
+ */
+function Upgrade(props: { license: License }) {
+  if (props.license.license_type !== "regular" || props.license.status !== "active") return null;
+  return (
+    <p>
+      <ActionButton
+        label="Upgrade to extended"
+        run={async () => {
+          const opened = await unwrap(
+            api.POST("/api/licenses/{id}/upgrade", {
+              params: { path: { id: props.license.id } },
+              body: { variant: "extended" },
+            }),
+          );
+          window.location.assign(opened.checkout.url);
+          return opened;
+        }}
+        describe={(opened) => `Opening the checkout for ${formatMoney(opened.total, opened.currency)}…`}
+      />
+    </p>
+  );
+}
 
 function LicenseCard(props: { license: License }) {
   const { license } = props;
@@ -39,6 +65,7 @@ function LicenseCard(props: { license: License }) {
           "No download is available for this license."
         )}
       </p>
+      <Upgrade license={license} />
     </Card>
   );
 }
