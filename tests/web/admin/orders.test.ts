@@ -11,6 +11,7 @@ import {
   eventually,
   fulfillmentReaches,
   http,
+  posProductFor,
   registerCustomer,
   useE2e,
 } from "../../support/e2e.ts";
@@ -86,6 +87,40 @@ describe.skipIf(!hasChromium)("the Orders pages", () => {
     await page.getByText("Approved; the order is now disputed.").waitFor();
     await attention.waitFor({ state: "detached" });
     expect((await adminOrder(disputed)).needs_attention).toBeFalse();
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test("a plan change shows on the order's page: the item's plan now, and the proration among the payments", async () => {
+    const product = await createProduct(e2e, posProductFor(e2e));
+    const customer = await registerCustomer(e2e);
+    const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "monthly" }], "gateway_b");
+    await fulfillmentReaches(db, orderId, "active", 8000);
+    const [subscription] = await db.current.sql<
+      { id: string }[]
+    >`select id from subscriptions where order_id = ${orderId}`;
+    const changed = await http(e2e.url, "POST", `/api/subscriptions/${subscription?.id}/change-plan`, {
+      token: customer.token,
+      body: { variant: "yearly" },
+    });
+    expect(changed.status).toBe(200);
+    await eventually(
+      async () =>
+        (await db.current.sql`select 1 from payments where order_id = ${orderId} and kind = 'proration'`).length === 1,
+      8000,
+      "the proration payment",
+    );
+    const page = await browser.newPage();
+    const watched = watchPage(page);
+    await signIn(page, e2e.url, "admin", admin, `/orders/${orderId}`);
+    const items = page.getByRole("region", { name: "Items" });
+    await items.getByText("now yearly").waitFor();
+    const payments = page.getByRole("region", { name: "Payments" });
+    const kinds = await payments
+      .getByRole("row")
+      .evaluateAll((rows) => rows.slice(1).map((row) => row.querySelectorAll("td")[1]?.textContent));
+    expect(kinds).toEqual(["initial", "proration"]);
+    expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 60_000);
