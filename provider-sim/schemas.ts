@@ -43,7 +43,12 @@ export const ReasonRequestSchema = t.Object(
 );
 
 export const UpgradeRequestSchema = t.Object(
-  { external_reference_id: Identifier, plan: Identifier, billing_interval: t.Optional(literals(BILLING_INTERVALS)) },
+  {
+    external_reference_id: Identifier,
+    plan: Identifier,
+    billing_interval: t.Optional(literals(BILLING_INTERVALS)),
+    current_period_end: t.Optional(t.String({ format: "date-time" })),
+  },
   closed,
 );
 

@@ -29,7 +29,7 @@ export interface TenantStore {
   byTenantId(tenantId: string): TenantRecord;
   suspend(reference: string): TenantRecord;
   cancel(reference: string): TenantRecord;
-  upgrade(reference: string, plan: string, interval?: BillingInterval): TenantRecord;
+  upgrade(reference: string, plan: string, interval?: BillingInterval, paidUntil?: Date): TenantRecord;
   list(page: TenantPageRequest): { readonly items: TenantRecord[]; readonly next_cursor: string | null };
   countByStatus(): Record<TenantStatus, number>;
   all(): TenantRecord[];
@@ -73,10 +73,10 @@ export function createTenantStore(deps: { readonly plans: readonly Plan[]; reado
     },
     suspend: (reference) => save(suspended(find(reference), deps.clock.now())),
     cancel: (reference) => save(cancelled(find(reference), deps.clock.now())),
-    upgrade(reference, plan, interval) {
+    upgrade(reference, plan, interval, paidUntil) {
       const record = find(reference);
       resolvePlan(deps.plans, plan, interval ?? record.billing_interval, interval ? "/billing_interval" : "/plan");
-      return save(upgraded(record, plan, deps.clock.now(), interval));
+      return save(upgraded(record, plan, deps.clock.now(), interval, paidUntil));
     },
     list({ status, cursor, limit }) {
       const after = cursor === undefined ? undefined : decodeTenantCursor(cursor);

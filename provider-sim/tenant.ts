@@ -100,9 +100,15 @@ export function cancelled(record: TenantRecord, now: Date): TenantRecord {
 
 /**
  * A new plan; a tenant that is not active starts a fresh paid period now, and so does one moved to
- * another billing interval.
+ * another billing interval, unless it is paid until a given end (its periods then roll on from it).
  */
-export function upgraded(record: TenantRecord, plan: string, now: Date, interval?: BillingInterval): TenantRecord {
+export function upgraded(
+  record: TenantRecord,
+  plan: string,
+  now: Date,
+  interval?: BillingInterval,
+  paidUntil?: Date,
+): TenantRecord {
   if (record.status === "cancelled") throw tenantCancelled();
   const billing_interval = interval ?? record.billing_interval;
   if (record.status === "active" && billing_interval === record.billing_interval) {
@@ -113,8 +119,8 @@ export function upgraded(record: TenantRecord, plan: string, now: Date, interval
     plan,
     billing_interval,
     status: "active",
-    current_period_end: addIntervals(now, billing_interval, 1),
-    period_anchor: now,
+    current_period_end: paidUntil && paidUntil > now ? paidUntil : addIntervals(now, billing_interval, 1),
+    period_anchor: paidUntil && paidUntil > now ? paidUntil : now,
     updated_at: now,
   };
 }

@@ -77,14 +77,37 @@ export function createLicenseDownloadAdapter(deps: {
     return delivered(changed);
   }
   const move = async (context: FulfillmentContext, change: Parameters<LicenseWriter["changeForRecord"]>[1]) => {
-    // An upgrade's record moves the license it upgraded (a dispute of the upgrade's payment, say).
-    const owner = (await licenses.upgradeFor(context.item.id))
-      ? (await issuedFor(context)).license.fulfillment_record_id
-      : context.record.id;
-    const changed = await licenses.changeForRecord(owner, change);
+    // An upgrade's record holds no license of its own: a dispute of the upgrade's payment leaves the
+    // license the customer paid for first as it is; a lost one takes the upgrade back (cancel).
+    if (await licenses.upgradeFor(context.item.id)) {
+      return { external_status: (await issuedFor(context)).license.status };
+    }
+    const changed = await licenses.changeForRecord(context.record.id, change);
     if (!changed) throw new Error(`fulfillment ${context.record.id} has no license`);
     return { external_status: changed.license.status };
   };
+
+  async function revert(upgraded: { license_id: string; from_type: string; to_type: string }) {
+    const current = await licenses.findById(upgraded.license_id);
+    if (!current) throw new Error(`license ${upgraded.license_id} does not exist`);
+    const { license } = current;
+    if (license.license_type !== upgraded.to_type) return { external_status: license.status };
+    const key = await deps.signer.sign({
+      lid: license.id,
+      pid: license.product_id,
+      cid: license.customer_id,
+      typ: upgraded.from_type,
+      max: license.max_activations,
+      iat: unixSeconds(deps.clock()),
+      exp: license.expires_at === null ? null : unixSeconds(license.expires_at),
+    });
+    const reverted = await licenses.revertUpgrade(license.id, {
+      upgraded_type: upgraded.to_type,
+      license_type: upgraded.from_type,
+      license_key: key,
+    });
+    return { external_status: reverted?.license.status ?? license.status };
+  }
 
   return {
     driver: "license_download",
@@ -141,9 +164,10 @@ export function createLicenseDownloadAdapter(deps: {
     },
 
     async cancel(context) {
-      // An upgrade's own record delivered no license: ending it leaves the upgraded one as it is.
-      if (await licenses.upgradeFor(context.item.id))
-        return { external_status: (await issuedFor(context)).license.status };
+      // An upgrade refunded or lost in a dispute is taken back: the license returns to the type
+      // first paid for, under a key of that type, and the upgraded key stops working.
+      const upgraded = await licenses.upgradeFor(context.item.id);
+      if (upgraded) return revert(upgraded);
       await licenses.revokeForRecord(context.record.id);
       return { external_status: "revoked" };
     },

@@ -80,7 +80,8 @@ export function createMultitenantSaasAdapter(deps: {
     // Upgrading to the same plan converts a trial and reactivates a suspended or expired tenant.
     resume: async (context) =>
       stateOf(await deps.provider.upgrade(configOf(context), referenceOf(context), planOf(context))),
-    // The subscription moved to another interval: the tenant moves with it, its period starting now.
+    // The subscription moved to another interval: the tenant moves with it, paid until the period
+    // the gateway reports (a change billed now starts a new one; one that waits keeps the old end).
     changePlan: async (context) =>
       stateOf(
         await deps.provider.upgrade(
@@ -88,6 +89,7 @@ export function createMultitenantSaasAdapter(deps: {
           referenceOf(context),
           planOf(context),
           context.subscription?.billing_interval,
+          context.subscription?.current_period_end ?? undefined,
         ),
       ),
   };

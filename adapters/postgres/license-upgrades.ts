@@ -22,7 +22,9 @@ export function createPostgresLicenseUpgrades(sql: Sql): LicenseUpgrades {
         select i.order_id from license_upgrades u
         join order_items i on i.id = u.order_item_id
         join orders o on o.id = i.order_id
-        where u.license_id = ${licenseId} and o.status = 'pending_payment'
+        where u.license_id = ${licenseId}
+          and (o.status in ('pending_payment', 'paid', 'flagged', 'partially_refunded', 'disputed')
+               or (o.status = 'checkout_failed' and o.created_at > now() - interval '1 day'))
         limit 1`;
       return found;
     },

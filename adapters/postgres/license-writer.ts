@@ -50,9 +50,22 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
     findById: (licenseId) => findById(licenseId),
 
     async upgradeFor(orderItemId) {
-      const [found] = await sql<{ license_id: string; to_type: string }[]>`
-        select license_id, to_type from license_upgrades where order_item_id = ${orderItemId}`;
+      const [found] = await sql<{ license_id: string; from_type: string; to_type: string }[]>`
+        select license_id, from_type, to_type from license_upgrades where order_item_id = ${orderItemId}`;
       return found;
+    },
+
+    async revertUpgrade(licenseId, change) {
+      return sql.begin(async (tx) => {
+        await tx`
+          update licenses set
+            license_type = ${change.license_type},
+            license_key = ${change.license_key},
+            previous_key = null,
+            previous_key_valid_until = null
+          where id = ${licenseId} and license_type = ${change.upgraded_type}`;
+        return findById(licenseId, tx);
+      });
     },
 
     async upgrade(licenseId, change) {

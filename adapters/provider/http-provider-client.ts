@@ -106,11 +106,12 @@ export function createHttpProviderClient(deps: { secrets: SecretStore; outbound:
         ...(reason ? { reason } : {}),
       }),
 
-    upgrade: (config, reference, plan, interval) =>
+    upgrade: (config, reference, plan, interval, paidUntil) =>
       post(config, DEFAULT_PROVIDER_PATHS.upgrade_endpoint, {
         external_reference_id: reference,
         plan,
         ...(interval ? { billing_interval: interval } : {}),
+        ...(interval && paidUntil ? { current_period_end: paidUntil.toISOString() } : {}),
       }),
 
     async management(config, request) {

@@ -16,7 +16,7 @@ import type { Platform } from "./platform.ts";
 
 /** Prices a cart, opens an order with the chosen gateway's hosted checkout, and closes it when it expires. */
 export function wireCheckout(
-  { config, infra, sql, logger }: Platform,
+  { config, infra, sql, logger, mutex }: Platform,
   {
     catalog,
     payments,
@@ -52,6 +52,7 @@ export function wireCheckout(
         customers: opening.customers,
         idempotency: createPostgresIdempotencyStore(sql, "license.upgrade"),
         open: makeOpenCheckout(opening),
+        mutex,
       }),
     },
     jobs: {

@@ -5,6 +5,7 @@ import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import type { VariantPrices } from "../payments/ports.ts";
 import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
+import type { Mutex } from "../shared/ports.ts";
 import type { CalculatedCheckout } from "./calculate-checkout.ts";
 import type { CheckoutResponse, makeOpenCheckout } from "./create-checkout.ts";
 import type { CustomerDirectory, IdempotencyStore, LicenseUpgrades, UpgradableLicense } from "./ports.ts";
@@ -30,6 +31,8 @@ export function makeLicenseUpgrade(deps: {
   readonly customers: CustomerDirectory;
   readonly idempotency: IdempotencyStore;
   readonly open: ReturnType<typeof makeOpenCheckout>;
+  /** One upgrade of a license opens at a time, across instances. */
+  readonly mutex: Mutex;
 }) {
   async function upgradable(customerId: string, licenseId: string, variant: string): Promise<UpgradableLicense> {
     const license = await deps.licenses.find(licenseId);
@@ -80,16 +83,19 @@ export function makeLicenseUpgrade(deps: {
     const customer = await deps.customers.find(customerId);
     if (!customer) throw new OwnLicenseNotFound();
     const request = { license_id: licenseId, variant };
-    return runIdempotently(deps.idempotency, customer.id, idempotencyKey, request, async () => {
-      const license = await upgradable(customerId, licenseId, variant);
-      if (await deps.licenses.pending(license.id)) throw new LicenseUpgradeRefused("pending");
-      const checkout = await deps.open(customer, await priced(license, variant), false, {
-        upgrade_of: { order_id: license.order_id, license_id: license.id },
-        record: async ({ items }) => {
-          for (const item of items) await deps.licenses.record(item.id, license.id, license.license_type, variant);
-        },
-      });
-      return { status: 201, body: checkout };
-    });
+    return runIdempotently(deps.idempotency, customer.id, idempotencyKey, request, () =>
+      // Checked and opened under the license's lock: two requests cannot both open an upgrade.
+      deps.mutex.withLock(`license-upgrade:${licenseId}`, async () => {
+        const license = await upgradable(customerId, licenseId, variant);
+        if (await deps.licenses.pending(license.id)) throw new LicenseUpgradeRefused("pending");
+        const checkout = await deps.open(customer, await priced(license, variant), false, {
+          upgrade_of: { order_id: license.order_id, license_id: license.id },
+          record: async ({ items }) => {
+            for (const item of items) await deps.licenses.record(item.id, license.id, license.license_type, variant);
+          },
+        });
+        return { status: 201, body: checkout };
+      }),
+    );
   };
 }

@@ -96,7 +96,10 @@ export interface UpgradableLicense {
 /** Licenses being upgraded by orders of their own. */
 export interface LicenseUpgrades {
   find(licenseId: string): Promise<UpgradableLicense | undefined>;
-  /** An upgrade order of the license still waiting for its payment, if one is. */
+  /**
+   * An upgrade order of the license that may still be paid or was paid and stands (waiting for its
+   * payment, paid and not yet delivered, or its checkout failed within the last day), if one is.
+   */
   pending(licenseId: string): Promise<{ readonly order_id: string } | undefined>;
   /** The order item that pays for the upgrade of the license, from one type to another. */
   record(orderItemId: string, licenseId: string, fromType: string, toType: string): Promise<void>;

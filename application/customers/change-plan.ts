@@ -13,9 +13,10 @@ import type {
   VariantPrices,
 } from "../payments/ports.ts";
 import type { Clock } from "../shared/clock-and-log.ts";
+import { UpstreamRejected } from "../shared/errors.ts";
 import { followGatewayPlan } from "../shared/subscription-plan.ts";
 import type { UnitOfWork } from "../shared/unit-of-work.ts";
-import { SubscriptionChangeRefused, SubscriptionNotFound } from "./errors.ts";
+import { PlanChangeRefusedByGateway, SubscriptionChangeRefused, SubscriptionNotFound } from "./errors.ts";
 import type { CustomerReadModel, CustomerSubscription } from "./ports.ts";
 
 /**
@@ -158,7 +159,14 @@ export function makeChangePlan(deps: {
       if (variant === record.billing_interval) refuse(`The subscription is already ${variant}.`);
       const change =
         (await planChange(record, gatewayId, variant)) ?? refuse(`The product is not sold ${variant} at the moment.`);
-      const remote = await deps.gateways[record.gateway as PaymentGatewayName].changePlan(change);
+      const remote = await deps.gateways[record.gateway as PaymentGatewayName].changePlan(change).catch((error) => {
+        // A refusal of the subscriber's (a declined card, Paddle's lock before a renewal) is theirs
+        // to read; the gateway's own failures stay upstream errors.
+        if (error instanceof UpstreamRejected && error.status >= 400 && error.status < 500 && error.status !== 401) {
+          throw new PlanChangeRefusedByGateway(error.detail);
+        }
+        throw error;
+      });
       const occurrence = `${record.gateway}:plan:${remote.price_id ?? variant}:${remote.current_period_end ?? ""}`;
       const now = deps.clock();
       // The gateway bills the new price from the end of the paid period, as it reports it.
@@ -167,7 +175,8 @@ export function makeChangePlan(deps: {
         let effectiveAt = paidUntil ?? now;
         for (const each of await scope.subscriptions.findByGatewayId(record.gateway, gatewayId)) {
           const moved = await followGatewayPlan(scope, deps.fulfillment, each, { remote, for_sale: true }, occurrence);
-          if (moved) continue;
+          // Already on the new plan (the gateway's own event applied it first), or applied now.
+          if (moved || remote.billing_interval === variant || each.billing_interval === variant) continue;
           // The change waits at the gateway (Stripe's schedule): the record says what comes when.
           effectiveAt = paidUntil ?? each.current_period_end ?? now;
           const later = paidUntil && (!each.current_period_end || paidUntil > each.current_period_end);

@@ -92,3 +92,16 @@ export class LinkExpired extends fixedError(
   "gone",
   "This link has expired; open your account, or use the link in a newer email.",
 ) {}
+
+/**
+ * The gateway refused the plan change for a reason of the subscriber's (a declined card, a renewal
+ * about to be billed): the plan stays as it was, and the gateway's words say why.
+ */
+export class PlanChangeRefusedByGateway extends DomainError {
+  readonly code = "PLAN_CHANGE_REFUSED";
+  readonly category = "conflict";
+
+  constructor(detail: string | undefined) {
+    super(`The payment gateway refused the change; the plan stays as it was.${detail ? ` It said: ${detail}` : ""}`);
+  }
+}

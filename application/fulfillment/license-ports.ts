@@ -40,7 +40,9 @@ export interface LicenseWriter {
   findForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
   findById(licenseId: string): Promise<IssuedLicense | undefined>;
   /** The license an order item paid to upgrade, and the type it upgrades it to; undefined for any other item. */
-  upgradeFor(orderItemId: string): Promise<{ readonly license_id: string; readonly to_type: string } | undefined>;
+  upgradeFor(
+    orderItemId: string,
+  ): Promise<{ readonly license_id: string; readonly from_type: string; readonly to_type: string } | undefined>;
   /**
    * Gives the license its new type and key; the key it had keeps working until
    * `previous_key_valid_until`. A license already of that type is left as it is (the upgrade ran
@@ -58,6 +60,15 @@ export interface LicenseWriter {
     license: Omit<License, "status" | "created_at">;
     entitlement: Pick<DownloadEntitlement, "artifact_source" | "version">;
   }): Promise<IssuedLicense>;
+  /**
+   * Takes an upgrade back (its payment was refunded or lost in a dispute): the license returns to
+   * `license_type` under `license_key`, and every key it had before stops working at once. A
+   * license not of the upgraded type is left as it is.
+   */
+  revertUpgrade(
+    licenseId: string,
+    change: { upgraded_type: string; license_type: string; license_key: string },
+  ): Promise<IssuedLicense | undefined>;
   /** Revokes the record's license and entitlement; undefined when it has none. */
   revokeForRecord(fulfillmentRecordId: string): Promise<IssuedLicense | undefined>;
   /**

@@ -49,12 +49,16 @@ export interface ProviderClient {
   status(config: MultitenantSaasConfig, externalReferenceId: string): Promise<ProviderTenant>;
   suspend(config: MultitenantSaasConfig, externalReferenceId: string, reason?: string): Promise<ProviderTenant>;
   cancel(config: MultitenantSaasConfig, externalReferenceId: string, reason?: string): Promise<ProviderTenant>;
-  /** With `interval`, the tenant moves to that billing interval and its period starts again now. */
+  /**
+   * With `interval`, the tenant moves to that billing interval; its period runs to `paidUntil` when
+   * given, else starts again now.
+   */
   upgrade(
     config: MultitenantSaasConfig,
     externalReferenceId: string,
     plan: string,
     interval?: BillingInterval,
+    paidUntil?: Date,
   ): Promise<ProviderTenant>;
   /** A read-only management call, its body checked against the contract's schema for `view`. */
   management(config: MultitenantSaasConfig, request: ManagementRequest): Promise<unknown>;

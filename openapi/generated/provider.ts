@@ -113,8 +113,9 @@ export interface paths {
          * Change the plan; (re)activates a trialing, suspended or expired tenant
          * @description A cancelled tenant answers 409 `TENANT_CANCELLED`. Without `billing_interval` the tenant keeps
          *     its billing interval; with one (the subscriber changed plan, say monthly to yearly) it moves
-         *     to it and its paid period starts again now. A plan that does not offer the interval answers
-         *     422 `UNSUPPORTED_BILLING_INTERVAL`.
+         *     to it, and its paid period runs to `current_period_end` when given (a change that waits for
+         *     the end of the period paid), else starts again now. A plan that does not offer the interval
+         *     answers 422 `UNSUPPORTED_BILLING_INTERVAL`.
          */
         post: operations["upgrade"];
         delete?: never;
@@ -261,6 +262,8 @@ export interface components {
             external_reference_id: string;
             plan: string;
             billing_interval?: components["schemas"]["BillingInterval"];
+            /** Format: date-time */
+            current_period_end?: string;
         };
         Tenant: {
             external_reference_id: string;

@@ -45,7 +45,15 @@ export function createProvisioningRoutes(deps: ProvisioningRoutesDeps) {
     })
     .post(
       "/api/marketplace/upgrade",
-      ({ body }) => tenant(deps.store.upgrade(body.external_reference_id, body.plan, body.billing_interval)),
+      ({ body }) =>
+        tenant(
+          deps.store.upgrade(
+            body.external_reference_id,
+            body.plan,
+            body.billing_interval,
+            body.current_period_end ? new Date(body.current_period_end) : undefined,
+          ),
+        ),
       {
         body: UpgradeRequestSchema,
         fault: "upgrade",

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { aLicenseProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
 import {
+  adminToken,
   buyAndPay,
   createProduct,
   eventually,
@@ -111,6 +112,47 @@ describe.each(["gateway_a", "gateway_b"] as const)("a license upgrade through %s
     expect(dashboard.status).toBe(200);
     await Bun.sleep(300);
     expect([...(await db.current.sql`select kind, last_error from jobs where state = 'dead'`)]).toEqual([]);
+  });
+});
+
+describe("a license upgrade taken back", () => {
+  test("two requests at once open one upgrade; refunded in full, the license returns to regular and the extended key stops working", async () => {
+    const { customer, key, licenseId } = await licensed("gateway_b");
+    const answers = await Promise.all([upgrade(customer.token, licenseId), upgrade(customer.token, licenseId)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    const opened = answers.find((answer) => answer.status === 201);
+    const upgradeOrderId = opened?.body.order_id as string;
+    await fetch(`${e2e.sim.url}/checkout/gateway_b/${opened?.body.checkout.session_id}/pay`, { method: "POST" });
+    const extended = await eventually(
+      async () => {
+        const current = await licenseRow(licenseId);
+        return current.license_type === "extended" && current;
+      },
+      5000,
+      "extended",
+    );
+
+    const refunded = await http(e2e.url, "POST", `/api/admin/orders/${upgradeOrderId}/refund`, {
+      token: await adminToken(e2e),
+      body: {},
+    });
+    expect(refunded.status).toBe(200);
+    const regular = await eventually(
+      async () => {
+        const current = await licenseRow(licenseId);
+        return current.license_type === "regular" && current;
+      },
+      8000,
+      "back to regular",
+    );
+    expect(regular.license_key).not.toBe(extended.license_key);
+    expect(regular.previous_key).toBeNull();
+    expect(await validate(e2e, extended.license_key)).toMatchObject({ valid: false });
+    // The first key works again only if the new regular key is that same key (signed in the same second).
+    expect((await validate(e2e, key)).valid).toBe(key === regular.license_key);
+    expect(await validate(e2e, regular.license_key)).toMatchObject({ valid: true, license_type: "regular" });
+    // Upgrading again is possible once the refunded one is closed.
+    expect((await upgrade(customer.token, licenseId)).status).toBe(201);
   });
 });
 

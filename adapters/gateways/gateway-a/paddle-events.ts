@@ -62,8 +62,11 @@ function transactionEvent({ event_id, event_type, data }: Envelope): GatewayEven
       current_period_end: periodEndOf(data),
     };
   }
-  // A plan change billed at once (`prorated_immediately`, `full_immediately`).
+  // A plan change billed at once (`prorated_immediately`, `full_immediately`); one a credit
+  // covered whole moved no money.
   if (data.origin === "subscription_update") {
+    const charged = chargedAmount(data);
+    if (charged.amount === 0) return { gateway, event_id, kind: "ignored", type: event_type };
     return {
       gateway,
       event_id,
@@ -71,7 +74,7 @@ function transactionEvent({ event_id, event_type, data }: Envelope): GatewayEven
       subscription_id: requireString(data.subscription_id, "data.subscription_id"),
       order_id,
       payment: transactionPointer(requireString(data.id, "data.id")),
-      ...chargedAmount(data),
+      ...charged,
     };
   }
   // Another integration on the same Paddle account: acknowledged, so Paddle does not retry it for days.

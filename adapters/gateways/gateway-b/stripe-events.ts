@@ -101,9 +101,19 @@ function invoiceCharge(invoice: Fields): ChargedAmount {
   };
 }
 
+/** Whether an invoice holds a proration: a credit for unused time or the rest of a period. */
+function prorates(lines: readonly unknown[]): boolean {
+  return lines.some((line) => {
+    const parent = isRecord(line) && isRecord(line.parent) ? line.parent : {};
+    return isRecord(parent.subscription_item_details) && parent.subscription_item_details.proration === true;
+  });
+}
+
 /**
  * A paid subscription invoice: `subscription_cycle` is a renewal; `subscription_update` the
- * difference a plan change billed at once (nothing to book when a credit covered all of it).
+ * difference a plan change billed at once (nothing to book when a credit covered all of it). An
+ * update invoice with no proration in it starts a new period at the new price (a schedule's phase
+ * beginning): a renewal.
  */
 function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
   const reason = invoice.billing_reason;
@@ -120,13 +130,13 @@ function invoicePaid(base: Envelope, invoice: Fields): GatewayEvent {
     invoice_id: read.string(invoice, "id"),
   };
   const common = { subscription_id: subscription.id, order_id: subscription.order_id, payment };
-  if (reason === "subscription_update") {
+  const lines = isRecord(invoice.lines) && Array.isArray(invoice.lines.data) ? invoice.lines.data : [];
+  if (reason === "subscription_update" && prorates(lines)) {
     const charge = invoiceCharge(invoice);
     return charge.amount === 0
       ? { ...base, kind: "ignored", type: "invoice.paid" }
       : { ...base, kind: "prorated", ...common, ...charge };
   }
-  const lines = isRecord(invoice.lines) && Array.isArray(invoice.lines.data) ? invoice.lines.data : [];
   const period = isRecord(lines[0]) && isRecord(lines[0].period) ? lines[0].period : {};
   return {
     ...base,

@@ -151,8 +151,9 @@ export function createStripePlanChanges(send: Send) {
 
     async changePlan(change: PlanChange): Promise<RemoteSubscription> {
       const now = await current(send, change.subscription_id);
-      // The same change asked again from the same state is answered with the first one's result.
-      const idempotencyKey = `plan-${now.id}-${now.price}-${now.period.start}-${change.variant}-${change.timing}`;
+      // One key per change asked for: a call the client retries is answered once, and a later change
+      // of the same kind (after a cancellation released a schedule, say) is a change of its own.
+      const idempotencyKey = `plan-${now.id}-${change.variant}-${change.timing}-${crypto.randomUUID()}`;
       if (change.timing === "now") {
         // A subscription run by a schedule (a change waiting for the period end) is released first.
         if (now.schedule) await releaseSchedule(send, now.schedule);

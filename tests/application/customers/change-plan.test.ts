@@ -3,6 +3,7 @@ import { makeChangePlan } from "../../../application/customers/change-plan.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import type { SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
 import type { GatewayRef } from "../../../application/payments/ports.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
 import { anOrderItem, aPaidOrder } from "../../support/builders/orders.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
@@ -177,6 +178,33 @@ describe("change plan", () => {
       ]);
     }
     expect(gateways.gateway_b.callsOf("changePlan")).toEqual([]);
+  });
+
+  test("a refusal of the subscriber's (a declined card) is a 409 with the gateway's words; the plan stays", async () => {
+    const { service, aSubscription, subscriptions, gateways } = setup();
+    const record = aSubscription();
+    gateways.gateway_b.fail(
+      "changePlan",
+      new UpstreamRejected("gateway", 402, "card_declined", "Your card was declined."),
+    );
+    const error = await service.change(ADA, record.id, "yearly").catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: "PLAN_CHANGE_REFUSED", category: "conflict" });
+    expect((error as Error).message).toContain("Your card was declined.");
+    expect(subscriptions.get(record.id).billing_interval).toBe("monthly");
+  });
+
+  test("a change the gateway's own event applied first leaves nothing pending", async () => {
+    const { service, aSubscription, subscriptions, gateways, uow } = setup();
+    const record = aSubscription();
+    const held = gateways.gateway_b.hold("changePlan");
+    const changing = service.change(ADA, record.id, "yearly");
+    await held.started;
+    // The subscription.updated job runs while the gateway answers.
+    await subscriptions.update(record.id, { billing_interval: "yearly" });
+    held.release();
+    expect((await changing).change).toMatchObject({ variant: "yearly", effective: "now" });
+    expect(subscriptions.get(record.id)).toMatchObject({ billing_interval: "yearly", pending_interval: null });
+    expect(uow.outbox.all()).toEqual([]);
   });
 
   test("a gateway failure changes nothing here", async () => {

@@ -155,6 +155,51 @@ describe("invoice.paid", () => {
     });
   });
 
+  test("a plan change billed at once (subscription_update with prorations) is prorated; one a credit covered is ignored", () => {
+    const proration = { parent: { subscription_item_details: { proration: true } }, period: { start: 1, end: 2 } };
+    const whole = { parent: { subscription_item_details: { proration: false } }, period: { start: 1, end: 2 } };
+    const changed = anInvoice({
+      billing_reason: "subscription_update",
+      amount_paid: 27900,
+      lines: { data: [proration, whole] },
+    });
+    expect(normalizeStripeEvent(anEvent("invoice.paid", changed))).toEqual({
+      ...base,
+      kind: "prorated",
+      subscription_id: "sub_1",
+      order_id: "ord_1",
+      payment: { payment_id: "pi_2", payment_intent_id: "pi_2", charge_id: null, invoice_id: "in_1" },
+      amount: 27900,
+      tax: 0,
+      pre_tax: 27900,
+      currency: "EUR",
+    });
+    const covered = anInvoice({ billing_reason: "subscription_update", amount_paid: 0, lines: { data: [proration] } });
+    expect(normalizeStripeEvent(anEvent("invoice.paid", covered))).toEqual({
+      ...base,
+      kind: "ignored",
+      type: "invoice.paid",
+    });
+  });
+
+  test("an update invoice without prorations (a schedule's phase starting) is the new period's renewal", () => {
+    const started = anInvoice({
+      billing_reason: "subscription_update",
+      lines: {
+        data: [
+          {
+            parent: { subscription_item_details: { proration: false } },
+            period: { start: 1775044800, end: 1777636800 },
+          },
+        ],
+      },
+    });
+    expect(normalizeStripeEvent(anEvent("invoice.paid", started))).toMatchObject({
+      kind: "renewed",
+      current_period_end: "2026-05-01T12:00:00.000Z",
+    });
+  });
+
   test("the first invoice (subscription_create) is ignored: the checkout session covers it", () => {
     const event = normalizeStripeEvent(anEvent("invoice.paid", anInvoice({ billing_reason: "subscription_create" })));
     expect(event).toEqual({ ...base, kind: "ignored", type: "invoice.paid" });
