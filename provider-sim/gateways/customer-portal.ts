@@ -1,11 +1,19 @@
 import type { SimClock } from "../clock.ts";
 import type { GatewayName } from "./webhook-deliverer.ts";
 
+/** A price the portal offers to switch a subscription to (the account's own prices of its product). */
+export interface PortalPlan {
+  readonly price: string;
+  readonly label: string;
+}
+
 /** A subscription as the portal lists it. */
 export interface PortalSubscription {
   readonly id: string;
   readonly status: string;
   readonly description: string;
+  /** The prices it can switch to here, billed at once with the gateway's proration. */
+  readonly plans: readonly PortalPlan[];
 }
 
 export interface PortalSession {
@@ -29,6 +37,10 @@ export interface PortalView {
 export type CardOutcome =
   | { readonly outcome: "updated"; readonly recovered: readonly string[]; readonly view: PortalView }
   | { readonly outcome: "declined" | "invalid"; readonly view: PortalView }
+  | { readonly outcome: "not_found" };
+
+export type SwitchOutcome =
+  | { readonly outcome: "switched" | "not_offered"; readonly view: PortalView }
   | { readonly outcome: "not_found" };
 
 /** The card number both gateways' test docs name for a generic decline. */
@@ -64,6 +76,8 @@ export function createCustomerPortal(deps: {
   readonly subscriptionsOf: (customer: string) => readonly PortalSubscription[];
   /** Collects a past-due subscription's unpaid renewal with the new card; false when nothing was due. */
   readonly recover: (subscription: string) => boolean;
+  /** Moves a subscription to one of its offered prices, billed at once, with the gateway's events. */
+  readonly switchPlan: (subscription: string, price: string) => void;
 }) {
   let sessions = new Map<string, PortalSession>();
   let cards = new Map<string, string>();
@@ -109,6 +123,15 @@ export function createCustomerPortal(deps: {
         .map((each) => each.id)
         .filter((each) => deps.recover(each));
       return { outcome: "updated", recovered, view: view(session) };
+    },
+    /** The customer switches a subscription of the session to a price the page offered. */
+    switchPlan(id: string, subscription: string, price: string): SwitchOutcome {
+      const session = live(id);
+      if (!session) return { outcome: "not_found" };
+      const listed = view(session).subscriptions.find((each) => each.id === subscription);
+      if (!listed?.plans.some((plan) => plan.price === price)) return { outcome: "not_offered", view: view(session) };
+      deps.switchPlan(subscription, price);
+      return { outcome: "switched", view: view(session) };
     },
     clear() {
       sessions = new Map();

@@ -231,7 +231,70 @@ describe.each(["gateway_a", "gateway_b"] as const)("plan changes through %s", (g
     expect([...(await deadJobs())]).toEqual([]);
   });
 
-  test("a plan changed at the gateway itself (its dashboard or portal) is followed, and a price no variant sells is flagged", async () => {
+  test("a plan switched in the gateway's customer portal is followed: the new interval, its proration, one notice", async () => {
+    const { buyer, orderId, subscription } = await subscribed(gateway, "monthly");
+    const gatewayId = subscription.gateway_subscription_id;
+    await simControl(e2e, "/__sim/clock", { advance_seconds: 3 * DAY });
+    const key = gateway === "gateway_a" ? SANDBOX.GATEWAY_A_SANDBOX_API_KEY : SANDBOX.GATEWAY_B_SANDBOX_API_KEY;
+    // The shop offers yearly in its portal: a yearly price of the subscription's product at the gateway.
+    const yearlyPrice =
+      gateway === "gateway_b"
+        ? await (async () => {
+            const product = (await atSandbox(e2e, gateway, `/v1/subscriptions/${gatewayId}`)).items.data[0].price
+              .product;
+            const created = await fetch(`${e2e.sim.url}/gateway_b/v1/prices`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/x-www-form-urlencoded" },
+              body: new URLSearchParams({
+                product,
+                currency: "usd",
+                unit_amount: String(YEARLY),
+                "recurring[interval]": "year",
+              }),
+            });
+            return ((await created.json()) as { id: string }).id;
+          })()
+        : await (async () => {
+            const product = (await atSandbox(e2e, gateway, `/subscriptions/${gatewayId}`)).items[0].price.product_id;
+            const created = await fetch(`${e2e.sim.url}/gateway_a/prices`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+              body: JSON.stringify({
+                product_id: product,
+                description: "Yearly",
+                unit_price: { amount: String(YEARLY), currency_code: "USD" },
+                billing_cycle: { interval: "year", frequency: 1 },
+                tax_mode: "external",
+              }),
+            });
+            return ((await created.json()) as { data: { id: string } }).data.id;
+          })();
+
+    const opened = await http(e2e.url, "POST", `/api/subscriptions/${subscription.id}/billing-portal`, {
+      token: buyer.token,
+    });
+    expect(opened.status).toBe(200);
+    const page = await (await fetch(opened.body.url)).text();
+    expect(page).toContain(`name="switch_to" value="${yearlyPrice}"`);
+    const switched = await fetch(opened.body.url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ subscription: gatewayId, switch_to: yearlyPrice }),
+    });
+    expect(switched.status).toBe(200);
+    expect(await switched.text()).toContain("Your plan was changed.");
+
+    await eventually(async () => (await planOf(orderId)).billing_interval === "yearly", 5000, "followed to yearly");
+    await eventually(async () => (await paymentsOf(orderId)).some((p) => p.kind === "proration"), 5000, "proration");
+    const proration = (await paymentsOf(orderId)).find((p) => p.kind === "proration");
+    expect(proration?.amount).toBeGreaterThan(YEARLY - MONTHLY);
+    expect(proration?.amount).toBeLessThan(YEARLY);
+    await eventually(async () => eventsAbout(subscription.id, "subscription.plan_changed").length === 1, 5000, "event");
+    await mailTo(buyer.email, /subscription is now yearly$/);
+    expect([...(await deadJobs())]).toEqual([]);
+  });
+
+  test("a plan changed in the gateway's dashboard is followed, and a price no variant sells is flagged", async () => {
     const { orderId, subscription } = await subscribed(gateway, "monthly");
     const gatewayId = subscription.gateway_subscription_id;
     await simControl(e2e, "/__sim/clock", { advance_seconds: 5 * DAY });

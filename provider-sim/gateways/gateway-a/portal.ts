@@ -1,5 +1,5 @@
 import type { SimClock } from "../../clock.ts";
-import { createCustomerPortal } from "../customer-portal.ts";
+import { createCustomerPortal, type PortalPlan } from "../customer-portal.ts";
 import { newGatewayId } from "../ids.ts";
 import type { GatewayABilling } from "./billing.ts";
 import type { GatewayACustomers } from "./customers.ts";
@@ -33,6 +33,9 @@ export function createGatewayAPortal(deps: {
   readonly clock: SimClock;
   readonly publicUrl: string;
   readonly recover: (subscription: string) => boolean;
+  /** The account's prices a subscription can switch to in the portal, and the switch itself. */
+  readonly plansOf: (subscription: string) => readonly PortalPlan[];
+  readonly switchPlan: (subscription: string, price: string) => void;
 }) {
   const portal = createCustomerPortal({
     gateway: "gateway_a",
@@ -43,8 +46,10 @@ export function createGatewayAPortal(deps: {
         id: each.id,
         status: each.status,
         description: each.items.map((item) => item.product.name).join(", "),
+        plans: each.status === "active" ? deps.plansOf(each.id) : [],
       })),
     recover: deps.recover,
+    switchPlan: deps.switchPlan,
   });
 
   return {

@@ -47,12 +47,44 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     documentsUrl: `${deps.publicUrl}/documents/gateway_a`,
   });
   const controls = createGatewayAControls({ billing, deliverer: deps.deliverer, event, now: () => deps.clock.now() });
+  /** Items changed as Paddle does: `subscription.updated`, then the change's transaction when it billed. */
+  function changeItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
+    const { subscription, transaction } = billing.changeItems(id, patch);
+    const paid = transaction
+      ? [event("transaction.paid", transaction), event("transaction.completed", transaction)]
+      : [];
+    deps.deliverer.deliverInOrder([event("subscription.updated", subscription), ...paid]);
+    return subscription;
+  }
   const portal = createGatewayAPortal({
     billing,
     customers,
     clock: deps.clock,
     publicUrl: deps.publicUrl,
     recover: controls.recover,
+    // The account's active prices of the subscription's product at another billing cycle.
+    plansOf(id) {
+      const subscription = billing.subscription(id);
+      const item = subscription.items[0];
+      if (!item) return [];
+      return catalog
+        .prices({ productIds: [item.price.product_id], status: ["active"] })
+        .filter((price) => price.billing_cycle && price.billing_cycle.interval !== subscription.billing_cycle.interval)
+        .map((price) => ({
+          price: price.id,
+          label: `${price.billing_cycle?.interval ?? "plan"}ly (${(Number(price.unit_price.amount) / 100).toFixed(2)} ${price.unit_price.currency_code})`,
+        }));
+    },
+    // Paddle's portal prorates and bills at once.
+    switchPlan(id, price) {
+      const quantity = billing.subscription(id).items[0]?.quantity ?? 1;
+      changeItems(id, {
+        kind: "items",
+        items: [{ price_id: price, quantity }],
+        mode: "prorated_immediately",
+        next_billed_at: null,
+      });
+    },
   });
 
   /** Paddle refuses any change to a canceled subscription with a 400 naming what was refused. */
@@ -94,14 +126,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
      * `PATCH /subscriptions/{id}` with items: `subscription.updated`, and the change's transaction
      * (`transaction.paid`, `transaction.completed`) when it billed at once.
      */
-    changeItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
-      const { subscription, transaction } = billing.changeItems(id, patch);
-      const paid = transaction
-        ? [event("transaction.paid", transaction), event("transaction.completed", transaction)]
-        : [];
-      deps.deliverer.deliverInOrder([event("subscription.updated", subscription), ...paid]);
-      return subscription;
-    },
+    changeItems,
     removeScheduledChange(id: string) {
       refuseIfCanceled(
         id,

@@ -98,6 +98,8 @@ export function createGatewayBCatalog(clock: SimClock) {
       products.set(created.id, created);
       return created;
     },
+    /** The product's prices, in creation order. */
+    pricesOf: (productId: string) => [...prices.values()].filter((each) => each.product === productId),
     /** Keeps a price built elsewhere (an inline `price_data` price). */
     addPrice(price: StripePrice): StripePrice {
       prices.set(price.id, price);

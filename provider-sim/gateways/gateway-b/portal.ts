@@ -1,5 +1,5 @@
 import type { SimClock } from "../../clock.ts";
-import { createCustomerPortal } from "../customer-portal.ts";
+import { createCustomerPortal, type PortalPlan } from "../customer-portal.ts";
 import type { FormObject } from "../form-body.ts";
 import { newGatewayId } from "../ids.ts";
 import type { GatewayBBilling } from "./billing.ts";
@@ -21,6 +21,9 @@ export function createGatewayBPortal(deps: {
   readonly clock: SimClock;
   readonly publicUrl: string;
   readonly recover: (subscription: string) => boolean;
+  /** The account's prices a subscription can switch to in the portal, and the switch itself. */
+  readonly plansOf: (subscription: string) => readonly PortalPlan[];
+  readonly switchPlan: (subscription: string, price: string) => void;
 }) {
   const { subscriptions } = deps.billing;
   const portal = createCustomerPortal({
@@ -32,8 +35,10 @@ export function createGatewayBPortal(deps: {
         id: each.subscription.id,
         status: each.subscription.status,
         description: each.lines.map((line) => line.product_name).join(", "),
+        plans: each.subscription.status === "active" ? deps.plansOf(each.subscription.id) : [],
       })),
     recover: deps.recover,
+    switchPlan: deps.switchPlan,
   });
 
   function flowOf(form: FormObject) {

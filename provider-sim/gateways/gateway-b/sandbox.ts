@@ -15,7 +15,7 @@ import { oneOf, optionalBoolean, optionalHash, optionalString, rejectUnknown, re
 import type { StripeRefund } from "./payment-model.ts";
 import { chargeObject } from "./payments.ts";
 import { type EventFactory, subscriptionUpdated } from "./period-end-events.ts";
-import { PRORATION_BEHAVIORS, readPriceChange } from "./plan-changes.ts";
+import { PRORATION_BEHAVIORS, type PriceChange, type ProrationBehavior, readPriceChange } from "./plan-changes.ts";
 import { createGatewayBPortal } from "./portal.ts";
 import { listRefunds, refundPayment } from "./refunds.ts";
 
@@ -52,11 +52,45 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     stripeEvent(deps.webhookSecret, type, object, now(), previous);
   const hosted = createHostedCheckout(gatewayBCheckout(billing, event), deps.deliverer);
   const controls = createGatewayBControls({ billing, disputes, deliverer: deps.deliverer, event, now });
+  /** A price change billed as `behavior` says: `customer.subscription.updated`, then its invoice paid. */
+  function changePrice(id: string, change: PriceChange, behavior: ProrationBehavior) {
+    const step = billing.subscriptions.changePrice(id, change, behavior);
+    const paid = step.invoice ? [event("invoice.paid", step.invoice)] : [];
+    const invoicePayment = step.invoicePayment ? [event("invoice_payment.paid", step.invoicePayment)] : [];
+    deps.deliverer.deliverInOrder([
+      ...subscriptionUpdated(event, step.previous, step.subscription),
+      ...paid,
+      ...invoicePayment,
+    ]);
+    return step.subscription;
+  }
+  /** The account's active recurring prices of the subscription's product at another interval. */
+  function plansOf(id: string) {
+    const item = billing.subscriptions.subscription(id).items.data[0];
+    if (!item) return [];
+    return catalog
+      .pricesOf(item.price.product)
+      .filter((price) => price.active && price.recurring && price.recurring.interval !== item.price.recurring?.interval)
+      .map((price) => ({
+        price: price.id,
+        label: `${price.nickname ?? price.recurring?.interval ?? "plan"} (${(price.unit_amount / 100).toFixed(2)} ${price.currency.toUpperCase()})`,
+      }));
+  }
   const portal = createGatewayBPortal({
     billing,
     clock: deps.clock,
     publicUrl: deps.publicUrl,
     recover: controls.recover,
+    plansOf,
+    // Stripe's portal switches at once with prorations invoiced now.
+    switchPlan(id, priceId) {
+      const current = billing.subscriptions.subscription(id);
+      const item = current.items.data[0];
+      if (!item) return;
+      const price = catalog.price(priceId);
+      const productName = catalog.product(price.product).name;
+      changePrice(id, { item: item.id, price, productName, quantity: item.quantity }, "always_invoice");
+    },
   });
   const idempotency = createStripeIdempotency(() => deps.clock.now().getTime());
   let refunds: StripeRefund[] = [];
@@ -98,15 +132,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
         if (form.payment_behavior !== undefined) {
           oneOf(form.payment_behavior, "payment_behavior", PAYMENT_BEHAVIORS);
         }
-        const step = billing.subscriptions.changePrice(id, change, behavior);
-        const paid = step.invoice ? [event("invoice.paid", step.invoice)] : [];
-        const invoicePayment = step.invoicePayment ? [event("invoice_payment.paid", step.invoicePayment)] : [];
-        deps.deliverer.deliverInOrder([
-          ...subscriptionUpdated(event, step.previous, step.subscription),
-          ...paid,
-          ...invoicePayment,
-        ]);
-        return step.subscription;
+        return changePrice(id, change, behavior);
       }
       const on = optionalBoolean(form.cancel_at_period_end, "cancel_at_period_end");
       if (on === null) return billing.subscriptions.subscription(id);
