@@ -1,4 +1,5 @@
 import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import { UpstreamRejected } from "../../../application/shared/errors.ts";
 import { signingEnvironment } from "../webhook-environments.ts";
 import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
@@ -82,7 +83,18 @@ export function createStripeGateway(deps: {
 
     cancelSubscription: async (id) => readSubscription(await send({ method: "DELETE", path: subscriptionPath(id) })),
 
-    scheduleCancellation: (id) => setCancelAtPeriodEnd(id, true),
+    async scheduleCancellation(id) {
+      try {
+        return await setCancelAtPeriodEnd(id, true);
+      } catch (error) {
+        // Stripe refuses to set the cancellation of a subscription a schedule runs (a plan change
+        // waiting for the period end, made here or in the dashboard): the schedule is let go, as
+        // the subscription ends at the period end anyway, and the cancellation asked again.
+        if (!(error instanceof UpstreamRejected && /subscription schedule/i.test(error.detail ?? ""))) throw error;
+        await planChanges.releasePlanChange(id);
+        return setCancelAtPeriodEnd(id, true);
+      }
+    },
 
     resumeSubscription: (id) => setCancelAtPeriodEnd(id, false),
 

@@ -193,6 +193,39 @@ describe("changing the plan at Stripe", () => {
   });
 });
 
+describe("cancelling a subscription a schedule runs", () => {
+  test("Stripe's refusal names the schedule: it is released and the cancellation asked again", async () => {
+    let asked = 0;
+    const cancellations = answer("post", "/v1/subscriptions/sub_1", () => {
+      asked += 1;
+      return asked === 1
+        ? HttpResponse.json(
+            stripeError(
+              "invalid_request_error",
+              "The subscription is managed by the subscription schedule `sub_sched_1`, and updating any cancelation behavior directly is not allowed. Please update the schedule instead.",
+            ),
+            { status: 400 },
+          )
+        : HttpResponse.json(aStripeSubscription({ status: "active", cancel_at_period_end: true }));
+    });
+    answer("get", "/v1/subscriptions/sub_1", aStripeSubscription({ status: "active", schedule: "sub_sched_1" }));
+    const released = answer("post", "/v1/subscription_schedules/sub_sched_1/release", { id: "sub_sched_1" });
+    expect(await gateway.scheduleCancellation("sub_1")).toMatchObject({ cancel_at_period_end: true });
+    expect(cancellations).toHaveLength(2);
+    expect(released).toHaveLength(1);
+  });
+
+  test("any other refusal stays a refusal, and nothing is released", async () => {
+    answer(
+      "post",
+      "/v1/subscriptions/sub_1",
+      stripeError("invalid_request_error", "the subscription is canceled"),
+      400,
+    );
+    expect(await failure(gateway.scheduleCancellation("sub_1"))).toBeInstanceOf(UpstreamRejected);
+  });
+});
+
 describe("a plan change's call fails with a typed error", () => {
   const ready = () => answer("get", "/v1/subscriptions/sub_1", aStripeSubscription({ status: "active" }));
 
