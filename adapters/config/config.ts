@@ -7,6 +7,7 @@ import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payment
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { emailAddress, senderMailbox } from "./email-settings.ts";
+import { type PlanChangeSetting, planChanges } from "./plan-changes.ts";
 import { type RateLimits, rateLimits } from "./rate-limits.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
@@ -217,21 +218,6 @@ export function loadConfig(env: Env): Config {
       timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
     },
-  };
-}
-
-export interface PlanChangeSetting {
-  readonly longer: "now" | "period_end";
-  readonly shorter: "now" | "period_end";
-}
-
-const PLAN_CHANGE_TIMINGS = ["now", "period_end"] as const;
-
-/** A move to a longer interval applies now with proration; one to a shorter interval at the period end. */
-function planChanges(env: Env, prefix: string): PlanChangeSetting {
-  return {
-    longer: oneOf(env, `${prefix}_PLAN_CHANGE_LONGER`, PLAN_CHANGE_TIMINGS, "now"),
-    shorter: oneOf(env, `${prefix}_PLAN_CHANGE_SHORTER`, PLAN_CHANGE_TIMINGS, "period_end"),
   };
 }
 

@@ -90,15 +90,21 @@ export function createPostgresGuestClaims(sql: Sql, jobsFor: (tx: Queryable) => 
     then: (account: Account, jobs: JobScheduler) => Promise<void>,
   ) =>
     sql.begin(async (tx) => {
-      // The row lock makes a second redeem of the same link wait, then find it used.
+      // The guest's row is locked before any of its links: two claims with two links of one guest
+      // queue on it, where locking the links first would deadlock (each spends the other's link).
+      const [named] = await tx<{ user_id: string }[]>`
+        select user_id from email_links
+        where token_hash = ${tokenHash} and purpose = 'claim' and used_at is null and expires_at > ${now}`;
+      if (!named) return undefined;
+      const [guest] = await tx<{ id: string; email: string }[]>`
+        select id, email from users where id = ${named.user_id} and guest for update`;
+      if (!guest) return undefined;
+      // Under the guest's lock: a claim that got here first has spent the link, and this one finds it used.
       const [link] = await tx<{ user_id: string }[]>`
         update email_links set used_at = ${now}
         where token_hash = ${tokenHash} and purpose = 'claim' and used_at is null and expires_at > ${now}
         returning user_id`;
       if (!link) return undefined;
-      const [guest] = await tx<{ id: string; email: string }[]>`
-        select id, email from users where id = ${link.user_id} and guest for update`;
-      if (!guest) return undefined;
       const [account] = await tx<{ id: string; disabled: boolean; role: string }[]>`
         select id, disabled_at is not null as disabled, role from users
         where lower(email) = lower(${guest.email}) and not guest for update`;

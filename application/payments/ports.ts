@@ -3,8 +3,18 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import type { Variant } from "../../domain/catalog/variants.ts";
 import type { GatewayEnvironment, GatewayEvent, PaymentPointer } from "../../domain/payments/gateway-event.ts";
 import type { PaymentReferences, TaxBehavior } from "../../domain/payments/payment.ts";
-import type { AuditEntry } from "../audit/ports.ts";
 import type { ConnectionFailure } from "../shared/connection-check.ts";
+import type { PlanChange, PlanChangePreview } from "./plan-change-ports.ts";
+
+export type {
+  GatewayCatalog,
+  GatewayProductRefs,
+  GatewayRef,
+  GatewayRefSlot,
+  RemotePrice,
+  RemoteProduct,
+} from "./gateway-catalog-ports.ts";
+export type { PlanChange, PlanChangePreview, PlanChangeTiming, VariantPrices } from "./plan-change-ports.ts";
 
 /** The active environment's settings with secret values resolved, read at every call. */
 export interface GatewayRuntimeSettings {
@@ -110,39 +120,6 @@ export interface RemoteSubscription {
   readonly billing_interval: BillingInterval | null;
 }
 
-/**
- * When a plan change takes effect: `now` bills the difference at once (credit for the unused time
- * of the old price, the new price from now), `period_end` bills nothing now and the new price from
- * the end of the period already paid for.
- */
-export type PlanChangeTiming = "now" | "period_end";
-
-/** A subscription moved to another variant's price, named by the marketplace's terms. */
-export interface PlanChange {
-  readonly subscription_id: string;
-  readonly order_id: string;
-  readonly product_name: string;
-  readonly variant: BillingInterval;
-  /** Minor units per unit, in `currency`: what the new variant costs now. */
-  readonly unit_amount: number;
-  readonly currency: string;
-  readonly tax_behavior: TaxBehavior;
-  /** The synced gateway price for the variant when its terms are current; otherwise the price is given inline. */
-  readonly gateway_price_id: string | null;
-  readonly timing: PlanChangeTiming;
-}
-
-/** What the gateway says a plan change would bill; amounts in minor units with tax. */
-export interface PlanChangePreview {
-  /** Charged at once: the new price less the credit for the unused time (0 when the credit covers it). */
-  readonly due_now: number;
-  /** Each renewal's amount after the change. */
-  readonly next_amount: number;
-  /** When the first renewal at the new price is billed. */
-  readonly next_billing_at: string | null;
-  readonly currency: string;
-}
-
 export type ConnectionReport =
   | { readonly ok: true; readonly environment: GatewayEnvironment; readonly latency_ms: number }
   | ({ readonly ok: false; readonly environment: GatewayEnvironment | null } & ConnectionFailure);
@@ -230,75 +207,4 @@ export interface PaymentGateway {
    * so the subscription can be cancelled or changed again; without one, changes nothing.
    */
   releasePlanChange(subscriptionId: string): Promise<RemoteSubscription>;
-}
-
-/** What the catalog charges for a variant of a product now; undefined when the variant is not for sale. */
-export interface VariantPrices {
-  price(productId: string, variant: Variant): Promise<number | undefined>;
-}
-
-export interface RemoteProduct {
-  readonly id: string;
-  readonly name: string;
-  readonly marketplace_product_id: string | null;
-}
-
-export interface RemotePrice {
-  readonly id: string;
-  readonly product_id: string;
-  readonly amount: number;
-  readonly currency: string;
-  readonly billing_interval: BillingInterval | null;
-  readonly variant: Variant | null;
-  readonly active: boolean;
-  /** What the price says of tax; null when it leaves it to an account setting. */
-  readonly tax_behavior: TaxBehavior | null;
-}
-
-/** Products and prices at the gateway (what gateway_a's catalog sync reads and writes). `undefined` means 404. */
-export interface GatewayCatalog {
-  findProductByMarketplaceId(marketplaceProductId: string): Promise<RemoteProduct | undefined>;
-  getProduct(id: string): Promise<RemoteProduct | undefined>;
-  createProduct(input: { marketplace_product_id: string; name: string; description: string }): Promise<RemoteProduct>;
-  getPrice(id: string): Promise<RemotePrice | undefined>;
-  createPrice(input: {
-    product_id: string;
-    marketplace_product_id: string;
-    variant: Variant;
-    amount: number;
-    currency: string;
-    billing_interval: BillingInterval | null;
-    trial_days: number | null;
-    tax_behavior: TaxBehavior;
-  }): Promise<RemotePrice>;
-  /** Sets the terms of an existing price (a gateway with immutable prices replaces it and returns the new one). */
-  updatePrice(
-    price: RemotePrice,
-    terms: { amount: number; currency: string; tax_behavior: TaxBehavior },
-  ): Promise<RemotePrice>;
-}
-
-export type GatewayRefSlot = "product" | Variant;
-
-export interface GatewayRef {
-  readonly slot: GatewayRefSlot;
-  readonly remote_id: string;
-  /** The amount and currency a price was last synced with (null for the product slot). */
-  readonly amount: number | null;
-  readonly currency: string | null;
-  /** How the price treats tax (null for the product slot). */
-  readonly tax_behavior: TaxBehavior | null;
-}
-
-/** Gateway-side ids of products and prices, kept per environment: sandbox ids never name live prices. */
-export interface GatewayProductRefs {
-  list(productId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment): Promise<GatewayRef[]>;
-  /** With `audit`, its entry is written in the transaction that stores the ref. */
-  put(
-    productId: string,
-    gateway: PaymentGatewayName,
-    environment: GatewayEnvironment,
-    ref: GatewayRef,
-    audit?: AuditEntry,
-  ): Promise<void>;
 }
