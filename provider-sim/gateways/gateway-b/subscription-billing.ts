@@ -1,4 +1,3 @@
-import type { FormObject } from "../form-body.ts";
 import type { GatewayBCatalog } from "./catalog.ts";
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice, type StripeInvoice } from "./invoice-object.ts";
@@ -6,8 +5,9 @@ import type { InvoiceBook, InvoicePayment } from "./invoices.ts";
 import { type Period, periodOf, type SessionLine, type StripeSubscription } from "./model.ts";
 import type { Payment } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
-import { type PriceChange, type ProrationBehavior, replacePrice } from "./plan-changes.ts";
-import { type ScheduleRecord, scheduleFrom, scheduleObject, updatedPhases } from "./schedules.ts";
+import { replacePrice } from "./plan-changes.ts";
+import { createPriceChanges, refuseScheduled } from "./price-change-billing.ts";
+import { createScheduleBook } from "./schedule-book.ts";
 import { ended, nextPeriod, withCancelAtPeriodEnd, withPeriod } from "./subscriptions.ts";
 
 /** Stripe sends `customer.subscription.trial_will_end` three days before a trial ends. */
@@ -53,7 +53,6 @@ export function createSubscriptionBilling(deps: {
   readonly catalog: GatewayBCatalog;
 }) {
   const { records, ledger, invoices, now } = deps;
-  const schedules = new Map<string, ScheduleRecord>();
   /** Each customer's balance: negative is credit (from a plan change), which the next invoice uses first. */
   const balances = new Map<string, number>();
 
@@ -67,6 +66,16 @@ export function createSubscriptionBilling(deps: {
     records.set(subscription.id, { ...current, subscription });
     return subscription;
   }
+
+  const book = createScheduleBook({
+    records,
+    save,
+    record,
+    now,
+    taxRate: deps.taxRate,
+    catalog: deps.catalog,
+    balances,
+  });
 
   /** A new intent for the invoice, or the unpaid invoice's own intent charged again. */
   function collect(invoice: StripeInvoice, succeed: boolean) {
@@ -139,12 +148,12 @@ export function createSubscriptionBilling(deps: {
    */
   function enterPhase(current: SubscriptionRecord): SubscriptionRecord {
     const subscription = current.subscription;
-    const schedule = subscription.schedule ? schedules.get(subscription.schedule) : undefined;
+    const schedule = subscription.schedule ? book.find(subscription.schedule) : undefined;
     if (schedule?.status !== "active") return current;
     const end = periodOf(subscription).end;
     const next = schedule.phases.find((phase) => phase.start === end);
     if (!next) {
-      schedules.set(schedule.id, { ...schedule, status: "released", released_at: end });
+      book.put({ ...schedule, status: "released", released_at: end });
       return { ...current, subscription: { ...subscription, schedule: null } };
     }
     const change = {
@@ -158,7 +167,7 @@ export function createSubscriptionBilling(deps: {
       i === 0 ? { ...line, price: next.price, quantity: next.quantity } : line,
     );
     const last = schedule.phases.at(-1) === next;
-    if (last) schedules.set(schedule.id, { ...schedule, status: "released", released_at: end });
+    if (last) book.put({ ...schedule, status: "released", released_at: end });
     return {
       ...current,
       lines,
@@ -174,27 +183,11 @@ export function createSubscriptionBilling(deps: {
     const invoice = invoiceFor(current, previous, "subscription_cycle", renewalLines(current, previous), period);
     const billed = collect(invoice, succeed);
     const paid = billed.invoice.status === "paid";
-    records.set(previous.id, { ...current, pending: [] });
     const subscription = save(
       { ...current, pending: [] },
       { ...withPeriod(previous, period), status: paid ? "active" : "past_due", latest_invoice: invoice.id },
     );
     return { kind: paid ? "renewed" : "failed", subscription, previous: original, ...billed };
-  }
-
-  /** The schedule a subscription is run by, or a refusal to change what a schedule runs. */
-  function refuseScheduled(subscription: StripeSubscription, what: string) {
-    if (subscription.schedule === null) return;
-    throw StripeError.invalid(
-      what,
-      `The subscription is managed by the subscription schedule \`${subscription.schedule}\`, and updating any ${what} directly is not allowed. Please update the schedule instead.`,
-    );
-  }
-
-  function schedule(id: string, param = "id"): ScheduleRecord {
-    const found = schedules.get(id);
-    if (!found) throw StripeError.noSuch("subscription_schedule", id, param);
-    return found;
   }
 
   return {
@@ -214,123 +207,8 @@ export function createSubscriptionBilling(deps: {
       const open = invoices.openFor(id);
       return open ? retry(current, open, succeed) : bill(current, succeed);
     },
-    /**
-     * `POST /v1/subscriptions/{id}` with `items`: the price replaced as `replacePrice` says, and
-     * the lines invoiced and collected at once, or kept for the next renewal.
-     */
-    changePrice(id: string, change: PriceChange, behavior: ProrationBehavior): Step & Partial<Billed> {
-      const current = record(id);
-      const previous = current.subscription;
-      if (previous.status === "canceled") throw StripeError.invalid("items", "the subscription is canceled");
-      refuseScheduled(previous, "items");
-      const replaced = replacePrice(previous, change, now(), behavior);
-      const lines = current.lines.map((line, i) =>
-        i === 0 ? { price: change.price, product_name: change.productName, quantity: change.quantity } : line,
-      );
-      const changed: SubscriptionRecord = { ...current, lines };
-      if (!replaced.invoiceNow) {
-        const pending = [...(current.pending ?? []), ...replaced.lines];
-        return { previous, subscription: save({ ...changed, pending }, replaced.subscription) };
-      }
-      const invoice = invoiceFor(
-        changed,
-        replaced.subscription,
-        "subscription_update",
-        [...(current.pending ?? []), ...replaced.lines],
-        periodOf(replaced.subscription),
-      );
-      const billed = collect(invoice, true);
-      const subscription = save({ ...changed, pending: [] }, { ...replaced.subscription, latest_invoice: invoice.id });
-      return { previous, subscription, ...billed };
-    },
-    /** `POST /v1/invoices/create_preview` for a price change: the invoice it would make, stored nowhere. */
-    previewChange(id: string, change: PriceChange, behavior: ProrationBehavior): StripeInvoice {
-      const current = record(id);
-      const replaced = replacePrice(current.subscription, change, now(), behavior);
-      const changed: SubscriptionRecord = {
-        ...current,
-        lines: current.lines.map((line, i) =>
-          i === 0 ? { ...line, price: change.price, quantity: change.quantity } : line,
-        ),
-        pending: [...(current.pending ?? []), ...replaced.lines],
-      };
-      const subscription = replaced.subscription;
-      const lines = replaced.invoiceNow ? (changed.pending ?? []) : renewalLines(changed, subscription);
-      const period = replaced.invoiceNow ? periodOf(subscription) : nextPeriod(subscription);
-      return newInvoice({
-        subscription,
-        reason: "upcoming",
-        lines,
-        period,
-        rate: deps.taxRate(),
-        created: now(),
-        customerEmail: current.email,
-        startingBalance: balances.get(subscription.customer) ?? 0,
-        preview: true,
-      });
-    },
-    /** `create_preview` with `schedule_details`: the invoice the schedule's next phase would start with. */
-    previewPhases(customer: string, form: FormObject): StripeInvoice {
-      const owned = [...records.values()].filter((each) => each.subscription.customer === customer);
-      const current = owned.find((each) => each.subscription.status !== "canceled");
-      if (!current) throw StripeError.invalid("customer", "the customer has no subscription to schedule");
-      const draft = updatedPhases(
-        scheduleFrom({ ...current.subscription, schedule: null }, now()),
-        form,
-        deps.catalog,
-        now(),
-      );
-      const next = draft.phases.find((phase) => phase.start >= periodOf(current.subscription).end);
-      if (!next) throw StripeError.invalid("schedule_details[phases]", "no phase starts after the current period");
-      const item = current.subscription.items.data[0];
-      const line: InvoiceLineInput = {
-        price: next.price,
-        quantity: next.quantity,
-        amount: next.price.unit_amount * next.quantity,
-        item: item?.id ?? null,
-        period: { start: next.start, end: next.end },
-      };
-      return newInvoice({
-        subscription: current.subscription,
-        reason: "upcoming",
-        lines: [...(current.pending ?? []), line],
-        period: { start: next.start, end: next.end },
-        rate: deps.taxRate(),
-        created: now(),
-        customerEmail: current.email,
-        startingBalance: balances.get(customer) ?? 0,
-        preview: true,
-      });
-    },
-    schedule: (id: string) => scheduleObject(schedule(id), now()),
-    /** `POST /v1/subscription_schedules` with `from_subscription`. */
-    createSchedule(subscriptionId: string): { schedule: ReturnType<typeof scheduleObject>; step: Step } {
-      const current = record(subscriptionId);
-      const created = scheduleFrom(current.subscription, now());
-      schedules.set(created.id, created);
-      const previous = current.subscription;
-      const subscription = save(current, { ...previous, schedule: created.id });
-      return { schedule: scheduleObject(created, now()), step: { previous, subscription } };
-    },
-    updateSchedule(id: string, form: FormObject) {
-      const updated = updatedPhases(schedule(id), form, deps.catalog, now());
-      schedules.set(id, updated);
-      return scheduleObject(updated, now());
-    },
-    /** Lets go of the subscription: it stays as it is now, and later phases never start. */
-    releaseSchedule(id: string): { schedule: ReturnType<typeof scheduleObject>; step: Step | undefined } {
-      const found = schedule(id);
-      if (found.status !== "active") {
-        throw StripeError.invalid("schedule", `You cannot release a subscription schedule that is ${found.status}.`);
-      }
-      const released: ScheduleRecord = { ...found, status: "released", released_at: now() };
-      schedules.set(id, released);
-      const current = records.get(found.subscription);
-      if (!current) return { schedule: scheduleObject(released, now()), step: undefined };
-      const previous = current.subscription;
-      const subscription = save(current, { ...previous, schedule: null });
-      return { schedule: scheduleObject(released, now()), step: { previous, subscription } };
-    },
+    ...createPriceChanges({ record, save, collect, invoiceFor, renewalLines, now, taxRate: deps.taxRate, balances }),
+    ...book,
     setCancelAtPeriodEnd(id: string, on: boolean): Step {
       const current = record(id);
       const previous = current.subscription;
@@ -347,7 +225,7 @@ export function createSubscriptionBilling(deps: {
       return { subscription: save(current, ended(current.subscription, now())), changed: true };
     },
     clear() {
-      schedules.clear();
+      book.clear();
       balances.clear();
     },
     /** Trialing subscriptions whose trial ends within three days after `at`. */
