@@ -93,7 +93,7 @@ const PlanChangedBody = named(
 );
 
 const PLAN_ERRORS =
-  "A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.";
+  "A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; a refusal of the gateway's the subscriber can act on (a declined card, a renewal about to be billed) `409` `PLAN_CHANGE_REFUSED` with the gateway's words; another customer's `404`.";
 
 /** A customer's own subscriptions; another customer's are 404, never 403 and never their data. */
 export function createCustomerSubscriptionRoutes(deps: CustomerSubscriptionDeps) {

@@ -1468,7 +1468,7 @@ export interface paths {
         };
         /**
          * The plans my subscription can move to, with what each would bill now and at each renewal
-         * @description Each amount is the gateway's own preview (Stripe `POST /v1/invoices/create_preview`, Paddle `PATCH /subscriptions/{id}/preview`). A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.
+         * @description Each amount is the gateway's own preview (Stripe `POST /v1/invoices/create_preview`, Paddle `PATCH /subscriptions/{id}/preview`). A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; a refusal of the gateway's the subscriber can act on (a declined card, a renewal about to be billed) `409` `PLAN_CHANGE_REFUSED` with the gateway's words; another customer's `404`.
          */
         get: operations["getApiSubscriptionsByIdPlan-options"];
         put?: never;
@@ -1490,7 +1490,7 @@ export interface paths {
         put?: never;
         /**
          * Move my subscription to another plan (monthly or yearly)
-         * @description A longer interval applies now: the gateway bills the difference at once, recorded as a `proration` payment of the order. A shorter one takes effect at the end of the paid period. A plan the product does not sell is `422` with a field error on `/variant`. A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; another customer's `404`.
+         * @description A longer interval applies now: the gateway bills the difference at once, recorded as a `proration` payment of the order. A shorter one takes effect at the end of the paid period. A plan the product does not sell is `422` with a field error on `/variant`. A past-due subscription is `409` `SUBSCRIPTION_PAST_DUE` (update the card first), one in its trial `409` `SUBSCRIPTION_TRIALING`, one set to end `409` `SUBSCRIPTION_CANCELLING`, an ended one `409` `SUBSCRIPTION_CANCELLED`; a refusal of the gateway's the subscriber can act on (a declined card, a renewal about to be billed) `409` `PLAN_CHANGE_REFUSED` with the gateway's words; another customer's `404`.
          */
         post: operations["postApiSubscriptionsByIdChange-plan"];
         delete?: never;
