@@ -7,6 +7,7 @@ import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payment
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { emailAddress, senderMailbox } from "./email-settings.ts";
+import { licenseKey } from "./license-key.ts";
 import { type PlanChangeSetting, planChanges } from "./plan-changes.ts";
 import { type RateLimits, rateLimits } from "./rate-limits.ts";
 
@@ -243,15 +244,4 @@ function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string
     webhookToleranceSeconds: integer(env, `${prefix}_WEBHOOK_TOLERANCE_S`, 300, 1, 3600),
     taxBehavior: oneOf(env, `${prefix}_TAX_BEHAVIOR`, ["exclusive", "inclusive"], "exclusive"),
   };
-}
-
-function licenseKey(env: Env, nodeEnv: NodeEnv): string | undefined {
-  const pem = text(env, "LICENSE_SIGNING_KEY");
-  if (pem === undefined && nodeEnv === "production") {
-    throw new ConfigError("LICENSE_SIGNING_KEY", "is required when NODE_ENV=production", undefined);
-  }
-  if (pem !== undefined && !pem.includes("BEGIN PRIVATE KEY")) {
-    throw new ConfigError("LICENSE_SIGNING_KEY", "must be a PKCS#8 PEM private key", undefined);
-  }
-  return pem;
 }

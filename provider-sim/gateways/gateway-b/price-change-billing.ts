@@ -1,10 +1,8 @@
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice, type StripeInvoice } from "./invoice-object.ts";
-import type { InvoicePayment } from "./invoices.ts";
 import { type Period, periodOf, type StripeSubscription } from "./model.ts";
-import type { Payment } from "./payment-model.ts";
 import { type PriceChange, type ProrationBehavior, replacePrice } from "./plan-changes.ts";
-import type { SubscriptionRecord } from "./subscription-billing.ts";
+import type { Billed as FullBill, Step, SubscriptionRecord } from "./subscription-billing.ts";
 import { nextPeriod } from "./subscriptions.ts";
 
 /** The refusal Stripe gives for a change to what a schedule runs. */
@@ -16,16 +14,7 @@ export function refuseScheduled(subscription: StripeSubscription, what: string) 
   );
 }
 
-interface Step {
-  readonly subscription: StripeSubscription;
-  readonly previous: StripeSubscription;
-}
-
-interface Billed {
-  readonly invoice: StripeInvoice;
-  readonly invoicePayment: InvoicePayment | undefined;
-  readonly payment: Payment | undefined;
-}
+type Billed = Omit<FullBill, "subscription" | "previous">;
 
 /** Price changes of the gateway_b sandbox's subscriptions (`POST /v1/subscriptions/{id}` with items) and their previews. */
 export function createPriceChanges(deps: {

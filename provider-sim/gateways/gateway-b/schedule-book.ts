@@ -3,13 +3,10 @@ import type { GatewayBCatalog } from "./catalog.ts";
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice, type StripeInvoice } from "./invoice-object.ts";
 import { periodOf, type StripeSubscription } from "./model.ts";
+import { replacePrice } from "./plan-changes.ts";
 import { type ScheduleRecord, scheduleFrom, scheduleObject, updatedPhases } from "./schedules.ts";
-import type { SubscriptionRecord } from "./subscription-billing.ts";
-
-interface Step {
-  readonly subscription: StripeSubscription;
-  readonly previous: StripeSubscription;
-}
+import type { Step, SubscriptionRecord } from "./subscription-billing.ts";
+import { withPeriod } from "./subscriptions.ts";
 
 /**
  * The gateway_b sandbox's subscription schedules: made from a subscription, given phases, released,
@@ -27,6 +24,8 @@ export function createScheduleBook(deps: {
   const { records, save, record, now, balances } = deps;
   const schedules = new Map<string, ScheduleRecord>();
 
+  const put = (updated: ScheduleRecord) => void schedules.set(updated.id, updated);
+
   function schedule(id: string, param = "id"): ScheduleRecord {
     const found = schedules.get(id);
     if (!found) throw StripeError.noSuch("subscription_schedule", id, param);
@@ -34,8 +33,40 @@ export function createScheduleBook(deps: {
   }
 
   return {
+    /**
+     * A schedule's next phase starts where the period ends: the item takes the phase's price (and
+     * the period its length); a schedule whose last phase ends here lets go of the subscription.
+     */
+    enterPhase(current: SubscriptionRecord): SubscriptionRecord {
+      const subscription = current.subscription;
+      const schedule = subscription.schedule ? schedules.get(subscription.schedule) : undefined;
+      if (schedule?.status !== "active") return current;
+      const end = periodOf(subscription).end;
+      const next = schedule.phases.find((phase) => phase.start === end);
+      if (!next) {
+        put({ ...schedule, status: "released", released_at: end });
+        return { ...current, subscription: { ...subscription, schedule: null } };
+      }
+      const change = {
+        item: subscription.items.data[0]?.id ?? "",
+        price: next.price,
+        productName: "",
+        quantity: next.quantity,
+      };
+      const { subscription: moved } = replacePrice(withPeriod(subscription, { start: end, end }), change, end, "none");
+      const lines = current.lines.map((line, i) =>
+        i === 0 ? { ...line, price: next.price, quantity: next.quantity } : line,
+      );
+      const last = schedule.phases.at(-1) === next;
+      if (last) put({ ...schedule, status: "released", released_at: end });
+      return {
+        ...current,
+        lines,
+        subscription: { ...withPeriod(moved, { start: end, end }), schedule: last ? null : schedule.id },
+      };
+    },
     find: (id: string) => schedules.get(id),
-    put: (updated: ScheduleRecord) => void schedules.set(updated.id, updated),
+    put,
     clear: () => schedules.clear(),
     /** `create_preview` with `schedule_details`: the invoice the schedule's next phase would start with. */
     previewPhases(customer: string, form: FormObject): StripeInvoice {

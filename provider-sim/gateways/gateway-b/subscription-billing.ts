@@ -5,7 +5,6 @@ import type { InvoiceBook, InvoicePayment } from "./invoices.ts";
 import { type Period, periodOf, type SessionLine, type StripeSubscription } from "./model.ts";
 import type { Payment } from "./payment-model.ts";
 import type { PaymentLedger } from "./payments.ts";
-import { replacePrice } from "./plan-changes.ts";
 import { createPriceChanges, refuseScheduled } from "./price-change-billing.ts";
 import { createScheduleBook } from "./schedule-book.ts";
 import { ended, nextPeriod, withCancelAtPeriodEnd, withPeriod } from "./subscriptions.ts";
@@ -23,12 +22,12 @@ export interface SubscriptionRecord {
   readonly pending?: readonly InvoiceLineInput[];
 }
 
-interface Step {
+export interface Step {
   readonly subscription: StripeSubscription;
   readonly previous: StripeSubscription;
 }
 
-interface Billed extends Step {
+export interface Billed extends Step {
   readonly invoice: StripeInvoice;
   readonly invoicePayment: InvoicePayment | undefined;
   readonly payment: Payment | undefined;
@@ -142,42 +141,9 @@ export function createSubscriptionBilling(deps: {
     ];
   }
 
-  /**
-   * A schedule's next phase starts where the period ends: the item takes the phase's price (and
-   * the period its length); a schedule whose last phase ends here lets go of the subscription.
-   */
-  function enterPhase(current: SubscriptionRecord): SubscriptionRecord {
-    const subscription = current.subscription;
-    const schedule = subscription.schedule ? book.find(subscription.schedule) : undefined;
-    if (schedule?.status !== "active") return current;
-    const end = periodOf(subscription).end;
-    const next = schedule.phases.find((phase) => phase.start === end);
-    if (!next) {
-      book.put({ ...schedule, status: "released", released_at: end });
-      return { ...current, subscription: { ...subscription, schedule: null } };
-    }
-    const change = {
-      item: subscription.items.data[0]?.id ?? "",
-      price: next.price,
-      productName: "",
-      quantity: next.quantity,
-    };
-    const { subscription: moved } = replacePrice(withPeriod(subscription, { start: end, end }), change, end, "none");
-    const lines = current.lines.map((line, i) =>
-      i === 0 ? { ...line, price: next.price, quantity: next.quantity } : line,
-    );
-    const last = schedule.phases.at(-1) === next;
-    if (last) book.put({ ...schedule, status: "released", released_at: end });
-    return {
-      ...current,
-      lines,
-      subscription: { ...withPeriod(moved, { start: end, end }), schedule: last ? null : schedule.id },
-    };
-  }
-
   function bill(start: SubscriptionRecord, succeed: boolean): PeriodEnd {
     const original = start.subscription;
-    const current = enterPhase(start);
+    const current = book.enterPhase(start);
     const previous = current.subscription;
     const period = nextPeriod(previous);
     const invoice = invoiceFor(current, previous, "subscription_cycle", renewalLines(current, previous), period);
