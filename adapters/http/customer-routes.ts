@@ -11,11 +11,13 @@ import {
   LicensePublicKeySchema,
   LicenseSchema,
   LicenseValidationSchema,
+  MachineSchema,
+  toMachineBody,
 } from "./customer-schemas.ts";
 import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
 import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
-import { named, page } from "./openapi-models.ts";
+import { named, noContent, page } from "./openapi-models.ts";
 import { GuestOrderDetailsSchema, OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
 import { redirectOrJson } from "./redirect-or-json.ts";
@@ -35,6 +37,7 @@ const InvoiceLinkSchema = named(
 );
 
 const Key = t.String({ minLength: 1, maxLength: 4096 });
+const Fingerprint = t.String({ minLength: 1, maxLength: 200 });
 
 type ViewedOrder = Awaited<ReturnType<CustomerDeps["customerViews"]["order"]>>;
 
@@ -90,6 +93,37 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           {
             response: { 200: page(LicenseSchema) },
             detail: { summary: "My licenses with keys, activations and download links" },
+          },
+        )
+        .get(
+          "/api/licenses/:id/machines",
+          async ({ principal, params }) => ({
+            items: (await deps.licensing.machines(principal.userId, params.id)).map(toMachineBody),
+            next_cursor: null,
+          }),
+          {
+            params: t.Object({ id: t.String({ maxLength: 64 }) }),
+            response: { 200: page(MachineSchema) },
+            detail: {
+              summary: "The machines one of my licenses is activated on",
+              description: "Another customer's license, or an unknown one, is `404` `LICENSE_NOT_FOUND`.",
+            },
+          },
+        )
+        .delete(
+          "/api/licenses/:id/machines/:machine_id",
+          async ({ principal, params, set }) => {
+            await deps.licensing.releaseMachine(principal.userId, params.id, params.machine_id);
+            set.status = 204;
+          },
+          {
+            params: t.Object({ id: t.String({ maxLength: 64 }), machine_id: t.String({ maxLength: 64 }) }),
+            detail: {
+              summary: "Free a machine's seat of my license (a replaced laptop, say)",
+              description:
+                "`204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.",
+              responses: noContent("The seat is free"),
+            },
           },
         )
         .get(
@@ -183,13 +217,40 @@ export function createCustomerRoutes(deps: CustomerDeps) {
         detail: { tags: ["licensing"], summary: "The public key that verifies license keys offline" },
       },
     )
-    .post("/api/licenses/activate", ({ body }) => deps.licensing.activate(body.key, body.fingerprint), {
-      body: t.Object(
-        { key: Key, fingerprint: t.String({ minLength: 1, maxLength: 200 }) },
-        { additionalProperties: false },
-      ),
-      response: { 200: LicenseActivationSchema },
-      detail: { tags: ["licensing"], summary: "Activate a license on a machine (idempotent per fingerprint)" },
+    .post(
+      "/api/licenses/activate",
+      ({ body }) =>
+        deps.licensing.activate(body.key, body.fingerprint, {
+          name: body.name,
+          platform: body.platform,
+          hostname: body.hostname,
+        }),
+      {
+        body: t.Object(
+          {
+            key: Key,
+            fingerprint: Fingerprint,
+            name: t.Optional(
+              t.String({ minLength: 1, maxLength: 100, description: "What the customer calls the machine" }),
+            ),
+            platform: t.Optional(t.String({ minLength: 1, maxLength: 40, description: "Such as `linux-x64`" })),
+            hostname: t.Optional(t.String({ minLength: 1, maxLength: 253 })),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: LicenseActivationSchema },
+        detail: { tags: ["licensing"], summary: "Activate a license on a machine (idempotent per fingerprint)" },
+      },
+    )
+    .post("/api/licenses/deactivate", ({ body }) => deps.licensing.deactivate(body.key, body.fingerprint), {
+      body: t.Object({ key: Key, fingerprint: Fingerprint }, { additionalProperties: false }),
+      response: { 200: t.Object({ deactivated: t.Literal(true) }) },
+      detail: {
+        tags: ["licensing"],
+        summary: "Give a machine's seat back, from the software itself (an uninstall)",
+        description:
+          "A key that is not genuine is `404` `LICENSE_NOT_FOUND`; a fingerprint the license is not activated on (freed before) `404` `MACHINE_NOT_FOUND`.",
+      },
     })
     .post("/api/licenses/validate", ({ body }) => deps.licensing.validate(body.key), {
       body: t.Object({ key: Key }, { additionalProperties: false }),

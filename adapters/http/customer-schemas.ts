@@ -1,6 +1,7 @@
 import { t } from "elysia";
 import type { CustomerLicense } from "../../application/customers/ports.ts";
 import type { UnusableReason } from "../../application/licensing/errors.ts";
+import type { Machine } from "../../application/licensing/ports.ts";
 import type { NextActionKind } from "../../domain/dashboard/next-action.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
 import { Int } from "../../kit/schema-types.ts";
@@ -92,6 +93,26 @@ export const LicensePublicKeySchema = named(
   "LicensePublicKey",
   t.Object({ algorithm: t.Literal("Ed25519"), format: t.Literal("spki-pem"), public_key: t.String() }),
 );
+
+/** One machine a license is activated on. */
+export const MachineSchema = named(
+  "Machine",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    fingerprint: t.String(),
+    name: t.Nullable(t.String()),
+    platform: t.Nullable(t.String()),
+    hostname: t.Nullable(t.String()),
+    activated_at: Time,
+    last_seen_at: Time,
+  }),
+);
+
+export const toMachineBody = (machine: Machine) => ({
+  ...machine,
+  activated_at: machine.activated_at.toISOString(),
+  last_seen_at: machine.last_seen_at.toISOString(),
+});
 
 export const LicenseActivationSchema = named(
   "LicenseActivation",

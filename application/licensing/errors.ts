@@ -25,3 +25,13 @@ export class ActivationLimitReached extends DomainError {
     super(`This license is already activated on ${max} machine(s), its maximum.`);
   }
 }
+
+/** A machine the license is not activated on (freed before, or never activated). */
+export class MachineNotFound extends fixedError("MACHINE_NOT_FOUND", "not_found", "The license has no such machine.") {}
+
+/** A license id that names none of the customer's licenses. */
+export class CustomerLicenseNotFound extends fixedError(
+  "LICENSE_NOT_FOUND",
+  "not_found",
+  "The license does not exist.",
+) {}

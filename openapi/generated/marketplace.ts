@@ -1303,6 +1303,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/licenses/{id}/machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The machines one of my licenses is activated on
+         * @description Another customer's license, or an unknown one, is `404` `LICENSE_NOT_FOUND`.
+         */
+        get: operations["getApiLicensesByIdMachines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/{id}/machines/{machine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Free a machine's seat of my license (a replaced laptop, say)
+         * @description `204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.
+         */
+        delete: operations["deleteApiLicensesByIdMachinesByMachine_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions": {
         parameters: {
             query?: never;
@@ -1402,6 +1442,26 @@ export interface paths {
         put?: never;
         /** Activate a license on a machine (idempotent per fingerprint) */
         post: operations["postApiLicensesActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a machine's seat back, from the software itself (an uninstall)
+         * @description A key that is not genuine is `404` `LICENSE_NOT_FOUND`; a fingerprint the license is not activated on (freed before) `404` `MACHINE_NOT_FOUND`.
+         */
+        post: operations["postApiLicensesDeactivate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2386,6 +2446,23 @@ export interface components {
             expires_at: string | null;
             activations: number;
             max_activations: number;
+        };
+        Machine: {
+            /** Format: uuid */
+            id: string;
+            fingerprint: string;
+            name: string | null;
+            platform: string | null;
+            hostname: string | null;
+            /** Format: date-time */
+            activated_at: string;
+            /** Format: date-time */
+            last_seen_at: string;
+        };
+        MachinePage: {
+            items: components["schemas"]["Machine"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
         NewApiKey: {
             name: string;
@@ -5484,6 +5561,63 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getApiLicensesByIdMachines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachinePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteApiLicensesByIdMachinesByMachine_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat is free */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getApiSubscriptions: {
         parameters: {
             query?: never;
@@ -5640,6 +5774,11 @@ export interface operations {
                 "application/json": {
                     key: string;
                     fingerprint: string;
+                    /** @description What the customer calls the machine */
+                    name?: string;
+                    /** @description Such as `linux-x64` */
+                    platform?: string;
+                    hostname?: string;
                 };
             };
         };
@@ -5651,6 +5790,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LicenseActivation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesDeactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string;
+                    fingerprint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deactivated: true;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

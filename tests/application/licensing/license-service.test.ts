@@ -61,7 +61,7 @@ describe("activate", () => {
       activations: 1,
       max_activations: 2,
     });
-    expect(store.machines(license.id)).toEqual(["machine-1"]);
+    expect(store.fingerprints(license.id)).toEqual(["machine-1"]);
   });
 
   test("activating a machine again is fine and does not count it twice", async () => {
@@ -69,7 +69,7 @@ describe("activate", () => {
     const { license, key } = aLicense();
     await service.activate(key, "machine-1");
     expect(await service.activate(key, "machine-1")).toMatchObject({ new_activation: false, activations: 1 });
-    expect(store.machines(license.id)).toEqual(["machine-1"]);
+    expect(store.fingerprints(license.id)).toEqual(["machine-1"]);
   });
 
   test("a machine past the maximum is ACTIVATION_LIMIT_REACHED; the machines already on it still work", async () => {
@@ -78,7 +78,7 @@ describe("activate", () => {
     await service.activate(key, "machine-1");
     await service.activate(key, "machine-2");
     await expect(service.activate(key, "machine-3")).rejects.toMatchObject({ code: "ACTIVATION_LIMIT_REACHED" });
-    expect(store.machines(license.id)).toEqual(["machine-1", "machine-2"]);
+    expect(store.fingerprints(license.id)).toEqual(["machine-1", "machine-2"]);
     expect(await service.activate(key, "machine-2")).toMatchObject({ new_activation: false, activations: 2 });
   });
 
@@ -89,7 +89,7 @@ describe("activate", () => {
     await expect(service.activate("MKT1.invented.key", "machine-1")).rejects.toMatchObject({
       code: "LICENSE_NOT_FOUND",
     });
-    expect(store.machines(license.id)).toEqual([]);
+    expect(store.fingerprints(license.id)).toEqual([]);
   });
 
   test("a genuine key with no license record is LICENSE_NOT_FOUND", async () => {
@@ -104,7 +104,7 @@ describe("activate", () => {
     const key = verifier.issue({ lid: "another-license", pid: "p", cid: "c", typ: "commercial", max: 5, exp: null });
     store.add(key, license);
     await expect(service.activate(key, "machine-1")).rejects.toMatchObject({ code: "LICENSE_NOT_FOUND" });
-    expect(store.machines(license.id)).toEqual([]);
+    expect(store.fingerprints(license.id)).toEqual([]);
   });
 
   test.each([
@@ -115,7 +115,7 @@ describe("activate", () => {
     const { service, store, aLicense } = setup();
     const { license, key } = aLicense(overrides);
     await expect(service.activate(key, "machine-1")).rejects.toMatchObject({ code, category: "conflict" });
-    expect(store.machines(license.id)).toEqual([]);
+    expect(store.fingerprints(license.id)).toEqual([]);
   });
 
   test("a revoked license stays revoked whatever its dates", async () => {

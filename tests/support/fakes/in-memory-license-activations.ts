@@ -1,4 +1,4 @@
-import type { LicenseActivations, StoredLicense } from "../../../application/licensing/ports.ts";
+import type { LicenseActivations, Machine, StoredLicense } from "../../../application/licensing/ports.ts";
 
 type License = Omit<StoredLicense, "activations">;
 
@@ -11,7 +11,26 @@ export function createInMemoryLicenseActivations() {
   const machines = new Map<string, Set<string>>();
   const machinesOf = (licenseId: string) => machines.get(licenseId) ?? new Set<string>();
 
+  const machineOf = (fingerprint: string): Machine => ({
+    id: `machine-${fingerprint}`,
+    fingerprint,
+    name: null,
+    platform: null,
+    hostname: null,
+    activated_at: new Date(0),
+    last_seen_at: new Date(0),
+  });
+
   const store: LicenseActivations = {
+    ownerOf: async (licenseId) => ([...byKey.values()].some((l) => l.id === licenseId) ? "owner" : undefined),
+    machines: async (licenseId) => [...machinesOf(licenseId)].map(machineOf),
+    async release(licenseId, machine) {
+      const known = machinesOf(licenseId);
+      const fingerprint = "fingerprint" in machine ? machine.fingerprint : machine.id.replace(/^machine-/, "");
+      if (!known.has(fingerprint)) return false;
+      machines.set(licenseId, new Set([...known].filter((each) => each !== fingerprint)));
+      return true;
+    },
     async findByKey(key) {
       const license = byKey.get(key);
       return license && { ...license, activations: machinesOf(license.id).size };
@@ -34,7 +53,7 @@ export function createInMemoryLicenseActivations() {
     change(licenseId: string, patch: Partial<Pick<License, "status" | "expires_at" | "max_activations">>) {
       for (const [key, license] of byKey) if (license.id === licenseId) byKey.set(key, { ...license, ...patch });
     },
-    /** The machines a license is activated on. */
-    machines: (licenseId: string) => [...machinesOf(licenseId)],
+    /** The fingerprints a license is activated on. */
+    fingerprints: (licenseId: string) => [...machinesOf(licenseId)],
   };
 }
