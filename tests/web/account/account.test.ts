@@ -153,6 +153,39 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await page.close();
   }, 60_000);
 
+  test("a license's machines are listed on the Licenses page, and one is deactivated there to free its seat", async () => {
+    const customer = await aCustomer();
+    await bought(customer, products.licensed, "regular");
+    const license = async () => (await get(customer, "/api/licenses")).items[0];
+    const { license_key: key, id } = await license();
+    for (const [fingerprint, name] of [
+      ["fp-old", "Old laptop"],
+      ["fp-desk", "Desktop"],
+    ]) {
+      const activated = await http(e2e.url, "POST", "/api/licenses/activate", { body: { key, fingerprint, name } });
+      expect(activated.status).toBe(200);
+    }
+    const { page, watched } = await newPage();
+    await signIn(page, e2e.url, "account", customer, "/licenses");
+    const card = page.getByRole("article", { name: new RegExp(products.licensed.name) });
+    await card.getByRole("button", { name: "Show machines" }).click();
+    const machines = card.getByRole("list", { name: "Machines" });
+    await machines.getByText("Old laptop").waitFor();
+    expect(await machines.getByRole("listitem").count()).toBe(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await machines
+      .getByRole("listitem")
+      .filter({ hasText: "Old laptop" })
+      .getByRole("button", { name: "Deactivate" })
+      .click();
+    await machines.getByText("Old laptop").waitFor({ state: "detached" });
+    expect(await machines.getByRole("listitem").count()).toBe(1);
+    const left = (await get(customer, `/api/licenses/${id}/machines`)).items;
+    expect(left.map((machine: { name: string }) => machine.name)).toEqual(["Desktop"]);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test("at 375 px wide no page is wider than the screen, and the keyboard reaches every section", async () => {
     const customer = await aCustomer();
     await bought(customer, products.licensed, "regular");

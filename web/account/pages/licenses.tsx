@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { formatMoney, formatTime, humanize, safeHref } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
@@ -33,6 +34,51 @@ function Upgrade(props: { license: License }) {
   );
 }
 
+type Machine = Schemas["Machine"];
+
+/**
+ * The machines a license is activated on, asked for on the click, each with a button that frees
+ * its seat (a replaced laptop): the software can then activate elsewhere.
+ */
+function Machines(props: { license: License }) {
+  const path = { params: { path: { id: props.license.id } } };
+  const [machines, setMachines] = useState<readonly Machine[] | undefined>();
+  const load = async () => {
+    const page = await unwrap(api.GET("/api/licenses/{id}/machines", path));
+    setMachines(page.items);
+    return page;
+  };
+  if (props.license.activations === 0 && !machines) return null;
+  if (!machines) {
+    return <ActionButton label="Show machines" run={load} describe={() => ""} />;
+  }
+  if (machines.length === 0) return <p class="note">No machine holds a seat.</p>;
+  return (
+    <ul aria-label="Machines">
+      {machines.map((machine) => (
+        <li key={machine.id}>
+          {machine.name ?? machine.hostname ?? machine.fingerprint}
+          <span class="note">
+            {machine.platform ? ` · ${machine.platform}` : ""} · last seen {formatTime(machine.last_seen_at)}
+          </span>{" "}
+          <ActionButton
+            label="Deactivate"
+            run={async () => {
+              await unwrap(
+                api.DELETE("/api/licenses/{id}/machines/{machine_id}", {
+                  params: { path: { id: props.license.id, machine_id: machine.id } },
+                }),
+              );
+              return load();
+            }}
+            describe={() => "The seat is free."}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function LicenseCard(props: { license: License }) {
   const { license } = props;
   const download = safeHref(license.download_url);
@@ -65,6 +111,7 @@ function LicenseCard(props: { license: License }) {
           "No download is available for this license."
         )}
       </p>
+      <Machines license={license} />
       <Upgrade license={license} />
     </Card>
   );
