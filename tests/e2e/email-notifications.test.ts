@@ -100,8 +100,16 @@ describe("emails over real SMTP", () => {
     const [workspace] = await db.current.sql<{ url: string }[]>`
       select external_workspace_url as url from fulfillment_records where order_id = ${orderId}`;
     expect(mail?.html).toContain(`href="${workspace?.url}"`);
-    const stored = await db.current.sql`
-      select state, sent_at from emails where recipient = ${buyer.email} and template <> 'account.verify_email'`;
+    // The mail server has the message before the job records it sent: wait for the record.
+    const stored = await eventually(
+      async () => {
+        const rows = await db.current.sql<{ state: string; sent_at: Date | null }[]>`
+          select state, sent_at from emails where recipient = ${buyer.email} and template <> 'account.verify_email'`;
+        return rows.every((row) => row.state !== "pending") && rows;
+      },
+      5000,
+      "the email recorded as sent",
+    );
     expect([...stored]).toEqual([expect.objectContaining({ state: "sent", sent_at: expect.any(Date) })]);
     await eventually(async () => webhooksAbout(orderId).length >= 2, 5000, "both webhooks");
     await Bun.sleep(300);
