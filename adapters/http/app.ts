@@ -25,6 +25,7 @@ import { type CustomerSubscriptionDeps, createCustomerSubscriptionRoutes } from 
 import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
@@ -128,6 +129,7 @@ export function createApp(deps: AppDeps) {
     .use(createAdminFulfillmentRoutes(deps))
     .use(createCustomerFulfillmentRoutes(deps))
     .use(createCustomerRoutes(deps))
+    .use(createLicenseMachineRoutes(deps))
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))

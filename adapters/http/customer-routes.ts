@@ -11,13 +11,11 @@ import {
   LicensePublicKeySchema,
   LicenseSchema,
   LicenseValidationSchema,
-  MachineSchema,
-  toMachineBody,
 } from "./customer-schemas.ts";
 import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
 import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
-import { named, noContent, page } from "./openapi-models.ts";
+import { named, page } from "./openapi-models.ts";
 import { GuestOrderDetailsSchema, OrderDetailsSchema, OrderSchema } from "./order-schemas.ts";
 import { toOrderBody, toOrderDetailsBody } from "./order-serializers.ts";
 import { redirectOrJson } from "./redirect-or-json.ts";
@@ -93,37 +91,6 @@ export function createCustomerRoutes(deps: CustomerDeps) {
           {
             response: { 200: page(LicenseSchema) },
             detail: { summary: "My licenses with keys, activations and download links" },
-          },
-        )
-        .get(
-          "/api/licenses/:id/machines",
-          async ({ principal, params }) => ({
-            items: (await deps.licensing.machines(principal.userId, params.id)).map(toMachineBody),
-            next_cursor: null,
-          }),
-          {
-            params: t.Object({ id: t.String({ maxLength: 64 }) }),
-            response: { 200: page(MachineSchema) },
-            detail: {
-              summary: "The machines one of my licenses is activated on",
-              description: "Another customer's license, or an unknown one, is `404` `LICENSE_NOT_FOUND`.",
-            },
-          },
-        )
-        .delete(
-          "/api/licenses/:id/machines/:machine_id",
-          async ({ principal, params, set }) => {
-            await deps.licensing.releaseMachine(principal.userId, params.id, params.machine_id);
-            set.status = 204;
-          },
-          {
-            params: t.Object({ id: t.String({ maxLength: 64 }), machine_id: t.String({ maxLength: 64 }) }),
-            detail: {
-              summary: "Free a machine's seat of my license (a replaced laptop, say)",
-              description:
-                "`204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.",
-              responses: noContent("The seat is free"),
-            },
           },
         )
         .get(

@@ -1303,46 +1303,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/licenses/{id}/machines": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The machines one of my licenses is activated on
-         * @description Another customer's license, or an unknown one, is `404` `LICENSE_NOT_FOUND`.
-         */
-        get: operations["getApiLicensesByIdMachines"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/licenses/{id}/machines/{machine_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Free a machine's seat of my license (a replaced laptop, say)
-         * @description `204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.
-         */
-        delete: operations["deleteApiLicensesByIdMachinesByMachine_id"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/subscriptions": {
         parameters: {
             query?: never;
@@ -1480,6 +1440,46 @@ export interface paths {
         /** Validity, product, type, expiry and activation count of a key */
         post: operations["postApiLicensesValidate"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/{id}/machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The machines one of my licenses is activated on
+         * @description Another customer's license, or an unknown one, is `404` `LICENSE_NOT_FOUND`.
+         */
+        get: operations["getApiLicensesByIdMachines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/{id}/machines/{machine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Free a machine's seat of my license (a replaced laptop, say)
+         * @description `204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.
+         */
+        delete: operations["deleteApiLicensesByIdMachinesByMachine_id"];
         options?: never;
         head?: never;
         patch?: never;
@@ -5561,63 +5561,6 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    getApiLicensesByIdMachines: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MachinePage"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
-    deleteApiLicensesByIdMachinesByMachine_id: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                machine_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The seat is free */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
     getApiSubscriptions: {
         parameters: {
             query?: never;
@@ -5864,6 +5807,63 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiLicensesByIdMachines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachinePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteApiLicensesByIdMachinesByMachine_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat is free */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
