@@ -59,6 +59,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     subscriptions: payments.subscriptions,
     fulfillments: fulfillment.fulfillments,
     outbox: notifications.outbox,
+    releaseIdleMachines: licensing.useCases.licensing.releaseIdleMachines,
   });
   const deps: AppDeps = {
     ...wireHttp(platform),

@@ -26,6 +26,7 @@ import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
+import { createLicenseRoutes, type LicenseDeps } from "./license-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
@@ -50,6 +51,7 @@ export interface AppDeps
     AdminFulfillmentDeps,
     CustomerFulfillmentDeps,
     CustomerDeps,
+    LicenseDeps,
     CustomerSubscriptionDeps,
     DownloadDeps,
     PageDeps,
@@ -130,6 +132,7 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerFulfillmentRoutes(deps))
     .use(createCustomerRoutes(deps))
     .use(createLicenseMachineRoutes(deps))
+    .use(createLicenseRoutes(deps))
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))

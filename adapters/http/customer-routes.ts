@@ -1,17 +1,9 @@
 import { Elysia, t } from "elysia";
 import type { makeCustomerViews } from "../../application/customers/customer-views.ts";
 import type { DocumentReader } from "../../application/customers/payment-documents.ts";
-import type { makeLicenseService } from "../../application/licensing/license-service.ts";
 import { OrderNotFound } from "../../domain/orders/errors.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import {
-  DashboardItemSchema,
-  InstallationSchema,
-  LicenseActivationSchema,
-  LicensePublicKeySchema,
-  LicenseSchema,
-  LicenseValidationSchema,
-} from "./customer-schemas.ts";
+import { DashboardItemSchema, InstallationSchema, LicenseSchema } from "./customer-schemas.ts";
 import { toInstallationBody, toLicenseBody } from "./customer-serializers.ts";
 import { SubscriptionBody, toSubscriptionBody } from "./customer-subscription-routes.ts";
 import { toFulfillmentBody } from "./fulfillment-serializers.ts";
@@ -25,7 +17,6 @@ import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 export interface CustomerDeps {
   readonly auth: AuthOptions;
   readonly customerViews: ReturnType<typeof makeCustomerViews>;
-  readonly licensing: ReturnType<typeof makeLicenseService>;
   paymentDocument(reader: DocumentReader, orderId: string, paymentId: string): Promise<string>;
 }
 
@@ -33,9 +24,6 @@ const InvoiceLinkSchema = named(
   "InvoiceLink",
   t.Object({ url: t.String({ description: "The gateway's invoice or receipt; Paddle's expires after an hour" }) }),
 );
-
-const Key = t.String({ minLength: 1, maxLength: 4096 });
-const Fingerprint = t.String({ minLength: 1, maxLength: 200 });
 
 type ViewedOrder = Awaited<ReturnType<CustomerDeps["customerViews"]["order"]>>;
 
@@ -175,53 +163,5 @@ export function createCustomerRoutes(deps: CustomerDeps) {
             "Signed in, or by a renewal email's link (`expires` and `access`, for this payment only; past its expiry `410` `LINK_EXPIRED`). Asked of the gateway each time, because Paddle's links expire after an hour: Stripe's hosted invoice page for a subscription's payment, else the charge's receipt; Paddle's invoice PDF. A payment the gateway keeps no document for (one of no value) is `404` `INVOICE_NOT_AVAILABLE`; an unknown payment `404` `PAYMENT_NOT_FOUND`; another customer's order, a wrong link, or neither a session nor a link, `404` `ORDER_NOT_FOUND`.",
         },
       },
-    )
-    .get(
-      "/api/licenses/public-key",
-      () => ({ algorithm: "Ed25519" as const, format: "spki-pem" as const, public_key: deps.licensing.publicKeyPem() }),
-      {
-        response: { 200: LicensePublicKeySchema },
-        detail: { tags: ["licensing"], summary: "The public key that verifies license keys offline" },
-      },
-    )
-    .post(
-      "/api/licenses/activate",
-      ({ body }) =>
-        deps.licensing.activate(body.key, body.fingerprint, {
-          name: body.name,
-          platform: body.platform,
-          hostname: body.hostname,
-        }),
-      {
-        body: t.Object(
-          {
-            key: Key,
-            fingerprint: Fingerprint,
-            name: t.Optional(
-              t.String({ minLength: 1, maxLength: 100, description: "What the customer calls the machine" }),
-            ),
-            platform: t.Optional(t.String({ minLength: 1, maxLength: 40, description: "Such as `linux-x64`" })),
-            hostname: t.Optional(t.String({ minLength: 1, maxLength: 253 })),
-          },
-          { additionalProperties: false },
-        ),
-        response: { 200: LicenseActivationSchema },
-        detail: { tags: ["licensing"], summary: "Activate a license on a machine (idempotent per fingerprint)" },
-      },
-    )
-    .post("/api/licenses/deactivate", ({ body }) => deps.licensing.deactivate(body.key, body.fingerprint), {
-      body: t.Object({ key: Key, fingerprint: Fingerprint }, { additionalProperties: false }),
-      response: { 200: t.Object({ deactivated: t.Literal(true) }) },
-      detail: {
-        tags: ["licensing"],
-        summary: "Give a machine's seat back, from the software itself (an uninstall)",
-        description:
-          "A key that is not genuine is `404` `LICENSE_NOT_FOUND`; a fingerprint the license is not activated on (freed before) `404` `MACHINE_NOT_FOUND`.",
-      },
-    })
-    .post("/api/licenses/validate", ({ body }) => deps.licensing.validate(body.key), {
-      body: t.Object({ key: Key }, { additionalProperties: false }),
-      response: { 200: LicenseValidationSchema },
-      detail: { tags: ["licensing"], summary: "Validity, product, type, expiry and activation count of a key" },
-    });
+    );
 }

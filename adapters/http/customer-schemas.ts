@@ -1,6 +1,5 @@
 import { t } from "elysia";
 import type { CustomerLicense } from "../../application/customers/ports.ts";
-import type { UnusableReason } from "../../application/licensing/errors.ts";
 import type { Machine } from "../../application/licensing/ports.ts";
 import type { NextActionKind } from "../../domain/dashboard/next-action.ts";
 import { FULFILLMENT_STATUSES } from "../../domain/fulfillment/fulfillment.ts";
@@ -89,11 +88,6 @@ export const InstallationSchema = named(
   }),
 );
 
-export const LicensePublicKeySchema = named(
-  "LicensePublicKey",
-  t.Object({ algorithm: t.Literal("Ed25519"), format: t.Literal("spki-pem"), public_key: t.String() }),
-);
-
 /** One machine a license is activated on. */
 export const MachineSchema = named(
   "Machine",
@@ -113,31 +107,3 @@ export const toMachineBody = (machine: Machine) => ({
   activated_at: machine.activated_at.toISOString(),
   last_seen_at: machine.last_seen_at.toISOString(),
 });
-
-export const LicenseActivationSchema = named(
-  "LicenseActivation",
-  t.Object({
-    activated: t.Literal(true),
-    new_activation: t.Boolean({ description: "False when this fingerprint was already activated" }),
-    activations: Int(),
-    max_activations: Int(),
-  }),
-);
-
-export const LicenseValidationSchema = named(
-  "LicenseValidation",
-  t.Union([
-    t.Object({ valid: t.Literal(false), reason: t.Literal("unknown_or_tampered") }),
-    t.Object({
-      valid: t.Boolean(),
-      reason: t.Nullable(everyOf<UnusableReason>()(["revoked", "suspended", "expired", "replaced"])),
-      license_id: Uuid,
-      product_id: Uuid,
-      product_name: t.String(),
-      license_type: t.String(),
-      expires_at: t.Nullable(Time),
-      activations: Int(),
-      max_activations: Int(),
-    }),
-  ]),
-);

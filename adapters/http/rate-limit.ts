@@ -100,7 +100,8 @@ export function rateLimitGroup(rawPath: string): string | undefined {
   if (path === "/api/auth/verify-email" || path === "/api/auth/verify-email/confirm") return "auth";
   if (path === "/api/me/password" || path === "/api/me/email" || path === "/api/auth/claim") return "auth";
   if (path === "/api/licenses/activate" || path === "/api/licenses/validate") return "licenses";
-  if (path === "/api/licenses/deactivate") return "licenses";
+  if (path === "/api/licenses/deactivate" || path === "/api/licenses/heartbeat") return "licenses";
+  if (path === "/api/licenses/checkout") return "licenses";
   // A signed link cannot be guessed, yet every attempt still costs a signature check and a lookup.
   if (path.startsWith("/api/downloads/")) return "licenses";
   if (path.startsWith("/api/webhooks/")) return "webhooks";

@@ -1,18 +1,58 @@
-import type { LicenseActivations, Machine, StoredLicense } from "../../application/licensing/ports.ts";
+import type {
+  ActivationResult,
+  LicenseActivations,
+  Machine,
+  StoredLicense,
+} from "../../application/licensing/ports.ts";
 import { isUuid } from "../shared/ids.ts";
-import type { Sql } from "./database.ts";
+import type { Queryable, Sql } from "./database.ts";
+
+const MACHINE = "id, fingerprint, name, platform, hostname, created_at as activated_at, last_seen_at";
+
+type LicenseRow = Omit<StoredLicense, "entitlements"> & { download_version: string | null; downloadable: boolean };
+
+/**
+ * Frees the floating machines of `licenseId` (of every floating license when null) whose heartbeat
+ * is overdue at `now`, and writes each into its license's history.
+ */
+async function releaseOverdue(db: Queryable, now: Date, licenseId: string | null, limit: number) {
+  const [row] = await db<{ n: number }[]>`
+    with overdue as (
+      select a.license_id, a.fingerprint from license_activations a join licenses l on l.id = a.license_id
+      where l.floating and a.last_seen_at + make_interval(secs => l.heartbeat_seconds) < ${now}
+        and (${licenseId}::uuid is null or a.license_id = ${licenseId}::uuid)
+      limit ${limit}
+      for update of a skip locked
+    ), released as (
+      delete from license_activations a using overdue o
+      where a.license_id = o.license_id and a.fingerprint = o.fingerprint
+      returning a.license_id, a.fingerprint, a.last_seen_at
+    ), noted as (
+      insert into license_events (license_id, kind, actor, fingerprint, detail, at)
+      select license_id, 'released', 'system', fingerprint, jsonb_build_object('last_seen_at', last_seen_at), ${now}
+      from released returning 1
+    )
+    select count(*)::int as n from noted`;
+  return row?.n ?? 0;
+}
 
 export function createPostgresLicenseActivations(sql: Sql): LicenseActivations {
   return {
     async findByKey(key) {
-      const [row] = await sql<StoredLicense[]>`
-        select l.id, l.product_id, p.name as product_name, l.license_type, l.max_activations, l.expires_at, l.status,
+      const [row] = await sql<LicenseRow[]>`
+        select l.id, l.product_id, p.name as product_name, l.license_type, l.max_activations, l.floating,
+               l.heartbeat_seconds, l.offline_checkout_max_days, l.expires_at, l.status,
                (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
                case when l.license_key = ${key} then null else l.previous_key_valid_until end
-                 as replaced_key_valid_until
+                 as replaced_key_valid_until,
+               e.version as download_version, coalesce(e.revoked_at is null, false) as downloadable
         from licenses l join products p on p.id = l.product_id
+        left join download_entitlements e on e.license_id = l.id
         where l.license_key = ${key} or l.previous_key = ${key}`;
-      return row;
+      if (!row) return undefined;
+      const { download_version, downloadable, ...license } = row;
+      const entitlements = downloadable ? [download_version ? `download:${download_version}` : "download"] : [];
+      return { ...license, entitlements };
     },
     async ownerOf(licenseId) {
       if (!isUuid(licenseId)) return undefined;
@@ -22,41 +62,87 @@ export function createPostgresLicenseActivations(sql: Sql): LicenseActivations {
     async machines(licenseId) {
       return [
         ...(await sql<Machine[]>`
-          select id, fingerprint, name, platform, hostname, created_at as activated_at, last_seen_at
-          from license_activations where license_id = ${licenseId} order by created_at, id`),
+          select ${sql.unsafe(MACHINE)} from license_activations where license_id = ${licenseId}
+          order by created_at, id`),
       ];
     },
-    async release(licenseId, machine) {
-      if ("id" in machine && !isUuid(machine.id)) return false;
-      const released =
-        "id" in machine
-          ? await sql`delete from license_activations where license_id = ${licenseId} and id = ${machine.id}`
-          : await sql`delete from license_activations where license_id = ${licenseId} and fingerprint = ${machine.fingerprint}`;
-      return released.count > 0;
+    async machine(licenseId, fingerprint) {
+      const [row] = await sql<Machine[]>`
+        select ${sql.unsafe(MACHINE)} from license_activations
+        where license_id = ${licenseId} and fingerprint = ${fingerprint}`;
+      return row;
     },
-    activate(licenseId, fingerprint, facts = {}) {
-      return sql.begin(async (tx) => {
-        // The license row lock serializes activations, so concurrent machines cannot exceed the maximum.
-        const [license] = await tx<{ max_activations: number }[]>`
-          select max_activations from licenses where id = ${licenseId} for update`;
+    async heartbeat(licenseId, fingerprint, now) {
+      const [row] = await sql<Machine[]>`
+        update license_activations set last_seen_at = greatest(last_seen_at, ${now})
+        where license_id = ${licenseId} and fingerprint = ${fingerprint}
+        returning ${sql.unsafe(MACHINE)}`;
+      return row;
+    },
+    async release(licenseId, machine, actor, kind = "deactivated") {
+      if ("id" in machine && !isUuid(machine.id)) return false;
+      const [released] = await sql<{ n: number }[]>`
+        with gone as (
+          delete from license_activations
+          where license_id = ${licenseId}
+            and ${"id" in machine ? sql`id = ${machine.id}` : sql`fingerprint = ${machine.fingerprint}`}
+          returning license_id, fingerprint
+        ), noted as (
+          insert into license_events (license_id, kind, actor, fingerprint)
+          select license_id, ${kind}, ${actor}, fingerprint from gone returning 1
+        )
+        select count(*)::int as n from noted`;
+      return (released?.n ?? 0) > 0;
+    },
+    releaseIdle: (now, limit) => releaseOverdue(sql, now, null, limit),
+    async checkedOut(licenseId, fingerprint, expiresAt) {
+      await sql`
+        insert into license_events (license_id, kind, actor, fingerprint, detail)
+        values (${licenseId}, 'checked_out', 'software', ${fingerprint},
+                ${sql.json({ expires_at: expiresAt.toISOString() })})`;
+    },
+    activate(license, fingerprint, facts, now) {
+      return sql.begin(async (tx): Promise<ActivationResult> => {
+        // The license row lock serializes activations, so concurrent machines cannot exceed the
+        // maximum; the key is checked again under it, so a reissue that won the race is seen.
+        const [locked] = await tx<{ max_activations: number; floating: boolean; heartbeat_seconds: number | null }[]>`
+          select max_activations, floating, heartbeat_seconds from licenses
+          where id = ${license.id}
+            and (license_key = ${license.key} or (previous_key = ${license.key} and previous_key_valid_until > ${now}))
+          for update`;
+        if (!locked) return { outcome: "key_replaced" };
+        if (locked.floating) await releaseOverdue(tx, now, license.id, 10_000);
         // A known machine is seen again; what it says of itself now replaces what it said before.
         const [known] = await tx`
-          update license_activations set last_seen_at = now(),
+          update license_activations set last_seen_at = greatest(last_seen_at, ${now}),
             name = coalesce(${facts.name ?? null}, name),
             platform = coalesce(${facts.platform ?? null}, platform),
             hostname = coalesce(${facts.hostname ?? null}, hostname)
-          where license_id = ${licenseId} and fingerprint = ${fingerprint}
+          where license_id = ${license.id} and fingerprint = ${fingerprint}
           returning 1`;
-        const [count] = await tx<
-          { n: number }[]
-        >`select count(*)::int as n from license_activations where license_id = ${licenseId}`;
+        const [count] = await tx<{ n: number; next_free: Date | null }[]>`
+          select count(*)::int as n, min(last_seen_at) as next_free
+          from license_activations where license_id = ${license.id}`;
         const activations = count?.n ?? 0;
-        if (known) return { activated: false, activations };
-        if (!license || activations >= license.max_activations) return "limit" as const;
+        if (known) return { outcome: "activated", new_activation: false, activations };
+        if (activations >= locked.max_activations) {
+          const nextFree = locked.floating && count?.next_free ? count.next_free : null;
+          const seconds = nextFree
+            ? Math.max(
+                1,
+                Math.ceil((nextFree.getTime() + (locked.heartbeat_seconds ?? 0) * 1000 - now.getTime()) / 1000),
+              )
+            : null;
+          return { outcome: "limit", retry_after: seconds };
+        }
         await tx`
-          insert into license_activations (license_id, fingerprint, name, platform, hostname)
-          values (${licenseId}, ${fingerprint}, ${facts.name ?? null}, ${facts.platform ?? null}, ${facts.hostname ?? null})`;
-        return { activated: true, activations: activations + 1 };
+          insert into license_activations (license_id, fingerprint, name, platform, hostname, created_at, last_seen_at)
+          values (${license.id}, ${fingerprint}, ${facts.name ?? null}, ${facts.platform ?? null},
+                  ${facts.hostname ?? null}, ${now}, ${now})`;
+        await tx`
+          insert into license_events (license_id, kind, actor, fingerprint, at)
+          values (${license.id}, 'activated', 'software', ${fingerprint}, ${now})`;
+        return { outcome: "activated", new_activation: true, activations: activations + 1 };
       });
     },
   };

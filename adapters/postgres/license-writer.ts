@@ -10,6 +10,9 @@ const LICENSE_COLUMNS = [
   "license_type",
   "license_key",
   "max_activations",
+  "floating",
+  "heartbeat_seconds",
+  "offline_checkout_max_days",
   "expires_at",
   "status",
   "created_at",
@@ -86,10 +89,11 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
       return sql.begin(async (tx) => {
         const [created] = await tx<License[]>`
           insert into licenses (id, fulfillment_record_id, customer_id, product_id, license_type, license_key,
-                                max_activations, expires_at, status)
+                                max_activations, floating, heartbeat_seconds, offline_checkout_max_days,
+                                expires_at, status)
           values (${license.id}, ${license.fulfillment_record_id}, ${license.customer_id}, ${license.product_id},
-                  ${license.license_type}, ${license.license_key}, ${license.max_activations}, ${license.expires_at},
-                  'active')
+                  ${license.license_type}, ${license.license_key}, ${license.max_activations}, ${license.floating},
+                  ${license.heartbeat_seconds}, ${license.offline_checkout_max_days}, ${license.expires_at}, 'active')
           on conflict (fulfillment_record_id) do nothing
           returning ${licenseColumns}`;
         if (!created) {

@@ -1,5 +1,6 @@
 import { makeLicenseService } from "../../application/licensing/license-service.ts";
 import { createLicenseDownloadAdapter } from "../fulfillment/license-download-adapter.ts";
+import { createLicenseFileSigner } from "../licensing/license-file.ts";
 import { createLicenseSigner } from "../licensing/license-signer.ts";
 import { createPostgresLicenseActivations } from "../postgres/license-activations.ts";
 import { createPostgresLicenseWriter } from "../postgres/license-writer.ts";
@@ -16,7 +17,12 @@ export function wireLicensing({ infra, config, sql, clock }: Platform) {
       baseUrl: config.publicBaseUrl,
     }),
     useCases: {
-      licensing: makeLicenseService({ store: createPostgresLicenseActivations(sql), verifier: signer, clock }),
+      licensing: makeLicenseService({
+        store: createPostgresLicenseActivations(sql),
+        verifier: signer,
+        files: createLicenseFileSigner(infra.licenseKeys),
+        clock,
+      }),
     },
     drivers: {
       license_download: createLicenseDownloadAdapter({

@@ -23,6 +23,8 @@ export function wireOperations(
     readonly subscriptions: SubscriptionRepository;
     readonly fulfillments: FulfillmentRepository;
     readonly outbox: NotificationOutboxReader;
+    /** Floating license machines that stopped checking in give their seats back; how many. */
+    readonly releaseIdleMachines: (now: Date) => Promise<number>;
   },
 ) {
   const { infra, config, logger, sql, changes, wake, mutex, uow, clock, secrets } = platform;
@@ -54,6 +56,7 @@ export function wireOperations(
     clock,
     log: logger,
     graceHours: config.subscriptionGraceHours,
+    releaseIdleMachines: work.releaseIdleMachines,
     expireUnpaidOrders: makeExpireUnpaidOrders({ uow, log: logger, minutes: config.checkoutExpiryMinutes }),
     cleanupJobs: async () =>
       (await deleteDoneJobs(sql, { olderThanDays: 7 })) + (await pruneHistory(sql, { olderThanDays: 30 })),

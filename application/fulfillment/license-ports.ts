@@ -11,6 +11,10 @@ export interface License {
   readonly license_type: string;
   readonly license_key: string;
   readonly max_activations: number;
+  /** The activation policy it was issued under (the product's, at the time). */
+  readonly floating: boolean;
+  readonly heartbeat_seconds: number | null;
+  readonly offline_checkout_max_days: number;
   /** Null: perpetual. */
   readonly expires_at: Date | null;
   /** Suspended follows a lapsed or disputed subscription and comes back; revoked is final. */

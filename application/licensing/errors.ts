@@ -7,9 +7,9 @@ export type UnusableReason = "revoked" | "suspended" | "expired" | "replaced";
 
 const UNUSABLE: Readonly<Record<UnusableReason, string>> = {
   revoked: "This license has been revoked.",
-  suspended: "This license is suspended while its subscription is unpaid or its payment is disputed.",
+  suspended: "This license is suspended: its subscription is unpaid, its payment disputed, or the shop holds it.",
   expired: "This license has expired.",
-  replaced: "This key was replaced when the license was upgraded; use the new key from your account.",
+  replaced: "This key was replaced (an upgrade or a reissue); use the new key from your account.",
 };
 
 export class LicenseUnusable extends ReasonedRefusal<UnusableReason> {
@@ -21,13 +21,38 @@ export class LicenseUnusable extends ReasonedRefusal<UnusableReason> {
 export class ActivationLimitReached extends DomainError {
   readonly code = "ACTIVATION_LIMIT_REACHED";
   readonly category = "conflict";
-  constructor(max: number) {
-    super(`This license is already activated on ${max} machine(s), its maximum.`);
+  override readonly extensions: Readonly<Record<string, unknown>> | undefined;
+  /** `retryAfter`: seconds until a floating seat may free (its holder's heartbeat is due); null when none will by itself. */
+  constructor(max: number, retryAfter: number | null) {
+    super(
+      retryAfter === null
+        ? `This license is already activated on ${max} machine(s), its maximum.`
+        : `All ${max} seat(s) of this floating license are in use; one may free in ${retryAfter} s.`,
+    );
+    this.extensions = retryAfter === null ? undefined : { retry_after: retryAfter };
   }
 }
 
 /** A machine the license is not activated on (freed before, or never activated). */
 export class MachineNotFound extends fixedError("MACHINE_NOT_FOUND", "not_found", "The license has no such machine.") {}
+
+export class FingerprintNotActivated extends fixedError(
+  "FINGERPRINT_NOT_ACTIVATED",
+  "conflict",
+  "The license is not activated on this machine; activate it first.",
+) {}
+
+export class HeartbeatMissed extends fixedError(
+  "HEARTBEAT_MISSED",
+  "conflict",
+  "This machine missed its heartbeat and its seat went back to the pool; activate it again.",
+) {}
+
+export class OfflineCheckoutDisabled extends fixedError(
+  "OFFLINE_CHECKOUT_DISABLED",
+  "conflict",
+  "This license cannot be checked out for offline use.",
+) {}
 
 /** A license id that names none of the customer's licenses. */
 export class CustomerLicenseNotFound extends fixedError(

@@ -7,16 +7,28 @@ export interface LicenseClaims {
   readonly exp: number | null;
 }
 
-export interface StoredLicense {
+/** The activation policy a license was issued under (the product's driver config at the time). */
+export interface ActivationPolicy {
+  readonly max_activations: number;
+  /** Concurrent use: a machine that stops sending heartbeats gives its seat back to the pool. */
+  readonly floating: boolean;
+  /** How often a machine checks in; null when the license asks for no heartbeats. */
+  readonly heartbeat_seconds: number | null;
+  /** The longest offline license file a machine may check out; 0 when it may not. */
+  readonly offline_checkout_max_days: number;
+}
+
+export interface StoredLicense extends ActivationPolicy {
   readonly id: string;
   readonly product_id: string;
   readonly product_name: string;
   readonly license_type: string;
-  readonly max_activations: number;
   readonly expires_at: Date | null;
   readonly status: "active" | "suspended" | "revoked";
   readonly activations: number;
-  /** Set when the key given is the one the license had before an upgrade re-signed it: it works until then. */
+  /** What the license grants besides running: `download:<version>` while its download entitlement stands. */
+  readonly entitlements: readonly string[];
+  /** Set when the key given is the one the license had before an upgrade or a reissue replaced it: it works until then. */
   readonly replaced_key_valid_until: Date | null;
 }
 
@@ -38,25 +50,68 @@ export interface Machine {
   readonly last_seen_at: Date;
 }
 
+/** Who changed a license: the software holding its key, its customer, an admin, or the system (the tick). */
+export type LicenseActor = "software" | "customer" | "system" | `admin:${string}`;
+
+export type ActivationResult =
+  | { readonly outcome: "activated"; readonly new_activation: boolean; readonly activations: number }
+  /** Every seat is taken; on a floating license, `retry_after` seconds until the next one may free. */
+  | { readonly outcome: "limit"; readonly retry_after: number | null }
+  /** The key stopped being the license's between the lookup and the lock (a reissue won the race). */
+  | { readonly outcome: "key_replaced" };
+
 export interface LicenseActivations {
   findByKey(key: string): Promise<StoredLicense | undefined>;
   /** Whose license it is; undefined when there is none with the id. */
   ownerOf(licenseId: string): Promise<string | undefined>;
   /**
    * Adds the fingerprint unless present (a known one is seen again, its facts kept up to date);
-   * refuses past `max_activations`, atomically.
+   * refuses past `max_activations`, atomically, under the license's lock. On a floating license the
+   * machines past their heartbeat are released first. The key must still be one the license
+   * answers to when the lock is held.
    */
   activate(
-    licenseId: string,
+    license: { readonly id: string; readonly key: string },
     fingerprint: string,
-    facts?: MachineFacts,
-  ): Promise<{ activated: boolean; activations: number } | "limit">;
+    facts: MachineFacts,
+    now: Date,
+  ): Promise<ActivationResult>;
+  /** The machine with the fingerprint, alive or not; undefined when the license has none. */
+  machine(licenseId: string, fingerprint: string): Promise<Machine | undefined>;
+  /** Records that the machine is alive now; undefined when the license has no such machine. */
+  heartbeat(licenseId: string, fingerprint: string, now: Date): Promise<Machine | undefined>;
   machines(licenseId: string): Promise<Machine[]>;
   /** Frees the machine's seat; false when the license has no such machine (freed before). */
-  release(licenseId: string, machine: { readonly id: string } | { readonly fingerprint: string }): Promise<boolean>;
+  release(
+    licenseId: string,
+    machine: { readonly id: string } | { readonly fingerprint: string },
+    actor: LicenseActor,
+    kind?: "deactivated" | "released",
+  ): Promise<boolean>;
+  /** Frees every floating machine whose last heartbeat is older than its license's `heartbeat_seconds`; how many. */
+  releaseIdle(now: Date, limit: number): Promise<number>;
+  /** Notes a license file checked out for a machine, in the license's history. */
+  checkedOut(licenseId: string, fingerprint: string, expiresAt: Date): Promise<void>;
 }
 
 export interface LicenseVerifier {
   verify(key: string): Promise<LicenseClaims | undefined>;
   publicKeyPem(): string;
+}
+
+/** What an offline license file states, signed as it is given to the machine. */
+export interface LicenseFileClaims {
+  readonly license_id: string;
+  readonly product_id: string;
+  readonly product_name: string;
+  readonly license_type: string;
+  readonly entitlements: readonly string[];
+  readonly fingerprint: string;
+  readonly issued_at: string;
+  readonly expires_at: string;
+}
+
+export interface LicenseFileSigner {
+  /** The file's text: the claims, signed with the license key pair. */
+  signFile(claims: LicenseFileClaims): Promise<string>;
 }

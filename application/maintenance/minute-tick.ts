@@ -18,6 +18,8 @@ export interface MinuteTickDeps {
   readonly graceHours: number;
   /** Expires orders unpaid for too long (their checkouts closed by jobs); returns how many. */
   readonly expireUnpaidOrders: (now: Date) => Promise<number>;
+  /** Frees the seats of floating license machines that stopped checking in; returns how many. */
+  readonly releaseIdleMachines?: (now: Date) => Promise<number>;
   /** Deletes finished jobs past their retention; returns how many. */
   readonly cleanupJobs: () => Promise<number>;
   /** Alerts operations to dead jobs and overdue tasks not alerted yet; returns how many. */
@@ -32,7 +34,7 @@ const TRIAL_ENDING_NOTICE_HOURS = 72;
 /**
  * The periodic housekeeping, run by one instance at a time: suspends lapsed subscriptions
  * through their adapter, tells subscribers their trial ends in three days, expires orders left unpaid, refreshes active SaaS tenants' status, re-sends notifications whose job
- * was lost, prunes finished jobs and alerts operations to what is stuck. Every effect goes through a job, so the tick itself is short
+ * was lost, frees floating license seats whose machines stopped checking in, prunes finished jobs and alerts operations to what is stuck. Every effect goes through a job, so the tick itself is short
  * and a crash mid-tick loses nothing.
  */
 export function makeMinuteTick(deps: MinuteTickDeps) {
@@ -103,10 +105,21 @@ export function makeMinuteTick(deps: MinuteTickDeps) {
       const expired = await deps.expireUnpaidOrders(now);
       const synced = await refreshTenants();
       const resent = await resendNotifications();
+      const released = (await deps.releaseIdleMachines?.(now)) ?? 0;
       const pruned = await deps.cleanupJobs();
       const alerted = (await deps.alertOps?.(now)) ?? 0;
       deps.log.info(
-        { suspended, trials_ending: trialsEnding, expired, synced, resent, pruned, alerted, now: now.toISOString() },
+        {
+          suspended,
+          trials_ending: trialsEnding,
+          expired,
+          synced,
+          resent,
+          machines_released: released,
+          pruned,
+          alerted,
+          now: now.toISOString(),
+        },
         "minute tick",
       );
     });

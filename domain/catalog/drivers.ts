@@ -95,7 +95,32 @@ const CONFIG_SPECS = {
   license_download: {
     license_type: { kind: "text", maxLength: 50, required: true, description: "License template or type." },
     artifact_source: { kind: "url", required: true, description: "Where release artifacts are downloaded from." },
-    max_activations: { kind: "integer", min: 1, max: 10_000, required: true, description: "Activation policy." },
+    max_activations: {
+      kind: "integer",
+      min: 1,
+      max: 10_000,
+      required: true,
+      description: "Machines per seat bought; a floating license's pool size.",
+    },
+    floating: {
+      kind: "boolean",
+      required: false,
+      description: "Concurrent use: a machine that stops sending heartbeats gives its seat back to the pool.",
+    },
+    heartbeat_seconds: {
+      kind: "integer",
+      min: 60,
+      max: 604_800,
+      required: false,
+      description: "How often a machine checks in (required when floating).",
+    },
+    offline_checkout_max_days: {
+      kind: "integer",
+      min: 0,
+      max: 365,
+      required: false,
+      description: "Longest offline license file a machine may check out; 0 (the default) disables it.",
+    },
   },
   manual_fulfillment: {
     queue_id: { kind: "text", maxLength: 100, required: true, description: "Internal team queue id." },

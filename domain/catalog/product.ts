@@ -149,6 +149,10 @@ function checkDriver(input: ProductInput, isRecurring: boolean, errors: FieldErr
       errors.push(err("/fulfillment_config/management/base_url", "REQUIRED", "is required when management is enabled"));
     }
   }
+  const config = input.fulfillment_config;
+  if (driver === "license_download" && config?.floating === true && (config.heartbeat_seconds ?? null) === null) {
+    errors.push(err("/fulfillment_config/heartbeat_seconds", "REQUIRED", "is required when floating"));
+  }
 }
 
 function checkFields(input: ProductInput, errors: FieldError[]) {

@@ -1374,77 +1374,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/licenses/public-key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The public key that verifies license keys offline */
-        get: operations["getApiLicensesPublic-key"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/licenses/activate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Activate a license on a machine (idempotent per fingerprint) */
-        post: operations["postApiLicensesActivate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/licenses/deactivate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Give a machine's seat back, from the software itself (an uninstall)
-         * @description A key that is not genuine is `404` `LICENSE_NOT_FOUND`; a fingerprint the license is not activated on (freed before) `404` `MACHINE_NOT_FOUND`.
-         */
-        post: operations["postApiLicensesDeactivate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/licenses/validate": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Validity, product, type, expiry and activation count of a key */
-        post: operations["postApiLicensesValidate"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/licenses/{id}/machines": {
         parameters: {
             query?: never;
@@ -1480,6 +1409,123 @@ export interface paths {
          * @description `204` once freed; the machine can activate again later. A machine already freed, or not one of this license, is `404` `MACHINE_NOT_FOUND`.
          */
         delete: operations["deleteApiLicensesByIdMachinesByMachine_id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/public-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public key that verifies license keys and license files offline */
+        get: operations["getApiLicensesPublic-key"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate a license on a machine (idempotent per fingerprint)
+         * @description Every seat taken is `409` `ACTIVATION_LIMIT_REACHED`; on a floating license it carries `retry_after`, the seconds until a seat may free. A revoked, suspended, expired or replaced license is `409` `LICENSE_REVOKED`, `LICENSE_SUSPENDED`, `LICENSE_EXPIRED` or `LICENSE_REPLACED`.
+         */
+        post: operations["postApiLicensesActivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a machine's seat back, from the software itself (an uninstall)
+         * @description A key that is not genuine is `404` `LICENSE_NOT_FOUND`; a fingerprint the license is not activated on (freed before) `404` `MACHINE_NOT_FOUND`.
+         */
+        post: operations["postApiLicensesDeactivate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/heartbeat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The machine is alive: keeps a floating seat for another heartbeat period
+         * @description A machine not activated is `409` `FINGERPRINT_NOT_ACTIVATED`; a floating machine past its `next_heartbeat_before` has lost its seat: `409` `HEARTBEAT_MISSED`, and it activates again.
+         */
+        post: operations["postApiLicensesHeartbeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check out a signed license file for a machine that will be offline
+         * @description Bound to the fingerprint, which must be activated (`409` `FINGERPRINT_NOT_ACTIVATED`). `ttl_days` past the license's `offline_checkout_max_days` is `422`; a license whose policy allows none `409` `OFFLINE_CHECKOUT_DISABLED`. The file never outlives the license's expiry.
+         */
+        post: operations["postApiLicensesCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/licenses/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Whether a key works now, and on a given machine
+         * @description `200` either way; `code` says why not. With a `fingerprint`, a machine not activated is `FINGERPRINT_NOT_ACTIVATED` and one past its heartbeat `HEARTBEAT_MISSED`. Nothing in the answer names the customer.
+         */
+        post: operations["postApiLicensesValidate"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2414,6 +2460,26 @@ export interface components {
             new_activation: boolean;
             activations: number;
             max_activations: number;
+            /**
+             * Format: date-time
+             * @description Check in again before this, or lose a floating seat; null when the license asks for none
+             */
+            next_heartbeat_before: string | null;
+        };
+        LicenseFileCheckout: {
+            /** @description The file to keep on the machine: JSON `{"format":"MKTF1","payload","signature"}`, the Ed25519 signature over `MKTF1.<payload>` (see the README) */
+            license_file: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        LicenseHeartbeat: {
+            /** Format: uuid */
+            machine_id: string;
+            /**
+             * Format: date-time
+             * @description Check in again before this, or lose a floating seat; null when the license asks for none
+             */
+            next_heartbeat_before: string | null;
         };
         LicensePage: {
             items: components["schemas"]["License"][];
@@ -2431,11 +2497,15 @@ export interface components {
             /** @constant */
             valid: false;
             /** @constant */
+            code: "LICENSE_NOT_FOUND";
+            /** @constant */
             reason: "unknown_or_tampered";
         } | {
             valid: boolean;
+            /** @description Why not valid: `LICENSE_REVOKED`, `LICENSE_SUSPENDED`, `LICENSE_EXPIRED`, `LICENSE_REPLACED`, `FINGERPRINT_NOT_ACTIVATED` or `HEARTBEAT_MISSED`; null when valid */
+            code: string | null;
             /** @enum {string|null} */
-            reason: "revoked" | "suspended" | "expired" | "replaced" | null;
+            reason: "revoked" | "suspended" | "expired" | "replaced" | "fingerprint_not_activated" | "heartbeat_missed" | null;
             /** Format: uuid */
             license_id: string;
             /** Format: uuid */
@@ -2446,6 +2516,7 @@ export interface components {
             expires_at: string | null;
             activations: number;
             max_activations: number;
+            floating: boolean;
         };
         Machine: {
             /** Format: uuid */
@@ -5682,135 +5753,6 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
-    "getApiLicensesPublic-key": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LicensePublicKey"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
-    postApiLicensesActivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    key: string;
-                    fingerprint: string;
-                    /** @description What the customer calls the machine */
-                    name?: string;
-                    /** @description Such as `linux-x64` */
-                    platform?: string;
-                    hostname?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LicenseActivation"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["ContentTooLarge"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
-    postApiLicensesDeactivate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    key: string;
-                    fingerprint: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        deactivated: true;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["ContentTooLarge"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
-    postApiLicensesValidate: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    key: string;
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["LicenseValidation"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            413: components["responses"]["ContentTooLarge"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["Error"];
-        };
-    };
     getApiLicensesByIdMachines: {
         parameters: {
             query?: never;
@@ -5864,6 +5806,214 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiLicensesPublic-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicensePublicKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesActivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key?: string;
+                    /** @description Same as `license_key` */
+                    key?: string;
+                    fingerprint: string;
+                    /** @description What the customer calls the machine */
+                    name?: string;
+                    /** @description Such as `linux-x64` */
+                    platform?: string;
+                    hostname?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseActivation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesDeactivate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key?: string;
+                    /** @description Same as `license_key` */
+                    key?: string;
+                    fingerprint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        deactivated: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesHeartbeat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key?: string;
+                    /** @description Same as `license_key` */
+                    key?: string;
+                    fingerprint: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseHeartbeat"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key?: string;
+                    /** @description Same as `license_key` */
+                    key?: string;
+                    fingerprint: string;
+                    /** @description Days the file works offline */
+                    ttl_days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseFileCheckout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiLicensesValidate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    license_key?: string;
+                    /** @description Same as `license_key` */
+                    key?: string;
+                    fingerprint?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LicenseValidation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };

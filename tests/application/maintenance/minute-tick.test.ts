@@ -23,6 +23,7 @@ function setup() {
   const mutex = createInMemoryMutex();
   const log = createRecordingLog();
   let cleanups = 0;
+  const releasedAt: Date[] = [];
   const tick = makeMinuteTick({
     fulfillments,
     subscriptions,
@@ -37,10 +38,15 @@ function setup() {
       cleanups++;
       return 2;
     },
+    releaseIdleMachines: async (now) => {
+      releasedAt.push(now);
+      return 3;
+    },
   });
   const actions = () =>
     jobs.ofKind(fulfillmentActionJob.kind).map((job) => [job.payload.action, job.payload.fulfillment_id]);
   return {
+    releasedAt,
     uow,
     fulfillments,
     subscriptions,
@@ -143,7 +149,7 @@ describe("the minute tick", () => {
     expect(t.jobs.ofKind(notifyJob.kind).map((job) => job.payload.outbox_id)).not.toContain(fresh);
   });
 
-  test("prunes finished jobs and reports what it did", async () => {
+  test("prunes finished jobs, frees idle floating seats at its time, and reports what it did", async () => {
     const t = setup();
     aLapsingSubscription(t);
     t.time.advance(t.time.hours(GRACE_HOURS + 1));
@@ -151,6 +157,7 @@ describe("the minute tick", () => {
     expect(await t.tick()).toEqual({ ran: true });
 
     expect(t.cleanups()).toBe(1);
+    expect(t.releasedAt).toEqual([t.time.now()]);
     expect(t.log.lines).toEqual([
       expect.objectContaining({
         message: "minute tick",
@@ -160,6 +167,7 @@ describe("the minute tick", () => {
           synced: 0,
           trials_ending: 0,
           resent: 0,
+          machines_released: 3,
           pruned: 2,
           alerted: 0,
           now: t.time.now().toISOString(),

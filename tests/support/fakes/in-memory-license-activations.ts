@@ -1,47 +1,104 @@
-import type { LicenseActivations, Machine, StoredLicense } from "../../../application/licensing/ports.ts";
+import type {
+  ActivationResult,
+  LicenseActivations,
+  Machine,
+  StoredLicense,
+} from "../../../application/licensing/ports.ts";
 
 type License = Omit<StoredLicense, "activations">;
 
 /**
  * Licenses by key with the machines each is activated on, as the real store keeps them: a known
- * machine is not counted twice, and a new one past `max_activations` is refused.
+ * machine is not counted twice, a new one past `max_activations` is refused, and a floating
+ * license's machines past their heartbeat give their seats back.
  */
 export function createInMemoryLicenseActivations() {
   const byKey = new Map<string, License>();
-  const machines = new Map<string, Set<string>>();
-  const machinesOf = (licenseId: string) => machines.get(licenseId) ?? new Set<string>();
+  const machines = new Map<string, Machine[]>();
+  const events: { license_id: string; kind: string; actor: string; fingerprint: string }[] = [];
+  const machinesOf = (licenseId: string) => machines.get(licenseId) ?? [];
+  const licenseOf = (licenseId: string) => [...byKey.values()].find((l) => l.id === licenseId);
+  const overdue = (license: License | undefined, machine: Machine, now: Date) =>
+    license?.floating === true &&
+    machine.last_seen_at.getTime() + (license.heartbeat_seconds ?? 0) * 1000 < now.getTime();
 
-  const machineOf = (fingerprint: string): Machine => ({
-    id: `machine-${fingerprint}`,
-    fingerprint,
-    name: null,
-    platform: null,
-    hostname: null,
-    activated_at: new Date(0),
-    last_seen_at: new Date(0),
-  });
+  function drop(licenseId: string, fingerprint: string, kind: string, actor: string) {
+    machines.set(
+      licenseId,
+      machinesOf(licenseId).filter((m) => m.fingerprint !== fingerprint),
+    );
+    events.push({ license_id: licenseId, kind, actor, fingerprint });
+  }
 
   const store: LicenseActivations = {
-    ownerOf: async (licenseId) => ([...byKey.values()].some((l) => l.id === licenseId) ? "owner" : undefined),
-    machines: async (licenseId) => [...machinesOf(licenseId)].map(machineOf),
-    async release(licenseId, machine) {
-      const known = machinesOf(licenseId);
-      const fingerprint = "fingerprint" in machine ? machine.fingerprint : machine.id.replace(/^machine-/, "");
-      if (!known.has(fingerprint)) return false;
-      machines.set(licenseId, new Set([...known].filter((each) => each !== fingerprint)));
+    ownerOf: async (licenseId) => (licenseOf(licenseId) ? "owner" : undefined),
+    machines: async (licenseId) => machinesOf(licenseId),
+    machine: async (licenseId, fingerprint) => machinesOf(licenseId).find((m) => m.fingerprint === fingerprint),
+    async heartbeat(licenseId, fingerprint, now) {
+      const found = machinesOf(licenseId).find((m) => m.fingerprint === fingerprint);
+      if (!found) return undefined;
+      const seen = { ...found, last_seen_at: now };
+      machines.set(
+        licenseId,
+        machinesOf(licenseId).map((m) => (m === found ? seen : m)),
+      );
+      return seen;
+    },
+    async release(licenseId, machine, actor, kind = "deactivated") {
+      const found = machinesOf(licenseId).find((m) =>
+        "id" in machine ? m.id === machine.id : m.fingerprint === machine.fingerprint,
+      );
+      if (!found) return false;
+      drop(licenseId, found.fingerprint, kind, actor);
       return true;
+    },
+    async releaseIdle(now) {
+      let released = 0;
+      for (const [licenseId, list] of machines) {
+        for (const machine of list.filter((m) => overdue(licenseOf(licenseId), m, now))) {
+          drop(licenseId, machine.fingerprint, "released", "system");
+          released += 1;
+        }
+      }
+      return released;
+    },
+    async checkedOut(licenseId, fingerprint) {
+      events.push({ license_id: licenseId, kind: "checked_out", actor: "software", fingerprint });
     },
     async findByKey(key) {
       const license = byKey.get(key);
-      return license && { ...license, activations: machinesOf(license.id).size };
+      return license && { ...license, activations: machinesOf(license.id).length };
     },
-    async activate(licenseId, fingerprint) {
-      const license = [...byKey.values()].find((l) => l.id === licenseId);
-      const known = machinesOf(licenseId);
-      if (known.has(fingerprint)) return { activated: false, activations: known.size };
-      if (!license || known.size >= license.max_activations) return "limit";
-      machines.set(licenseId, new Set([...known, fingerprint]));
-      return { activated: true, activations: known.size + 1 };
+    async activate({ id, key }, fingerprint, facts, now): Promise<ActivationResult> {
+      const license = byKey.get(key);
+      if (license?.id !== id) return { outcome: "key_replaced" };
+      for (const machine of machinesOf(id).filter((m) => overdue(license, m, now))) {
+        drop(id, machine.fingerprint, "released", "system");
+      }
+      const known = machinesOf(id);
+      if (known.some((m) => m.fingerprint === fingerprint)) {
+        await store.heartbeat(id, fingerprint, now);
+        return { outcome: "activated", new_activation: false, activations: known.length };
+      }
+      if (known.length >= license.max_activations) {
+        const oldest = Math.min(...known.map((m) => m.last_seen_at.getTime()));
+        const retry = license.floating
+          ? Math.max(1, Math.ceil((oldest + (license.heartbeat_seconds ?? 0) * 1000 - now.getTime()) / 1000))
+          : null;
+        return { outcome: "limit", retry_after: retry };
+      }
+      const machine: Machine = {
+        id: `machine-${fingerprint}`,
+        fingerprint,
+        name: facts.name ?? null,
+        platform: facts.platform ?? null,
+        hostname: facts.hostname ?? null,
+        activated_at: now,
+        last_seen_at: now,
+      };
+      machines.set(id, [...known, machine]);
+      events.push({ license_id: id, kind: "activated", actor: "software", fingerprint });
+      return { outcome: "activated", new_activation: true, activations: known.length + 1 };
     },
   };
 
@@ -53,7 +110,13 @@ export function createInMemoryLicenseActivations() {
     change(licenseId: string, patch: Partial<Pick<License, "status" | "expires_at" | "max_activations">>) {
       for (const [key, license] of byKey) if (license.id === licenseId) byKey.set(key, { ...license, ...patch });
     },
+    /** Takes a key away from its license, as a reissue does. */
+    forget(key: string) {
+      byKey.delete(key);
+    },
     /** The fingerprints a license is activated on. */
-    fingerprints: (licenseId: string) => [...machinesOf(licenseId)],
+    fingerprints: (licenseId: string) => machinesOf(licenseId).map((m) => m.fingerprint),
+    /** What the store wrote into the licenses' history. */
+    events: () => [...events],
   };
 }
