@@ -39,7 +39,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const licensing = wireLicensing(platform);
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
   const customers = wireCustomers(platform, { payments, fulfillment, licensing, checkout });
-  const notifications = wireNotifications(platform, { mail, identity, checkout, customers });
+  const notifications = wireNotifications(platform, { mail, identity, checkout, customers, licensing });
   const outgoingWebhooks = wireOutgoingWebhooks(platform);
   const features = [
     identity,

@@ -92,6 +92,8 @@ export interface Config {
   readonly allowPrivateWebhookUrls: boolean;
   /** How long a signed download link stays valid. */
   readonly downloadLinkTtlSeconds: number;
+  /** How long the download link in a license's ready email stays valid. */
+  readonly emailDownloadLinkTtlHours: number;
   /** How long the artifact's server may take to start answering, and to send the next bytes of a download. */
   readonly downloadSourceTimeoutSeconds: number;
   /** Parent domain of the subdomains given to dedicated installations. */
@@ -209,6 +211,7 @@ export function loadConfig(env: Env): Config {
     allowPrivateProviderUrls: boolean(env, "ALLOW_PRIVATE_PROVIDER_URLS", false),
     allowPrivateWebhookUrls: boolean(env, "ALLOW_PRIVATE_WEBHOOK_URLS", false),
     downloadLinkTtlSeconds: integer(env, "DOWNLOAD_LINK_TTL_SECONDS", 900, 10, 7 * 24 * 3600),
+    emailDownloadLinkTtlHours: integer(env, "EMAIL_DOWNLOAD_LINK_TTL_HOURS", 168, 1, 30 * 24),
     downloadSourceTimeoutSeconds: integer(env, "DOWNLOAD_SOURCE_TIMEOUT_SECONDS", 15, 1, 120),
     seedDemo: boolean(env, "SEED_DEMO_CATALOG", nodeEnv !== "production"),
     demoProviderBaseUrl:

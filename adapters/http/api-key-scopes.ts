@@ -12,6 +12,7 @@ const RESOURCES: readonly (readonly [prefix: string, resource: string, writable:
   ["/api/admin/orders", "orders", true],
   ["/api/admin/fulfillments", "fulfillments", true],
   ["/api/admin/manual-tasks", "fulfillments", true],
+  ["/api/admin/licenses", "fulfillments", true],
   ["/api/admin/users", "customers", false],
   ["/api/admin/webhook-endpoints", "webhooks", true],
 ];

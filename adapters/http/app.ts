@@ -10,6 +10,7 @@ import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-route
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
+import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
@@ -52,6 +53,7 @@ export interface AppDeps
     CustomerFulfillmentDeps,
     CustomerDeps,
     LicenseDeps,
+    AdminLicenseDeps,
     CustomerSubscriptionDeps,
     DownloadDeps,
     PageDeps,
@@ -133,6 +135,7 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerRoutes(deps))
     .use(createLicenseMachineRoutes(deps))
     .use(createLicenseRoutes(deps))
+    .use(createAdminLicenseRoutes(deps))
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))

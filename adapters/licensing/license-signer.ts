@@ -9,7 +9,8 @@
  * - `<claims>`: base64url (RFC 4648 section 5, no padding) of the UTF-8 JSON object
  *   `{ "v": 1, "lid": license id, "pid": product id, "cid": customer id, "typ": license type,
  *      "max": max activations, "iat": issued at (unix seconds), "exp": expiry (unix seconds) or null }`;
- *   `exp: null` means perpetual.
+ *   `exp: null` means perpetual. A key reissued by the shop also carries `"rev"`, how many times it
+ *   was reissued (1, 2, ...), so that it differs from every key the license had, even within a second.
  * - `<signature>`: base64url (no padding) of the 64-byte Ed25519 signature over the ASCII bytes of
  *   `MKT1.<claims>`, i.e. everything before the last ".".
  *
@@ -35,6 +36,8 @@ export interface LicenseClaims {
   readonly max: number;
   readonly iat: number;
   readonly exp: number | null;
+  /** Reissues so far; absent on a key never reissued. */
+  readonly rev?: number;
 }
 
 export interface LicenseSigner {
@@ -70,9 +73,11 @@ function asClaims(value: unknown): LicenseClaims | undefined {
     isInteger(c.max) &&
     c.max > 0 &&
     isInteger(c.iat) &&
-    (c.exp === null || isInteger(c.exp));
+    (c.exp === null || isInteger(c.exp)) &&
+    (c.rev === undefined || (isInteger(c.rev) && c.rev > 0));
   if (!valid) return undefined;
-  return { v: 1, lid: c.lid, pid: c.pid, cid: c.cid, typ: c.typ, max: c.max, iat: c.iat, exp: c.exp } as LicenseClaims;
+  const claims = { v: 1, lid: c.lid, pid: c.pid, cid: c.cid, typ: c.typ, max: c.max, iat: c.iat, exp: c.exp };
+  return (c.rev === undefined ? claims : { ...claims, rev: c.rev }) as LicenseClaims;
 }
 
 /** The public half must be extractable (WebCrypto public keys always are); the private half need not be. */
@@ -82,8 +87,9 @@ export function createLicenseSigner(keyPair: CryptoKeyPair): LicenseSigner {
   const raw = new Uint8Array(Buffer.from(publicKey.export({ format: "jwk" }).x ?? "", "base64url"));
   return {
     async sign(claims) {
-      const { lid, pid, cid, typ, max, iat, exp } = claims;
-      const body = `${LICENSE_KEY_PREFIX}.${b64url(text.encode(JSON.stringify({ v: 1, lid, pid, cid, typ, max, iat, exp })))}`;
+      const { lid, pid, cid, typ, max, iat, exp, rev } = claims;
+      const json = JSON.stringify({ v: 1, lid, pid, cid, typ, max, iat, exp, ...(rev === undefined ? {} : { rev }) });
+      const body = `${LICENSE_KEY_PREFIX}.${b64url(text.encode(json))}`;
       const signature = new Uint8Array(await crypto.subtle.sign(ED25519, keyPair.privateKey, text.encode(body)));
       return `${body}.${b64url(signature)}`;
     },

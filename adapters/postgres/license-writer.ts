@@ -74,13 +74,18 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
     async upgrade(licenseId, change) {
       // Under the row's lock: a second run finds the type already changed and leaves the key be.
       return sql.begin(async (tx) => {
-        await tx`
+        const changed = await tx`
           update licenses set
             previous_key = license_key,
             previous_key_valid_until = ${change.previous_key_valid_until},
             license_key = ${change.license_key},
             license_type = ${change.license_type}
           where id = ${licenseId} and license_type <> ${change.license_type}`;
+        if (changed.count > 0) {
+          await tx`
+            insert into license_events (license_id, kind, actor, detail)
+            values (${licenseId}, 'upgraded', 'system', ${tx.json({ license_type: change.license_type })})`;
+        }
         return findById(licenseId, tx);
       });
     },
@@ -108,6 +113,7 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
                   ${entitlement.artifact_source}, ${entitlement.version})
           returning ${entitlementColumns}`;
         if (!granted) throw new Error("download entitlement insert returned no row");
+        await tx`insert into license_events (license_id, kind, actor) values (${created.id}, 'issued', 'system')`;
         return { license: created, entitlement: granted };
       });
     },
@@ -115,8 +121,12 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
     revokeForRecord(fulfillmentRecordId) {
       return sql.begin(async (tx) => {
         await tx`
-          update licenses set status = 'revoked'
-          where fulfillment_record_id = ${fulfillmentRecordId} and status <> 'revoked'`;
+          with revoked as (
+            update licenses set status = 'revoked'
+            where fulfillment_record_id = ${fulfillmentRecordId} and status <> 'revoked'
+            returning id
+          )
+          insert into license_events (license_id, kind, actor) select id, 'revoked', 'system' from revoked`;
         await tx`
           update download_entitlements set revoked_at = now()
           where fulfillment_record_id = ${fulfillmentRecordId} and revoked_at is null`;
@@ -126,12 +136,22 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
 
     async changeForRecord(fulfillmentRecordId, { from, to, expiresAt }) {
       // A perpetual license (no expiry) stays perpetual; a revoked one keeps the expiry it ended with.
+      // A license an admin holds stays suspended whatever the billing does, until reinstated.
+      // A move of status goes into the license's history, as the billing's doing.
       await sql`
-        update licenses set
-          status = case when status = ${from} then ${to} else status end,
-          expires_at = case when status <> 'revoked' and expires_at < ${expiresAt ?? null}::timestamptz
-                            then ${expiresAt ?? null}::timestamptz else expires_at end
-        where fulfillment_record_id = ${fulfillmentRecordId}`;
+        with before as (
+          select id, status from licenses where fulfillment_record_id = ${fulfillmentRecordId} for update
+        ), changed as (
+          update licenses l set
+            status = case when l.status = ${from} and not (l.held and ${to} = 'active') then ${to} else l.status end,
+            expires_at = case when l.status <> 'revoked' and l.expires_at < ${expiresAt ?? null}::timestamptz
+                              then ${expiresAt ?? null}::timestamptz else l.expires_at end
+          from before b where l.id = b.id
+          returning l.id, l.status, b.status as was
+        )
+        insert into license_events (license_id, kind, actor)
+        select id, case when status = 'suspended' then 'suspended' else 'reinstated' end, 'system'
+        from changed where status <> was`;
       return findForRecord(fulfillmentRecordId);
     },
   };

@@ -7,6 +7,7 @@ import type { Queryable, Sql } from "./database.ts";
 import { createPostgresEmailQueue } from "./email-queue.ts";
 import { createPostgresEventPublisher } from "./event-publisher.ts";
 import { createPostgresFulfillmentRepository } from "./fulfillment-repository.ts";
+import { createPostgresLicenseAdminWriter } from "./license-admin.ts";
 import { createPostgresNotificationOutbox } from "./notification-outbox.ts";
 import { createPostgresOrderStatusWriter } from "./order-status-writer.ts";
 import { createPostgresPaymentLedger } from "./payment-ledger.ts";
@@ -36,6 +37,7 @@ export function createPostgresUnitOfWork(
           payments: createPostgresPaymentLedger(tx),
           fulfillments: createPostgresFulfillmentRepository(tx),
           subscriptions: createPostgresSubscriptionRepository(tx),
+          licenses: createPostgresLicenseAdminWriter(tx),
           outbox: createPostgresNotificationOutbox(tx),
           jobs,
           events: createPostgresEventPublisher(tx, jobs),

@@ -8,13 +8,17 @@ import {
   createLogAndListNotifier,
   createPostgresCustomerNotificationList,
 } from "../postgres/customer-notifications.ts";
-import { createPostgresFulfillmentMailFacts } from "../postgres/fulfillment-mail-facts.ts";
+import {
+  createPostgresFulfillmentMailFacts,
+  createPostgresLicenseMailFacts,
+} from "../postgres/fulfillment-mail-facts.ts";
 import { createPostgresNotificationOutboxReader } from "../postgres/notification-outbox.ts";
 import { createPostgresSubscriptionMailFacts } from "../postgres/subscription-mail-facts.ts";
 import type { CheckoutFeature } from "./checkout.ts";
 import type { CustomersFeature } from "./customers.ts";
 import type { IdentityFeature } from "./identity.ts";
 import type { FeatureJobs } from "./job-kinds.ts";
+import type { LicensingFeature } from "./licensing.ts";
 import type { MailFeature } from "./mail.ts";
 import type { Platform } from "./platform.ts";
 
@@ -26,7 +30,14 @@ export function wireNotifications(
     identity,
     checkout,
     customers,
-  }: { mail: MailFeature; identity: IdentityFeature; checkout: CheckoutFeature; customers: CustomersFeature },
+    licensing,
+  }: {
+    mail: MailFeature;
+    identity: IdentityFeature;
+    checkout: CheckoutFeature;
+    customers: CustomersFeature;
+    licensing: LicensingFeature;
+  },
 ) {
   const outbox = createPostgresNotificationOutboxReader(sql);
   const notifier = createLogAndListNotifier({ sql, logger });
@@ -49,6 +60,8 @@ export function wireNotifications(
       billingPortal: (subscriptionId: string) => customers.billingPortal.link(subscriptionId),
       invoice: customers.invoiceLink,
     },
+    licenseFacts: createPostgresLicenseMailFacts(sql),
+    downloadLink: licensing.emailDownloadLink,
   };
   return {
     outbox,

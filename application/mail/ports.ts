@@ -1,12 +1,16 @@
 /** The emails the shop sends, one template (text and HTML) per name. */
 export const EMAIL_TEMPLATES = [
   "fulfillment.ready",
+  "fulfillment.ready_license",
   "fulfillment.failed",
   "fulfillment.action_required",
   "subscription.payment_failed",
   "subscription.trial_ending",
   "subscription.renewed",
   "subscription.plan_changed",
+  "license.suspended",
+  "license.reinstated",
+  "license.reissued",
   "ops.job_dead",
   "ops.order_needs_attention",
   "ops.task_overdue",
@@ -21,7 +25,7 @@ export type EmailTemplate = (typeof EMAIL_TEMPLATES)[number];
 
 /**
  * Template values that carry a credential (a reset, verification, change-of-address or a guest's
- * set-a-password link, a signed link to a billing portal or an invoice): kept in the stored email only until it is sent or given up on, then
+ * set-a-password link, a signed link to a billing portal, an invoice or a download, a license key): kept in the stored email only until it is sent or given up on, then
  * erased, so the database never keeps a usable link.
  */
 export const CREDENTIAL_VALUES = [
@@ -31,6 +35,8 @@ export const CREDENTIAL_VALUES = [
   "account_url",
   "portal_url",
   "invoice_url",
+  "download_url",
+  "license_key",
 ] as const;
 
 /** An email to send, queued in the caller's transaction. */

@@ -3,10 +3,14 @@ import { PermanentJobFailure } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { customerEmail } from "./customer-email.ts";
 import type { notifyJob } from "./jobs.ts";
+import { type EmailDownloadLink, licenseEmail, licenseReadyEmail } from "./license-email.ts";
 import {
   type CustomerNotification,
   type FulfillmentMailFactsReader,
   type GuestLinks,
+  LICENSE_NOTICE_KINDS,
+  type LicenseMailFactsReader,
+  type LicenseNoticeKind,
   type NotificationKind,
   type NotificationOutboxMessage,
   type NotificationOutboxReader,
@@ -26,6 +30,9 @@ export interface NotificationMail {
   readonly guestLinks: GuestLinks;
   readonly subscriptionFacts: SubscriptionMailFactsReader;
   readonly subscriptionLinks: SubscriptionMailLinks;
+  readonly licenseFacts: LicenseMailFactsReader;
+  /** A download link for an email (longer-lived than a page's). */
+  downloadLink(entitlementId: string, customerId: string): Promise<EmailDownloadLink>;
 }
 
 const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonly body: string }>> = {
@@ -57,6 +64,18 @@ const WORDS: Readonly<Record<NotificationKind, { readonly title: string; readonl
     title: "Your plan has changed",
     body: "Your subscription now renews on its new plan. Any difference billed is on your order page.",
   },
+  "license.suspended": {
+    title: "Your license is suspended",
+    body: "The shop suspended your license: the software stops accepting it and its downloads are paused.",
+  },
+  "license.reinstated": {
+    title: "Your license works again",
+    body: "Your license is active again: the software accepts it and its downloads are open.",
+  },
+  "license.reissued": {
+    title: "Your license has a new key",
+    body: "The old key no longer works. The new one is on your Licenses page and in your email.",
+  },
 };
 
 const isSubscriptionNotice = (
@@ -64,8 +83,14 @@ const isSubscriptionNotice = (
 ): message is NotificationOutboxMessage & { readonly kind: SubscriptionNoticeKind } =>
   (SUBSCRIPTION_NOTICE_KINDS as readonly string[]).includes(message.kind);
 
+const isLicenseNotice = (
+  message: NotificationOutboxMessage,
+): message is NotificationOutboxMessage & { readonly kind: LicenseNoticeKind } =>
+  (LICENSE_NOTICE_KINDS as readonly string[]).includes(message.kind);
+
 /** What each kind's notification data carries: ids and public fields only. */
-const DATA_FIELDS: Readonly<Record<"fulfillment" | "subscription", readonly string[]>> = {
+const DATA_FIELDS: Readonly<Record<"fulfillment" | "subscription" | "license", readonly string[]>> = {
+  license: ["license_id", "product_id", "order_id"],
   fulfillment: ["fulfillment_id", "order_id", "order_item_id", "driver"],
   subscription: [
     "subscription_id",
@@ -87,7 +112,7 @@ function compose(message: NotificationOutboxMessage): CustomerNotification {
     kind: message.kind,
     ...WORDS[message.kind],
     data: Object.fromEntries(
-      DATA_FIELDS[isSubscriptionNotice(message) ? "subscription" : "fulfillment"]
+      DATA_FIELDS[isSubscriptionNotice(message) ? "subscription" : isLicenseNotice(message) ? "license" : "fulfillment"]
         .filter((field) => data[field] !== undefined)
         .map((field) => [field, data[field]]),
     ),
@@ -118,9 +143,17 @@ async function emailFor(mail: NotificationMail, message: NotificationOutboxMessa
     const facts = await mail.subscriptionFacts.forSubscription(String(message.payload.subscription_id ?? ""));
     return facts && subscriptionEmail(message, facts, await common(facts), mail.subscriptionLinks);
   }
+  if (isLicenseNotice(message)) {
+    const facts = await mail.licenseFacts.forLicense(String(message.payload.license_id ?? ""));
+    return facts && licenseEmail(message, facts, await common(facts));
+  }
   const facts = await mail.facts.forFulfillment(String(message.payload.fulfillment_id ?? ""));
   if (!facts) return undefined;
   const links = await common(facts);
+  if (message.kind === "fulfillment.ready" && facts.license_key && facts.entitlement_id) {
+    const download = await mail.downloadLink(facts.entitlement_id, facts.customer_id);
+    return licenseReadyEmail(message, facts, facts.license_key, download, links);
+  }
   const guest = facts.customer_guest ? { orderUrl: links.orderUrl, claimUrl: links.accountUrl } : undefined;
   return customerEmail(message, facts, mail.publicBaseUrl, guest);
 }

@@ -13,7 +13,12 @@ export const SUBSCRIPTION_NOTICE_KINDS = [
 
 export type SubscriptionNoticeKind = (typeof SUBSCRIPTION_NOTICE_KINDS)[number];
 
-export type NotificationKind = FulfillmentNoticeKind | SubscriptionNoticeKind;
+/** What a license holder is told when the shop acts on the license. */
+export const LICENSE_NOTICE_KINDS = ["license.suspended", "license.reinstated", "license.reissued"] as const;
+
+export type LicenseNoticeKind = (typeof LICENSE_NOTICE_KINDS)[number];
+
+export type NotificationKind = FulfillmentNoticeKind | SubscriptionNoticeKind | LicenseNoticeKind;
 
 export interface NotificationOutbox {
   add(kind: NotificationKind, payload: Readonly<Record<string, unknown>>): Promise<string>;
@@ -86,6 +91,9 @@ export interface FulfillmentMailFacts {
   readonly attempts: number;
   /** What an `awaiting_customer` delivery waits for (`verify_email`), when it says. */
   readonly awaiting: string | null;
+  /** A license delivery's key and download entitlement (the ready email carries both). */
+  readonly license_key: string | null;
+  readonly entitlement_id: string | null;
 }
 
 /** The links a guest's emails carry in place of a session. */
@@ -109,6 +117,21 @@ export interface SubscriptionMailFacts {
   readonly customer_name: string;
   readonly product_name: string;
   readonly order_id: string;
+}
+
+/** Who to email about a license and what to say: the customer, the product, the current key. */
+export interface LicenseMailFacts {
+  readonly customer_id: string;
+  readonly customer_guest: boolean;
+  readonly customer_email: string;
+  readonly customer_name: string;
+  readonly product_name: string;
+  readonly order_id: string;
+  readonly license_key: string;
+}
+
+export interface LicenseMailFactsReader {
+  forLicense(licenseId: string): Promise<LicenseMailFacts | undefined>;
 }
 
 export interface SubscriptionMailFactsReader {

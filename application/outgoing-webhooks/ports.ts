@@ -15,6 +15,9 @@ export const OUTGOING_EVENT_TYPES = [
   "subscription.payment_failed",
   "subscription.trial_ending",
   "subscription.plan_changed",
+  "license.suspended",
+  "license.reinstated",
+  "license.reissued",
 ] as const;
 
 export type OutgoingEventType = (typeof OUTGOING_EVENT_TYPES)[number];

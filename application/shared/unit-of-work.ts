@@ -2,6 +2,7 @@ import type { OpsAlerts } from "../alerts/ports.ts";
 import type { AuditLogWriter } from "../audit/ports.ts";
 import type { FulfillmentRepository } from "../fulfillment/ports.ts";
 import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
+import type { LicenseAdminWriter } from "../licensing/admin-ports.ts";
 import type { NotificationOutbox } from "../notifications/ports.ts";
 import type { EventPublisher } from "../outgoing-webhooks/ports.ts";
 import type { WebhookInboxReader } from "../payments/inbox-ports.ts";
@@ -15,6 +16,8 @@ export interface TransactionScope {
   readonly payments: PaymentLedger;
   readonly fulfillments: FulfillmentRepository;
   readonly subscriptions: SubscriptionRepository;
+  /** Licenses as admins change them. */
+  readonly licenses: LicenseAdminWriter;
   readonly outbox: NotificationOutbox;
   readonly jobs: JobScheduler;
   /** Events for the shop's own systems (outgoing webhooks). */

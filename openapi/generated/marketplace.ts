@@ -1531,6 +1531,143 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/licenses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Licenses, newest first, by customer email, product, status or the start of a key */
+        get: operations["getApiAdminLicenses"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One license with its machines and its history (newest first, the last 100)
+         * @description Unknown: `404`.
+         */
+        get: operations["getApiAdminLicensesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a license until an admin reinstates it
+         * @description A renewal or a won dispute does not lift it. The customer is told (`license.suspended`). A revoked license is `409` `LICENSE_REVOKED`.
+         */
+        post: operations["postApiAdminLicensesByIdSuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}/reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension, an admin's or the billing's
+         * @description The customer is told (`license.reinstated`). A license not suspended is `409` `LICENSE_NOT_SUSPENDED`.
+         */
+        post: operations["postApiAdminLicensesByIdReinstate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}/reset-machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Free every seat of a license
+         * @description Each machine activates again.
+         */
+        post: operations["postApiAdminLicensesByIdReset-machines"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a license's expiry later by whole days
+         * @description From its expiry, or from now when that has passed. A perpetual license is `409` `LICENSE_PERPETUAL`.
+         */
+        post: operations["postApiAdminLicensesByIdExtend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/licenses/{id}/reissue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a license a new key; the old key stops at once
+         * @description Same license, seats and machines; the old key answers `LICENSE_REPLACED`. The customer is emailed the new key (`license.reissued`).
+         */
+        post: operations["postApiAdminLicensesByIdReissue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions/{id}/cancel": {
         parameters: {
             query?: never;
@@ -1833,6 +1970,45 @@ export interface components {
         };
         AccountPage: {
             items: components["schemas"]["Account"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
+        AdminLicense: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            customer_id: string;
+            customer_email: string;
+            /** Format: uuid */
+            product_id: string;
+            product_name: string;
+            /** Format: uuid */
+            order_id: string;
+            license_type: string;
+            license_key: string;
+            /** @enum {string} */
+            status: "active" | "suspended" | "revoked";
+            /** @description Suspended by an admin: only a reinstate lifts it */
+            held: boolean;
+            max_activations: number;
+            floating: boolean;
+            heartbeat_seconds: number | null;
+            offline_checkout_max_days: number;
+            activations: number;
+            /** @description How many times the shop gave it a new key */
+            reissues: number;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        AdminLicenseDetails: {
+            license: components["schemas"]["AdminLicense"];
+            machines: components["schemas"]["Machine"][];
+            history: components["schemas"]["LicenseEvent"][];
+        };
+        AdminLicensePage: {
+            items: components["schemas"]["AdminLicense"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
@@ -2466,6 +2642,19 @@ export interface components {
              */
             next_heartbeat_before: string | null;
         };
+        LicenseEvent: {
+            id: string;
+            /** @description issued, activated, deactivated, released, machines_reset, suspended, ... */
+            kind: string;
+            /** @description `software`, `customer`, `system` or `admin:<user id>` */
+            actor: string;
+            fingerprint: string | null;
+            detail: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            at: string;
+        };
         LicenseFileCheckout: {
             /** @description The file to keep on the machine: JSON `{"format":"MKTF1","payload","signature"}`, the Ed25519 signature over `MKTF1.<payload>` (see the README) */
             license_file: string;
@@ -2561,7 +2750,7 @@ export interface components {
             /** Format: uuid */
             customer_id: string;
             /** @enum {string} */
-            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.renewed" | "subscription.plan_changed";
+            kind: "fulfillment.ready" | "fulfillment.failed" | "fulfillment.action_required" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.renewed" | "license.suspended" | "license.reinstated" | "license.reissued" | "subscription.plan_changed";
             title: string;
             body: string;
             data: {
@@ -2735,7 +2924,7 @@ export interface components {
             pending_at: string | null;
         };
         /** @enum {string} */
-        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.plan_changed";
+        OutgoingEventType: "order.paid" | "order.refunded" | "order.needs_attention" | "fulfillment.ready" | "fulfillment.failed" | "subscription.renewed" | "subscription.cancelled" | "subscription.payment_failed" | "subscription.trial_ending" | "subscription.plan_changed" | "license.suspended" | "license.reinstated" | "license.reissued";
         Payment: {
             /** Format: uuid */
             id: string;
@@ -6014,6 +6203,220 @@ export interface operations {
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminLicenses: {
+        parameters: {
+            query?: {
+                customer_email?: string;
+                product_id?: string;
+                status?: "active" | "suspended" | "revoked";
+                key_prefix?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicensePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminLicensesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminLicensesByIdSuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminLicensesByIdReinstate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAdminLicensesByIdReset-machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminLicensesByIdExtend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminLicensesByIdReissue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };

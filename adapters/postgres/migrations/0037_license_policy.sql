@@ -19,7 +19,7 @@ create table license_events (
   license_id uuid not null references licenses (id),
   kind text not null check (kind in (
     'issued', 'activated', 'deactivated', 'released', 'machines_reset', 'suspended', 'reinstated',
-    'extended', 'reissued', 'upgraded', 'checked_out'
+    'extended', 'reissued', 'upgraded', 'revoked', 'checked_out'
   )),
   -- Who: 'software' (the key holder), 'customer', 'admin:<user id>', 'system'.
   actor text not null,

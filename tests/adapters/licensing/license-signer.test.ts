@@ -67,6 +67,15 @@ describe("license signer", () => {
     });
   });
 
+  test("a reissued key carries its revision, and differs from the key of the same claims signed in the same second", async () => {
+    const signer = await newSigner();
+    const first = await signer.sign(claims);
+    const reissued = await signer.sign({ ...claims, rev: 1 });
+    expect(reissued).not.toBe(first);
+    expect(await signer.verify(reissued)).toEqual({ v: 1, ...claims, rev: 1 });
+    expect(await signer.verify(first)).toEqual({ v: 1, ...claims });
+  });
+
   test("a changed payload, a changed signature or another signer's key fails", async () => {
     const signer = await newSigner();
     const key = await signer.sign(claims);

@@ -8,6 +8,7 @@ import { makeSendPasswordReset } from "../../../application/identity/password-re
 import { EMAIL_TEMPLATES, type NewEmail } from "../../../application/mail/ports.ts";
 import { renderEmail } from "../../../application/mail/templates.ts";
 import { customerEmail } from "../../../application/notifications/customer-email.ts";
+import { licenseEmail, licenseReadyEmail } from "../../../application/notifications/license-email.ts";
 import { subscriptionEmail } from "../../../application/notifications/subscription-email.ts";
 import { createInMemoryEmailLinks } from "../../support/fakes/in-memory-email-links.ts";
 import { createInMemoryPasswordResets } from "../../support/fakes/in-memory-password-resets.ts";
@@ -87,6 +88,8 @@ const FACTS = {
   workspace_url: "https://acme.pos.example/",
   attempts: 3,
   awaiting: null,
+  license_key: null,
+  entitlement_id: null,
 };
 
 const SUBSCRIBER = { ...FACTS, customer_name: "Ada <Lovelace>" };
@@ -100,6 +103,19 @@ const LINKS = {
   invoice: async (order: string, payment: string) =>
     `https://shop.example/api/orders/${order}/payments/${payment}/invoice?access=a`,
 };
+const LICENSE_FACTS = { ...SUBSCRIBER, license_key: "MKT1.eyJ2IjoxfQ.c2ln" };
+const licenseEmails = () => [
+  licenseReadyEmail(
+    { id: "n", kind: "fulfillment.ready", payload: {}, dispatched_at: null },
+    LICENSE_FACTS,
+    LICENSE_FACTS.license_key,
+    { url: "https://shop.example/api/downloads/t.s", expires_at: new Date("2026-12-01T00:00:00Z") },
+    COMMON,
+  ),
+  ...(["license.suspended", "license.reinstated", "license.reissued"] as const).map((kind) =>
+    licenseEmail({ id: "n", kind, payload: {}, dispatched_at: null }, LICENSE_FACTS, COMMON),
+  ),
+];
 const subscriptionEmails = () =>
   Promise.all(
     (
@@ -176,6 +192,7 @@ describe("the email template files", () => {
       await passwordResetEmail(),
       ...(await addressEmails()),
       ...(await subscriptionEmails()),
+      ...licenseEmails(),
     ];
     expect(emails.map((email) => email.template).sort()).toEqual([...EMAIL_TEMPLATES].sort());
     for (const email of emails) {

@@ -53,4 +53,25 @@ describe("postgres license repository", () => {
     expect(again?.entitlement.revoked_at).toEqual(revokedAt ?? null);
     expect(await licenses().revokeForRecord(crypto.randomUUID())).toBeUndefined();
   });
+
+  test("the billing moves an unheld license, but not one an admin holds; each move goes into its history", async () => {
+    const input = await anIssue(`key-${crypto.randomUUID()}`);
+    const record = input.license.fulfillment_record_id;
+    await licenses().issue(input);
+    await licenses().changeForRecord(record, { from: "active", to: "suspended" });
+    expect((await licenses().changeForRecord(record, { from: "suspended", to: "active" }))?.license.status).toBe(
+      "active",
+    );
+    await db.current.sql`update licenses set status = 'suspended', held = true where id = ${input.license.id}`;
+    const held = await licenses().changeForRecord(record, {
+      from: "suspended",
+      to: "active",
+      expiresAt: new Date("2099-01-01T00:00:00Z"),
+    });
+    expect(held?.license.status).toBe("suspended");
+    const history = await db.current.sql<{ kind: string; actor: string }[]>`
+      select kind, actor from license_events where license_id = ${input.license.id} order by id`;
+    expect(history.map((e) => e.kind)).toEqual(["issued", "suspended", "reinstated"]);
+    expect(new Set(history.map((e) => e.actor))).toEqual(new Set(["system"]));
+  });
 });

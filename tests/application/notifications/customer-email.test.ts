@@ -13,6 +13,8 @@ const FACTS: FulfillmentMailFacts = {
   workspace_url: "https://acme.pos.example/",
   attempts: 1,
   awaiting: null,
+  license_key: null,
+  entitlement_id: null,
 };
 const message = (kind: NotificationOutboxMessage["kind"]): NotificationOutboxMessage => ({
   id: "n-1",

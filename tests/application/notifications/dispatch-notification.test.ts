@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import type { NewEmail } from "../../../application/mail/ports.ts";
-import { makeDispatchNotification } from "../../../application/notifications/dispatch-notification.ts";
+import {
+  makeDispatchNotification,
+  type NotificationMail,
+} from "../../../application/notifications/dispatch-notification.ts";
 import { notifyJob } from "../../../application/notifications/jobs.ts";
 import { PermanentJobFailure } from "../../../application/shared/errors.ts";
 import { createInMemoryNotificationOutbox } from "../../support/fakes/in-memory-notification-outbox.ts";
@@ -22,6 +25,24 @@ function setUp() {
 }
 
 const SUBSCRIPTION_MAIL = {
+  licenseFacts: {
+    forLicense: async (id: string) =>
+      id === "l-1"
+        ? {
+            customer_id: "cus-ada",
+            customer_guest: false,
+            customer_email: "ada@example.com",
+            customer_name: "Ada",
+            product_name: "Ledger",
+            order_id: "o-1",
+            license_key: "MKT1.new.key",
+          }
+        : undefined,
+  },
+  downloadLink: async (entitlementId: string) => ({
+    url: `https://shop.example/api/downloads/${entitlementId}.signed`,
+    expires_at: new Date("2026-06-08T00:00:00.000Z"),
+  }),
   subscriptionFacts: {
     forSubscription: async (id: string) =>
       id === "s-1"
@@ -44,13 +65,13 @@ const SUBSCRIPTION_MAIL = {
 
 const SUBSCRIPTION = { subscription_id: "s-1", order_id: "o-1", order_item_id: "i-1", customer_id: "cus-ada" };
 
-function withMail() {
+function withMail(facts: NotificationMail["facts"] = { forFulfillment: async () => undefined }) {
   const outbox = createInMemoryNotificationOutbox();
   const notifier = createRecordingNotifier();
   const queued: NewEmail[] = [];
   const mail = {
     ...SUBSCRIPTION_MAIL,
-    facts: { forFulfillment: async () => undefined },
+    facts,
     queue: {
       async queue(email: NewEmail) {
         queued.push(email);
@@ -203,6 +224,8 @@ describe("dispatching a notification", () => {
                 workspace_url: null,
                 attempts: 1,
                 awaiting: null,
+                license_key: null,
+                entitlement_id: null,
               }
             : undefined,
       },
@@ -229,5 +252,61 @@ describe("dispatching a notification", () => {
       expect.objectContaining({ key: `notification:${id}`, template: "fulfillment.ready", to: "ada@example.com" }),
     ]);
     expect((await outbox.find(id))?.dispatched_at).toBeInstanceOf(Date);
+  });
+});
+
+describe("a license holder's notifications", () => {
+  const LICENSE_DELIVERY = {
+    customer_id: "cus-ada",
+    customer_guest: false,
+    customer_email: "ada@example.com",
+    customer_name: "Ada",
+    product_name: "Ledger",
+    order_id: "o-1",
+    driver: "license_download",
+    workspace_url: null,
+    attempts: 1,
+    awaiting: null,
+    license_key: "MKT1.first.key",
+    entitlement_id: "e-1",
+  };
+
+  test("a license's ready email carries the key and a download link", async () => {
+    const { outbox, queued, dispatch } = withMail({
+      forFulfillment: async (id) => (id === "f-1" ? LICENSE_DELIVERY : undefined),
+    });
+    const id = await outbox.add("fulfillment.ready", DELIVERY);
+    await dispatch({ outbox_id: id }, firstRun());
+    expect(queued).toEqual([
+      expect.objectContaining({
+        template: "fulfillment.ready_license",
+        to: "ada@example.com",
+        data: expect.objectContaining({
+          license_key: "MKT1.first.key",
+          download_url: "https://shop.example/api/downloads/e-1.signed",
+          download_expires: "8 June 2026",
+        }),
+      }),
+    ]);
+  });
+
+  test("a reissue is listed without the key and emailed with it; a suspension is emailed without it", async () => {
+    const { outbox, notifier, queued, dispatch } = withMail();
+    const reissued = await outbox.add("license.reissued", {
+      license_id: "l-1",
+      customer_id: "cus-ada",
+      order_id: "o-1",
+    });
+    const suspended = await outbox.add("license.suspended", { license_id: "l-1", customer_id: "cus-ada" });
+    await dispatch({ outbox_id: reissued }, firstRun());
+    await dispatch({ outbox_id: suspended }, firstRun());
+    expect(notifier.delivered).toEqual([
+      expect.objectContaining({ kind: "license.reissued", data: { license_id: "l-1", order_id: "o-1" } }),
+      expect.objectContaining({ kind: "license.suspended", data: { license_id: "l-1" } }),
+    ]);
+    expect(queued.map((email) => [email.template, email.data.license_key])).toEqual([
+      ["license.reissued", "MKT1.new.key"],
+      ["license.suspended", undefined],
+    ]);
   });
 });

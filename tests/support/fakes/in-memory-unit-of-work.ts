@@ -3,6 +3,7 @@ import type { FollowUp, JobScheduler } from "../../../application/shared/jobs.ts
 import type { TransactionScope, UnitOfWork } from "../../../application/shared/unit-of-work.ts";
 import { createInMemoryAuditLogWriter } from "./in-memory-audit-log-writer.ts";
 import { createInMemoryFulfillmentRepository } from "./in-memory-fulfillment-repository.ts";
+import { createInMemoryLicenseAdmin } from "./in-memory-license-admin.ts";
 import { createInMemoryNotificationOutbox } from "./in-memory-notification-outbox.ts";
 import { createInMemoryOrderStatusWriter } from "./in-memory-order-status-writer.ts";
 import { createInMemoryPaymentLedger } from "./in-memory-payment-ledger.ts";
@@ -74,13 +75,18 @@ export function createInMemoryUnitOfWork() {
     payments: createInMemoryPaymentLedger(),
     fulfillments: createInMemoryFulfillmentRepository(),
     subscriptions: createInMemorySubscriptionRepository(),
+    licenses: createInMemoryLicenseAdmin(),
     outbox: createInMemoryNotificationOutbox(),
     jobs: createRecordingJobScheduler(),
     events: createRecordingEventPublisher(),
     audit: createInMemoryAuditLogWriter(),
     alerts: createRecordingOpsAlerts(),
   };
-  const scope: TransactionScope = { ...stores, subscriptions: withUpsert(stores.subscriptions) };
+  const scope: TransactionScope = {
+    ...stores,
+    subscriptions: withUpsert(stores.subscriptions),
+    licenses: stores.licenses.writer,
+  };
   let runs = 0;
   /**
    * The scheduler of one transaction: a follow-up is one (noted in `jobs.followUps()`) only in a
