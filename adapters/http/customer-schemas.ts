@@ -66,6 +66,8 @@ export const LicenseSchema = named(
     license_key: t.String(),
     max_activations: Int(),
     activations: Int(),
+    floating: t.Boolean({ description: "Seats are a pool: a machine that stops its heartbeats gives its seat back" }),
+    offline_checkout_max_days: Int({ description: "Longest offline license file a machine may have; 0: none" }),
     expires_at: t.Nullable(Time),
     status: LicenseStatus,
     entitlement_id: t.Nullable(t.String()),

@@ -51,6 +51,7 @@ export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
         ...(await sql<CustomerLicense[]>`
           select l.id, l.product_id, p.name as product_name, l.license_type, l.license_key, l.max_activations,
                  (select count(*)::int from license_activations a where a.license_id = l.id) as activations,
+                 l.floating, l.offline_checkout_max_days,
                  l.expires_at, l.status, e.id as entitlement_id, l.created_at
           from licenses l join products p on p.id = l.product_id
           left join download_entitlements e on e.license_id = l.id and e.revoked_at is null

@@ -36,6 +36,9 @@ export interface CustomerLicense {
   readonly license_key: string;
   readonly max_activations: number;
   readonly activations: number;
+  /** Its activation policy: concurrent use, and how long an offline license file may last (0: none). */
+  readonly floating: boolean;
+  readonly offline_checkout_max_days: number;
   readonly expires_at: Date | null;
   readonly status: "active" | "suspended" | "revoked";
   readonly entitlement_id: string | null;

@@ -2619,6 +2619,10 @@ export interface components {
             license_key: string;
             max_activations: number;
             activations: number;
+            /** @description Seats are a pool: a machine that stops its heartbeats gives its seat back */
+            floating: boolean;
+            /** @description Longest offline license file a machine may have; 0: none */
+            offline_checkout_max_days: number;
             /** Format: date-time */
             expires_at: string | null;
             /** @enum {string} */

@@ -4,6 +4,8 @@ import { ApiKeys } from "./pages/api-keys.tsx";
 import { DeadJobs } from "./pages/dead-jobs.tsx";
 import { Fulfillments } from "./pages/fulfillments.tsx";
 import { Gateways } from "./pages/gateways.tsx";
+import { LicensePage } from "./pages/license-page.tsx";
+import { Licenses } from "./pages/licenses.tsx";
 import { ManualTasks } from "./pages/manual-tasks.tsx";
 import { OrderPage } from "./pages/order-page.tsx";
 import { Orders } from "./pages/orders.tsx";
@@ -21,6 +23,8 @@ const PAGES: Pages = {
   "/jobs": () => <DeadJobs />,
   "/orders": () => <Orders />,
   "/orders/:id": (params) => <OrderPage id={params.id as string} />,
+  "/licenses": () => <Licenses />,
+  "/licenses/:id": (params) => <LicensePage id={params.id as string} />,
   "/api-keys": () => <ApiKeys />,
 };
 
@@ -31,6 +35,7 @@ const LINKS = [
   ["/manual-tasks", "Manual tasks"],
   ["/jobs", "Dead jobs"],
   ["/orders", "Orders"],
+  ["/licenses", "Licenses"],
   ["/api-keys", "API keys"],
 ] as const;
 

@@ -86,6 +86,8 @@ const aLicense = (overrides: Partial<CustomerLicense> = {}): CustomerLicense => 
   license_key: "MKT1.key",
   max_activations: 3,
   activations: 1,
+  floating: false,
+  offline_checkout_max_days: 0,
   expires_at: null,
   status: "active",
   entitlement_id: "ent-1",

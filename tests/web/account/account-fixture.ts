@@ -50,6 +50,7 @@ export function useAccountFixture() {
           license_type: "commercial",
           artifact_source: `${e2e.sim.url}/artifacts/app`,
           max_activations: 3,
+          offline_checkout_max_days: 30,
         },
       }),
     );

@@ -153,7 +153,7 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     await page.close();
   }, 60_000);
 
-  test("a license's machines are listed on the Licenses page, and one is deactivated there to free its seat", async () => {
+  test("a license's machines are listed on the Licenses page, one is deactivated there to free its seat, another gets its offline license file, and the key is copied", async () => {
     const customer = await aCustomer();
     await bought(customer, products.licensed, "regular");
     const license = async () => (await get(customer, "/api/licenses")).items[0];
@@ -182,6 +182,25 @@ describe.skipIf(!hasChromium)("the customer's account in Chromium", () => {
     expect(await machines.getByRole("listitem").count()).toBe(1);
     const left = (await get(customer, `/api/licenses/${id}/machines`)).items;
     expect(left.map((machine: { name: string }) => machine.name)).toEqual(["Desktop"]);
+
+    // The desktop goes offline: its license file is saved from the page, bound to its fingerprint.
+    const saving = page.waitForEvent("download");
+    await machines.getByRole("listitem").getByRole("button", { name: "Download license file" }).click();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toEndWith("Desktop.license.json");
+    const file = JSON.parse(await Bun.file((await saved.path()) ?? "").text());
+    expect(file.format).toBe("MKTF1");
+    expect(JSON.parse(Buffer.from(file.payload, "base64url").toString())).toMatchObject({
+      license_id: id,
+      fingerprint: "fp-desk",
+    });
+    await machines.getByText(/it works offline until/).waitFor();
+
+    // The key goes to the clipboard, for pasting into the software.
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: e2e.url });
+    await card.getByRole("button", { name: "Copy key" }).click();
+    await card.getByText("Copied.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();
   }, 60_000);

@@ -36,6 +36,53 @@ function Upgrade(props: { license: License }) {
 
 type Machine = Schemas["Machine"];
 
+/** Saves text as a file the browser downloads. */
+function save(name: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = Object.assign(document.createElement("a"), { href: url, download: name });
+  link.click();
+  URL.revokeObjectURL(url);
+}
+
+/**
+ * A signed license file for a machine that will be offline, for as long as the license allows,
+ * checked out with the key (the software's own call) and saved as a file to copy to the machine.
+ */
+function LicenseFile(props: { license: License; machine: Machine }) {
+  const { license, machine } = props;
+  if (license.offline_checkout_max_days === 0 || license.status !== "active") return null;
+  return (
+    <ActionButton
+      label="Download license file"
+      run={async () => {
+        const file = await unwrap(
+          api.POST("/api/licenses/checkout", {
+            body: {
+              license_key: license.license_key,
+              fingerprint: machine.fingerprint,
+              ttl_days: license.offline_checkout_max_days,
+            },
+          }),
+        );
+        save(`${license.product_name}-${machine.name ?? machine.fingerprint}.license.json`, file.license_file);
+        return file;
+      }}
+      describe={(file) => `Saved; it works offline until ${formatTime(file.expires_at)}.`}
+    />
+  );
+}
+
+/** The key on the clipboard, for pasting into the software. */
+function CopyKey(props: { licenseKey: string }) {
+  return (
+    <ActionButton
+      label="Copy key"
+      run={() => navigator.clipboard.writeText(props.licenseKey)}
+      describe={() => "Copied."}
+    />
+  );
+}
+
 /**
  * The machines a license is activated on, asked for on the click, each with a button that frees
  * its seat (a replaced laptop): the software can then activate elsewhere.
@@ -61,6 +108,7 @@ function Machines(props: { license: License }) {
           <span class="note">
             {machine.platform ? ` · ${machine.platform}` : ""} · last seen {formatTime(machine.last_seen_at)}
           </span>{" "}
+          <LicenseFile license={props.license} machine={machine} />
           <ActionButton
             label="Deactivate"
             run={async () => {
@@ -94,13 +142,14 @@ function LicenseCard(props: { license: License }) {
         Status: <strong>{license.status}</strong>
         <span class="note">
           {" · "}
-          {license.activations} of {license.max_activations} activations used
+          {license.activations} of {license.max_activations}{" "}
+          {license.floating ? "floating seats in use" : "activations used"}
           {" · "}
           {license.expires_at ? `expires ${formatTime(license.expires_at)}` : "never expires"}
         </span>
       </p>
       <p>
-        License key: <code>{license.license_key}</code>
+        License key: <code>{license.license_key}</code> <CopyKey licenseKey={license.license_key} />
       </p>
       <p>
         {download ? (
