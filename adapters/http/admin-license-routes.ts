@@ -3,12 +3,16 @@ import type { makeAdminLicenses } from "../../application/licensing/admin-licens
 import { type AdminLicense, LICENSE_STATUSES, type LicenseEvent } from "../../application/licensing/admin-ports.ts";
 import type { Machine } from "../../application/licensing/ports.ts";
 import { Int } from "../../kit/schema-types.ts";
-import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { type AuthOptions, createAuth, type Principal } from "./auth-plugin.ts";
 import { MachineSchema, toMachineBody } from "./customer-schemas.ts";
 import { named, page } from "./openapi-models.ts";
 import { Cursor, IdParams, ListLimit, oneOf, pageRequest, Time, Uuid } from "./shared-schemas.ts";
 
 type AdminLicenses = ReturnType<typeof makeAdminLicenses>;
+
+const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+/** Query text reaches SQL: no control characters (PostgreSQL refuses a NUL outright). */
+const NO_CONTROL = "^[^\\u0000-\\u001f\\u007f]*$";
 
 export interface AdminLicenseDeps
   extends Pick<
@@ -34,7 +38,7 @@ const AdminLicenseSchema = named(
     product_name: t.String(),
     order_id: Uuid,
     license_type: t.String(),
-    license_key: t.String(),
+    key_hint: t.String({ description: "The key's last 12 characters, to match what a customer reads out" }),
     status: oneOf(LICENSE_STATUSES),
     held: t.Boolean({ description: "Suspended by an admin: only a reinstate lifts it" }),
     max_activations: Int(),
@@ -62,17 +66,31 @@ const LicenseEventSchema = named(
 
 const AdminLicenseDetailsSchema = named(
   "AdminLicenseDetails",
-  t.Object({ license: AdminLicenseSchema, machines: t.Array(MachineSchema), history: t.Array(LicenseEventSchema) }),
+  t.Object({
+    license: AdminLicenseSchema,
+    license_key: t.Nullable(
+      t.String({ description: "The whole key, for a signed-in admin only: null when an API key asks" }),
+    ),
+    machines: t.Array(MachineSchema),
+    history: t.Array(LicenseEventSchema),
+  }),
 );
 
-const toLicenseBody = (license: AdminLicense) => ({
+/** A license in a list: its key only as a hint, so that no list hands out every key at once. */
+const toLicenseBody = ({ license_key, ...license }: AdminLicense) => ({
   ...license,
+  key_hint: `…${license_key.slice(-12)}`,
   expires_at: license.expires_at?.toISOString() ?? null,
   created_at: license.created_at.toISOString(),
 });
 
-const toDetailsBody = (details: { license: AdminLicense; machines: Machine[]; history: LicenseEvent[] }) => ({
+/** One license; the whole key to a person signed in, never to an API key. */
+const toDetailsBody = (
+  details: { license: AdminLicense; machines: Machine[]; history: LicenseEvent[] },
+  principal: Principal,
+) => ({
   license: toLicenseBody(details.license),
+  license_key: principal.apiKey ? null : details.license.license_key,
   machines: details.machines.map(toMachineBody),
   history: details.history.map((event) => ({ ...event, at: event.at.toISOString() })),
 });
@@ -98,11 +116,17 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
           },
           {
             query: t.Object({
-              customer_email: t.Optional(t.String({ minLength: 3, maxLength: 254 })),
-              product_id: t.Optional(t.String({ format: "uuid" })),
+              customer_email: t.Optional(t.String({ minLength: 3, maxLength: 254, pattern: NO_CONTROL })),
+              product_id: t.Optional(t.String({ pattern: UUID_PATTERN, description: "A product id" })),
               status: t.Optional(oneOf(LICENSE_STATUSES)),
               key_prefix: t.Optional(
-                t.String({ minLength: 8, maxLength: 4096, description: "The start of the key, 8 characters or more" }),
+                t.String({
+                  minLength: 30,
+                  maxLength: 4096,
+                  pattern: NO_CONTROL,
+                  description:
+                    "The start of the key, 30 characters or more (every key begins with the same 23), matched against the current key and the one it replaced",
+                }),
               ),
               cursor: Cursor,
               limit: ListLimit,
@@ -113,12 +137,13 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
         )
         .get(
           "/api/admin/licenses/:id",
-          async ({ params }) => toDetailsBody(await deps.getAdminLicense(params.id)),
+          async ({ params, principal }) => toDetailsBody(await deps.getAdminLicense(params.id), principal),
           action("One license with its machines and its history (newest first, the last 100)", "Unknown: `404`."),
         )
         .post(
           "/api/admin/licenses/:id/suspend",
-          async ({ params, principal }) => toDetailsBody(await deps.suspendLicense(params.id, principal.userId)),
+          async ({ params, principal }) =>
+            toDetailsBody(await deps.suspendLicense(params.id, principal.userId), principal),
           action(
             "Suspend a license until an admin reinstates it",
             "A renewal or a won dispute does not lift it. The customer is told (`license.suspended`). A revoked license is `409` `LICENSE_REVOKED`.",
@@ -126,7 +151,8 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
         )
         .post(
           "/api/admin/licenses/:id/reinstate",
-          async ({ params, principal }) => toDetailsBody(await deps.reinstateLicense(params.id, principal.userId)),
+          async ({ params, principal }) =>
+            toDetailsBody(await deps.reinstateLicense(params.id, principal.userId), principal),
           action(
             "Lift a suspension, an admin's or the billing's",
             "The customer is told (`license.reinstated`). A license not suspended is `409` `LICENSE_NOT_SUSPENDED`.",
@@ -134,13 +160,14 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
         )
         .post(
           "/api/admin/licenses/:id/reset-machines",
-          async ({ params, principal }) => toDetailsBody(await deps.resetLicenseMachines(params.id, principal.userId)),
+          async ({ params, principal }) =>
+            toDetailsBody(await deps.resetLicenseMachines(params.id, principal.userId), principal),
           action("Free every seat of a license", "Each machine activates again."),
         )
         .post(
           "/api/admin/licenses/:id/extend",
           async ({ params, body, principal }) =>
-            toDetailsBody(await deps.extendLicense(params.id, body.days, principal.userId)),
+            toDetailsBody(await deps.extendLicense(params.id, body.days, principal.userId), principal),
           {
             ...action(
               "Move a license's expiry later by whole days",
@@ -151,7 +178,8 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
         )
         .post(
           "/api/admin/licenses/:id/reissue",
-          async ({ params, principal }) => toDetailsBody(await deps.reissueLicense(params.id, principal.userId)),
+          async ({ params, principal }) =>
+            toDetailsBody(await deps.reissueLicense(params.id, principal.userId), principal),
           action(
             "Give a license a new key; the old key stops at once",
             "Same license, seats and machines; the old key answers `LICENSE_REPLACED`. The customer is emailed the new key (`license.reissued`).",

@@ -19,6 +19,8 @@ export interface Principal {
   readonly role: Role;
   /** The token's session, which a password change keeps signed in; none on tokens issued before sessions had ids. */
   readonly session: KeptSession | undefined;
+  /** An API key acted, not a person signed in: some answers show it less (a license's key). */
+  readonly apiKey: boolean;
 }
 
 export interface AuthOptions {
@@ -69,7 +71,7 @@ export function createAuth(options: AuthOptions) {
     const scope = roles.includes("admin") ? apiKeyScopeFor(request.method, new URL(request.url).pathname) : undefined;
     if (!scope) throw new ApiKeyNotAllowed();
     if (!key.scopes.includes(scope)) throw new ApiKeyScopeMissing(scope);
-    return { userId: key.id, role: "admin", session: undefined };
+    return { userId: key.id, role: "admin", session: undefined, apiKey: true };
   };
   type Jwt = { verify(token: string, options: object): Promise<false | Record<string, unknown>> };
   /** Who the request's bearer credential names, checked against `roles`; throws 401/403 otherwise. */
@@ -98,6 +100,7 @@ export function createAuth(options: AuthOptions) {
       userId: claims.sub,
       role: session.role,
       session: sessionId === undefined ? undefined : { id: sessionId, version },
+      apiKey: false,
     };
   };
   const rolesOf = (allowed: Role | readonly Role[]): readonly Role[] =>

@@ -101,6 +101,12 @@ export const MachineSchema = named(
     hostname: t.Nullable(t.String()),
     activated_at: Time,
     last_seen_at: Time,
+    checked_out_until: t.Nullable(
+      t.String({
+        format: "date-time",
+        description: "It holds an offline license file, and its seat, until then",
+      }),
+    ),
   }),
 );
 
@@ -108,4 +114,5 @@ export const toMachineBody = (machine: Machine) => ({
   ...machine,
   activated_at: machine.activated_at.toISOString(),
   last_seen_at: machine.last_seen_at.toISOString(),
+  checked_out_until: machine.checked_out_until?.toISOString() ?? null,
 });

@@ -56,7 +56,8 @@ export function createPostgresLicenseAdminReader(sql: Queryable): LicenseAdminRe
       if (!isUuid(id)) return [];
       return [
         ...(await sql<Machine[]>`
-          select id, fingerprint, name, platform, hostname, created_at as activated_at, last_seen_at
+          select id, fingerprint, name, platform, hostname, created_at as activated_at, last_seen_at,
+                 checked_out_until
           from license_activations where license_id = ${id} order by created_at, id`),
       ];
     },
@@ -73,18 +74,20 @@ export function createPostgresLicenseAdminReader(sql: Queryable): LicenseAdminRe
 /** The admin's changes, bound to the caller's transaction. */
 export function createPostgresLicenseAdminWriter(tx: Queryable): LicenseAdminWriter {
   const reader = createPostgresLicenseAdminReader(tx);
-  async function note(id: string, kind: string, actor: string, detail: object) {
+  async function note(id: string, kind: string, actor: string, detail: object, at: Date) {
     await tx`
-      insert into license_events (license_id, kind, actor, detail)
-      values (${id}, ${kind}, ${actor}, ${tx.json(detail as Parameters<typeof tx.json>[0])})`;
+      insert into license_events (license_id, kind, actor, detail, at)
+      values (${id}, ${kind}, ${actor}, ${tx.json(detail as Parameters<typeof tx.json>[0])}, ${at})`;
   }
   return {
     async lock(id) {
       if (!isUuid(id)) return undefined;
-      const [locked] = await tx`select 1 from licenses where id = ${id} for update`;
+      // `no key update`: history inserts (key share) of other transactions need not wait on it.
+      const [locked] = await tx`select 1 from licenses where id = ${id} for no key update`;
       return locked ? reader.find(id) : undefined;
     },
-    async apply(id, change, actor, detail = {}) {
+    async apply(id, change, actor, at) {
+      let detail: object = {};
       switch (change.kind) {
         case "suspended":
           await tx`update licenses set status = 'suspended', held = true where id = ${id} and status <> 'revoked'`;
@@ -102,14 +105,15 @@ export function createPostgresLicenseAdminWriter(tx: Queryable): LicenseAdminWri
           await tx`update licenses set expires_at = ${change.expires_at} where id = ${id}`;
           break;
         case "reissued":
-          // The key it replaces answers `replaced` from now on, and activates nothing.
+          // The key it replaces answers `replaced` from now on, and activates nothing; held machines
+          // (an admin's reset is the override) keep theirs.
           await tx`
             update licenses set previous_key = license_key, previous_key_valid_until = ${change.at},
                                 license_key = ${change.license_key}
             where id = ${id}`;
           break;
       }
-      await note(id, change.kind, actor, detail);
+      await note(id, change.kind, actor, detail, at);
       const after = await reader.find(id);
       if (!after) throw new Error(`license ${id} vanished inside its own transaction`);
       return after;

@@ -60,13 +60,18 @@ export function createPostgresLicenseWriter(sql: Sql): LicenseWriter {
 
     async revertUpgrade(licenseId, change) {
       return sql.begin(async (tx) => {
-        await tx`
+        const reverted = await tx`
           update licenses set
             license_type = ${change.license_type},
             license_key = ${change.license_key},
             previous_key = null,
             previous_key_valid_until = null
           where id = ${licenseId} and license_type = ${change.upgraded_type}`;
+        if (reverted.count > 0) {
+          await tx`
+            insert into license_events (license_id, kind, actor, detail)
+            values (${licenseId}, 'upgrade_reverted', 'system', ${tx.json({ license_type: change.license_type })})`;
+        }
         return findById(licenseId, tx);
       });
     },

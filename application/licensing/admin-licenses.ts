@@ -1,4 +1,3 @@
-import { fixedError } from "../../domain/shared/domain-error.ts";
 import { notifyJob } from "../notifications/jobs.ts";
 import type { LicenseNoticeKind } from "../notifications/ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
@@ -11,22 +10,16 @@ import type {
   LicenseChange,
   LicenseKeySigner,
 } from "./admin-ports.ts";
-import { CustomerLicenseNotFound, LicenseUnusable } from "./errors.ts";
+import {
+  CustomerLicenseNotFound,
+  LicenseAlreadySuspended,
+  LicenseNotSuspended,
+  LicensePerpetual,
+  LicenseUnusable,
+} from "./errors.ts";
 
 const DAY_MS = 86_400_000;
 const HISTORY = 100;
-
-export class LicenseNotSuspended extends fixedError(
-  "LICENSE_NOT_SUSPENDED",
-  "conflict",
-  "The license is not suspended; there is nothing to reinstate.",
-) {}
-
-export class LicensePerpetual extends fixedError(
-  "LICENSE_PERPETUAL",
-  "conflict",
-  "The license never expires; there is nothing to extend.",
-) {}
 
 /** A license as outgoing events show it: ids and public fields, never its key. */
 export const licenseEventData = (license: AdminLicense) => ({
@@ -87,7 +80,7 @@ export function makeAdminLicenses(deps: {
       const before = await scope.licenses.lock(id);
       if (!before) throw new CustomerLicenseNotFound();
       const change = await decide(before);
-      const after = await scope.licenses.apply(id, change, `admin:${actorId}`);
+      const after = await scope.licenses.apply(id, change, `admin:${actorId}`, deps.clock());
       await scope.audit.record({
         actor_id: actorId,
         action: `license.${action}`,
@@ -123,6 +116,7 @@ export function makeAdminLicenses(deps: {
         "suspend",
         async (license) => {
           notRevoked(license);
+          if (license.held) throw new LicenseAlreadySuspended();
           return { kind: "suspended" };
         },
         "license.suspended",

@@ -68,12 +68,7 @@ export interface LicenseAdminWriter {
   /** The license, its row locked for the rest of the transaction; undefined when there is none. */
   lock(id: string): Promise<AdminLicense | undefined>;
   /** Applies the change and notes it in the history; returns the license after it. */
-  apply(
-    id: string,
-    change: LicenseChange,
-    actor: LicenseActor,
-    detail?: Readonly<Record<string, unknown>>,
-  ): Promise<AdminLicense>;
+  apply(id: string, change: LicenseChange, actor: LicenseActor, at: Date): Promise<AdminLicense>;
 }
 
 /** Signs a license key; the same claims as the key the license was issued with. */

@@ -36,6 +36,31 @@ export class ActivationLimitReached extends DomainError {
 /** A machine the license is not activated on (freed before, or never activated). */
 export class MachineNotFound extends fixedError("MACHINE_NOT_FOUND", "not_found", "The license has no such machine.") {}
 
+/** A machine holding an offline license file keeps its seat until the file expires. */
+export class MachineCheckedOut extends fixedError(
+  "MACHINE_CHECKED_OUT",
+  "conflict",
+  "This machine holds an offline license file; its seat frees when the file expires (or an admin resets the machines).",
+) {}
+
+export class LicenseNotSuspended extends fixedError(
+  "LICENSE_NOT_SUSPENDED",
+  "conflict",
+  "The license is not suspended; there is nothing to reinstate.",
+) {}
+
+export class LicenseAlreadySuspended extends fixedError(
+  "LICENSE_ALREADY_SUSPENDED",
+  "conflict",
+  "An admin already suspended this license.",
+) {}
+
+export class LicensePerpetual extends fixedError(
+  "LICENSE_PERPETUAL",
+  "conflict",
+  "The license never expires; there is nothing to extend.",
+) {}
+
 export class FingerprintNotActivated extends fixedError(
   "FINGERPRINT_NOT_ACTIVATED",
   "conflict",

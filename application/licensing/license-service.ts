@@ -7,6 +7,7 @@ import {
   HeartbeatMissed,
   LicenseNotFound,
   LicenseUnusable,
+  MachineCheckedOut,
   MachineNotFound,
   OfflineCheckoutDisabled,
   type UnusableReason,
@@ -66,9 +67,12 @@ export function makeLicenseService(deps: {
     license.replaced_key_valid_until !== null && license.replaced_key_valid_until <= deps.clock();
   const unusable = (license: StoredLicense): UnusableReason | null =>
     license.status !== "active" ? license.status : replaced(license) ? "replaced" : expired(license) ? "expired" : null;
+  // A machine holding a valid license file is offline by design: its silence is no missed heartbeat.
   const missed = (license: StoredLicense, machine: Machine) => {
+    const now = deps.clock();
     const due = heartbeatDue(license, machine);
-    return due !== null && due < deps.clock();
+    const offline = machine.checked_out_until !== null && machine.checked_out_until > now;
+    return due !== null && due < now && !offline;
   };
 
   /** A usable license and its machine, alive: what a heartbeat and a checkout need. */
@@ -81,7 +85,7 @@ export function makeLicenseService(deps: {
     if (!machine) throw new FingerprintNotActivated();
     if (license.floating && missed(license, machine)) {
       // Not yet released by the tick: its seat is back in the pool all the same.
-      await deps.store.release(license.id, { fingerprint }, "system", "released");
+      await deps.store.releaseIdle(deps.clock(), 1, { licenseId: license.id, fingerprint });
       throw new HeartbeatMissed();
     }
     return { license, machine };
@@ -89,6 +93,13 @@ export function makeLicenseService(deps: {
 
   async function own(customerId: string, licenseId: string) {
     if ((await deps.store.ownerOf(licenseId)) !== customerId) throw new CustomerLicenseNotFound();
+  }
+
+  /** A seat freed, or why not: no such machine, or one holding a license file still valid. */
+  async function release(...args: Parameters<LicenseActivations["release"]>) {
+    const released = await deps.store.release(...args);
+    if (released === "none") throw new MachineNotFound();
+    if (released === "checked_out") throw new MachineCheckedOut();
   }
 
   return {
@@ -99,8 +110,9 @@ export function makeLicenseService(deps: {
       if (!license) throw new LicenseNotFound();
       const reason = unusable(license);
       if (reason) throw new LicenseUnusable(reason);
-      const result = await deps.store.activate({ id: license.id, key }, fingerprint, facts, deps.clock());
+      const result = await deps.store.activate({ id: license.id, key }, fingerprint, facts, deps.clock);
       if (result.outcome === "key_replaced") throw new LicenseUnusable("replaced");
+      if (result.outcome === "unusable") throw new LicenseUnusable(result.status);
       if (result.outcome === "limit") throw new ActivationLimitReached(license.max_activations, result.retry_after);
       return {
         activated: true as const,
@@ -114,11 +126,15 @@ export function makeLicenseService(deps: {
       };
     },
 
-    /** The software gives its seat back (an uninstall, a machine replaced): idempotent by its 404. */
+    /**
+     * The software gives its seat back (an uninstall, a machine replaced): idempotent by its 404. A
+     * key replaced (a leaked key reissued) frees nothing once its grace is over.
+     */
     async deactivate(key: string, fingerprint: string) {
       const license = await resolve(key);
       if (!license) throw new LicenseNotFound();
-      if (!(await deps.store.release(license.id, { fingerprint }, "software"))) throw new MachineNotFound();
+      if (replaced(license)) throw new LicenseUnusable("replaced");
+      await release(license.id, { fingerprint }, "software", deps.clock());
       return { deactivated: true as const };
     },
 
@@ -156,7 +172,7 @@ export function makeLicenseService(deps: {
         issued_at: now.toISOString(),
         expires_at: expiresAt.toISOString(),
       });
-      await deps.store.checkedOut(license.id, fingerprint, expiresAt);
+      await deps.store.checkedOut(license.id, fingerprint, expiresAt, now);
       return { license_file: file, expires_at: expiresAt.toISOString() };
     },
 
@@ -169,7 +185,7 @@ export function makeLicenseService(deps: {
     /** The customer frees a machine's seat from the account. */
     async releaseMachine(customerId: string, licenseId: string, machineId: string) {
       await own(customerId, licenseId);
-      if (!(await deps.store.release(licenseId, { id: machineId }, "customer"))) throw new MachineNotFound();
+      await release(licenseId, { id: machineId }, "customer", deps.clock());
     },
 
     /** The minute tick: floating machines that stopped checking in give their seats back. */

@@ -48,6 +48,8 @@ export interface Machine {
   readonly hostname: string | null;
   readonly activated_at: Date;
   readonly last_seen_at: Date;
+  /** Until then it holds an offline license file, and its seat, whatever its heartbeats. */
+  readonly checked_out_until: Date | null;
 }
 
 /** Who changed a license: the software holding its key, its customer, an admin, or the system (the tick). */
@@ -58,7 +60,12 @@ export type ActivationResult =
   /** Every seat is taken; on a floating license, `retry_after` seconds until the next one may free. */
   | { readonly outcome: "limit"; readonly retry_after: number | null }
   /** The key stopped being the license's between the lookup and the lock (a reissue won the race). */
-  | { readonly outcome: "key_replaced" };
+  | { readonly outcome: "key_replaced" }
+  /** The license stopped being active between the lookup and the lock (an admin suspended it). */
+  | { readonly outcome: "unusable"; readonly status: "suspended" | "revoked" };
+
+/** What freeing a seat did: freed it, found no such machine, or left it to its offline license file. */
+export type Release = "released" | "none" | "checked_out";
 
 export interface LicenseActivations {
   findByKey(key: string): Promise<StoredLicense | undefined>;
@@ -68,30 +75,38 @@ export interface LicenseActivations {
    * Adds the fingerprint unless present (a known one is seen again, its facts kept up to date);
    * refuses past `max_activations`, atomically, under the license's lock. On a floating license the
    * machines past their heartbeat are released first. The key must still be one the license
-   * answers to when the lock is held.
+   * answers to, and the license active, when the lock is held; `clock` is read then.
    */
   activate(
     license: { readonly id: string; readonly key: string },
     fingerprint: string,
     facts: MachineFacts,
-    now: Date,
+    clock: () => Date,
   ): Promise<ActivationResult>;
   /** The machine with the fingerprint, alive or not; undefined when the license has none. */
   machine(licenseId: string, fingerprint: string): Promise<Machine | undefined>;
   /** Records that the machine is alive now; undefined when the license has no such machine. */
   heartbeat(licenseId: string, fingerprint: string, now: Date): Promise<Machine | undefined>;
   machines(licenseId: string): Promise<Machine[]>;
-  /** Frees the machine's seat; false when the license has no such machine (freed before). */
+  /** Frees the machine's seat, unless it holds a license file still valid at `now`. */
   release(
     licenseId: string,
     machine: { readonly id: string } | { readonly fingerprint: string },
     actor: LicenseActor,
-    kind?: "deactivated" | "released",
-  ): Promise<boolean>;
-  /** Frees every floating machine whose last heartbeat is older than its license's `heartbeat_seconds`; how many. */
-  releaseIdle(now: Date, limit: number): Promise<number>;
-  /** Notes a license file checked out for a machine, in the license's history. */
-  checkedOut(licenseId: string, fingerprint: string, expiresAt: Date): Promise<void>;
+    now: Date,
+  ): Promise<Release>;
+  /**
+   * Frees every floating machine whose last heartbeat is older than its license's
+   * `heartbeat_seconds` and that holds no valid license file (of one license and one fingerprint
+   * when given); how many.
+   */
+  releaseIdle(
+    now: Date,
+    limit: number,
+    only?: { readonly licenseId: string; readonly fingerprint: string },
+  ): Promise<number>;
+  /** The machine holds a license file until `expiresAt` (never shortened), noted in the history. */
+  checkedOut(licenseId: string, fingerprint: string, expiresAt: Date, now: Date): Promise<void>;
 }
 
 export interface LicenseVerifier {

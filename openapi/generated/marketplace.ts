@@ -1985,7 +1985,8 @@ export interface components {
             /** Format: uuid */
             order_id: string;
             license_type: string;
-            license_key: string;
+            /** @description The key's last 12 characters, to match what a customer reads out */
+            key_hint: string;
             /** @enum {string} */
             status: "active" | "suspended" | "revoked";
             /** @description Suspended by an admin: only a reinstate lifts it */
@@ -2004,6 +2005,8 @@ export interface components {
         };
         AdminLicenseDetails: {
             license: components["schemas"]["AdminLicense"];
+            /** @description The whole key, for a signed-in admin only: null when an API key asks */
+            license_key: string | null;
             machines: components["schemas"]["Machine"][];
             history: components["schemas"]["LicenseEvent"][];
         };
@@ -2722,6 +2725,11 @@ export interface components {
             activated_at: string;
             /** Format: date-time */
             last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description It holds an offline license file, and its seat, until then
+             */
+            checked_out_until: string | null;
         };
         MachinePage: {
             items: components["schemas"]["Machine"][];

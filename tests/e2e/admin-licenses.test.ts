@@ -109,6 +109,7 @@ describe("an admin's licenses", () => {
       `customer_email=${encodeURIComponent(customer.email.toUpperCase())}`,
       `product_id=${productId}`,
       `key_prefix=${encodeURIComponent(key.slice(0, 48))}&status=active`,
+      `key_prefix=${encodeURIComponent(key.slice(0, 40))}`,
     ]) {
       const listed = await adminCall("GET", `/api/admin/licenses?${query}`);
       expect(listed.status).toBe(200);
@@ -147,7 +148,8 @@ describe("an admin's licenses", () => {
     expect(reset.body.machines).toEqual([]);
 
     const reissued = await adminCall("POST", `/api/admin/licenses/${licenseId}/reissue`);
-    const newKey = reissued.body.license.license_key as string;
+    const newKey = reissued.body.license_key as string;
+    expect(reissued.body.license.key_hint).toBe(`…${newKey.slice(-12)}`);
     expect(newKey).not.toBe(key);
     expect(await validate(key)).toMatchObject({ valid: false, code: "LICENSE_REPLACED" });
     expect(await activate(key, "fp-2")).toMatchObject({ status: 409, body: { code: "LICENSE_REPLACED" } });

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setSystemTime, test } from "bun:test";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,7 +33,7 @@ async function aLicense(policy: object, quantity = 1) {
     [{ product_id: product.id, variant: "regular", quantity }],
     "gateway_b",
   );
-  return { customer, ...(await licenseOf(db, orderId)) };
+  return { customer, productId: product.id, ...(await licenseOf(db, orderId)) };
 }
 
 const call = (path: string, body: object) => http(e2e.url, "POST", `/api/licenses/${path}`, { body });
@@ -133,8 +133,8 @@ describe("offline license files", () => {
         checkLicenseFile(
           text: string,
           pem: string,
+          productId: string,
           fingerprint: string,
-          now?: Date,
         ): Promise<Record<string, unknown> | null>;
       };
     } finally {
@@ -143,7 +143,8 @@ describe("offline license files", () => {
   }
 
   test("a checked-out file verifies offline with the README's snippet; tampered, for another machine or expired, it does not", async () => {
-    const { key } = await aLicense({ max_activations: 2, offline_checkout_max_days: 30 });
+    const { key, productId } = await aLicense({ max_activations: 2, offline_checkout_max_days: 30 });
+    const other = await aLicense({ max_activations: 1, offline_checkout_max_days: 30 });
     expect((await call("activate", { license_key: key, fingerprint: "fp-air" })).status).toBe(200);
     const checkout = await call("checkout", { license_key: key, fingerprint: "fp-air", ttl_days: 14 });
     expect(checkout.status).toBe(200);
@@ -151,7 +152,7 @@ describe("offline license files", () => {
     const { checkLicenseFile } = await readmeSnippet();
     const text = checkout.body.license_file as string;
 
-    const claims = await checkLicenseFile(text, pem, "fp-air");
+    const claims = await checkLicenseFile(text, pem, productId, "fp-air");
     expect(claims).toMatchObject({
       license_type: "regular",
       fingerprint: "fp-air",
@@ -164,9 +165,20 @@ describe("offline license files", () => {
     const file = JSON.parse(text);
     const forged = { ...JSON.parse(Buffer.from(file.payload, "base64url").toString()), fingerprint: "fp-other" };
     const tampered = JSON.stringify({ ...file, payload: Buffer.from(JSON.stringify(forged)).toString("base64url") });
-    expect(await checkLicenseFile(tampered, pem, "fp-other")).toBeNull();
-    expect(await checkLicenseFile(text, pem, "fp-other")).toBeNull();
-    expect(await checkLicenseFile(text, pem, "fp-air", new Date(Date.parse(checkout.body.expires_at) + 1))).toBeNull();
+    expect(await checkLicenseFile(tampered, pem, productId, "fp-other")).toBeNull();
+    expect(await checkLicenseFile(text, pem, productId, "fp-other")).toBeNull();
+    expect(await checkLicenseFile(text, pem, other.productId, "fp-air")).toBeNull();
+    expect(await checkLicenseFile("not a license file", pem, productId, "fp-air")).toBeNull();
+    setSystemTime(new Date(Date.parse(checkout.body.expires_at) + 1));
+    try {
+      expect(await checkLicenseFile(text, pem, productId, "fp-air")).toBeNull();
+    } finally {
+      setSystemTime();
+    }
+
+    // Holding the file, the machine keeps its seat: the software cannot give it back to reuse it.
+    const deactivated = await call("deactivate", { license_key: key, fingerprint: "fp-air" });
+    expect(deactivated).toMatchObject({ status: 409, body: { code: "MACHINE_CHECKED_OUT" } });
 
     const tooLong = await call("checkout", { license_key: key, fingerprint: "fp-air", ttl_days: 31 });
     expect(tooLong.status).toBe(422);

@@ -11,6 +11,9 @@ alter table licenses
   add column held boolean not null default false,
   add constraint licenses_floating_has_heartbeat check (not floating or heartbeat_seconds is not null);
 
+-- A machine holding a license file keeps its seat until the file expires, heartbeats or not.
+alter table license_activations add column checked_out_until timestamptz;
+
 -- The minute tick looks for floating machines that stopped checking in.
 create index license_activations_last_seen on license_activations (last_seen_at);
 
@@ -19,7 +22,7 @@ create table license_events (
   license_id uuid not null references licenses (id),
   kind text not null check (kind in (
     'issued', 'activated', 'deactivated', 'released', 'machines_reset', 'suspended', 'reinstated',
-    'extended', 'reissued', 'upgraded', 'revoked', 'checked_out'
+    'extended', 'reissued', 'upgraded', 'upgrade_reverted', 'revoked', 'checked_out'
   )),
   -- Who: 'software' (the key holder), 'customer', 'admin:<user id>', 'system'.
   actor text not null,

@@ -39,6 +39,7 @@ function setup(overrides: Partial<AdminLicense> = {}) {
       hostname: null,
       activated_at: NOW,
       last_seen_at: NOW,
+      checked_out_until: null,
     },
   ]);
   const signed: object[] = [];
@@ -80,6 +81,8 @@ describe("an admin's license actions", () => {
       },
     ]);
     expect(JSON.stringify(uow.events.all())).not.toContain("MKT1");
+    await expect(admin.suspendLicense("l-1", ADMIN)).rejects.toMatchObject({ code: "LICENSE_ALREADY_SUSPENDED" });
+    expect(uow.outbox.all()).toHaveLength(1);
   });
 
   test("reinstate lifts a suspension; an active license has nothing to reinstate and nothing is written", async () => {

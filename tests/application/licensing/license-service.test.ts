@@ -367,3 +367,50 @@ describe("offline license files", () => {
     await expect(service.checkout(key, "m1", 1)).rejects.toMatchObject({ code: "LICENSE_SUSPENDED" });
   });
 });
+
+describe("a machine holding an offline license file", () => {
+  const later = (seconds: number) => new Date(NOW.getTime() + seconds * 1000);
+  const policy = { floating: true, heartbeat_seconds: 600, max_activations: 1, offline_checkout_max_days: 7 };
+
+  test("keeps its seat until the file expires: no tick, deactivation or silence frees it", async () => {
+    const { service, store, aLicense, setNow } = setup();
+    const { license, key } = aLicense(policy);
+    await service.activate(key, "m1");
+    await service.checkout(key, "m1", 2);
+    setNow(later(86_400));
+    expect(await service.releaseIdleMachines(later(86_400))).toBe(0);
+    expect(await service.validate(key, "m1")).toMatchObject({ valid: true });
+    await expect(service.deactivate(key, "m1")).rejects.toMatchObject({ code: "MACHINE_CHECKED_OUT" });
+    await expect(service.releaseMachine("owner", license.id, "machine-m1")).rejects.toMatchObject({
+      code: "MACHINE_CHECKED_OUT",
+    });
+    await expect(service.activate(key, "m2")).rejects.toMatchObject({
+      code: "ACTIVATION_LIMIT_REACHED",
+      extensions: { retry_after: 86_400 },
+    });
+    setNow(later(2 * 86_400 + 1));
+    expect(await service.releaseIdleMachines(later(2 * 86_400 + 1))).toBe(1);
+    expect(await service.activate(key, "m2")).toMatchObject({ new_activation: true });
+    expect(store.fingerprints(license.id)).toEqual(["m2"]);
+  });
+
+  test("a key replaced past its grace frees no seat", async () => {
+    const { service, aLicense, setNow } = setup();
+    const { key } = aLicense({ replaced_key_valid_until: NOW });
+    setNow(later(1));
+    await expect(service.deactivate(key, "m1")).rejects.toMatchObject({ code: "LICENSE_REPLACED" });
+  });
+
+  test("a license suspended between the lookup and the lock does not activate", async () => {
+    const { service, store, aLicense } = setup();
+    const { license, key } = aLicense();
+    const lookup = store.findByKey.bind(store);
+    store.findByKey = async (k) => {
+      const found = await lookup(k);
+      store.change(license.id, { status: "suspended" });
+      return found;
+    };
+    await expect(service.activate(key, "m1")).rejects.toMatchObject({ code: "LICENSE_SUSPENDED" });
+    expect(store.fingerprints(license.id)).toEqual([]);
+  });
+});

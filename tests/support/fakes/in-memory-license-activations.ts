@@ -9,8 +9,9 @@ type License = Omit<StoredLicense, "activations">;
 
 /**
  * Licenses by key with the machines each is activated on, as the real store keeps them: a known
- * machine is not counted twice, a new one past `max_activations` is refused, and a floating
- * license's machines past their heartbeat give their seats back.
+ * machine is not counted twice, a new one past `max_activations` is refused, a floating license's
+ * machines past their heartbeat give their seats back, and a machine holding a license file keeps
+ * its seat until the file expires.
  */
 export function createInMemoryLicenseActivations() {
   const byKey = new Map<string, License>();
@@ -18,9 +19,17 @@ export function createInMemoryLicenseActivations() {
   const events: { license_id: string; kind: string; actor: string; fingerprint: string }[] = [];
   const machinesOf = (licenseId: string) => machines.get(licenseId) ?? [];
   const licenseOf = (licenseId: string) => [...byKey.values()].find((l) => l.id === licenseId);
+  const holdsFile = (machine: Machine, now: Date) =>
+    machine.checked_out_until !== null && machine.checked_out_until > now;
   const overdue = (license: License | undefined, machine: Machine, now: Date) =>
     license?.floating === true &&
-    machine.last_seen_at.getTime() + (license.heartbeat_seconds ?? 0) * 1000 < now.getTime();
+    machine.last_seen_at.getTime() + (license.heartbeat_seconds ?? 0) * 1000 < now.getTime() &&
+    !holdsFile(machine, now);
+  const change = (licenseId: string, fingerprint: string, patch: Partial<Machine>) =>
+    machines.set(
+      licenseId,
+      machinesOf(licenseId).map((m) => (m.fingerprint === fingerprint ? { ...m, ...patch } : m)),
+    );
 
   function drop(licenseId: string, fingerprint: string, kind: string, actor: string) {
     machines.set(
@@ -35,43 +44,47 @@ export function createInMemoryLicenseActivations() {
     machines: async (licenseId) => machinesOf(licenseId),
     machine: async (licenseId, fingerprint) => machinesOf(licenseId).find((m) => m.fingerprint === fingerprint),
     async heartbeat(licenseId, fingerprint, now) {
-      const found = machinesOf(licenseId).find((m) => m.fingerprint === fingerprint);
-      if (!found) return undefined;
-      const seen = { ...found, last_seen_at: now };
-      machines.set(
-        licenseId,
-        machinesOf(licenseId).map((m) => (m === found ? seen : m)),
-      );
-      return seen;
+      if (!machinesOf(licenseId).some((m) => m.fingerprint === fingerprint)) return undefined;
+      change(licenseId, fingerprint, { last_seen_at: now });
+      return machinesOf(licenseId).find((m) => m.fingerprint === fingerprint);
     },
-    async release(licenseId, machine, actor, kind = "deactivated") {
+    async release(licenseId, machine, actor, now) {
       const found = machinesOf(licenseId).find((m) =>
         "id" in machine ? m.id === machine.id : m.fingerprint === machine.fingerprint,
       );
-      if (!found) return false;
-      drop(licenseId, found.fingerprint, kind, actor);
-      return true;
+      if (!found) return "none";
+      if (holdsFile(found, now)) return "checked_out";
+      drop(licenseId, found.fingerprint, "deactivated", actor);
+      return "released";
     },
-    async releaseIdle(now) {
+    async releaseIdle(now, _limit, only) {
       let released = 0;
       for (const [licenseId, list] of machines) {
+        if (only && only.licenseId !== licenseId) continue;
         for (const machine of list.filter((m) => overdue(licenseOf(licenseId), m, now))) {
+          if (only && only.fingerprint !== machine.fingerprint) continue;
           drop(licenseId, machine.fingerprint, "released", "system");
           released += 1;
         }
       }
       return released;
     },
-    async checkedOut(licenseId, fingerprint) {
+    async checkedOut(licenseId, fingerprint, expiresAt) {
+      const found = machinesOf(licenseId).find((m) => m.fingerprint === fingerprint);
+      const until =
+        found?.checked_out_until && found.checked_out_until > expiresAt ? found.checked_out_until : expiresAt;
+      change(licenseId, fingerprint, { checked_out_until: until });
       events.push({ license_id: licenseId, kind: "checked_out", actor: "software", fingerprint });
     },
     async findByKey(key) {
       const license = byKey.get(key);
       return license && { ...license, activations: machinesOf(license.id).length };
     },
-    async activate({ id, key }, fingerprint, facts, now): Promise<ActivationResult> {
+    async activate({ id, key }, fingerprint, facts, clock): Promise<ActivationResult> {
       const license = byKey.get(key);
       if (license?.id !== id) return { outcome: "key_replaced" };
+      if (license.status !== "active") return { outcome: "unusable", status: license.status };
+      const now = clock();
       for (const machine of machinesOf(id).filter((m) => overdue(license, m, now))) {
         drop(id, machine.fingerprint, "released", "system");
       }
@@ -81,10 +94,13 @@ export function createInMemoryLicenseActivations() {
         return { outcome: "activated", new_activation: false, activations: known.length };
       }
       if (known.length >= license.max_activations) {
-        const oldest = Math.min(...known.map((m) => m.last_seen_at.getTime()));
-        const retry = license.floating
-          ? Math.max(1, Math.ceil((oldest + (license.heartbeat_seconds ?? 0) * 1000 - now.getTime()) / 1000))
-          : null;
+        const frees = known.map((m) =>
+          Math.max(
+            m.last_seen_at.getTime() + (license.heartbeat_seconds ?? 0) * 1000,
+            m.checked_out_until?.getTime() ?? 0,
+          ),
+        );
+        const retry = license.floating ? Math.max(1, Math.ceil((Math.min(...frees) - now.getTime()) / 1000)) : null;
         return { outcome: "limit", retry_after: retry };
       }
       const machine: Machine = {
@@ -95,6 +111,7 @@ export function createInMemoryLicenseActivations() {
         hostname: facts.hostname ?? null,
         activated_at: now,
         last_seen_at: now,
+        checked_out_until: null,
       };
       machines.set(id, [...known, machine]);
       events.push({ license_id: id, kind: "activated", actor: "software", fingerprint });

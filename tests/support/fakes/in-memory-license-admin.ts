@@ -43,7 +43,7 @@ export function createInMemoryLicenseAdmin() {
 
   const writer: LicenseAdminWriter = {
     lock: (id) => reader.find(id),
-    async apply(id, change, actor, detail = {}) {
+    async apply(id, change, actor, at) {
       const license = licenses.get(id);
       if (!license) throw new Error(`no license ${id}`);
       let next = license;
@@ -64,8 +64,8 @@ export function createInMemoryLicenseAdmin() {
         kind: change.kind,
         actor,
         fingerprint: null,
-        detail,
-        at: new Date(0),
+        detail: {},
+        at,
       });
       return { ...(await reader.find(id)), ...next, activations: (machines.get(id) ?? []).length };
     },

@@ -50,7 +50,9 @@ function save(name: string, text: string) {
  */
 function LicenseFile(props: { license: License; machine: Machine }) {
   const { license, machine } = props;
-  if (license.offline_checkout_max_days === 0 || license.status !== "active") return null;
+  // A floating machine checks its file out itself, while it still sends heartbeats; one the
+  // customer picks here is usually offline already, and would lose its seat on asking.
+  if (license.offline_checkout_max_days === 0 || license.status !== "active" || license.floating) return null;
   return (
     <ActionButton
       label="Download license file"

@@ -34,7 +34,7 @@ export function LicensePage(props: { id: string }) {
       <Loaded result={result}>
         {(details) => (
           <>
-            <Summary license={details.license} />
+            <Summary license={details.license} licenseKey={details.license_key} />
             <Actions license={details.license} onChanged={changed} />
             <h2>Machines</h2>
             {details.machines.length === 0 ? (
@@ -49,7 +49,12 @@ export function LicensePage(props: { id: string }) {
                       </td>
                       <td>{machine.platform ?? "—"}</td>
                       <td>{formatTime(machine.activated_at)}</td>
-                      <td>{formatTime(machine.last_seen_at)}</td>
+                      <td>
+                        {formatTime(machine.last_seen_at)}
+                        {machine.checked_out_until ? (
+                          <small class="note"> (offline file until {formatTime(machine.checked_out_until)})</small>
+                        ) : null}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -75,7 +80,7 @@ export function LicensePage(props: { id: string }) {
   );
 }
 
-function Summary(props: { license: License }) {
+function Summary(props: { license: License; licenseKey: string | null }) {
   const { license } = props;
   return (
     <dl>
@@ -107,7 +112,7 @@ function Summary(props: { license: License }) {
       <dd id="license-expires">{license.expires_at ? formatTime(license.expires_at) : "never"}</dd>
       <dt>Key</dt>
       <dd>
-        <code id="license-key">{license.license_key}</code>
+        <code id="license-key">{props.licenseKey ?? license.key_hint}</code>
         {license.reissues > 0 ? <small class="note"> (reissued {license.reissues}×)</small> : null}
       </dd>
     </dl>
