@@ -21,24 +21,15 @@
 import { KeyObject } from "node:crypto";
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { LicenseClaims as StatedClaims } from "../../application/licensing/ports.ts";
 import { fromPem, pem } from "./pem.ts";
 
 export const LICENSE_KEY_PREFIX = "MKT1";
 export const LICENSE_KEY_FILE = "license-signing-key.pem";
 const ED25519 = { name: "Ed25519" } as const;
 
-export interface LicenseClaims {
-  readonly v: 1;
-  readonly lid: string;
-  readonly pid: string;
-  readonly cid: string;
-  readonly typ: string;
-  readonly max: number;
-  readonly iat: number;
-  readonly exp: number | null;
-  /** Reissues so far; absent on a key never reissued. */
-  readonly rev?: number;
-}
+/** The claims as the key carries them: the format's version, then what the license states. */
+export type LicenseClaims = { readonly v: 1 } & StatedClaims;
 
 export interface LicenseSigner {
   sign(claims: Omit<LicenseClaims, "v">): Promise<string>;

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from "../shared/ports.ts";
-import type { LicenseActor, Machine } from "./ports.ts";
+import type { LicenseActor, LicenseClaims, Machine } from "./ports.ts";
 
 export const LICENSE_STATUSES = ["active", "suspended", "revoked"] as const;
 export type LicenseStatus = (typeof LICENSE_STATUSES)[number];
@@ -71,16 +71,7 @@ export interface LicenseAdminWriter {
   apply(id: string, change: LicenseChange, actor: LicenseActor, at: Date): Promise<AdminLicense>;
 }
 
-/** Signs a license key; the same claims as the key the license was issued with. */
+/** Signs a license key. */
 export interface LicenseKeySigner {
-  sign(claims: {
-    readonly lid: string;
-    readonly pid: string;
-    readonly cid: string;
-    readonly typ: string;
-    readonly max: number;
-    readonly iat: number;
-    readonly exp: number | null;
-    readonly rev?: number;
-  }): Promise<string>;
+  sign(claims: LicenseClaims): Promise<string>;
 }

@@ -1,10 +1,16 @@
+/** What a license key states, signed: see adapters/licensing/license-signer.ts for the format. */
 export interface LicenseClaims {
   readonly lid: string;
   readonly pid: string;
   readonly cid: string;
   readonly typ: string;
   readonly max: number;
+  /** Issued at, unix seconds. */
+  readonly iat: number;
+  /** Expiry, unix seconds; null: perpetual. */
   readonly exp: number | null;
+  /** How many times the shop reissued the key; absent on a key never reissued. */
+  readonly rev?: number;
 }
 
 /** The activation policy a license was issued under (the product's driver config at the time). */

@@ -108,7 +108,7 @@ export interface FulfillmentMailFactsReader {
   forFulfillment(fulfillmentId: string): Promise<FulfillmentMailFacts | undefined>;
 }
 
-/** Who to email about a subscription and what it is. */
+/** Who to email about a subscription (or a license) and what it is. */
 export interface SubscriptionMailFacts {
   readonly customer_id: string;
   /** A guest record: its emails carry the order's signed link and a link that sets a password. */
@@ -120,13 +120,7 @@ export interface SubscriptionMailFacts {
 }
 
 /** Who to email about a license and what to say: the customer, the product, the current key. */
-export interface LicenseMailFacts {
-  readonly customer_id: string;
-  readonly customer_guest: boolean;
-  readonly customer_email: string;
-  readonly customer_name: string;
-  readonly product_name: string;
-  readonly order_id: string;
+export interface LicenseMailFacts extends SubscriptionMailFacts {
   readonly license_key: string;
 }
 

@@ -1,30 +1,12 @@
 import { describe, expect, test } from "bun:test";
-import { aLicenseProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { buyAndPay, createProduct, http, registerCustomer, useE2e } from "../support/e2e.ts";
-import { licenseOf } from "../support/subscriptions.ts";
+import { http, registerCustomer, useE2e } from "../support/e2e.ts";
+import { aBoughtLicense } from "../support/licenses.ts";
 
 const db = useTestDatabase();
 const e2e = useE2e(db);
 
-async function aLicense() {
-  const customer = await registerCustomer(e2e);
-  const product = await createProduct(
-    e2e,
-    aLicenseProduct({
-      fulfillment_config: {
-        license_type: "commercial",
-        artifact_source: "https://downloads.example.com/app",
-        max_activations: 2,
-      },
-    }),
-  );
-  const { orderId } = await buyAndPay(e2e, customer, [{ product_id: product.id, variant: "regular" }], "gateway_b");
-  const { key } = await licenseOf(db, orderId);
-  const [license] = await db.current.sql<{ id: string }[]>`select id from licenses where license_key = ${key}`;
-  if (!license) throw new Error("no license");
-  return { customer, key, licenseId: license.id };
-}
+const aLicense = () => aBoughtLicense(e2e, db, { config: { max_activations: 2 } });
 
 const activate = (key: string, fingerprint: string, facts: object = {}) =>
   http(e2e.url, "POST", "/api/licenses/activate", { body: { key, fingerprint, ...facts } });

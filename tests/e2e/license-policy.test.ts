@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { aLicenseProduct } from "../support/builders/products.ts";
 import { useTestDatabase } from "../support/database.ts";
-import { adminToken, buyAndPay, createProduct, http, registerCustomer, useE2e } from "../support/e2e.ts";
-import { licenseOf } from "../support/subscriptions.ts";
+import { adminToken, http, useE2e } from "../support/e2e.ts";
+import { aBoughtLicense } from "../support/licenses.ts";
 
 const db = useTestDatabase();
 let offsetMs = 0;
@@ -14,27 +14,7 @@ const e2e = useE2e(db, {
   env: { LICENSE_RATE_LIMIT_BURST: "100000", LICENSE_RATE_LIMIT_PER_SECOND: "100000" },
 });
 
-async function aLicense(policy: object, quantity = 1) {
-  const product = await createProduct(
-    e2e,
-    aLicenseProduct({
-      fulfillment_config: {
-        license_type: "commercial",
-        artifact_source: "https://downloads.example.com/app",
-        max_activations: 1,
-        ...policy,
-      },
-    }),
-  );
-  const customer = await registerCustomer(e2e);
-  const { orderId } = await buyAndPay(
-    e2e,
-    customer,
-    [{ product_id: product.id, variant: "regular", quantity }],
-    "gateway_b",
-  );
-  return { customer, productId: product.id, ...(await licenseOf(db, orderId)) };
-}
+const aLicense = (config: object, quantity = 1) => aBoughtLicense(e2e, db, { config, quantity });
 
 const call = (path: string, body: object) => http(e2e.url, "POST", `/api/licenses/${path}`, { body });
 const machinesOf = async (key: string) =>
