@@ -8,6 +8,7 @@ import { wireAudit } from "./wiring/audit.ts";
 import { wireCatalog } from "./wiring/catalog.ts";
 import { wireCheckout } from "./wiring/checkout.ts";
 import { wireCustomers } from "./wiring/customers.ts";
+import { wireDiscounts } from "./wiring/discounts.ts";
 import { jobsOf } from "./wiring/feature.ts";
 import { wireFulfillment } from "./wiring/fulfillment.ts";
 import { wireHttp } from "./wiring/http.ts";
@@ -37,6 +38,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
   const provisioning = wireProvisioning(platform, { catalog: catalog.catalog });
   const licensing = wireLicensing(platform);
+  const discounts = wireDiscounts(platform);
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
   const customers = wireCustomers(platform, { payments, fulfillment, licensing, checkout });
   const notifications = wireNotifications(platform, { mail, identity, checkout, customers, licensing });
@@ -69,6 +71,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...checkout.useCases,
     ...provisioning.useCases,
     ...licensing.useCases,
+    ...discounts.useCases,
     ...fulfillment.useCases,
     ...customers.useCases,
     ...notifications.useCases,

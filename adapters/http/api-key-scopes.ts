@@ -8,6 +8,7 @@ import type { ApiKeyScope } from "../../domain/identity/api-key.ts";
 const RESOURCES: readonly (readonly [prefix: string, resource: string, writable: boolean])[] = [
   ["/api/admin/products", "catalog", true],
   ["/api/admin/fulfillment-drivers", "catalog", false],
+  ["/api/admin/discounts", "catalog", true],
   ["/api/admin/fulfillment/test-connection", "catalog", true],
   ["/api/admin/orders", "orders", true],
   ["/api/admin/fulfillments", "fulfillments", true],

@@ -8,6 +8,7 @@ import { type AccountRoutesDeps, createAccountRoutes } from "./account-routes.ts
 import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-routes.ts";
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
+import { type AdminDiscountDeps, createAdminDiscountRoutes } from "./admin-discount-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
 import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
@@ -54,6 +55,7 @@ export interface AppDeps
     CustomerDeps,
     LicenseDeps,
     AdminLicenseDeps,
+    AdminDiscountDeps,
     CustomerSubscriptionDeps,
     DownloadDeps,
     PageDeps,
@@ -136,6 +138,7 @@ export function createApp(deps: AppDeps) {
     .use(createLicenseMachineRoutes(deps))
     .use(createLicenseRoutes(deps))
     .use(createAdminLicenseRoutes(deps))
+    .use(createAdminDiscountRoutes(deps))
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))

@@ -1668,6 +1668,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/discounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Discounts, newest first: active or disabled, by code, or those a product can use */
+        get: operations["getApiAdminDiscounts"];
+        put?: never;
+        /**
+         * Create a discount code
+         * @description `percent` amounts are basis points (1 to 10,000); `fixed` ones minor units of the marketplace's currency. `duration_in_months` exactly when `repeating`. Every problem is a field error at its path; a code an active discount has (any case) is `409` `DISCOUNT_CODE_TAKEN`.
+         */
+        post: operations["postApiAdminDiscounts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/discounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One discount, with its redemptions counted */
+        get: operations["getApiAdminDiscountsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change what a discount may change: its reach, its window and its limit
+         * @description `max_redemptions` (not below the redemptions made), `starts_at`, `expires_at`, `product_ids`, `variants`, `first_purchase_only`. Its money terms (code, type, amount, duration) are `422` `IMMUTABLE` at their path; a disabled discount is `409` `DISCOUNT_DISABLED`.
+         */
+        patch: operations["patchApiAdminDiscountsById"];
+        trace?: never;
+    };
+    "/api/admin/discounts/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a discount for good (idempotent)
+         * @description Its code checks out no more and becomes free for a new discount; orders that redeemed it keep their terms.
+         */
+        post: operations["postApiAdminDiscountsByIdDisable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/subscriptions/{id}/cancel": {
         parameters: {
             query?: never;
@@ -2319,6 +2381,45 @@ export interface components {
         };
         /** @enum {string} */
         DeliveryModel: "saas_multitenant" | "saas_singletenant" | "self_hosted_license" | "self_hosted_download" | "managed_setup" | "hybrid";
+        Discount: {
+            /** Format: uuid */
+            id: string;
+            /** @description As created; a checkout matches it without regard to case */
+            code: string;
+            /** @enum {string} */
+            type: "percent" | "fixed";
+            /** @description Basis points for percent (10,000 = 100 %), minor units of `currency` for fixed */
+            amount: number;
+            currency: string | null;
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            duration_in_months: number | null;
+            max_redemptions: number | null;
+            /** @description Paid orders that redeemed it */
+            redemptions: number;
+            /** Format: date-time */
+            starts_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /** @description Empty: every product */
+            product_ids: string[];
+            /** @description Empty: every variant */
+            variants: string[];
+            first_purchase_only: boolean;
+            /** @enum {string} */
+            state: "active" | "scheduled" | "expired" | "used_up" | "disabled";
+            /** Format: date-time */
+            disabled_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DiscountPage: {
+            items: components["schemas"]["Discount"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
+        };
         Dispute: {
             /** Format: uuid */
             id: string;
@@ -6422,6 +6523,185 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminLicenseDetails"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminDiscounts: {
+        parameters: {
+            query?: {
+                state?: "active" | "disabled";
+                code?: string;
+                product_id?: string;
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DiscountPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminDiscounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code: string;
+                    type: string;
+                    amount: number;
+                    duration: string;
+                    duration_in_months?: number | null;
+                    max_redemptions?: number | null;
+                    starts_at?: string | null;
+                    expires_at?: string | null;
+                    product_ids?: string[];
+                    variants?: string[];
+                    first_purchase_only?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    patchApiAdminDiscountsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    code?: string;
+                    type?: string;
+                    amount?: number;
+                    duration?: string;
+                    duration_in_months?: number | null;
+                    max_redemptions?: number | null;
+                    starts_at?: string | null;
+                    expires_at?: string | null;
+                    product_ids?: string[];
+                    variants?: string[];
+                    first_purchase_only?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    postApiAdminDiscountsByIdDisable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Discount"];
                 };
             };
             400: components["responses"]["BadRequest"];
