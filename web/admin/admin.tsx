@@ -2,6 +2,7 @@ import { type Pages, startConsole } from "../shared/console.tsx";
 import { api, session } from "./context.ts";
 import { ApiKeys } from "./pages/api-keys.tsx";
 import { DeadJobs } from "./pages/dead-jobs.tsx";
+import { Discounts } from "./pages/discounts.tsx";
 import { Fulfillments } from "./pages/fulfillments.tsx";
 import { Gateways } from "./pages/gateways.tsx";
 import { LicensePage } from "./pages/license-page.tsx";
@@ -24,6 +25,7 @@ const PAGES: Pages = {
   "/orders": () => <Orders />,
   "/orders/:id": (params) => <OrderPage id={params.id as string} />,
   "/licenses": () => <Licenses />,
+  "/discounts": () => <Discounts />,
   "/licenses/:id": (params) => <LicensePage id={params.id as string} />,
   "/api-keys": () => <ApiKeys />,
 };
@@ -36,6 +38,7 @@ const LINKS = [
   ["/jobs", "Dead jobs"],
   ["/orders", "Orders"],
   ["/licenses", "Licenses"],
+  ["/discounts", "Discounts"],
   ["/api-keys", "API keys"],
 ] as const;
 
