@@ -35,7 +35,7 @@ function form(raw: Uint8Array): FormObject {
 
 /** The Stripe subset of docs/gateway-wire-formats.md under `/gateway_b/v1`: form bodies in, JSON out. */
 export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
-  const { catalog, billing } = sandbox;
+  const { catalog, billing, coupons } = sandbox;
   const handle = sandbox.idempotent(createSandboxHandler(authorize(apiKey)));
   return new Elysia({ prefix: "/gateway_b/v1" })
     .post(
@@ -113,6 +113,22 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
     .post(
       "/products",
       handle(({ raw }) => catalog.createProduct(form(raw))),
+    )
+    .post(
+      "/coupons",
+      handle(({ raw }) => coupons.create(form(raw))),
+    )
+    .get(
+      "/coupons",
+      handle(({ query }) => coupons.list(optionalInteger(query.limit, "limit", 1, 100) ?? 10)),
+    )
+    .get(
+      "/coupons/:id",
+      handle(({ params }) => coupons.coupon(params.id as string)),
+    )
+    .delete(
+      "/coupons/:id",
+      handle(({ params }) => coupons.delete(params.id as string)),
     )
     .get(
       "/products/:id",

@@ -6,6 +6,7 @@ import { createGatewayBBilling } from "./billing.ts";
 import { createGatewayBCatalog } from "./catalog.ts";
 import { gatewayBCheckout } from "./checkout.ts";
 import { createGatewayBControls } from "./controls.ts";
+import { createGatewayBCoupons } from "./coupons.ts";
 import { createDisputeBook } from "./disputes.ts";
 import { gatewayBDocuments } from "./documents.ts";
 import { StripeError } from "./errors.ts";
@@ -39,6 +40,7 @@ const PAYMENT_BEHAVIORS = [
 export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
   let taxRate = 0;
   const catalog = createGatewayBCatalog(deps.clock);
+  const coupons = createGatewayBCoupons(deps.clock);
   const billing = createGatewayBBilling({
     clock: deps.clock,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_b/${id}`,
@@ -97,6 +99,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
 
   return {
     catalog,
+    coupons,
     billing,
     disputes,
     checkout: hosted.checkout,

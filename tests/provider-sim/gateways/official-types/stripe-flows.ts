@@ -155,6 +155,19 @@ async function sandboxObjects(sim: GatewaySim, marketplace: Marketplace) {
   await b("GET", `/products/search?query=${encodeURIComponent("name:'Theme'")}`);
   await b("GET", `/prices/${yearly.id}`);
   await b("POST", `/prices/${once.id}`, { active: "false" });
+  const percent = await b("POST", "/coupons", { percent_off: "12.5", duration: "once", "metadata[discount]": "d" });
+  await b("POST", "/coupons", {
+    id: "PARTNER5",
+    name: "Partner",
+    amount_off: 500,
+    currency: "usd",
+    duration: "repeating",
+    duration_in_months: 2,
+    max_redemptions: 10,
+  });
+  await b("GET", `/coupons/${percent.id}`);
+  await b("GET", "/coupons?limit=2");
+  await b("DELETE", "/coupons/PARTNER5");
   await b("GET", "/balance");
   await b("GET", "/charges/ch_missing");
   await b("POST", "/refunds", { amount: 100 });
