@@ -42,7 +42,7 @@ function authorize(apiKey: string) {
 
 /** The Paddle Billing subset of docs/gateway-wire-formats.md under `/gateway_a`. */
 export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
-  const { catalog, billing, customers } = sandbox;
+  const { catalog, billing, customers, discounts } = sandbox;
   const handle = createSandboxHandler(authorize(apiKey));
   const envelope = (request: Request, data: unknown, extra: Record<string, unknown> = {}) => ({
     data,
@@ -76,6 +76,26 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
       "/products",
       handle(({ request, raw, set }) =>
         created(set, envelope(request, catalog.createProduct(productInput(parseJsonObject(raw))))),
+      ),
+    )
+    .get(
+      "/discounts",
+      handle(({ request, query }) =>
+        list(request, discounts.list({ ids: csv(query.id), status: csv(query.status), codes: csv(query.code) }), query),
+      ),
+    )
+    .get(
+      "/discounts/:id",
+      handle(({ request, params }) => envelope(request, discounts.discount(params.id as string))),
+    )
+    .post(
+      "/discounts",
+      handle(({ request, raw, set }) => created(set, envelope(request, discounts.create(parseJsonObject(raw))))),
+    )
+    .patch(
+      "/discounts/:id",
+      handle(({ request, params, raw }) =>
+        envelope(request, discounts.update(params.id as string, parseJsonObject(raw))),
       ),
     )
     .get(

@@ -6,6 +6,7 @@ import { createGatewayACatalog } from "./catalog.ts";
 import { gatewayACheckout } from "./checkout.ts";
 import { createGatewayAControls } from "./controls.ts";
 import { createGatewayACustomers } from "./customers.ts";
+import { createGatewayADiscounts } from "./discounts.ts";
 import { createGatewayAInvoices } from "./documents.ts";
 import { PaddleError } from "./errors.ts";
 import { paddleEvent } from "./events.ts";
@@ -30,6 +31,7 @@ const NO_TAX: PaddleTaxSettings = { rate: 0, default_tax_mode: "exclusive" };
 export function createGatewayASandbox(deps: GatewayASandboxDeps) {
   let tax = NO_TAX;
   const catalog = createGatewayACatalog(deps.clock);
+  const discounts = createGatewayADiscounts(deps.clock);
   const customers = createGatewayACustomers(deps.clock);
   const billing = createGatewayABilling({
     clock: deps.clock,
@@ -94,6 +96,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
 
   return {
     catalog,
+    discounts,
     customers,
     billing,
     checkout: hosted.checkout,

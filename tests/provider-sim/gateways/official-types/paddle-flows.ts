@@ -96,6 +96,24 @@ async function sandboxOnly(sim: GatewaySim) {
   await sim.a("GET", `/customers/${listed.body.data[0]?.id}`);
   await sim.a("POST", "/customers", { body: { email: "ada@example.com" } });
   await sim.a("POST", "/customers", { body: { email: "bob@example.com", nickname: "b" } });
+  const percent = await sim.a("POST", "/discounts", {
+    body: { amount: "12.5", description: "Launch", type: "percentage", enabled_for_checkout: true, code: "LAUNCH" },
+  });
+  await sim.a("POST", "/discounts", {
+    body: {
+      amount: "500",
+      description: "Partner",
+      type: "flat",
+      currency_code: "USD",
+      recur: true,
+      maximum_recurring_intervals: 2,
+      usage_limit: 10,
+      custom_data: { discount: "d" },
+    },
+  });
+  await sim.a("GET", `/discounts/${percent.body.data.id}`);
+  await sim.a("GET", "/discounts?code=LAUNCH&status=active");
+  await sim.a("PATCH", `/discounts/${percent.body.data.id}`, { body: { status: "archived" } });
 }
 
 /**
