@@ -2,6 +2,7 @@ import type { measureCatalog } from "./catalog.ts";
 import type { ConsoleFigures } from "./console.ts";
 import type { DeliveryFigures } from "./delivery.ts";
 import type { DownloadFigures } from "./download.ts";
+import { type LicenseMeasurement, licenseRow } from "./licenses.ts";
 import type { measureWebhooks } from "./webhooks.ts";
 
 export interface Results {
@@ -20,6 +21,8 @@ export interface Results {
   readonly console: ConsoleFigures;
   /** Older results have none. */
   readonly download?: DownloadFigures;
+  /** License validation under load (bench/licenses.ts); older results and a baseline's have none. */
+  readonly licenses?: LicenseMeasurement;
   readonly scale: {
     readonly orders: number;
     readonly provider_latency_ms: number;
@@ -59,10 +62,10 @@ const spread = (values: readonly number[] | undefined) =>
   values && values.length > 1 ? `; runs ${Math.min(...values)}..${Math.max(...values)}` : "";
 
 /**
- * One figure: its name, its value as the table writes it, the number the target bounds, the target;
- * `rig` marks a figure of the bench's own load generator, not of the code.
+ * One figure: its name, its value as the table writes it, the number the target bounds, the target
+ * (none: reported, not judged); `rig` marks a figure of the bench's own load generator, not of the code.
  */
-type Row = [name: string, value: string, number: number, bound: Bound, unit?: string, rig?: "rig"];
+export type Row = [name: string, value: string, number: number, bound: Bound | undefined, unit?: string, rig?: "rig"];
 
 function figureRows(results: Results): Row[] {
   const { catalog, webhooks, e2e, scale } = results;
@@ -153,6 +156,7 @@ function figureRows(results: Results): Row[] {
       " MB",
     ]);
   }
+  if (results.licenses) rows.push(licenseRow(results.licenses));
   return rows;
 }
 
@@ -162,8 +166,8 @@ export function performanceTable(results: Results): string {
   const cells = figureRows(results).map(([name, value, number, bound, unit]) => [
     name,
     value,
-    targetText(bound, unit),
-    met(number, bound) ? "yes" : "no",
+    bound ? targetText(bound, unit) : "none",
+    bound ? (met(number, bound) ? "yes" : "no") : "n/a",
   ]);
   // Older results have no contract floor.
   const floor = typeof catalog.contract_floor_ratio === "number" ? catalog.contract_floor_ratio : undefined;
@@ -219,6 +223,7 @@ export function comparisonTable(baseline: Results, current: Results, baselineNam
     // The generator's headroom over the faster build is smaller by construction: it proves the load
     // generator was not the bottleneck, and says nothing about either build.
     if (rig) return [name, old[1], value, "", "n/a: the load generator's"];
+    if (!bound) return [name, old[1], value, "", "n/a: no target"];
     const better = "min" in bound ? number - old[2] : old[2] - number;
     const change = old[2] === 0 ? (number === 0 ? 0 : -1) : better / Math.abs(old[2]);
     const sign = change >= 0 ? "+" : "−";

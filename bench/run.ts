@@ -3,8 +3,8 @@
  * PostgreSQL, with load from native generators (wrk, pgbench) on loopback. A full run writes
  * bench/results.json, bench/latency.svg and the README's Performance table; `BENCH_SMOKE=1` runs every
  * figure for a second or two to prove the bench works, and writes only `BENCH_OUT` if given.
- * `BENCH_ONLY=catalog,webhooks` (either or both) measures just those HTTP figures, each against its
- * floor in the same run, prints them and writes only `BENCH_OUT` if given. `BENCH_BASELINE=<git ref>`
+ * `BENCH_ONLY=catalog,webhooks,licenses` (any of them) measures just those HTTP figures, each against
+ * its floor in the same run, prints them and writes only `BENCH_OUT` if given. `BENCH_BASELINE=<git ref>`
  * measures that ref's build beside this code's, figure by figure (see bench/baseline.ts), and adds
  * the side-by-side table.
  */
@@ -17,6 +17,7 @@ import { type ConsoleFigures, measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
 import { type DownloadFigures, measureDownload, medianDownload } from "./download.ts";
 import { latencyChart } from "./latency-chart.ts";
+import { measureLicenses } from "./licenses.ts";
 import { comparisonTable, performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
 import { type Service, startDatabase, startMarketplace, startSimulator, WEBHOOK_SECRET } from "./services.ts";
 import { ensureWrk, round } from "./tools.ts";
@@ -169,16 +170,28 @@ try {
       combineWebhookRounds,
     );
 
+  // This code's only: a baseline may predate license validation.
+  const licenseFigure = () =>
+    measureLicenses({
+      start: (extra) => start(THIS_CODE, extra, { logPath: ACCESS_LOG }), // not pinned: see bench/licenses.ts
+      database,
+      seconds: SECONDS,
+      reps: REPS,
+      say,
+    });
+
   if (ONLY) {
     const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
     if (ONLY.has("catalog")) figures.catalog = (await catalogFigures()).get(THIS_CODE);
     if (ONLY.has("webhooks")) figures.webhooks = (await webhookFigures()).get(THIS_CODE);
+    if (ONLY.has("licenses")) figures.licenses = await licenseFigure();
     console.log(JSON.stringify(figures, null, 2));
     if (OUT) await Bun.write(OUT, `${JSON.stringify(figures, null, 2)}\n`);
     process.exitCode = 0;
   } else {
     const catalog = await catalogFigures();
     const webhooks = await webhookFigures();
+    const licenses = await licenseFigure();
 
     const sql = postgres(database.url, { max: 4, onnotice: () => {} });
     await sql`truncate webhook_inbox, jobs`;
@@ -359,6 +372,7 @@ try {
         })),
         console: figure(consoles),
         download: figure(download),
+        licenses: build === THIS_CODE ? licenses : undefined,
         scale: {
           orders: SCALE_ORDERS,
           provider_latency_ms: PROVIDER_LATENCY_MS,

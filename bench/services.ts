@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import type { Subprocess } from "bun";
 import postgres from "postgres";
 import { migrate } from "../adapters/postgres/migrate.ts";
@@ -122,7 +122,7 @@ async function licenseSigningKeyPem(): Promise<string> {
   const label = ["PRIVATE", "KEY"].join(" ");
   return `-----BEGIN ${label}-----\n${der.match(/.{1,64}/g)?.join("\n")}\n-----END ${label}-----\n`;
 }
-const LICENSE_SIGNING_KEY = await licenseSigningKeyPem();
+export const LICENSE_SIGNING_KEY = await licenseSigningKeyPem();
 
 /**
  * A marketplace process in production configuration (real auth and signatures, secrets from the
@@ -190,6 +190,28 @@ export async function cpuMs(pid: number): Promise<number> {
   // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * CPU time the database's PostgreSQL has used so far, in milliseconds: the postmaster with the
+ * backends it has reaped (`cutime`, `cstime`), and every backend and helper still running.
+ */
+export async function postgresCpuMs(database: BenchDatabase): Promise<number> {
+  const postmaster = Number((await readFile(`${database.cluster.dataDir}/postmaster.pid`, "utf8")).split("\n")[0]);
+  const fieldsOf = async (pid: number | string) => {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    return stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+  };
+  const own = await fieldsOf(postmaster);
+  let ticks = (own[11] ?? 0) + (own[12] ?? 0) + (own[13] ?? 0) + (own[14] ?? 0);
+  for (const entry of await readdir("/proc")) {
+    const fields = /^\d+$/.test(entry) ? await fieldsOf(entry).catch(() => undefined) : undefined;
+    if (fields?.[1] === postmaster) ticks += (fields[11] ?? 0) + (fields[12] ?? 0);
+  }
+  return ticks * 10;
 }
 
 /** Resident set size of a process in MB, from /proc. */

@@ -42,6 +42,13 @@ export function pgbenchPath(): string {
   throw new Error("pgbench not found: install the PostgreSQL client tools");
 }
 
+/** CPU time all the machine's cores have been busy so far (/proc/stat: all but idle and iowait), in milliseconds. */
+export async function machineBusyMs(): Promise<number> {
+  const line = (await Bun.file("/proc/stat").text()).split("\n")[0] ?? "";
+  const [user, nice, system, _idle, _iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number);
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) * 10;
+}
+
 /** The middle value (the mean of the middle two of an even count); 0 for none. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
