@@ -1,11 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { makeManageDiscounts } from "../../application/discounts/manage-discounts.ts";
-import {
-  DISCOUNT_DURATIONS,
-  DISCOUNT_TYPES,
-  type DiscountState,
-  type DiscountWithRedemptions,
-} from "../../domain/discounts/discount.ts";
+import { DISCOUNT_DURATIONS, DISCOUNT_TYPES, type DiscountWithRedemptions } from "../../domain/discounts/discount.ts";
+import type { DiscountState } from "../../domain/discounts/discount-change.ts";
 import { Int } from "../../kit/schema-types.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { named, page } from "./openapi-models.ts";

@@ -1,10 +1,5 @@
-import {
-  type DiscountInput,
-  type DiscountWithRedemptions,
-  discountState,
-  validateDiscount,
-  validateDiscountChange,
-} from "../../domain/discounts/discount.ts";
+import { type DiscountInput, type DiscountWithRedemptions, validateDiscount } from "../../domain/discounts/discount.ts";
+import { discountState, validateDiscountChange } from "../../domain/discounts/discount-change.ts";
 import { DiscountCodeTaken, DiscountDisabled, DiscountNotFound } from "../../domain/discounts/errors.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { Clock } from "../shared/clock-and-log.ts";

@@ -2,10 +2,9 @@ import { describe, expect, test } from "bun:test";
 import {
   type DiscountInput,
   type DiscountWithRedemptions,
-  discountState,
   validateDiscount,
-  validateDiscountChange,
 } from "../../../domain/discounts/discount.ts";
+import { discountState, validateDiscountChange } from "../../../domain/discounts/discount-change.ts";
 
 const NOW = new Date("2026-06-01T12:00:00.000Z");
 const LAUNCH: DiscountInput = { code: "Launch-25", type: "percent", amount: 2500, duration: "once" };
