@@ -18,6 +18,7 @@ export const GUEST_RECORD_REFERENCES = [
   "licenses",
   "download_entitlements",
   "notifications",
+  "discount_redemptions",
 ] as const;
 
 /**
