@@ -2,12 +2,11 @@ import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { Field } from "../../shared/fields.tsx";
 import { formatTime, humanize } from "../../shared/format.ts";
-import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
 import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { shortId } from "../choices.ts";
 import { api } from "../context.ts";
-import { Notice } from "../operations/notice.tsx";
+import { Notice, useChangingRecord } from "../operations/notice.tsx";
 import { LICENSE_STATUS_NAMES } from "./licenses.tsx";
 
 type Details = Schemas["AdminLicenseDetails"];
@@ -15,15 +14,10 @@ type License = Details["license"];
 
 /** One license: what it is, its machines, its history, and what an admin can do to it. */
 export function LicensePage(props: { id: string }) {
-  const [notice, setNotice] = useState("");
-  const { result, reload } = useLoad(
+  const { result, notice, changed } = useChangingRecord(
     () => unwrap(api.GET("/api/admin/licenses/{id}", { params: { path: { id: props.id } } })),
     [props.id],
   );
-  const changed = (text: string) => {
-    setNotice(text);
-    reload();
-  };
   return (
     <>
       <p>

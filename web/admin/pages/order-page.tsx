@@ -1,27 +1,20 @@
-import { useState } from "preact/hooks";
 import { type Schemas, unwrap } from "../../shared/api.ts";
 import { formatMoney, formatTime, humanize } from "../../shared/format.ts";
-import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
 import { ActionButton, Loaded } from "../../shared/ui.tsx";
 import { GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../choices.ts";
 import { api } from "../context.ts";
-import { Notice } from "../operations/notice.tsx";
+import { Notice, useChangingRecord } from "../operations/notice.tsx";
 import { DisputeTable, ItemTable, PaymentTable, RefundTable } from "../operations/order-ledger.tsx";
 import { RefundForm } from "../operations/refund-form.tsx";
 
 type Order = Schemas["AdminOrderDetails"];
 
 export function OrderPage(props: { id: string }) {
-  const [notice, setNotice] = useState("");
-  const { result, reload } = useLoad(
+  const { result, notice, changed } = useChangingRecord(
     () => unwrap(api.GET("/api/admin/orders/{id}", { params: { path: { id: props.id } } })),
     [props.id],
   );
-  const changed = (text: string) => {
-    setNotice(text);
-    reload();
-  };
   return (
     <>
       <p>
