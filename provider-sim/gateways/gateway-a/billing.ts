@@ -3,6 +3,8 @@ import { newGatewayId } from "../ids.ts";
 import { createAdjustmentBook } from "./adjustments.ts";
 import type { GatewayACatalog } from "./catalog.ts";
 import { type GatewayACustomers, SANDBOX_BUYER_EMAIL } from "./customers.ts";
+import { refuseIneligible, subscriptionDiscount, usableDiscount } from "./discount-terms.ts";
+import type { GatewayADiscounts } from "./discounts.ts";
 import { PaddleError } from "./errors.ts";
 import type { PaddleSubscription } from "./model.ts";
 import { changeTransaction, previewObject } from "./plan-change-transactions.ts";
@@ -21,6 +23,7 @@ export function createGatewayABilling(deps: {
   readonly clock: SimClock;
   readonly catalog: GatewayACatalog;
   readonly customers: GatewayACustomers;
+  readonly discounts: GatewayADiscounts;
   readonly checkoutUrl: (transactionId: string) => string;
   readonly tax: () => PaddleTaxSettings;
 }) {
@@ -28,7 +31,13 @@ export function createGatewayABilling(deps: {
   const subscriptions = new Map<string, PaddleSubscription>();
   const adjustments = createAdjustmentBook();
   const now = () => deps.clock.now().toISOString();
-  const lifecycle = createSubscriptionBilling({ transactions, subscriptions, now, tax: deps.tax });
+  const lifecycle = createSubscriptionBilling({
+    transactions,
+    subscriptions,
+    now,
+    tax: deps.tax,
+    discount: (id) => deps.discounts.discount(id),
+  });
 
   function transaction(id: string): PaddleTransaction {
     const found = transactions.get(id);
@@ -42,8 +51,8 @@ export function createGatewayABilling(deps: {
     return found;
   }
 
-  function priced(input: TransactionInput): PricedLine[] {
-    return input.items.map((item) => {
+  function priced(items: TransactionInput["items"]): PricedLine[] {
+    return items.map((item) => {
       if ("price" in item) return { ...deps.catalog.customPrice(item.price), quantity: item.quantity };
       const price = deps.catalog.price(item.price_id);
       if (price.status !== "active") throw PaddleError.invalidField("items.price_id", `${price.id} is archived`);
@@ -62,8 +71,12 @@ export function createGatewayABilling(deps: {
       if (input.customer_id !== null && deps.customers.list({ ids: [input.customer_id] }).length === 0) {
         throw PaddleError.invalidField("customer_id", `${input.customer_id} is not a customer`);
       }
+      const lines = priced(input.items);
+      const discount = input.discount_id === null ? null : usableDiscount(deps.discounts.find(input.discount_id));
+      if (discount) refuseIneligible(discount, lines);
       const created = buildTransaction({
-        lines: priced(input),
+        lines,
+        discount,
         custom_data: input.custom_data,
         currency_code: input.currency_code,
         origin: "api",
@@ -80,11 +93,14 @@ export function createGatewayABilling(deps: {
     complete(id: string): { transaction: PaddleTransaction; subscription: PaddleSubscription | undefined } | undefined {
       const ready = transaction(id);
       if (ready.status === "completed") return undefined;
+      // Paying redeems the discount: it counts towards its usage limit (renewals do not).
+      const discount = ready.discount_id === null ? null : deps.discounts.use(ready.discount_id);
       const at = deps.clock.now();
       // The hosted page collects the buyer and an address when the transaction names no customer.
       const customerId = ready.customer_id ?? deps.customers.ensure(SANDBOX_BUYER_EMAIL).id;
       const customer = { customer_id: customerId, address_id: newGatewayId("add") };
-      const subscription = startSubscription(ready, at, customer);
+      const started = startSubscription(ready, at, customer);
+      const subscription = started && { ...started, discount: discount && subscriptionDiscount(discount, started) };
       if (subscription) subscriptions.set(subscription.id, subscription);
       const paid: PaddleTransaction = {
         ...completed({ ...ready, ...customer }, at.toISOString()),
@@ -101,7 +117,7 @@ export function createGatewayABilling(deps: {
      */
     changeItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
       const previous = lifecycle.subscription(id);
-      const lines = priced({ items: patch.items, currency_code: null, custom_data: null, customer_id: null });
+      const lines = priced(patch.items);
       const replacement = replaceItems(
         previous,
         { lines, mode: patch.mode, next_billed_at: patch.next_billed_at },
@@ -117,7 +133,7 @@ export function createGatewayABilling(deps: {
     /** `PATCH /subscriptions/{id}/preview`: the same change, computed and stored nowhere. */
     previewItems(id: string, patch: Extract<SubscriptionPatch, { kind: "items" }>) {
       const previous = lifecycle.subscription(id);
-      const lines = priced({ items: patch.items, currency_code: null, custom_data: null, customer_id: null });
+      const lines = priced(patch.items);
       const replacement = replaceItems(
         previous,
         { lines, mode: patch.mode, next_billed_at: patch.next_billed_at },

@@ -87,6 +87,8 @@ function restrictTo(value: unknown, field: string): string[] | null {
   return [...(value as string[])];
 }
 
+export type GatewayADiscounts = ReturnType<typeof createGatewayADiscounts>;
+
 /**
  * The gateway_a sandbox's discounts, by Paddle's rules: `amount` a percentage (text, up to two
  * decimals) or minor units with `currency_code` for `flat`; `recur` with
@@ -121,6 +123,11 @@ export function createGatewayADiscounts(clock: SimClock) {
 
   return {
     discount,
+    /** The discount as it stands now, or undefined when there is none with that id. */
+    find(id: string): PaddleDiscount | undefined {
+      const found = discounts.get(id);
+      return found && current(found);
+    },
     create(body: Json): PaddleDiscount {
       onlyKnown(body, CREATE);
       const type = oneOf(body.type, "type", DISCOUNT_TYPES);

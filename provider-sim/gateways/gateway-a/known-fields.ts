@@ -1,7 +1,7 @@
 /**
  * The request fields Paddle's API (version 1) knows, per body. The sandbox refuses any other field
- * as Paddle does; fields it knows but does not model (a discount, billing details) are accepted
- * and have no effect.
+ * as Paddle does; fields it knows but does not model (a non-catalog discount, billing details) are
+ * accepted and have no effect.
  */
 const PRODUCT = ["name", "tax_category", "description", "type", "image_url", "custom_data"] as const;
 const PRICE = [

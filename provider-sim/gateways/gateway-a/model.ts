@@ -75,6 +75,13 @@ export interface ScheduledChange {
   readonly resume_at: null;
 }
 
+/** The discount a subscription's renewals get: from `starts_at`, until `ends_at` (null: every renewal). */
+export interface SubscriptionDiscount {
+  readonly id: string;
+  readonly starts_at: string;
+  readonly ends_at: string | null;
+}
+
 export interface PaddleSubscription {
   readonly id: string;
   readonly status: "active" | "trialing" | "past_due" | "paused" | "canceled";
@@ -89,7 +96,7 @@ export interface PaddleSubscription {
   readonly next_billed_at: string | null;
   readonly paused_at: null;
   readonly canceled_at: string | null;
-  readonly discount: null;
+  readonly discount: SubscriptionDiscount | null;
   readonly collection_mode: "automatic";
   readonly billing_details: null;
   readonly billing_cycle: Cycle;

@@ -58,6 +58,8 @@ export interface TransactionInput {
   readonly custom_data: Json | null;
   /** The Paddle customer the transaction is for; null lets checkout ask the buyer. */
   readonly customer_id: string | null;
+  /** A catalog discount to apply (`dsc_...`). */
+  readonly discount_id: string | null;
 }
 
 export interface CustomerInput {
@@ -148,6 +150,7 @@ export function transactionInput(body: Json): TransactionInput {
         : currencyCode(body.currency_code, "currency_code"),
     custom_data: customData(body.custom_data, "custom_data"),
     customer_id: optionalText(body.customer_id, "customer_id"),
+    discount_id: optionalText(body.discount_id, "discount_id"),
   };
 }
 

@@ -37,6 +37,7 @@ export function createGatewayASandbox(deps: GatewayASandboxDeps) {
     clock: deps.clock,
     catalog,
     customers,
+    discounts,
     checkoutUrl: (id) => `${deps.publicUrl}/checkout/gateway_a/${id}`,
     tax: () => tax,
   });

@@ -1,3 +1,5 @@
+import { discountForPeriod } from "./discount-terms.ts";
+import type { PaddleDiscount } from "./discounts.ts";
 import { PaddleError } from "./errors.ts";
 import type { PaddleSubscription } from "./model.ts";
 import { billedFor, canceled, nextPeriod } from "./subscriptions.ts";
@@ -24,6 +26,8 @@ export function createSubscriptionBilling(deps: {
   readonly subscriptions: Map<string, PaddleSubscription>;
   readonly now: () => string;
   readonly tax: () => PaddleTaxSettings;
+  /** A discount by id, whatever its status: a subscription keeps its discount for its intervals. */
+  readonly discount: (id: string) => PaddleDiscount;
 }) {
   const { transactions, subscriptions, now } = deps;
 
@@ -53,7 +57,9 @@ export function createSubscriptionBilling(deps: {
 
   function bill(previous: PaddleSubscription, succeed: boolean): PeriodEnd {
     const period = nextPeriod(previous, now());
+    const discount = discountForPeriod(previous, period);
     const billed = buildTransaction({
+      discount: discount && deps.discount(discount.id),
       lines: previous.items.map(({ price, product, quantity }) => ({ price, product, quantity })),
       custom_data: previous.custom_data,
       currency_code: previous.currency_code,
@@ -66,7 +72,8 @@ export function createSubscriptionBilling(deps: {
       customer: { customer_id: previous.customer_id, address_id: previous.address_id },
     });
     const transaction = save(transactions, collect({ ...billed, billed_at: now() }, succeed));
-    const subscription = save(subscriptions, billedFor(previous, period, now(), succeed ? "active" : "past_due"));
+    const renewed = billedFor(previous, period, now(), succeed ? "active" : "past_due");
+    const subscription = save(subscriptions, { ...renewed, discount });
     return { kind: succeed ? "renewed" : "failed", transaction, previous, subscription };
   }
 

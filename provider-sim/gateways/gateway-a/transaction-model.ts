@@ -75,7 +75,7 @@ export interface PaddleTransaction {
   readonly subscription_id: string | null;
   readonly invoice_id: string | null;
   readonly invoice_number: string | null;
-  readonly discount_id: null;
+  readonly discount_id: string | null;
   readonly billing_details: null;
   readonly billing_period: Period | null;
   readonly items: readonly {

@@ -1,5 +1,8 @@
 import { newGatewayId } from "../ids.ts";
-import { splitTax, sumSplits, type TaxSplit } from "../tax.ts";
+import { splitTax, type TaxSplit } from "../tax.ts";
+import { discountShares } from "./discount-money.ts";
+import { covers, refuseOtherCurrency } from "./discount-terms.ts";
+import type { PaddleDiscount } from "./discounts.ts";
 import { PaddleError } from "./errors.ts";
 import type { Json, PaddlePrice, PaddleProduct, Period } from "./model.ts";
 import type { PaddleLineItem, PaddleTransaction, PaymentAttempt, Totals } from "./transaction-model.ts";
@@ -56,7 +59,19 @@ export function paymentAttempt(amount: string, captured: boolean, at: string): P
   };
 }
 
-function lineItem(line: PricedLine, due: number, tax: PaddleTaxSettings): PaddleLineItem {
+/**
+ * A line's money: its amount before tax (`subtotal`), less its share of the discount, then taxed by
+ * its price's tax mode. An undiscounted tax-inclusive line keeps the tax its amount holds.
+ */
+function lineTotals(due: number, share: number, rate: number, included: boolean): Totals {
+  const split = splitTax(due, rate, included);
+  if (share === 0) return totalsOf(split);
+  const discounted = split.net - share;
+  const tax = Math.round(discounted * rate);
+  return { subtotal: String(split.net), discount: String(share), tax: String(tax), total: String(discounted + tax) };
+}
+
+function lineItem(line: PricedLine, due: number, share: number, tax: PaddleTaxSettings): PaddleLineItem {
   const included = taxIncluded(line.price, tax);
   const unit = due === 0 ? 0 : Number(line.price.unit_price.amount);
   return {
@@ -65,15 +80,34 @@ function lineItem(line: PricedLine, due: number, tax: PaddleTaxSettings): Paddle
     quantity: line.quantity,
     tax_rate: String(tax.rate),
     proration: null,
-    totals: totalsOf(splitTax(due, tax.rate, included)),
+    totals: lineTotals(due, share, tax.rate, included),
     unit_totals: totalsOf(splitTax(unit, tax.rate, included)),
     product: line.product,
   };
 }
 
+const sumTotals = (items: readonly PaddleLineItem[]): Totals => {
+  const add = (field: keyof Totals) => String(items.reduce((sum, item) => sum + Number(item.totals[field]), 0));
+  return { subtotal: add("subtotal"), discount: add("discount"), tax: add("tax"), total: add("total") };
+};
+
+/** What `discount` takes from each line due now. */
+function shares(discount: PaddleDiscount | null, lines: readonly PricedLine[], dues: number[], tax: PaddleTaxSettings) {
+  if (discount === null) return lines.map(() => 0);
+  return discountShares(
+    discount,
+    lines.map((line, i) => ({
+      amount: splitTax(dues[i] ?? 0, tax.rate, taxIncluded(line.price, tax)).net,
+      quantity: line.quantity,
+      eligible: covers(discount, line.price.id, line.product.id),
+    })),
+  );
+}
+
 /**
- * A transaction over priced lines. Each line is taxed by its price's `tax_mode`; `totals.total` and
- * `grand_total` are what the customer pays, `subtotal` is without tax.
+ * A transaction over priced lines, less `discount` if any. Each line is taxed by its price's
+ * `tax_mode` on its discounted amount; `totals.total` and `grand_total` are what the customer pays
+ * (`subtotal` - `discount` + `tax`), `subtotal` is the lines' amount before discount and tax.
  */
 export function buildTransaction(input: {
   readonly lines: readonly PricedLine[];
@@ -85,6 +119,7 @@ export function buildTransaction(input: {
   readonly checkoutUrl: (id: string) => string | null;
   readonly now: string;
   readonly tax: PaddleTaxSettings;
+  readonly discount?: PaddleDiscount | null;
   readonly subscription?: { readonly id: string; readonly period: Period };
   readonly customer?: { readonly customer_id: string; readonly address_id: string };
   /** A customer named before checkout, without an address yet. */
@@ -100,16 +135,14 @@ export function buildTransaction(input: {
       );
     }
   });
+  const discount = input.discount ?? null;
+  if (discount) refuseOtherCurrency(discount, currency);
   const id = newGatewayId("txn");
   const renewal = input.origin === "subscription_recurring";
-  const lineItems = input.lines.map((line) => lineItem(line, dueNow(line, renewal), input.tax));
-  const sum = sumSplits(
-    lineItems.map((line) => ({
-      net: Number(line.totals.subtotal),
-      tax: Number(line.totals.tax),
-      gross: Number(line.totals.total),
-    })),
-  );
+  const dues = input.lines.map((line) => dueNow(line, renewal));
+  const taken = shares(discount, input.lines, dues, input.tax);
+  const lineItems = input.lines.map((line, i) => lineItem(line, dues[i] ?? 0, taken[i] ?? 0, input.tax));
+  const sum = sumTotals(lineItems);
   return {
     id,
     status: input.status,
@@ -123,7 +156,7 @@ export function buildTransaction(input: {
     subscription_id: input.subscription?.id ?? null,
     invoice_id: null,
     invoice_number: null,
-    discount_id: null,
+    discount_id: discount?.id ?? null,
     billing_details: null,
     billing_period: input.subscription?.period ?? null,
     items: input.lines.map((line) => ({
@@ -133,14 +166,14 @@ export function buildTransaction(input: {
       proration: null,
     })),
     details: {
-      tax_rates_used: [{ tax_rate: String(input.tax.rate), totals: totalsOf(sum) }],
+      tax_rates_used: [{ tax_rate: String(input.tax.rate), totals: sum }],
       totals: {
-        ...totalsOf(sum),
+        ...sum,
         credit: "0",
         credit_to_balance: "0",
         balance: "0",
-        grand_total: String(sum.gross),
-        grand_total_tax: String(sum.tax),
+        grand_total: sum.total,
+        grand_total_tax: sum.tax,
         fee: null,
         earnings: null,
         currency_code: currency,
@@ -167,7 +200,11 @@ export function completed(transaction: PaddleTransaction, at: string): PaddleTra
     status: "completed",
     invoice_id: newGatewayId("inv"),
     invoice_number: `SANDBOX-${transaction.id.slice(-6)}`,
-    details: { ...transaction.details, totals: { ...totals, fee: "0", earnings: totals.subtotal } },
+    // The sandbox takes no fee: the seller earns the amount before tax, after the discount.
+    details: {
+      ...transaction.details,
+      totals: { ...totals, fee: "0", earnings: String(Number(totals.subtotal) - Number(totals.discount)) },
+    },
     payments: [...captured, ...transaction.payments],
     updated_at: at,
     billed_at: transaction.billed_at ?? at,

@@ -117,6 +117,47 @@ async function sandboxOnly(sim: GatewaySim) {
 }
 
 /**
+ * A discount through its life: a monthly checkout with a discount for two billing periods, paid,
+ * renewed while discounted and after it ended, and a transaction refused for a discount that does
+ * not exist (its request is wrong on purpose).
+ */
+async function discountedSubscription(sim: GatewaySim) {
+  const discount = await sim.a("POST", "/discounts", {
+    body: {
+      amount: "500",
+      description: "Two months off",
+      type: "flat",
+      currency_code: "USD",
+      recur: true,
+      maximum_recurring_intervals: 2,
+    },
+  });
+  const body = (discountId: string) => ({
+    items: [
+      {
+        price: {
+          description: "Monthly",
+          product: { name: "POS Suite", tax_category: "standard" },
+          unit_price: { amount: "2900", currency_code: "USD" },
+          billing_cycle: { interval: "month", frequency: 1 },
+        },
+        quantity: 1,
+      },
+    ],
+    discount_id: discountId,
+    custom_data: { order_id: "ord_discounted" },
+  });
+  const transaction = await sim.a("POST", "/transactions", { body: body(discount.body.data.id) });
+  await sim.plain("POST", `/checkout/gateway_a/${transaction.body.data.id}/pay`);
+  const paid = await sim.a("GET", `/transactions/${transaction.body.data.id}`);
+  const subscription = paid.body.data.subscription_id as string;
+  await sim.a("GET", `/subscriptions/${subscription}`);
+  await sim.plain("POST", `/__sim/gateway_a/subscriptions/${subscription}/renew`, { body: {} });
+  await sim.plain("POST", `/__sim/gateway_a/subscriptions/${subscription}/renew`, { body: {} });
+  await sim.a("POST", "/transactions", { body: body("dsc_01aaaaaaaaaaaaaaaaaaaaaaaa") });
+}
+
+/**
  * Everything gateway_a's sandbox and the marketplace exchange: the marketplace's own calls through
  * its adapter (served at `baseUrl`), answers to calls the marketplace does not make, and every kind
  * of webhook the sandbox sends.
@@ -124,5 +165,6 @@ async function sandboxOnly(sim: GatewaySim) {
 export async function everyPaddleExchange(sim: GatewaySim, baseUrl: string) {
   await marketplaceCalls(sim, baseUrl);
   await sandboxOnly(sim);
+  await discountedSubscription(sim);
   await everyPaddleEvent(sim);
 }
