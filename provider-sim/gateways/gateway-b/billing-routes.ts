@@ -9,7 +9,7 @@ type Handle = ReturnType<typeof createSandboxHandler>;
 const list = <T>(url: string, data: readonly T[]) => ({ object: "list" as const, data, has_more: false, url });
 
 /** `expand[]=payments` or `expand[0]=payments`, as the SDKs write it. */
-function expands(request: Request, field: string): boolean {
+export function expands(request: Request, field: string): boolean {
   const query = new URL(request.url).searchParams;
   return [...query].some(([key, value]) => /^expand(\[\d*\])?$/.test(key) && value === field);
 }
@@ -22,8 +22,10 @@ export function createGatewayBBillingRoutes(sandbox: GatewayBSandbox, handle: Ha
       "/invoices/:id",
       handle(({ params, request }) => {
         const invoice = billing.invoices.get(params.id as string);
-        if (!expands(request, "payments")) return invoice;
-        return { ...invoice, payments: list("/v1/invoice_payments", billing.invoices.paymentsOf(invoice.id)) };
+        const discounts = expands(request, "discounts") ? invoice.discounts.map(billing.discount) : invoice.discounts;
+        if (!expands(request, "payments")) return { ...invoice, discounts };
+        const payments = list("/v1/invoice_payments", billing.invoices.paymentsOf(invoice.id));
+        return { ...invoice, discounts, payments };
       }),
     )
     .get(

@@ -1,6 +1,8 @@
 import type { SimClock } from "../../clock.ts";
 import { newGatewayId } from "../ids.ts";
 import type { GatewayBCatalog } from "./catalog.ts";
+import type { StripeCoupon } from "./coupons.ts";
+import { newDiscount, type StripeDiscount } from "./discounts.ts";
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice } from "./invoice-object.ts";
 import { createInvoiceBook } from "./invoices.ts";
@@ -33,8 +35,12 @@ export function createGatewayBBilling(deps: {
   readonly documentsUrl: string;
   readonly taxRate: () => number;
   readonly catalog: GatewayBCatalog;
+  /** Counts a redemption of the coupon, or refuses one no longer valid. */
+  readonly redeem: (couponId: string) => StripeCoupon;
 }) {
   const sessions = new Map<string, SessionRecord>();
+  /** Every discount a checkout gave, kept after it ends so the invoices naming it still expand. */
+  const discounts = new Map<string, StripeDiscount>();
   const records = new Map<string, SubscriptionRecord>();
   const ledger = createPaymentLedger(deps.documentsUrl);
   const invoices = createInvoiceBook(deps.documentsUrl);
@@ -48,8 +54,20 @@ export function createGatewayBBilling(deps: {
     catalog: deps.catalog,
   });
 
-  function subscribe(record: SessionRecord, customer: string) {
-    const { subscription, lines } = newSubscription(record.input, record.session.currency, now(), customer);
+  function subscribe(record: SessionRecord, customer: string, coupon: StripeCoupon | null) {
+    const created = newSubscription(record.input, record.session.currency, now(), customer);
+    const lines = created.lines;
+    const discount =
+      coupon &&
+      newDiscount({
+        coupon,
+        customer,
+        subscription: created.subscription.id,
+        checkoutSession: record.session.id,
+        start: now(),
+      });
+    if (discount) discounts.set(discount.id, discount);
+    const subscription = { ...created.subscription, discounts: discount ? [discount.id] : [] };
     const items = subscription.items.data;
     const invoiceLines: InvoiceLineInput[] = record.priced.map((line) => ({
       ...line,
@@ -64,6 +82,7 @@ export function createGatewayBBilling(deps: {
         rate: record.rate,
         created: now(),
         customerEmail: record.session.customer_email,
+        discount: discount ?? undefined,
       }),
     );
     const payment =
@@ -82,7 +101,12 @@ export function createGatewayBBilling(deps: {
         : undefined;
     const { invoice, invoicePayment } = invoices.attempt(draft.id, payment, now());
     const started = { ...subscription, latest_invoice: invoice.id };
-    records.set(started.id, { subscription: started, lines, email: record.session.customer_email });
+    records.set(started.id, {
+      subscription: started,
+      lines,
+      email: record.session.customer_email,
+      discount: discount ?? undefined,
+    });
     return { subscription: started, invoice, invoicePayment, payment };
   }
 
@@ -91,6 +115,11 @@ export function createGatewayBBilling(deps: {
     invoices,
     subscriptions,
     findSession: (id: string) => sessions.get(id),
+    discount(id: string): StripeDiscount {
+      const found = discounts.get(id);
+      if (!found) throw StripeError.noSuch("discount", id);
+      return found;
+    },
     session(id: string): CheckoutSession {
       const found = sessions.get(id);
       if (!found) throw StripeError.noSuch("checkout.session", id);
@@ -119,7 +148,8 @@ export function createGatewayBBilling(deps: {
         url: deps.checkoutUrl(id),
         status: "open",
         payment_status: "unpaid",
-        ...sessionAmounts(priced, rate),
+        ...sessionAmounts(priced, rate, input.coupon),
+        discounts: input.coupon ? [{ coupon: input.coupon.id, promotion_code: null }] : [],
         currency: input.lines[0]?.price.currency ?? "usd",
         client_reference_id: input.client_reference_id,
         customer: null,
@@ -144,13 +174,15 @@ export function createGatewayBBilling(deps: {
     /**
      * Completes an open session; undefined when it was already complete. A payment-mode session is
      * paid by its own payment intent; a subscription-mode one by the subscription's first invoice,
-     * so it names that invoice and no payment intent, as at Stripe.
+     * so it names that invoice and no payment intent, as at Stripe. The session's coupon is
+     * redeemed first, so a coupon that ran out meanwhile refuses the payment.
      */
     complete(id: string) {
       const record = sessions.get(id);
       if (!record) throw StripeError.noSuch("checkout.session", id);
       if (record.session.status === "complete") return undefined;
       const { session, input } = record;
+      const coupon = input.coupon && deps.redeem(input.coupon.id);
       const paymentStatus = session.amount_total > 0 ? "paid" : "no_payment_required";
       const collected = {
         customer_details: customerDetails(session.customer_email),
@@ -158,7 +190,7 @@ export function createGatewayBBilling(deps: {
       };
       if (session.mode === "subscription") {
         const customer = newGatewayId("cus");
-        const started = subscribe(record, customer);
+        const started = subscribe(record, customer, coupon);
         const completed: CheckoutSession = {
           ...session,
           ...collected,
@@ -197,6 +229,7 @@ export function createGatewayBBilling(deps: {
     },
     clear() {
       sessions.clear();
+      discounts.clear();
       records.clear();
       subscriptions.clear();
       ledger.clear();

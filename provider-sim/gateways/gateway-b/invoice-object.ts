@@ -1,4 +1,5 @@
 import { newGatewayId } from "../ids.ts";
+import { discountApplies, discountable, lineDiscounts, type StripeDiscount } from "./discounts.ts";
 import { INVOICE_DEFAULTS } from "./invoice-defaults.ts";
 import type { Period, StripeSubscription } from "./model.ts";
 import { invoiceTotals, lineTax, type PricedLine, taxEntry } from "./tax-lines.ts";
@@ -26,10 +27,18 @@ export interface NewInvoice {
   readonly startingBalance?: number;
   /** `upcoming_in_...` for a preview, which is never stored. */
   readonly preview?: boolean;
+  /** The subscription's discount, if it has one; the invoice shows it while it lasts. */
+  readonly discount?: StripeDiscount | undefined;
 }
 
-function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) {
-  const split = lineTax(line, input.rate);
+/** A line's part of the invoice's discount, by the discount's id. */
+interface LineDiscount {
+  readonly amount: number;
+  readonly discount: string;
+}
+
+function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput, off: LineDiscount | null) {
+  const split = lineTax({ ...line, amount: line.amount - (off?.amount ?? 0) }, input.rate);
   const behavior = line.price.tax_behavior === "inclusive" ? "inclusive" : "exclusive";
   const details = {
     proration: line.proration !== undefined,
@@ -42,8 +51,8 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
     amount: line.amount,
     currency: line.price.currency,
     description: line.proration?.description ?? `${line.quantity} × ${line.price.nickname ?? line.price.product}`,
-    discount_amounts: [],
-    discountable: true,
+    discount_amounts: off ? [off] : [],
+    discountable: discountable(line),
     discounts: [],
     invoice,
     livemode: false as const,
@@ -60,7 +69,7 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
           type: "invoice_item_details" as const,
         },
     period: line.proration?.period ?? line.period ?? { start: input.period.start, end: input.period.end },
-    pretax_credit_amounts: [],
+    pretax_credit_amounts: off ? [{ ...off, type: "discount" as const }] : [],
     pricing: {
       price_details: { price: line.price.id, product: line.price.product },
       type: "price_details" as const,
@@ -75,14 +84,24 @@ function lineObject(invoice: string, input: NewInvoice, line: InvoiceLineInput) 
 }
 
 /**
- * An open (finalized, unpaid) subscription invoice. Since 2025-03-31.basil an invoice names its
+ * An open (finalized, unpaid) subscription invoice. A subscription's discount, while it applies to
+ * the billed period, is an invoice-level discount (`discounts`, `total_discount_amounts`) shared
+ * across the discountable lines (`discount_amounts` on each). Since 2025-03-31.basil an invoice names its
  * subscription under `parent.subscription_details` and its payments in `payments`, not in
  * `subscription`, `payment_intent` or `charge`. As at Stripe, `period_start`/`period_end` are the
  * invoice's own (the previous period for a renewal); the billed period is on each line.
  */
 export function newInvoice(input: NewInvoice) {
   const id = input.preview ? newGatewayId("upcoming_in") : newGatewayId("in");
-  const totals = invoiceTotals(input.lines, input.rate);
+  const applied =
+    input.discount && discountApplies(input.discount, input.reason, input.period.start) ? input.discount : null;
+  const shares = applied ? lineDiscounts(applied.source.coupon, input.lines) : input.lines.map(() => 0);
+  const totals = invoiceTotals(input.lines, input.rate, shares);
+  const lineOff = (line: InvoiceLineInput, i: number) =>
+    applied && discountable(line) ? { amount: shares[i] ?? 0, discount: applied.id } : null;
+  const total_discount_amounts = applied
+    ? [{ amount: shares.reduce((sum, share) => sum + share, 0), discount: applied.id }]
+    : [];
   const previous = input.reason === "subscription_cycle" ? input.subscription.items.data[0] : undefined;
   // Credit on the customer's balance pays first; an invoice that comes out negative adds to it.
   const starting = input.startingBalance ?? 0;
@@ -109,7 +128,7 @@ export function newInvoice(input: NewInvoice) {
     customer: input.subscription.customer,
     default_payment_method: null,
     description: null,
-    discounts: [],
+    discounts: applied ? [applied.id] : [],
     due_date: null,
     effective_at: input.created,
     hosted_invoice_url: null as string | null,
@@ -117,7 +136,7 @@ export function newInvoice(input: NewInvoice) {
     last_finalization_error: null,
     lines: {
       object: "list" as const,
-      data: input.lines.map((line) => lineObject(id, input, line)),
+      data: input.lines.map((line, i) => lineObject(id, input, line, lineOff(line, i))),
       has_more: false,
       url: `/v1/invoices/${id}/lines`,
     },
@@ -142,8 +161,8 @@ export function newInvoice(input: NewInvoice) {
       voided_at: null,
     },
     ...totals,
-    total_discount_amounts: [],
-    total_pretax_credit_amounts: [],
+    total_discount_amounts,
+    total_pretax_credit_amounts: total_discount_amounts.map((entry) => ({ ...entry, type: "discount" as const })),
     webhooks_delivered_at: input.created,
   };
 }

@@ -58,6 +58,12 @@ export interface TotalDetails {
   readonly amount_tax: number;
 }
 
+/** A coupon the session applies (`discounts[0][coupon]`); the sandbox has no promotion codes. */
+export interface SessionDiscount {
+  readonly coupon: string;
+  readonly promotion_code: null;
+}
+
 export interface CheckoutSession extends ReturnType<typeof sessionDefaults> {
   readonly id: string;
   readonly object: "checkout.session";
@@ -67,6 +73,7 @@ export interface CheckoutSession extends ReturnType<typeof sessionDefaults> {
   readonly amount_subtotal: number;
   readonly amount_total: number;
   readonly total_details: TotalDetails;
+  readonly discounts: readonly SessionDiscount[];
   readonly currency: string;
   readonly client_reference_id: string | null;
   readonly customer: string | null;

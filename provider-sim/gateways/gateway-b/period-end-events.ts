@@ -13,6 +13,7 @@ const WATCHED: readonly (keyof StripeSubscription)[] = [
   "cancel_at",
   "canceled_at",
   "ended_at",
+  "discounts",
 ];
 
 /** `customer.subscription.updated` with `previous_attributes`, or nothing when nothing changed. */

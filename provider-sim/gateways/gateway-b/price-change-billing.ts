@@ -89,6 +89,7 @@ export function createPriceChanges(deps: {
         customerEmail: current.email,
         startingBalance: balances.get(subscription.customer) ?? 0,
         preview: true,
+        discount: current.discount,
       });
     },
   };

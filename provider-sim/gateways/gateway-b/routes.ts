@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { decodeFormBody, type FormObject } from "../form-body.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
-import { createGatewayBBillingRoutes } from "./billing-routes.ts";
+import { createGatewayBBillingRoutes, expands } from "./billing-routes.ts";
 import { StripeError } from "./errors.ts";
 import { optionalInteger, requiredString } from "./params.ts";
 import type { GatewayBSandbox } from "./sandbox.ts";
@@ -40,7 +40,7 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
   return new Elysia({ prefix: "/gateway_b/v1" })
     .post(
       "/checkout/sessions",
-      handle(({ raw }) => billing.createSession(sessionInput(form(raw), catalog))),
+      handle(({ raw }) => billing.createSession(sessionInput(form(raw), catalog, coupons.coupon))),
     )
     .get(
       "/checkout/sessions/:id",
@@ -64,7 +64,11 @@ export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
     )
     .get(
       "/subscriptions/:id",
-      handle(({ params }) => billing.subscriptions.subscription(params.id as string)),
+      handle(({ params, request }) => {
+        const subscription = billing.subscriptions.subscription(params.id as string);
+        if (!expands(request, "discounts")) return subscription;
+        return { ...subscription, discounts: subscription.discounts.map(billing.discount) };
+      }),
     )
     .post(
       "/subscriptions/:id",

@@ -47,6 +47,7 @@ export function createGatewayBSandbox(deps: GatewayBSandboxDeps) {
     documentsUrl: `${deps.publicUrl}/documents/gateway_b`,
     taxRate: () => taxRate,
     catalog,
+    redeem: coupons.redeem,
   });
   const disputes = createDisputeBook(billing.ledger);
   const now = () => Math.floor(deps.clock.now().getTime() / 1000);

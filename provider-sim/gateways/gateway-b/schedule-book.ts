@@ -99,6 +99,7 @@ export function createScheduleBook(deps: {
         customerEmail: current.email,
         startingBalance: balances.get(customer) ?? 0,
         preview: true,
+        discount: current.discount,
       });
     },
     schedule: (id: string) => scheduleObject(schedule(id), now()),

@@ -21,7 +21,6 @@ export function sessionDefaults(mode: "payment" | "subscription") {
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
     customer_account: null,
     customer_creation: mode === "payment" ? ("if_required" as const) : ("always" as const),
-    discounts: [] as readonly never[],
     integration_identifier: null,
 
     invoice_creation:

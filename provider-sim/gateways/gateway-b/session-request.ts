@@ -1,5 +1,6 @@
 import type { FormObject, FormValue } from "../form-body.ts";
 import type { GatewayBCatalog } from "./catalog.ts";
+import type { StripeCoupon } from "./coupons.ts";
 import { StripeError } from "./errors.ts";
 import type { SessionLine } from "./model.ts";
 import {
@@ -25,6 +26,48 @@ export interface SessionInput {
   readonly subscription_metadata: Record<string, string>;
   /** `payment_intent_data[metadata]`: what the payment's charge (and its refund events) carry. */
   readonly payment_metadata: Record<string, string>;
+  /** `discounts[0][coupon]`, as it read when the session was made. */
+  readonly coupon: StripeCoupon | null;
+}
+
+/** Finds a coupon or throws Stripe's `resource_missing` naming `param`. */
+export type CouponLookup = (id: string, param: string) => StripeCoupon;
+
+/**
+ * `discounts[0][coupon]`: one coupon at most, that exists, is still valid, and takes an amount off
+ * in the session's own currency. The sandbox has no promotion codes.
+ */
+function sessionCoupon(value: FormValue | undefined, currency: string, find: CouponLookup): StripeCoupon | null {
+  if (value === undefined || value === "") return null;
+  if (!Array.isArray(value) || value.length > 1)
+    throw StripeError.invalid("discounts", "expected at most one discount");
+  if (value.length === 0) return null;
+  const entry = optionalHash(value[0], "discounts[0]") ?? {};
+  const unknown = Object.keys(entry).find((key) => key !== "coupon" && key !== "promotion_code");
+  if (unknown !== undefined) {
+    const param = `discounts[0][${unknown}]`;
+    throw new StripeError(
+      400,
+      "invalid_request_error",
+      `Received unknown parameter: ${param}`,
+      "parameter_unknown",
+      param,
+    );
+  }
+  const code = optionalString(entry.promotion_code, "discounts[0][promotion_code]");
+  if (code !== null) throw StripeError.noSuch("promotion_code", code, "discounts[0][promotion_code]");
+  const param = "discounts[0][coupon]";
+  const coupon = find(requiredString(entry.coupon, param), param);
+  if (!coupon.valid) {
+    throw StripeError.invalid(param, `the coupon ${coupon.id} is no longer valid`, "coupon_expired");
+  }
+  if (coupon.currency !== null && coupon.currency !== currency) {
+    throw StripeError.invalid(
+      param,
+      `the coupon ${coupon.id} takes an amount off in ${coupon.currency}, but the session is in ${currency}`,
+    );
+  }
+  return coupon;
 }
 
 function line(value: FormValue, param: string, catalog: GatewayBCatalog): SessionLine {
@@ -55,7 +98,7 @@ function line(value: FormValue, param: string, catalog: GatewayBCatalog): Sessio
 }
 
 /** The parameters of `POST /v1/checkout/sessions`, checked as Stripe checks them. */
-export function sessionInput(form: FormObject, catalog: GatewayBCatalog): SessionInput {
+export function sessionInput(form: FormObject, catalog: GatewayBCatalog, findCoupon: CouponLookup): SessionInput {
   const mode = oneOf(form.mode, "mode", ["payment", "subscription"] as const);
   const lines = requiredList(form.line_items, "line_items").map((item, i) => line(item, `line_items[${i}]`, catalog));
   if (new Set(lines.map((entry) => entry.price.currency)).size > 1) {
@@ -92,5 +135,6 @@ export function sessionInput(form: FormObject, catalog: GatewayBCatalog): Sessio
     ),
     subscription_metadata: metadata(subscriptionData?.metadata, "subscription_data[metadata]"),
     payment_metadata: metadata(paymentData?.metadata, "payment_intent_data[metadata]"),
+    coupon: sessionCoupon(form.discounts, lines[0]?.price.currency ?? "usd", findCoupon),
   };
 }

@@ -1,4 +1,5 @@
 import type { GatewayBCatalog } from "./catalog.ts";
+import { discountApplies, type StripeDiscount } from "./discounts.ts";
 import { StripeError } from "./errors.ts";
 import { type InvoiceLineInput, newInvoice, type StripeInvoice } from "./invoice-object.ts";
 import type { InvoiceBook, InvoicePayment } from "./invoices.ts";
@@ -20,6 +21,15 @@ export interface SubscriptionRecord {
   readonly email: string | null;
   /** Prorations (`create_prorations`) waiting for the next renewal's invoice. */
   readonly pending?: readonly InvoiceLineInput[];
+  /** The coupon redeemed at checkout, while it still applies. */
+  readonly discount?: StripeDiscount | undefined;
+}
+
+/** The subscription loses its discount at the first period the discount no longer applies to. */
+function keepingDiscount(current: SubscriptionRecord, period: Period): SubscriptionRecord {
+  const discount = current.discount;
+  if (!discount || discountApplies(discount, "subscription_cycle", period.start)) return current;
+  return { ...current, discount: undefined, subscription: { ...current.subscription, discounts: [] } };
 }
 
 export interface Step {
@@ -122,6 +132,7 @@ export function createSubscriptionBilling(deps: {
         created: now(),
         customerEmail: current.email,
         startingBalance: balances.get(subscription.customer) ?? 0,
+        discount: current.discount,
       }),
     );
     balances.set(subscription.customer, invoice.ending_balance);
@@ -143,9 +154,10 @@ export function createSubscriptionBilling(deps: {
 
   function bill(start: SubscriptionRecord, succeed: boolean): PeriodEnd {
     const original = start.subscription;
-    const current = book.enterPhase(start);
+    const entered = book.enterPhase(start);
+    const period = nextPeriod(entered.subscription);
+    const current = keepingDiscount(entered, period);
     const previous = current.subscription;
-    const period = nextPeriod(previous);
     const invoice = invoiceFor(current, previous, "subscription_cycle", renewalLines(current, previous), period);
     const billed = collect(invoice, succeed);
     const paid = billed.invoice.status === "paid";

@@ -1,4 +1,6 @@
 import { splitTax, type TaxSplit } from "../tax.ts";
+import type { StripeCoupon } from "./coupons.ts";
+import { lineDiscounts } from "./discounts.ts";
 import type { StripePrice, TotalDetails } from "./model.ts";
 
 /** What a line costs: `amount` is the unit amount times the quantity, or 0 for a recurring line in its trial. */
@@ -17,14 +19,28 @@ export function lineTax(line: PricedLine, rate: number): TaxSplit {
   return splitTax(line.amount, rate, inclusive(line.price));
 }
 
-/** A Checkout Session's `amount_subtotal`, `amount_total` and `total_details`. */
-export function sessionAmounts(lines: readonly PricedLine[], rate: number) {
-  const splits = lines.map((line) => lineTax(line, rate));
-  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
-  const tax = splits.reduce((sum, split) => sum + split.tax, 0);
-  const total = splits.reduce((sum, split) => sum + split.gross, 0);
-  const total_details: TotalDetails = { amount_discount: 0, amount_shipping: 0, amount_tax: tax };
-  return { amount_subtotal: subtotal, amount_total: total, total_details };
+/** The line less its part of the discount: what tax is computed on. */
+const discounted = (line: PricedLine, discount: number): PricedLine => ({ ...line, amount: line.amount - discount });
+
+const sum = (values: readonly number[]) => values.reduce((acc, value) => acc + value, 0);
+
+/**
+ * A Checkout Session's `amount_subtotal` (the lines), `total_details` (the coupon's discount, and
+ * the tax on the discounted lines) and `amount_total` (subtotal less discount plus exclusive tax).
+ */
+export function sessionAmounts(lines: readonly PricedLine[], rate: number, coupon: StripeCoupon | null) {
+  const discounts = coupon ? lineDiscounts(coupon, lines) : lines.map(() => 0);
+  const splits = lines.map((line, i) => lineTax(discounted(line, discounts[i] ?? 0), rate));
+  const total_details: TotalDetails = {
+    amount_discount: sum(discounts),
+    amount_shipping: 0,
+    amount_tax: sum(splits.map((split) => split.tax)),
+  };
+  return {
+    amount_subtotal: sum(lines.map((line) => line.amount)),
+    amount_total: sum(splits.map((split) => split.gross)),
+    total_details,
+  };
 }
 
 /** One entry of an invoice's `total_taxes` or a line's `taxes`. */
@@ -39,16 +55,27 @@ export function taxEntry(amount: number, behavior: "exclusive" | "inclusive", ta
   };
 }
 
-/** The totals of an invoice over `lines`: `total_taxes` is empty while the sandbox charges no tax. */
-export function invoiceTotals(lines: readonly PricedLine[], rate: number) {
-  const subtotal = lines.reduce((sum, line) => sum + line.amount, 0);
+/**
+ * The totals of an invoice over `lines`, each less its part of the discount (`discounts`, by line):
+ * tax is on the discounted amounts, and `total` is the subtotal less the discount plus exclusive
+ * tax. `total_taxes` is empty while the sandbox charges no tax.
+ */
+export function invoiceTotals(lines: readonly PricedLine[], rate: number, discounts: readonly number[]) {
+  const subtotal = sum(lines.map((line) => line.amount));
+  const discount = sum(discounts);
   const byBehavior = (wanted: boolean) => {
-    const splits = lines.filter((line) => inclusive(line.price) === wanted).map((line) => lineTax(line, rate));
-    return { tax: splits.reduce((sum, s) => sum + s.tax, 0), taxable: splits.reduce((sum, s) => sum + s.net, 0) };
+    const splits = lines.flatMap((line, i) =>
+      inclusive(line.price) === wanted ? [lineTax(discounted(line, discounts[i] ?? 0), rate)] : [],
+    );
+    return { tax: sum(splits.map((s) => s.tax)), taxable: sum(splits.map((s) => s.net)) };
   };
   const included = byBehavior(true);
   const added = byBehavior(false);
-  const total = subtotal + added.tax;
+  // Before any discount, as Stripe's `subtotal_excluding_tax` is.
+  const includedBeforeDiscount = sum(
+    lines.filter((line) => inclusive(line.price)).map((line) => lineTax(line, rate).tax),
+  );
+  const total = subtotal - discount + added.tax;
   const total_taxes =
     rate === 0
       ? []
@@ -60,7 +87,7 @@ export function invoiceTotals(lines: readonly PricedLine[], rate: number) {
         ];
   return {
     subtotal,
-    subtotal_excluding_tax: subtotal - included.tax,
+    subtotal_excluding_tax: subtotal - includedBeforeDiscount,
     total,
     total_excluding_tax: total - added.tax - included.tax,
     total_taxes,

@@ -2,6 +2,7 @@ import { createStripeGateway } from "../../../../adapters/gateways/gateway-b/str
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
 import { START } from "../../harness.ts";
 import { aCheckoutLine, aCheckoutRequest, aSession } from "../flows.ts";
+import { paidCouponSession, renew } from "../gateway-b-coupon-sessions.ts";
 import { B_KEY, B_SECRET, type GatewaySim, type startMarketplace } from "../harness.ts";
 import { everyStripeEvent, paidSession } from "../lifecycles.ts";
 
@@ -107,6 +108,31 @@ async function marketplaceCalls(sim: GatewaySim, marketplace: Marketplace, baseU
   await gateway.resolvePayment({ payment_id: null, charge_id: charge });
 }
 
+/**
+ * A coupon redeemed at a subscription checkout, then a renewal it still discounts: the session's
+ * `discounts`, the subscription's discount (expanded too) and the invoices' discount amounts.
+ */
+async function discountedSubscription(sim: GatewaySim) {
+  await sim.b("POST", "/coupons", {
+    id: "LOYAL",
+    amount_off: 500,
+    currency: "usd",
+    duration: "repeating",
+    duration_in_months: 2,
+  });
+  const session = await paidCouponSession(
+    sim,
+    [
+      { amount: 2900, every: "month", name: "POS" },
+      { amount: 500, name: "Setup" },
+    ],
+    "LOYAL",
+  );
+  const renewed = await renew(sim, session.subscription);
+  await sim.b("GET", `/subscriptions/${session.subscription}?expand[]=discounts`);
+  await sim.b("GET", `/invoices/${renewed.invoice.id}?expand[]=discounts`);
+}
+
 /** Every object, list and refusal the sandbox serves, read straight from it, and every kind of webhook it sends. */
 async function sandboxObjects(sim: GatewaySim, marketplace: Marketplace) {
   await aSession(sim, { orderId: "ord_open" });
@@ -166,6 +192,7 @@ async function sandboxObjects(sim: GatewaySim, marketplace: Marketplace) {
     max_redemptions: 10,
   });
   await b("GET", `/coupons/${percent.id}`);
+  await discountedSubscription(sim);
   await b("GET", "/coupons?limit=2");
   await b("DELETE", "/coupons/PARTNER5");
   await b("GET", "/balance");
