@@ -49,6 +49,7 @@ const CheckoutBody = named(
         { minItems: 1, maxItems: MAX_CHECKOUT_ITEMS },
       ),
       payment_gateway: t.Optional(GatewaySchema),
+      discount_code: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "A discount code, in any case" })),
       email: t.Optional(
         t.String({
           maxLength: 320,
@@ -92,15 +93,37 @@ const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): Ch
 
 const Money = (description: string) => Int({ description: `${description}, in minor units of \`currency\`` });
 
+const AppliedDiscountSchema = named(
+  "AppliedDiscount",
+  t.Object({
+    discount_id: t.String({ format: "uuid" }),
+    code: t.String(),
+    type: t.Union([t.Literal("percent"), t.Literal("fixed")]),
+    amount: Int({ description: "Basis points of the price for `percent`, minor units for `fixed`" }),
+    duration: t.Union([t.Literal("once"), t.Literal("repeating"), t.Literal("forever")]),
+    duration_in_months: t.Nullable(Int()),
+    total: Money("Taken off the first payment"),
+    payments: t.Nullable(Int({ description: "Payments it lowers, the first included; null: every one" })),
+    renewal_amount: t.Nullable(
+      Money("What each renewal costs before tax while the discount lasts; null when no renewal is discounted"),
+    ),
+    renewal_full_amount: t.Nullable(
+      Money("What each renewal costs before tax once it has ended; null when nothing renews"),
+    ),
+  }),
+);
+
 const CalculatedCheckoutSchema = named(
   "CalculatedCheckout",
   t.Object({
     items: t.Array(PricedItemSchema),
     subtotal: Money("The sum of the items"),
-    total: Money("What the order costs"),
+    discount_total: Money("What the discount code takes off the first payment"),
+    total: Money("What the order costs, the discount taken off"),
     due_today: Money("What is charged at checkout (items in a trial are due when it ends)"),
     currency: t.String(),
     payment_gateway: GatewaySchema,
+    discount: t.Nullable(AppliedDiscountSchema),
   }),
 );
 
@@ -108,8 +131,10 @@ const CheckoutSchema = named(
   "Checkout",
   t.Object({
     order_id: t.String({ format: "uuid" }),
-    total: Money("What the order costs"),
+    total: Money("What the order costs, the discount taken off"),
     due_today: Money("What is charged at checkout"),
+    discount_total: Money("What the discount code takes off the first payment"),
+    discount: t.Nullable(AppliedDiscountSchema),
     currency: t.String(),
     payment_gateway: GatewaySchema,
     checkout: t.Object({

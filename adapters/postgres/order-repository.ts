@@ -1,12 +1,13 @@
 import type { OrderDetails, OrderItemPlan, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { CustomerNotFound } from "../../domain/checkout/errors.ts";
+import { discountPerRenewal, discountRefused, STATUSES_RELEASING_DISCOUNT } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { NEW_ORDER_STATUS, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { isUuid } from "../shared/ids.ts";
 import { columnList } from "./column-list.ts";
-import type { Sql } from "./database.ts";
+import type { Queryable, Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
 
@@ -21,6 +22,11 @@ export const ORDER_COLUMNS = [
   "subtotal",
   "total",
   "due_today",
+  "discount_id",
+  "discount_code",
+  "discount_total",
+  "discount_payments",
+  "discount_renewal",
   "payment_gateway",
   "gateway_environment",
   "metadata",
@@ -47,20 +53,43 @@ export const ITEM_COLUMNS = [
   "amount",
   "trial_days",
   "due_today",
+  "discount",
   "delivery_model",
   "fulfillment_driver",
   "options",
 ];
+/**
+ * Takes one of a discount's redemptions for a new order, under the discount's row lock: the paid
+ * orders and the open checkouts holding it are counted, so that concurrent checkouts cannot pass
+ * `max_redemptions` between them. A checkout that failed, expired or was cancelled holds nothing.
+ */
+async function holdDiscount(tx: Queryable, discountId: string) {
+  const [discount] = await tx<{ max_redemptions: number | null; usable: boolean }[]>`
+    select max_redemptions, disabled_at is null and (expires_at is null or expires_at > now()) as usable
+    from discounts where id = ${discountId} for update`;
+  if (!discount?.usable) throw discountRefused("DISCOUNT_EXPIRED");
+  if (discount.max_redemptions === null) return;
+  const [held] = await tx<{ count: number }[]>`
+    select count(*)::int as count from orders
+    where discount_id = ${discountId} and status not in ${tx(STATUSES_RELEASING_DISCOUNT)}`;
+  if ((held?.count ?? 0) >= discount.max_redemptions) throw discountRefused("DISCOUNT_USED_UP");
+}
+
 export function createPostgresOrderRepository(sql: Sql): OrderRepository {
   return {
     create(input) {
+      const discount = input.totals.discount;
       const created = sql.begin(async (tx) => {
+        if (discount) await holdDiscount(tx, discount.discount_id);
         const [order] = await tx<Order[]>`
           insert into orders (customer_id, status, currency, subtotal, total, due_today, payment_gateway,
-                              gateway_environment, tax_behavior, metadata)
+                              gateway_environment, tax_behavior, metadata, discount_id, discount_code,
+                              discount_total, discount_payments, discount_renewal)
           values (${input.customer_id}, ${NEW_ORDER_STATUS}, ${input.totals.currency}, ${input.totals.subtotal},
                   ${input.totals.total}, ${input.totals.due_today}, ${input.payment_gateway},
-                  ${input.gateway_environment}, ${input.tax_behavior}, ${input.metadata})
+                  ${input.gateway_environment}, ${input.tax_behavior}, ${input.metadata},
+                  ${discount?.discount_id ?? null}, ${discount?.code ?? null}, ${input.totals.discount_total},
+                  ${discount?.payments ?? null}, ${discountPerRenewal(input.totals)})
           returning ${columnList(tx, ORDER_COLUMNS)}`;
         if (!order) throw new Error("order insert returned no row");
         const rows = input.totals.items.map((item, position) => ({
@@ -77,6 +106,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
           amount: item.amount,
           trial_days: item.trial_days,
           due_today: item.due_today,
+          discount: item.discount,
           delivery_model: item.delivery_model,
           fulfillment_driver: item.fulfillment_driver,
           options: tx.json(item.options as Record<string, string>),

@@ -45,6 +45,14 @@ export function createPostgresOrderStatusWriter(sql: Queryable): OrderStatusWrit
       await sql`update orders set needs_attention = false, attention_reason = null, updated_at = now() where id = ${orderId}`;
     },
 
+    async redeemDiscount(order) {
+      if (order.discount_id === null) return;
+      await sql`
+        insert into discount_redemptions (discount_id, order_id, customer_id)
+        values (${order.discount_id}, ${order.id}, ${order.customer_id})
+        on conflict (order_id) do nothing`;
+    },
+
     async expireUnpaid(placedBefore, limit) {
       const unpaid = sourcesFor("expired");
       const expired = await sql<Order[]>`

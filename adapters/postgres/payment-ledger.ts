@@ -13,6 +13,7 @@ export const PAYMENT_COLUMNS = [
   "kind",
   "amount",
   "tax",
+  "discount",
   "currency",
   "refunded_amount",
   "charged_back_amount",

@@ -5,6 +5,7 @@ import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
 import { makeLicenseUpgrade } from "../../application/checkout/license-upgrade.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
+import { createPostgresDiscountCodes } from "../postgres/discount-codes.ts";
 import { createPostgresGuestCustomers } from "../postgres/guest-customers.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import { createPostgresLicenseUpgrades } from "../postgres/license-upgrades.ts";
@@ -16,7 +17,7 @@ import type { Platform } from "./platform.ts";
 
 /** Prices a cart, opens an order with the chosen gateway's hosted checkout, and closes it when it expires. */
 export function wireCheckout(
-  { config, infra, sql, logger, mutex }: Platform,
+  { config, infra, sql, logger, mutex, clock }: Platform,
   {
     catalog,
     payments,
@@ -24,8 +25,9 @@ export function wireCheckout(
   }: { catalog: CatalogFeature["catalog"]; payments: PaymentsFeature; users: UserRepository },
 ) {
   const access = createOrderAccess(infra.jwtSecret);
+  const pricing = { ...catalog, discounts: createPostgresDiscountCodes(sql), clock };
   const opening = {
-    ...catalog,
+    ...pricing,
     orders: payments.orders,
     customers: { find: users.findById },
     access,
@@ -37,7 +39,7 @@ export function wireCheckout(
   return {
     access,
     useCases: {
-      calculateCheckout: makeCalculateCheckout(catalog),
+      calculateCheckout: makeCalculateCheckout(pricing),
       createCheckout: makeCreateCheckout({
         ...opening,
         idempotency: createPostgresIdempotencyStore(sql, "checkout.create"),

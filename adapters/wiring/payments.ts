@@ -13,6 +13,7 @@ import { createPaddleGateway } from "../gateways/gateway-a/paddle-client.ts";
 import { createStripeGateway } from "../gateways/gateway-b/stripe-client.ts";
 import { createGatewaySettingsSource } from "../gateways/gateway-settings-source.ts";
 import { toAdminOrderDetailsBody } from "../http/order-serializers.ts";
+import { createPostgresGatewayDiscountRefs } from "../postgres/gateway-discount-refs.ts";
 import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
 import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
@@ -32,7 +33,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const hosts = config.gatewayHosts;
   const settings = createGatewaySettingsSource({ repository, secrets, changes, hosts });
   const guarded = withOutboundGuard(settings, outbound);
-  const paddle = createPaddleGateway({ settings: guarded });
+  const paddle = createPaddleGateway({ settings: guarded, discountRefs: createPostgresGatewayDiscountRefs(sql) });
   const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: guarded }) };
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);

@@ -2,6 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { canonicalJson } from "../../domain/checkout/canonical-json.ts";
 import { CustomerNotFound, GuestCheckoutRefused, OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
 import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
+import type { AppliedDiscount } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
 import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
@@ -25,6 +26,8 @@ export interface CheckoutResponse {
   readonly order_id: string;
   readonly total: number;
   readonly due_today: number;
+  readonly discount_total: number;
+  readonly discount: AppliedDiscount | null;
   readonly currency: string;
   readonly payment_gateway: PaymentGatewayName;
   readonly checkout: { readonly url: string; readonly session_id: string; readonly client_key?: string };
@@ -115,6 +118,7 @@ export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | 
         }),
       );
       const access = guest ? await deps.access.sign(order.id) : undefined;
+      const discount = priced.discount;
       const session = await deps.gateways[gateway].createCheckoutSession({
         order_id: order.id,
         currency: order.currency,
@@ -123,6 +127,20 @@ export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | 
         success_url: deps.urls.success(order.id, access),
         cancel_url: deps.urls.cancel(order.id, access),
         tax_behavior: order.tax_behavior,
+        ...(discount
+          ? {
+              discount: {
+                discount_id: discount.discount_id,
+                code: discount.code,
+                type: discount.type,
+                amount: discount.amount,
+                currency: discount.type === "fixed" ? order.currency : null,
+                duration: discount.duration,
+                duration_in_months: discount.duration_in_months,
+                payments: discount.payments,
+              },
+            }
+          : {}),
       });
       if ((await deps.orders.attachCheckout(order.id, session)).expired) {
         // The order expired while the gateway opened its session (a slow gateway and a short
@@ -135,6 +153,8 @@ export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | 
         order_id: order.id,
         total: order.total,
         due_today: order.due_today,
+        discount_total: priced.discount_total,
+        discount: priced.discount,
         currency: order.currency,
         payment_gateway: gateway,
         checkout: {
@@ -162,7 +182,7 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
     customer: { id: string; email: string; name: string },
     request: CheckoutRequest,
     guest: boolean,
-  ) => open(customer, await calculate(request), guest);
+  ) => open(customer, await calculate(request, { customerId: customer.id }), guest);
 
   /**
    * Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.

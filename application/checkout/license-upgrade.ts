@@ -1,6 +1,7 @@
 import { calculateCheckout } from "../../domain/checkout/checkout.ts";
 import { LicenseUpgradeRefused, OwnLicenseNotFound } from "../../domain/checkout/errors.ts";
 import { selectGateway } from "../../domain/checkout/gateway-selection.ts";
+import { undiscounted } from "../../domain/discounts/apply.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import type { VariantPrices } from "../payments/ports.ts";
@@ -65,8 +66,8 @@ export function makeLicenseUpgrade(deps: {
     const amount = difference * license.quantity;
     const product = catalog.get(license.product_id)?.product;
     return {
-      ...totals,
-      items: totals.items.map((item) => ({ ...item, unit_price: difference, amount, due_today: amount })),
+      ...undiscounted(totals),
+      items: totals.items.map((item) => ({ ...item, unit_price: difference, amount, due_today: amount, discount: 0 })),
       subtotal: amount,
       total: amount,
       due_today: amount,

@@ -1,5 +1,5 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
-import type { CheckoutTotals } from "../../domain/checkout/checkout.ts";
+import type { DiscountedTotals } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import type { OrderStatus } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
@@ -12,7 +12,8 @@ export interface NewOrder {
   readonly gateway_environment: GatewayEnvironment;
   readonly tax_behavior: TaxBehavior;
   readonly metadata: string;
-  readonly totals: CheckoutTotals;
+  /** With its discount, which the order holds one redemption of (refused when none is left). */
+  readonly totals: DiscountedTotals;
 }
 
 export interface OrderFilter {

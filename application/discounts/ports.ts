@@ -1,4 +1,9 @@
-import type { DiscountChange, DiscountDefinition, DiscountWithRedemptions } from "../../domain/discounts/discount.ts";
+import type {
+  Discount,
+  DiscountChange,
+  DiscountDefinition,
+  DiscountWithRedemptions,
+} from "../../domain/discounts/discount.ts";
 import type { AuditEntry } from "../audit/ports.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 
@@ -27,4 +32,15 @@ export interface DiscountRepository {
   update(id: string, change: DiscountChange, audit: AuditEntry): Promise<DiscountWithRedemptions | undefined>;
   /** Disables it (once; a second time changes nothing); undefined when there is no discount with the id. */
   disable(id: string, at: Date, audit: AuditEntry): Promise<DiscountWithRedemptions | undefined>;
+}
+
+/** A code as a checkout looks it up, with what its conditions need to know. */
+export interface DiscountCodes {
+  /**
+   * The discount not disabled with this code (any case), with the paid orders and open checkouts
+   * holding it; one query whether or not the code exists.
+   */
+  findByCode(code: string): Promise<{ readonly discount: Discount; readonly holders: number } | undefined>;
+  /** Whether the customer has paid for an order before. */
+  hasPaidOrder(customerId: string): Promise<boolean>;
 }

@@ -70,3 +70,26 @@ export interface GatewayProductRefs {
     audit?: AuditEntry,
   ): Promise<void>;
 }
+
+/**
+ * The ids a gateway gave a discount code, per environment and slot (what the gateway needs told
+ * apart, such as how many periods it recurs for). Only gateways that name discounts themselves
+ * need them: Stripe's coupon is named by the marketplace.
+ */
+export interface GatewayDiscountRefs {
+  find(
+    discountId: string,
+    gateway: PaymentGatewayName,
+    environment: GatewayEnvironment,
+    slot: string,
+  ): Promise<string | undefined>;
+  /** Stores the id unless one is stored already; returns the id stored (the first one, on a race). */
+  put(
+    discountId: string,
+    gateway: PaymentGatewayName,
+    environment: GatewayEnvironment,
+    slot: string,
+    remoteId: string,
+  ): Promise<string>;
+  list(discountId: string, gateway: PaymentGatewayName, environment: GatewayEnvironment): Promise<string[]>;
+}

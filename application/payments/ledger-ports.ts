@@ -3,7 +3,10 @@ import type { OrderEvent } from "../../domain/orders/order-status.ts";
 import type { PaymentPointer } from "../../domain/payments/gateway-event.ts";
 import type { Dispute, DisputeStatus, Payment, PaymentReferences } from "../../domain/payments/payment.ts";
 
-export type NewPayment = Omit<Payment, "id" | "created_at" | "refunded_amount" | "charged_back_amount">;
+export type NewPayment = Omit<Payment, "id" | "created_at" | "refunded_amount" | "charged_back_amount" | "discount"> & {
+  /** What a discount code took off, as the gateway reported it; 0 when left out. */
+  readonly discount?: number;
+};
 
 /** Money going back on a payment, as the one who reports it knows it. */
 export interface RefundReport {
@@ -118,6 +121,8 @@ export interface OrderStatusWriter {
   /** Sets `needs_attention` with the reason; a later reason is added to an earlier one. The order after, if it exists. */
   flagForAttention(orderId: string, reason: string): Promise<Order | undefined>;
   clearAttention(orderId: string): Promise<void>;
+  /** Counts the order's discount code as redeemed by its customer, once however often it is told. */
+  redeemDiscount(order: Order): Promise<void>;
   /**
    * Moves up to `limit` orders placed before `placedBefore` and still unpaid to `expired`, oldest
    * first, skipping any another transaction holds (a payment being recorded); returns them moved.

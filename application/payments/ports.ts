@@ -8,6 +8,7 @@ import type { PlanChange, PlanChangePreview } from "./plan-change-ports.ts";
 
 export type {
   GatewayCatalog,
+  GatewayDiscountRefs,
   GatewayProductRefs,
   GatewayRef,
   GatewayRefSlot,
@@ -62,6 +63,23 @@ export interface CheckoutLine {
   readonly gateway_price_id: string | null;
 }
 
+/**
+ * A discount code as a gateway needs it to take the same amount off: created there once (looked
+ * up first) and applied to the whole checkout.
+ */
+export interface CheckoutDiscount {
+  readonly discount_id: string;
+  readonly code: string;
+  readonly type: "percent" | "fixed";
+  /** Basis points for `percent`, minor units of `currency` for `fixed`. */
+  readonly amount: number;
+  readonly currency: string | null;
+  readonly duration: "once" | "repeating" | "forever";
+  readonly duration_in_months: number | null;
+  /** Payments it lowers, the first included (null: all): what a gateway counting periods is told. */
+  readonly payments: number | null;
+}
+
 export interface CheckoutSessionRequest {
   readonly order_id: string;
   readonly currency: string;
@@ -71,6 +89,8 @@ export interface CheckoutSessionRequest {
   readonly cancel_url: string;
   /** Stated on every price the session creates; the order keeps it to check the payment against. */
   readonly tax_behavior: TaxBehavior;
+  /** The discount code to take off the whole checkout, if any. */
+  readonly discount?: CheckoutDiscount;
 }
 
 export interface CheckoutSession {
@@ -150,6 +170,11 @@ export interface PaymentGateway {
    * not an error; one still payable after a refusal is (and so is every transient failure).
    */
   expireCheckout(sessionId: string): Promise<CheckoutClosure>;
+  /**
+   * Stops a discount code from being applied to new checkouts at the gateway (Stripe deletes the
+   * coupon, Paddle archives the discount). Subscriptions that hold it keep it, as both gateways do.
+   */
+  retireDiscount(discountId: string): Promise<void>;
   /**
    * Checks the signature over the raw bytes against each environment's secrets and answers which
    * environment signed it; throws `InvalidWebhookSignature`.

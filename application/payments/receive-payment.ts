@@ -1,7 +1,9 @@
+import { expectedRenewal } from "../../domain/discounts/apply.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { paysExpected } from "../../domain/payments/payment.ts";
+import type { SubscriptionRecord } from "../fulfillment/subscription-ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
 import { PermanentJobFailure } from "../shared/errors.ts";
 import { paymentEventData, subscriptionEventData } from "../shared/event-data.ts";
@@ -47,6 +49,39 @@ function amountProblem(order: Order, event: Paid): string | null {
   return `paid ${money(event.amount, event.currency)} (${basis}), expected ${money(order.due_today, order.currency)} ${order.tax_behavior} of tax`;
 }
 
+/**
+ * Why a renewal of an order placed with a discount code does not pay what the code promised: the
+ * renewing items' price, discounted for as many payments as the code lowers, then in full. A
+ * subscription whose plan changed since is not held to the order's prices.
+ */
+async function renewalProblem(
+  scope: TransactionScope,
+  orderId: string,
+  subscriptions: readonly SubscriptionRecord[],
+  event: Renewed,
+): Promise<string | null> {
+  const found = await scope.orders.find(orderId);
+  if (!found || found.order.discount_id === null) return null;
+  const { order, items } = found;
+  const renewing = items.filter((item) => item.billing_interval !== null);
+  const changed = subscriptions.some(
+    (subscription) =>
+      subscription.pending_interval !== null ||
+      renewing.some(
+        (item) => item.id === subscription.order_item_id && item.billing_interval !== subscription.billing_interval,
+      ),
+  );
+  const payments = await scope.payments.forOrder(orderId);
+  if (changed || payments.some((payment) => payment.kind === "proration")) return null;
+  const n = payments.filter((payment) => payment.kind !== "proration").length;
+  const full = renewing.reduce((sum, item) => sum + item.amount, 0);
+  const expected = expectedRenewal(order, full, n);
+  if (paysExpected(event, { amount: expected, currency: order.currency, tax_behavior: order.tax_behavior }))
+    return null;
+  const basis = order.tax_behavior === "exclusive" ? `${event.pre_tax} before tax` : `${event.amount} with tax`;
+  return `renewal ${n - 1} paid ${money(event.amount, event.currency)} (${basis}), expected ${money(expected, order.currency)} with the code ${order.discount_code}`;
+}
+
 /** A payment that got through as its order expired: the money is here, the order was closed. */
 function lateProblem(order: Order, event: Paid): string | null {
   if (order.status !== "expired") return null;
@@ -75,12 +110,15 @@ export function makePaymentReceivers(deps: {
       kind: "initial",
       amount: event.amount,
       tax: event.tax,
+      discount: event.discount,
       currency: event.currency,
     });
     // The same payment told again (both `transaction.paid` and `transaction.completed`, say).
     if (!recorded) return;
     // The gateway's subscription exists whatever happens to the order: its renewals must find it.
     await recordSubscriptions(scope, order, items, event.subscription, deps.clock());
+    // Paid with the code: one redemption, however the order fares from here.
+    await scope.orders.redeemDiscount(order);
     const log = { order_id: order.id, payment_id: recorded.payment_id, gateway: event.gateway };
     const problem =
       bindingProblem(order, event, context.environment) ?? amountProblem(order, event) ?? lateProblem(order, event);
@@ -117,9 +155,16 @@ export function makePaymentReceivers(deps: {
       kind: "renewal",
       amount: event.amount,
       tax: event.tax,
+      discount: event.discount,
       currency: event.currency,
     });
     if (!recorded) return;
+    const problem = await renewalProblem(scope, first.order_id, subscriptions, event);
+    if (problem) {
+      // The period was paid for: it is delivered, and the amount is put before a person.
+      await flagOrderForAttention(scope, first.order_id, problem);
+      deps.log.warn({ order_id: first.order_id, payment_id: recorded.payment_id, reason: problem }, "renewal amount");
+    }
     const end = event.current_period_end ? new Date(event.current_period_end) : null;
     for (const subscription of subscriptions) {
       await scope.subscriptions.update(subscription.id, {
@@ -164,6 +209,7 @@ export function makePaymentReceivers(deps: {
       kind: "proration",
       amount: event.amount,
       tax: event.tax,
+      discount: event.discount,
       currency: event.currency,
     });
     if (!recorded) return;

@@ -1,10 +1,10 @@
 import type { PaymentGatewayName } from "../catalog/product.ts";
-import type { PricedItem } from "../checkout/checkout.ts";
+import type { DiscountedItem } from "../discounts/apply.ts";
 import type { GatewayEnvironment } from "../payments/gateway-event.ts";
 import type { TaxBehavior } from "../payments/payment.ts";
 import type { OrderStatus } from "./order-status.ts";
 
-export interface OrderItem extends PricedItem {
+export interface OrderItem extends DiscountedItem {
   readonly id: string;
   readonly order_id: string;
 }
@@ -17,6 +17,15 @@ export interface Order {
   readonly subtotal: number;
   readonly total: number;
   readonly due_today: number;
+  /** The discount code the order was placed with, if any. */
+  readonly discount_id: string | null;
+  readonly discount_code: string | null;
+  /** What the code took off the first payment. */
+  readonly discount_total: number;
+  /** Payments the code lowers, the first included; null: every one (or no code). */
+  readonly discount_payments: number | null;
+  /** What the code takes off each renewal while it lasts. */
+  readonly discount_renewal: number;
   readonly payment_gateway: PaymentGatewayName;
   readonly gateway_environment: GatewayEnvironment;
   /** Canonical JSON (sorted keys): payment_gateway, gateway_environment and each item's delivery type, variant and options. */
@@ -38,7 +47,7 @@ export interface Order {
 export function orderMetadata(input: {
   payment_gateway: PaymentGatewayName;
   gateway_environment: GatewayEnvironment;
-  items: readonly PricedItem[];
+  items: readonly DiscountedItem[];
   /** An upgrade's link to what it upgrades: the original order and its license. */
   upgrade_of?: { readonly order_id: string; readonly license_id: string };
 }) {

@@ -23,6 +23,8 @@ type Field =
   | "text"
   | "nullable text"
   | "integer"
+  /** Added to format 1 later: an event stored before it had none, and reads back as 0. */
+  | "integer, 0 when absent"
   | "flag"
   | "optional nullable flag"
   | "optional nullable text"
@@ -31,7 +33,13 @@ type Field =
 type Shape = Readonly<Record<string, Field>>;
 
 const BASE: Shape = { gateway: "text", event_id: "text", livemode: "optional nullable flag" };
-const CHARGED: Shape = { amount: "integer", tax: "integer", pre_tax: "integer", currency: "text" };
+const CHARGED: Shape = {
+  amount: "integer",
+  tax: "integer",
+  pre_tax: "integer",
+  discount: "integer, 0 when absent",
+  currency: "text",
+};
 const POINTER: Shape = {
   payment_id: "nullable text",
   invoice_id: "optional nullable text",
@@ -88,6 +96,9 @@ function copyField(field: Field, value: unknown, path: string): unknown {
     case "optional nullable text":
       return value === null || typeof value === "string" ? value : fail("a string or null");
     case "integer":
+      return Number.isSafeInteger(value) ? value : fail("an integer amount");
+    case "integer, 0 when absent":
+      if (value === undefined) return 0;
       return Number.isSafeInteger(value) ? value : fail("an integer amount");
     case "flag":
       return typeof value === "boolean" ? value : fail("a boolean");

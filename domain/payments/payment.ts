@@ -25,6 +25,8 @@ export interface Payment extends Required<PaymentReferences> {
   readonly kind: PaymentKind;
   readonly amount: number;
   readonly tax: number;
+  /** What the gateway took off for a discount code (0 when none). */
+  readonly discount: number;
   readonly currency: string;
   readonly refunded_amount: number;
   /** What lost disputes took back. */
@@ -52,6 +54,8 @@ export interface ChargedAmount {
   readonly tax: number;
   /** The amount before tax, discounts taken off. */
   readonly pre_tax: number;
+  /** What a discount code took off (0 when none). */
+  readonly discount: number;
   readonly currency: string;
 }
 
@@ -60,7 +64,7 @@ export interface ChargedAmount {
  * gateway adds the tax on top); tax-inclusive prices are compared with the total.
  */
 export function paysExpected(
-  charged: ChargedAmount,
+  charged: Pick<ChargedAmount, "amount" | "pre_tax" | "currency">,
   expected: { amount: number; currency: string; tax_behavior: TaxBehavior },
 ): boolean {
   if (charged.currency !== expected.currency) return false;

@@ -2090,6 +2090,12 @@ export interface components {
             total: number;
             /** @description Minor units of the order's currency */
             due_today: number;
+            /** @description The discount code the order was placed with */
+            discount_code: string | null;
+            /** @description What the discount code took off the first payment */
+            discount_total: number;
+            /** @description Payments the code lowers, the first included; null with a code: every one */
+            discount_payments: number | null;
             payment_gateway: components["schemas"]["PaymentGateway"];
             gateway_environment: components["schemas"]["GatewayEnvironment"];
             /** @description Gateway, environment and each item's choices */
@@ -2124,6 +2130,12 @@ export interface components {
             total: number;
             /** @description Minor units of the order's currency */
             due_today: number;
+            /** @description The discount code the order was placed with */
+            discount_code: string | null;
+            /** @description What the discount code took off the first payment */
+            discount_total: number;
+            /** @description Payments the code lowers, the first included; null with a code: every one */
+            discount_payments: number | null;
             payment_gateway: components["schemas"]["PaymentGateway"];
             gateway_environment: components["schemas"]["GatewayEnvironment"];
             /** @description Gateway, environment and each item's choices */
@@ -2228,6 +2240,26 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
+        AppliedDiscount: {
+            /** Format: uuid */
+            discount_id: string;
+            code: string;
+            /** @enum {string} */
+            type: "percent" | "fixed";
+            /** @description Basis points of the price for `percent`, minor units for `fixed` */
+            amount: number;
+            /** @enum {string} */
+            duration: "once" | "repeating" | "forever";
+            duration_in_months: number | null;
+            /** @description Taken off the first payment, in minor units of `currency` */
+            total: number;
+            /** @description Payments it lowers, the first included; null: every one */
+            payments: number | null;
+            /** @description What each renewal costs before tax while the discount lasts; null when no renewal is discounted, in minor units of `currency` */
+            renewal_amount: number | null;
+            /** @description What each renewal costs before tax once it has ended; null when nothing renews, in minor units of `currency` */
+            renewal_full_amount: number | null;
+        };
         AuditRecord: {
             /** @description An entry's id is a number, written as a string */
             id: string;
@@ -2263,20 +2295,26 @@ export interface components {
             items: components["schemas"]["PricedItem"][];
             /** @description The sum of the items, in minor units of `currency` */
             subtotal: number;
-            /** @description What the order costs, in minor units of `currency` */
+            /** @description What the discount code takes off the first payment, in minor units of `currency` */
+            discount_total: number;
+            /** @description What the order costs, the discount taken off, in minor units of `currency` */
             total: number;
             /** @description What is charged at checkout (items in a trial are due when it ends), in minor units of `currency` */
             due_today: number;
             currency: string;
             payment_gateway: components["schemas"]["PaymentGateway"];
+            discount: components["schemas"]["AppliedDiscount"] | null;
         };
         Checkout: {
             /** Format: uuid */
             order_id: string;
-            /** @description What the order costs, in minor units of `currency` */
+            /** @description What the order costs, the discount taken off, in minor units of `currency` */
             total: number;
             /** @description What is charged at checkout, in minor units of `currency` */
             due_today: number;
+            /** @description What the discount code takes off the first payment, in minor units of `currency` */
+            discount_total: number;
+            discount: components["schemas"]["AppliedDiscount"] | null;
             currency: string;
             payment_gateway: components["schemas"]["PaymentGateway"];
             checkout: {
@@ -2314,6 +2352,8 @@ export interface components {
                 };
             }[];
             payment_gateway?: components["schemas"]["PaymentGateway"];
+            /** @description A discount code, in any case */
+            discount_code?: string;
             /** @description A guest's address, when checking out without signing in: it gets the receipt, the delivery emails and a link to set a password */
             email?: string;
             /** @description A guest's name, to greet them in emails */
@@ -2623,6 +2663,12 @@ export interface components {
             total: number;
             /** @description Minor units of the order's currency */
             due_today: number;
+            /** @description The discount code the order was placed with */
+            discount_code: string | null;
+            /** @description What the discount code took off the first payment */
+            discount_total: number;
+            /** @description Payments the code lowers, the first included; null with a code: every one */
+            discount_payments: number | null;
             payment_gateway: components["schemas"]["PaymentGateway"];
             gateway_environment: components["schemas"]["GatewayEnvironment"];
             /** @description Gateway, environment and each item's choices */
@@ -2918,6 +2964,12 @@ export interface components {
             total: number;
             /** @description Minor units of the order's currency */
             due_today: number;
+            /** @description The discount code the order was placed with */
+            discount_code: string | null;
+            /** @description What the discount code took off the first payment */
+            discount_total: number;
+            /** @description Payments the code lowers, the first included; null with a code: every one */
+            discount_payments: number | null;
             payment_gateway: components["schemas"]["PaymentGateway"];
             gateway_environment: components["schemas"]["GatewayEnvironment"];
             /** @description Gateway, environment and each item's choices */
@@ -2948,6 +3000,12 @@ export interface components {
             total: number;
             /** @description Minor units of the order's currency */
             due_today: number;
+            /** @description The discount code the order was placed with */
+            discount_code: string | null;
+            /** @description What the discount code took off the first payment */
+            discount_total: number;
+            /** @description Payments the code lowers, the first included; null with a code: every one */
+            discount_payments: number | null;
             payment_gateway: components["schemas"]["PaymentGateway"];
             gateway_environment: components["schemas"]["GatewayEnvironment"];
             /** @description Gateway, environment and each item's choices */
@@ -2986,6 +3044,8 @@ export interface components {
             trial_days: number | null;
             /** @description What is charged at checkout: nothing for an item in its trial */
             due_today: number;
+            /** @description This line's share of what the discount code takes off the first payment */
+            discount: number;
             delivery_model: components["schemas"]["DeliveryModel"];
             fulfillment_driver: components["schemas"]["FulfillmentDriver"];
             options: {
@@ -3009,6 +3069,8 @@ export interface components {
             trial_days: number | null;
             /** @description What is charged at checkout: nothing for an item in its trial */
             due_today: number;
+            /** @description This line's share of what the discount code takes off the first payment */
+            discount: number;
             delivery_model: components["schemas"]["DeliveryModel"];
             fulfillment_driver: components["schemas"]["FulfillmentDriver"];
             options: {
@@ -3052,6 +3114,8 @@ export interface components {
             amount: number;
             /** @description Minor units of the order's currency */
             tax: number;
+            /** @description What the gateway took off this payment for a discount code */
+            discount: number;
             currency: string;
             /** @description Minor units of the order's currency */
             refunded_amount: number;
@@ -3120,6 +3184,8 @@ export interface components {
             trial_days: number | null;
             /** @description What is charged at checkout: nothing for an item in its trial */
             due_today: number;
+            /** @description This line's share of what the discount code takes off the first payment */
+            discount: number;
             delivery_model: components["schemas"]["DeliveryModel"];
             fulfillment_driver: components["schemas"]["FulfillmentDriver"];
             options: {

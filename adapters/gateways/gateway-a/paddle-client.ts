@@ -1,10 +1,16 @@
-import type { GatewayCatalog, GatewaySettingsSource, PaymentGateway } from "../../../application/payments/ports.ts";
+import type {
+  GatewayCatalog,
+  GatewayDiscountRefs,
+  GatewaySettingsSource,
+  PaymentGateway,
+} from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
 import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { cancelPaddleTransaction } from "./paddle-checkout-expiry.ts";
 import { testPaddleConnection } from "./paddle-connection.ts";
 import { paddleCustomerFor } from "./paddle-customers.ts";
+import { archivePaddleDiscounts, discountRefsInMemory, ensurePaddleDiscount } from "./paddle-discounts.ts";
 import { paddlePaymentDocument } from "./paddle-documents.ts";
 import { normalizePaddleEvent } from "./paddle-events.ts";
 import { type PaddleCall, sendPaddle } from "./paddle-http.ts";
@@ -26,9 +32,15 @@ function headerValue(headers: Readonly<Record<string, string | undefined>>, name
  */
 export function createPaddleGateway(deps: {
   settings: GatewaySettingsSource;
+  /**
+   * Where the ids Paddle gives discount codes are kept, per environment; without it, in this
+   * process only (each is still found again at Paddle by its `custom_data`).
+   */
+  discountRefs?: GatewayDiscountRefs;
   now?: () => number;
 }): PaymentGateway & GatewayCatalog {
   const now = deps.now ?? Date.now;
+  const discountRefs: GatewayDiscountRefs = deps.discountRefs ?? discountRefsInMemory();
   const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
   const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
   const cancel = async (id: string, effective_from: "immediately" | "next_billing_period") => {
@@ -43,10 +55,18 @@ export function createPaddleGateway(deps: {
     async createCheckoutSession(request) {
       const settings = await deps.settings.resolve("gateway_a");
       const customerId = await paddleCustomerFor(settings, request.customer);
+      const discountId = request.discount
+        ? await ensurePaddleDiscount(
+            settings,
+            await deps.settings.activeEnvironment("gateway_a"),
+            discountRefs,
+            request.discount,
+          )
+        : null;
       const { data } = await sendPaddle(settings, {
         method: "POST",
         target: "/transactions",
-        body: paddleTransactionBody(request, customerId),
+        body: paddleTransactionBody(request, customerId, discountId),
       });
       const transaction = readCheckoutTransaction(data);
       return {
@@ -57,6 +77,12 @@ export function createPaddleGateway(deps: {
     },
 
     expireCheckout: (transactionId) => cancelPaddleTransaction(send, transactionId),
+
+    async retireDiscount(discountId) {
+      const settings = await deps.settings.resolve("gateway_a");
+      const environment = await deps.settings.activeEnvironment("gateway_a");
+      await archivePaddleDiscounts(settings, environment, discountRefs, discountId);
+    },
 
     verifyWebhook(request) {
       const header = headerValue(request.headers, "paddle-signature");

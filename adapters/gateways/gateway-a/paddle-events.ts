@@ -37,10 +37,12 @@ function chargedAmount(data: JsonObject): ChargedAmount {
   const amount = requireAmount(totals.grand_total, "data.details.totals.grand_total");
   const tax = optional("tax");
   const subtotal = totals.subtotal === undefined ? amount - tax : requireAmount(totals.subtotal, "subtotal");
+  const discount = optional("discount");
   return {
     amount,
     tax,
-    pre_tax: subtotal - optional("discount"),
+    pre_tax: subtotal - discount,
+    discount,
     currency: requireString(data.currency_code, "data.currency_code").toUpperCase(),
   };
 }

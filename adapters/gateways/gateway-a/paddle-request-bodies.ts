@@ -37,7 +37,7 @@ function transactionItem(line: CheckoutLine, currency: string, taxBehavior: TaxB
  * non-catalog price; the buyer as the Paddle customer `customerId`. `checkout.url: null` asks
  * Paddle for the default payment link.
  */
-export function paddleTransactionBody(request: CheckoutSessionRequest, customerId: string) {
+export function paddleTransactionBody(request: CheckoutSessionRequest, customerId: string, discountId: string | null) {
   const currency = request.currency.toUpperCase();
   return {
     items: request.lines.map((line) => transactionItem(line, currency, request.tax_behavior)),
@@ -45,6 +45,8 @@ export function paddleTransactionBody(request: CheckoutSessionRequest, customerI
     currency_code: currency,
     custom_data: { order_id: request.order_id },
     customer_id: customerId,
+    // The discount code's Paddle discount, on the whole transaction (and the subscription it starts).
+    ...(discountId === null ? {} : { discount_id: discountId }),
     checkout: { url: null },
   };
 }

@@ -27,7 +27,7 @@ function lineItem(line: CheckoutLine, currency: string, taxBehavior: TaxBehavior
  * lines then join the first invoice), the order id on the session and on the subscription, and the
  * longest trial among the recurring lines, since Stripe allows one trial per subscription.
  */
-export function checkoutSessionForm(request: CheckoutSessionRequest): FormFields {
+export function checkoutSessionForm(request: CheckoutSessionRequest, coupon: string | null = null): FormFields {
   const recurring = request.lines.filter((line) => line.billing_interval !== null);
   const trialDays = Math.max(0, ...recurring.map((line) => line.trial_days ?? 0));
   const currency = request.currency.toLowerCase();
@@ -39,6 +39,8 @@ export function checkoutSessionForm(request: CheckoutSessionRequest): FormFields
     cancel_url: request.cancel_url,
     metadata: { order_id: request.order_id },
     line_items: request.lines.map((line) => lineItem(line, currency, request.tax_behavior)),
+    // The discount code's coupon, on the whole session (and so on the subscription it starts).
+    discounts: coupon === null ? undefined : [{ coupon }],
     // Charges and refunds of a one-time payment carry the order id too, so refund events can name it.
     payment_intent_data: recurring.length === 0 ? { metadata: { order_id: request.order_id } } : undefined,
     subscription_data:

@@ -5,6 +5,7 @@ import { checkoutSessionForm } from "./checkout-session-form.ts";
 import { createStripeCatalog } from "./stripe-catalog.ts";
 import { expireStripeSession } from "./stripe-checkout-expiry.ts";
 import { testStripeConnection } from "./stripe-connection.ts";
+import { deleteStripeCoupon, ensureStripeCoupon } from "./stripe-coupons.ts";
 import { stripePaymentDocument } from "./stripe-documents.ts";
 import { normalizeStripeEvent } from "./stripe-events.ts";
 import { type StripeCall, stripeRequest } from "./stripe-http.ts";
@@ -38,10 +39,13 @@ export function createStripeGateway(deps: {
 
     async createCheckoutSession(request) {
       const settings = await deps.settings.resolve("gateway_b");
+      const coupon = request.discount
+        ? await ensureStripeCoupon((call) => stripeRequest(settings, call), request.discount)
+        : null;
       const body = await stripeRequest(settings, {
         method: "POST",
         path: "/v1/checkout/sessions",
-        form: checkoutSessionForm(request),
+        form: checkoutSessionForm(request, coupon),
       });
       const session = readCheckoutSession(body);
       return {
@@ -52,6 +56,8 @@ export function createStripeGateway(deps: {
     },
 
     expireCheckout: (sessionId) => expireStripeSession(send, sessionId),
+
+    retireDiscount: (discountId) => deleteStripeCoupon(send, discountId),
 
     verifyWebhook(request) {
       const header = headerNamed(request.headers, "stripe-signature");

@@ -43,10 +43,12 @@ function sessionCharge(session: Fields, paid: boolean): ChargedAmount {
   const details = isRecord(session.total_details) ? session.total_details : {};
   const tax = read.optionalInteger(details, "amount_tax") ?? 0;
   const subtotal = read.optionalInteger(session, "amount_subtotal") ?? amount - tax;
+  const discount = read.optionalInteger(details, "amount_discount") ?? 0;
   return {
     amount,
     tax,
-    pre_tax: subtotal - (read.optionalInteger(details, "amount_discount") ?? 0),
+    pre_tax: subtotal - discount,
+    discount,
     currency: read.string(session, "currency").toUpperCase(),
   };
 }
@@ -79,6 +81,15 @@ function sessionCompleted(base: Envelope, session: Fields, type: string): Gatewa
   };
 }
 
+/** What discount codes took off an invoice: the sum of its `total_discount_amounts`. */
+function invoiceDiscount(invoice: Fields): number {
+  if (!Array.isArray(invoice.total_discount_amounts)) return 0;
+  return invoice.total_discount_amounts.reduce<number>(
+    (sum, entry) => sum + (isRecord(entry) ? (read.optionalInteger(entry, "amount") ?? 0) : 0),
+    0,
+  );
+}
+
 /** An invoice's tax: `total_taxes` on current API versions, `tax` on older ones. */
 function invoiceTax(invoice: Fields): number {
   if (Array.isArray(invoice.total_taxes)) {
@@ -97,6 +108,7 @@ function invoiceCharge(invoice: Fields): ChargedAmount {
     amount,
     tax,
     pre_tax: read.optionalInteger(invoice, "total_excluding_tax") ?? amount - tax,
+    discount: invoiceDiscount(invoice),
     currency: read.string(invoice, "currency").toUpperCase(),
   };
 }

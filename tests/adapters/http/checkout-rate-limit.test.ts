@@ -111,7 +111,14 @@ describe("the customer's bucket refills with time", () => {
           opened.push("customerId" in buyer ? buyer.customerId : buyer.guest.email);
           const session = { url: "https://checkout.stripe.test/c/pay/cs_1", session_id: "cs_1" };
           const id = crypto.randomUUID();
-          const order = { order_id: id, total: 100, due_today: 100, currency: "USD" };
+          const order = {
+            order_id: id,
+            total: 100,
+            due_today: 100,
+            discount_total: 0,
+            discount: null,
+            currency: "USD",
+          };
           const body = { ...order, payment_gateway: "gateway_b" as const, checkout: session };
           return { status: 201, body: { ...body, order_status_url: `http://shop.test/orders/${id}` }, replayed: false };
         },

@@ -44,7 +44,15 @@ describe("PostgresOrderRepository.attachCheckout", () => {
 describe("PostgresOrderRepository.create", () => {
   test("for a customer gone meanwhile (a guest record folded into an account) is CUSTOMER_NOT_FOUND, not a database error", async () => {
     const repository = createPostgresOrderRepository(db.current.sql);
-    const totals = { currency: "EUR", subtotal: 0, total: 0, due_today: 0, items: [] };
+    const totals = {
+      currency: "EUR",
+      subtotal: 0,
+      total: 0,
+      due_today: 0,
+      items: [],
+      discount_total: 0,
+      discount: null,
+    };
     const attempt = repository.create({
       customer_id: crypto.randomUUID(),
       payment_gateway: "gateway_b",

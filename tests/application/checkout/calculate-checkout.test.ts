@@ -3,14 +3,18 @@ import { makeCalculateCheckout } from "../../../application/checkout/calculate-c
 import type { PricingMappingInput } from "../../../domain/catalog/pricing.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
+import { createInMemoryDiscounts } from "../../support/fakes/in-memory-discounts.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
 import { createInMemoryProductRepository } from "../../support/fakes/in-memory-product-repository.ts";
 
 function setup() {
   const mappings = createInMemoryPricingMappingRepository();
   const products = createInMemoryProductRepository(mappings);
+  const clock = () => new Date("2026-11-28T12:00:00Z");
+  const discounts = createInMemoryDiscounts(clock);
   return {
-    calculate: makeCalculateCheckout({ products, mappings, currency: "EUR" }),
+    calculate: makeCalculateCheckout({ products, mappings, currency: "EUR", discounts: discounts.codes, clock }),
+    discounts,
     async aProduct(input: ProductInput, prices: readonly PricingMappingInput[] = []) {
       const product = await products.insert(validateProduct(input));
       if (!product) throw new Error("slug taken");

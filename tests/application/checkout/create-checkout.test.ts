@@ -5,6 +5,7 @@ import { UpstreamServerError } from "../../../application/shared/errors.ts";
 import { type ProductInput, validateProduct } from "../../../domain/catalog/product.ts";
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryCustomerDirectory } from "../../support/fakes/in-memory-customer-directory.ts";
+import { createInMemoryDiscounts } from "../../support/fakes/in-memory-discounts.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
 import { createInMemoryGuestCustomers } from "../../support/fakes/in-memory-guest-customers.ts";
 import { createInMemoryIdempotencyStore } from "../../support/fakes/in-memory-idempotency-store.ts";
@@ -38,10 +39,13 @@ function setup(options: { clientKey?: string } = {}) {
   };
   const guests = createInMemoryGuestCustomers([ada]);
   const guestIdempotency = createInMemoryIdempotencyStore();
+  const discounts = createInMemoryDiscounts(() => new Date("2026-11-28T12:00:00Z"));
   const createCheckout = makeCreateCheckout({
     products,
     mappings,
     currency: "EUR",
+    discounts: discounts.codes,
+    clock: () => new Date("2026-11-28T12:00:00Z"),
     orders,
     idempotency,
     guestIdempotency,
@@ -113,6 +117,8 @@ describe("createCheckout", () => {
       order_id: body.order_id,
       total: 9800,
       due_today: 9800,
+      discount_total: 0,
+      discount: null,
       currency: "EUR",
       payment_gateway: "gateway_b",
       checkout: { url: "https://checkout.gateway_b.test/cs_gateway_b_1", session_id: "cs_gateway_b_1" },

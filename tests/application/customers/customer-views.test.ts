@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { makeCustomerViews } from "../../../application/customers/customer-views.ts";
 import type { CustomerInstallation, CustomerLicense, DashboardRow } from "../../../application/customers/ports.ts";
 import type { SubscriptionRecord } from "../../../application/fulfillment/ports.ts";
-import type { PricedItem } from "../../../domain/checkout/checkout.ts";
+import type { DiscountedItem } from "../../../domain/discounts/apply.ts";
 import { createInMemoryCustomerReadModel } from "../../support/fakes/in-memory-customer-read-model.ts";
 import { createInMemoryDownloadLinks } from "../../support/fakes/in-memory-download-links.ts";
 import { createInMemoryFulfillmentRepository } from "../../support/fakes/in-memory-fulfillment-repository.ts";
@@ -24,7 +24,7 @@ function setup() {
   };
   const views = makeCustomerViews({ readModel, orders, fulfillments, downloads, access });
 
-  const item: PricedItem = {
+  const item: DiscountedItem = {
     product_id: "prod-ledger",
     product_name: "Ledger",
     variant: "regular",
@@ -36,6 +36,7 @@ function setup() {
     amount: 4900,
     trial_days: null,
     due_today: 4900,
+    discount: 0,
     delivery_model: "self_hosted_license",
     fulfillment_driver: "license_download",
     options: {},
@@ -47,7 +48,15 @@ function setup() {
       gateway_environment: "sandbox",
       tax_behavior: "exclusive",
       metadata: "{}",
-      totals: { items: [item], subtotal: 4900, total: 4900, due_today: 4900, currency: "EUR" },
+      totals: {
+        items: [item],
+        subtotal: 4900,
+        total: 4900,
+        due_today: 4900,
+        currency: "EUR",
+        discount_total: 0,
+        discount: null,
+      },
     });
 
   return { views, readModel, orders, fulfillments, downloads, subscriptions, anOrder };

@@ -16,6 +16,7 @@ const aPayment = (id: string, overrides: Partial<Payment> = {}): Payment => ({
   kind: "initial",
   amount: 4900,
   tax: 0,
+  discount: 0,
   currency: "USD",
   refunded_amount: 0,
   charged_back_amount: 0,

@@ -1,5 +1,5 @@
 import type { AuditEntry } from "../../../application/audit/ports.ts";
-import type { DiscountRepository } from "../../../application/discounts/ports.ts";
+import type { DiscountCodes, DiscountRepository } from "../../../application/discounts/ports.ts";
 import type { DiscountWithRedemptions } from "../../../domain/discounts/discount.ts";
 
 /** Discounts in memory, as the real table keeps them: one active discount per code, any case. */
@@ -51,8 +51,21 @@ export function createInMemoryDiscounts(clock: () => Date) {
       return disabled;
     },
   };
+  /** Holders are the redemptions counted (the fake has no open checkouts); paid customers are told. */
+  const paidCustomers = new Set<string>();
+  const codes: DiscountCodes = {
+    async findByCode(code) {
+      const found = activeWithCode(code);
+      if (!found) return undefined;
+      const { redemptions, ...discount } = found;
+      return { discount, holders: redemptions };
+    },
+    hasPaidOrder: async (customerId) => paidCustomers.has(customerId),
+  };
   return {
     ...repository,
+    codes,
+    customerPaid: (customerId: string) => paidCustomers.add(customerId),
     audit: () => [...audit],
     redeem(id: string, count: number) {
       const current = discounts.get(id);

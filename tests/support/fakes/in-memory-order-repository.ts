@@ -1,4 +1,5 @@
 import type { OrderDetails, OrderRepository } from "../../../application/checkout/ports.ts";
+import { discountPerRenewal } from "../../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../../domain/orders/order.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
@@ -53,6 +54,11 @@ export function createInMemoryOrderRepository(
         subtotal: input.totals.subtotal,
         total: input.totals.total,
         due_today: input.totals.due_today,
+        discount_id: input.totals.discount?.discount_id ?? null,
+        discount_code: input.totals.discount?.code ?? null,
+        discount_total: input.totals.discount_total,
+        discount_payments: input.totals.discount?.payments ?? null,
+        discount_renewal: discountPerRenewal(input.totals),
         payment_gateway: input.payment_gateway,
         gateway_environment: input.gateway_environment,
         metadata: input.metadata,

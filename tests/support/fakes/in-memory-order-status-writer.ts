@@ -24,6 +24,8 @@ const anItem = (order: Order, overrides: Partial<OrderItem>): OrderItem =>
 export function createInMemoryOrderStatusWriter() {
   let orders = new Map<string, Order>();
   let items = new Map<string, OrderItem[]>();
+  /** Orders whose discount code was counted as redeemed. */
+  const redemptions = new Set<string>();
 
   const get = (id: string): Order => {
     const order = orders.get(id);
@@ -64,6 +66,9 @@ export function createInMemoryOrderStatusWriter() {
     },
     async clearAttention(orderId) {
       change(orderId, { needs_attention: false, attention_reason: null });
+    },
+    async redeemDiscount(order) {
+      if (order.discount_id !== null) redemptions.add(order.id);
     },
     async expireUnpaid(placedBefore, limit) {
       const due = [...orders.values()]
@@ -132,6 +137,7 @@ export function createInMemoryOrderStatusWriter() {
     add,
     get,
     itemsOf: (orderId: string) => [...(items.get(orderId) ?? [])],
+    redeemed: (orderId: string) => redemptions.has(orderId),
     orderRepository,
     snapshot() {
       const saved = { orders: new Map(orders), items: new Map(items) };

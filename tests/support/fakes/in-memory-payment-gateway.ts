@@ -76,6 +76,7 @@ export function createInMemoryPaymentGateway(name: PaymentGatewayName, options: 
         expired.add(sessionId);
         return { closed_now: closed, status: "expired" };
       }),
+    retireDiscount: (discountId) => call("retireDiscount", [discountId], () => undefined),
     verifyWebhook: (request) =>
       call("verifyWebhook", [request], () => {
         throw new InvalidWebhookSignature("the in-memory gateway signs no webhooks");

@@ -31,6 +31,7 @@ export function createInMemoryPaymentLedger() {
       kind: "initial",
       amount: 4900,
       tax: 0,
+      discount: 0,
       currency: "EUR",
       refunded_amount: 0,
       charged_back_amount: 0,
@@ -63,7 +64,7 @@ export function createInMemoryPaymentLedger() {
       const taken = [...payments.values()].some(
         (p) => p.gateway === payment.gateway && p.payment_id === payment.payment_id,
       );
-      return taken ? undefined : add(payment);
+      return taken ? undefined : add({ ...payment, discount: payment.discount ?? 0 });
     },
     async find(gateway, pointer) {
       const ids = [pointer.payment_id, pointer.payment_intent_id].filter((id) => !!id);

@@ -16,6 +16,7 @@ describe("paid", () => {
       amount: 2900,
       tax: 0,
       pre_tax: 2900,
+      discount: 0,
       currency: "EUR",
       subscription: null,
     });
@@ -51,6 +52,7 @@ test.each(["transaction.completed", "transaction.paid"])("%s of a recurring char
     amount: 2900,
     tax: 0,
     pre_tax: 2900,
+    discount: 0,
     currency: "EUR",
     current_period_end: "2026-05-01T12:00:00Z",
   });
@@ -113,6 +115,7 @@ test("totals with tax: grand_total holds it, the amount before tax is subtotal l
     amount: 3451,
     tax: 551,
     pre_tax: 2900,
+    discount: 100,
   });
 });
 

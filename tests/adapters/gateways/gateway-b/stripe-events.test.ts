@@ -51,6 +51,7 @@ describe("checkout.session.completed", () => {
       amount: 4900,
       tax: 0,
       pre_tax: 4900,
+      discount: 0,
       currency: "USD",
       subscription: null,
     });
@@ -66,6 +67,7 @@ describe("checkout.session.completed", () => {
       amount: 5280,
       tax: 480,
       pre_tax: 4800,
+      discount: 200,
     });
   });
 
@@ -135,6 +137,7 @@ describe("invoice.paid", () => {
       amount: 2900,
       tax: 0,
       pre_tax: 2900,
+      discount: 0,
       currency: "EUR",
       current_period_end: "2026-04-01T12:00:00.000Z",
     });
@@ -172,6 +175,7 @@ describe("invoice.paid", () => {
       amount: 27900,
       tax: 0,
       pre_tax: 27900,
+      discount: 0,
       currency: "EUR",
     });
     const covered = anInvoice({ billing_reason: "subscription_update", amount_paid: 0, lines: { data: [proration] } });
