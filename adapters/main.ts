@@ -38,7 +38,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
   const provisioning = wireProvisioning(platform, { catalog: catalog.catalog });
   const licensing = wireLicensing(platform);
-  const discounts = wireDiscounts(platform);
+  const discounts = wireDiscounts(platform, { gateways: payments.gateways });
   const fulfillment = wireFulfillment(platform, { provisioning, licensing });
   const customers = wireCustomers(platform, { payments, fulfillment, licensing, checkout });
   const notifications = wireNotifications(platform, { mail, identity, checkout, customers, licensing });
@@ -55,6 +55,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     notifications,
     mail,
     outgoingWebhooks,
+    discounts,
   ];
   const operations = wireOperations(platform, {
     jobs: jobsOf(features),

@@ -1,4 +1,5 @@
 import type { DiscountRepository } from "../../application/discounts/ports.ts";
+import type { JobScheduler } from "../../application/shared/jobs.ts";
 import type { DiscountWithRedemptions } from "../../domain/discounts/discount.ts";
 import { isUuid } from "../shared/ids.ts";
 import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
@@ -13,7 +14,7 @@ const DISCOUNTS = (db: Queryable) => db`
          (select count(*)::int from discount_redemptions r where r.discount_id = d.id) as redemptions
   from discounts d`;
 
-export function createPostgresDiscounts(sql: Sql): DiscountRepository {
+export function createPostgresDiscounts(sql: Sql, jobsFor: (tx: Queryable) => JobScheduler): DiscountRepository {
   const find = async (id: string, db: Queryable = sql) => {
     if (!isUuid(id)) return undefined;
     const [found] = await db<DiscountWithRedemptions[]>`select * from (${DISCOUNTS(db)}) d where id = ${id}`;
@@ -85,12 +86,15 @@ export function createPostgresDiscounts(sql: Sql): DiscountRepository {
       });
     },
 
-    async disable(id, at, audit) {
+    async disable(id, at, audit, then) {
       if (!isUuid(id)) return undefined;
       return sql.begin(async (tx) => {
         const disabled = await tx`
           update discounts set disabled_at = ${at}, updated_at = now() where id = ${id} and disabled_at is null`;
-        if (disabled.count > 0) await createPostgresAuditLogWriter(tx).record(audit);
+        if (disabled.count > 0) {
+          await createPostgresAuditLogWriter(tx).record(audit);
+          await jobsFor(tx).enqueue(then);
+        }
         return find(id, tx);
       });
     },

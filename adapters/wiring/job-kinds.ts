@@ -1,4 +1,5 @@
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
+import { retireDiscountJob } from "../../application/discounts/jobs.ts";
 import { fulfillJob, fulfillmentActionJob, releaseHeldDeliveriesJob } from "../../application/fulfillment/jobs.ts";
 import { emailChangedJob, emailLinkJob, passwordResetJob } from "../../application/identity/jobs.ts";
 import { sendEmailJob } from "../../application/mail/jobs.ts";
@@ -16,6 +17,7 @@ export const JOB_TYPES = {
   [endGatewaySubscriptionJob.kind]: endGatewaySubscriptionJob,
   [settleRefundJob.kind]: settleRefundJob,
   [expireCheckoutJob.kind]: expireCheckoutJob,
+  [retireDiscountJob.kind]: retireDiscountJob,
   [fulfillJob.kind]: fulfillJob,
   [fulfillmentActionJob.kind]: fulfillmentActionJob,
   [releaseHeldDeliveriesJob.kind]: releaseHeldDeliveriesJob,

@@ -4,6 +4,7 @@ import { DiscountCodeTaken, DiscountDisabled, DiscountNotFound } from "../../dom
 import type { AuditEntry } from "../audit/ports.ts";
 import type { Clock } from "../shared/clock-and-log.ts";
 import type { PageRequest } from "../shared/ports.ts";
+import { retireDiscountJob } from "./jobs.ts";
 import type { DiscountFilter, DiscountRepository } from "./ports.ts";
 
 const entry = (
@@ -71,7 +72,12 @@ export function makeManageDiscounts(deps: {
     async disableDiscount(id: string, actorId: string) {
       const current = await get(id);
       if (current.disabled_at) return view(current);
-      const disabled = await deps.discounts.disable(id, deps.clock(), entry(actorId, "discount.disable", id, {}));
+      const disabled = await deps.discounts.disable(
+        id,
+        deps.clock(),
+        entry(actorId, "discount.disable", id, {}),
+        retireDiscountJob({ discount_id: id }),
+      );
       if (!disabled) throw new DiscountNotFound();
       return view(disabled);
     },

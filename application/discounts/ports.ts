@@ -5,6 +5,7 @@ import type {
   DiscountWithRedemptions,
 } from "../../domain/discounts/discount.ts";
 import type { AuditEntry } from "../audit/ports.ts";
+import type { NewJob } from "../shared/jobs.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 
 export interface DiscountFilter {
@@ -30,8 +31,11 @@ export interface DiscountRepository {
   list(filter: DiscountFilter, page: PageRequest): Promise<Page<DiscountWithRedemptions>>;
   /** Applies the change to a discount not disabled; undefined when there is none. */
   update(id: string, change: DiscountChange, audit: AuditEntry): Promise<DiscountWithRedemptions | undefined>;
-  /** Disables it (once; a second time changes nothing); undefined when there is no discount with the id. */
-  disable(id: string, at: Date, audit: AuditEntry): Promise<DiscountWithRedemptions | undefined>;
+  /**
+   * Disables it (once; a second time changes nothing), and in the same transaction enqueues `then`
+   * (its retirement at the gateways); undefined when there is no discount with the id.
+   */
+  disable(id: string, at: Date, audit: AuditEntry, then: NewJob): Promise<DiscountWithRedemptions | undefined>;
 }
 
 /** A code as a checkout looks it up, with what its conditions need to know. */

@@ -10,9 +10,10 @@ import {
   http,
   posProductFor,
   registerCustomer,
+  SANDBOX,
   useE2e,
 } from "../support/e2e.ts";
-import { simControl } from "../support/subscriptions.ts";
+import { atSandbox, simControl } from "../support/subscriptions.ts";
 
 const db = useTestDatabase();
 // Fifty checkouts race from one address for the last redemption: the address limit is not the subject here.
@@ -51,6 +52,20 @@ const orderRow = async (orderId: string) =>
     await db.current.sql<{ status: string; needs_attention: boolean; attention_reason: string | null }[]>`
       select status, needs_attention, attention_reason from orders where id = ${orderId}`
   )[0];
+
+/** Whether the gateway still offers the code's coupon or discount. */
+async function atTheGateway(gateway: Gateway, discountId: string): Promise<"offered" | "retired"> {
+  if (gateway === "gateway_b") {
+    const coupon = await fetch(`${e2e.sim.url}/gateway_b/v1/coupons/mkt_${discountId}`, {
+      headers: { authorization: `Bearer ${SANDBOX.GATEWAY_B_SANDBOX_API_KEY}` },
+    });
+    return coupon.status === 404 ? "retired" : "offered";
+  }
+  const listed = (await atSandbox(e2e, "gateway_a", "/discounts?per_page=200&status=active")) as {
+    custom_data: { marketplace_discount_id?: string } | null;
+  }[];
+  return listed.some((each) => each.custom_data?.marketplace_discount_id === discountId) ? "offered" : "retired";
+}
 
 const redemptions = async (discountId: string) =>
   (await http(e2e.url, "GET", `/api/admin/discounts/${discountId}`, { token: await adminToken(e2e) })).body
@@ -113,6 +128,21 @@ describe.each(GATEWAYS)("discount codes through %s", (gateway) => {
     expect((await fulfillmentsOf(db, orderId))[0]?.status).toBe("active");
     expect(await redemptions(discount.id)).toBe(1);
   }, 60_000);
+
+  test("disabling a code refuses it at checkout and retires it at the gateway", async () => {
+    const product = await createProduct(e2e, aLicenseProduct());
+    const discount = await aDiscount({ type: "percent", amount: 2000, duration: "once" });
+    const items = [{ product_id: product.id, variant: "regular" }];
+    const customer = await registerCustomer(e2e);
+    expect((await checkout(customer.token, items, gateway, discount.code)).status).toBe(201);
+    const disabled = await http(e2e.url, "POST", `/api/admin/discounts/${discount.id}/disable`, {
+      token: await adminToken(e2e),
+    });
+    expect(disabled.status).toBe(200);
+    const refused = await checkout(customer.token, items, gateway, discount.code);
+    expect(refused.body.errors[0]).toMatchObject({ path: "/discount_code", code: "DISCOUNT_NOT_FOUND" });
+    await eventually(async () => (await atTheGateway(gateway, discount.id)) === "retired", 8000, "retired");
+  }, 30_000);
 
   test("a refund of a discounted payment is capped at what was paid, not at the list price", async () => {
     const product = await createProduct(e2e, aLicenseProduct());

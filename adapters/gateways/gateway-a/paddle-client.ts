@@ -79,9 +79,8 @@ export function createPaddleGateway(deps: {
     expireCheckout: (transactionId) => cancelPaddleTransaction(send, transactionId),
 
     async retireDiscount(discountId) {
-      const settings = await deps.settings.resolve("gateway_a");
       const environment = await deps.settings.activeEnvironment("gateway_a");
-      await archivePaddleDiscounts(settings, environment, discountRefs, discountId);
+      await archivePaddleDiscounts(deps.settings, environment, discountRefs, discountId);
     },
 
     verifyWebhook(request) {

@@ -2,6 +2,7 @@ import type {
   CheckoutDiscount,
   GatewayDiscountRefs,
   GatewayRuntimeSettings,
+  GatewaySettingsSource,
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
 import { WHOLE_PRICE_BASIS_POINTS } from "../../../domain/discounts/discount.ts";
@@ -95,12 +96,16 @@ export async function ensurePaddleDiscount(
 
 /** Archives every Paddle discount made for the code in this environment; one Paddle does not know is gone already. */
 export async function archivePaddleDiscounts(
-  settings: GatewayRuntimeSettings,
+  source: GatewaySettingsSource,
   environment: GatewayEnvironment,
   refs: GatewayDiscountRefs,
   discountId: string,
 ): Promise<void> {
-  for (const remoteId of await refs.list(discountId, "gateway_a", environment)) {
+  const made = await refs.list(discountId, "gateway_a", environment);
+  // Nothing was made there: nothing to ask, even of a gateway not set up.
+  if (made.length === 0) return;
+  const settings = await source.resolve("gateway_a");
+  for (const remoteId of made) {
     try {
       await sendPaddle(settings, {
         method: "PATCH",

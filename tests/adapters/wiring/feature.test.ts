@@ -10,6 +10,7 @@ const every: MarketplaceJobHandlers = {
   end_gateway_subscription: done,
   settle_refund: done,
   expire_checkout: done,
+  retire_discount: done,
   fulfill: done,
   fulfillment_action: done,
   release_held_deliveries: done,

@@ -20,6 +20,7 @@ describe("the job kinds", () => {
       "password_reset",
       "payment_event",
       "release_held_deliveries",
+      "retire_discount",
       "send_email",
       "settle_refund",
       "webhook_delivery",

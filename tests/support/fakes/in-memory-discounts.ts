@@ -1,11 +1,14 @@
 import type { AuditEntry } from "../../../application/audit/ports.ts";
 import type { DiscountCodes, DiscountRepository } from "../../../application/discounts/ports.ts";
+import type { NewJob } from "../../../application/shared/jobs.ts";
 import type { DiscountWithRedemptions } from "../../../domain/discounts/discount.ts";
 
 /** Discounts in memory, as the real table keeps them: one active discount per code, any case. */
 export function createInMemoryDiscounts(clock: () => Date) {
   const discounts = new Map<string, DiscountWithRedemptions>();
   const audit: AuditEntry[] = [];
+  /** What each disabling enqueued in its transaction. */
+  const jobs: NewJob[] = [];
   const activeWithCode = (code: string) =>
     [...discounts.values()].find((d) => d.disabled_at === null && d.code.toLowerCase() === code.toLowerCase());
   const repository: DiscountRepository = {
@@ -41,13 +44,14 @@ export function createInMemoryDiscounts(clock: () => Date) {
       audit.push(entry);
       return updated;
     },
-    async disable(id, at, entry) {
+    async disable(id, at, entry, then) {
       const current = discounts.get(id);
       if (!current) return undefined;
       if (current.disabled_at) return current;
       const disabled = { ...current, disabled_at: at };
       discounts.set(id, disabled);
       audit.push(entry);
+      jobs.push(then);
       return disabled;
     },
   };
@@ -67,6 +71,7 @@ export function createInMemoryDiscounts(clock: () => Date) {
     codes,
     customerPaid: (customerId: string) => paidCustomers.add(customerId),
     audit: () => [...audit],
+    jobs: () => [...jobs],
     redeem(id: string, count: number) {
       const current = discounts.get(id);
       if (current) discounts.set(id, { ...current, redemptions: current.redemptions + count });
