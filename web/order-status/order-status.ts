@@ -169,7 +169,10 @@ function render(
 ): boolean {
   byId("order-id").textContent = order.id;
   byId("order-status").textContent = humanize(order.status);
-  byId("order-total").textContent = formatMoney(order.total, order.currency);
+  byId("order-total").textContent =
+    order.discount_code && order.discount_total > 0
+      ? `${formatMoney(order.total, order.currency)} (code ${order.discount_code}: ${formatMoney(order.discount_total, order.currency)} off)`
+      : formatMoney(order.total, order.currency);
   const rows = order.items.map((item) => {
     const shown = dashboardItems.find((d) => d.order_item_id === item.id);
     const status = shown?.status ?? item.fulfillment?.status ?? "pending_payment";

@@ -34,7 +34,12 @@ const orderLink = (page: Page, orderId: string) => page.getByRole("link", { name
 async function adminOrder(orderId: string) {
   const found = await http(e2e.url, "GET", `/api/admin/orders/${orderId}`, { token });
   expect(found.status).toBe(200);
-  return found.body as { status: string; needs_attention: boolean; refunds: { amount: number }[] };
+  return found.body as {
+    status: string;
+    needs_attention: boolean;
+    refunds: { amount: number }[];
+    payments: { amount: number }[];
+  };
 }
 
 /** A license bought and delivered through `gateway`: $49.00 paid. */
@@ -159,6 +164,40 @@ describe.skipIf(!hasChromium)("the Orders pages", () => {
     const after = await adminOrder(orderId);
     expect(after.status).toBe("partially_refunded");
     expect(after.refunds.map((refund) => refund.amount)).toEqual([1050]);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(watched.errorsOn(e2e.url)).toEqual([]);
+    await page.close();
+  }, 60_000);
+  test("an order placed with a discount code shows the code, what it took off and each payment's discount", async () => {
+    const product = await createProduct(e2e, aLicenseProduct());
+    const code = `PAGE${crypto.randomUUID().slice(0, 6)}`;
+    const made = await http(e2e.url, "POST", "/api/admin/discounts", {
+      token,
+      body: { code, type: "fixed", amount: 900, duration: "once" },
+    });
+    expect(made.status).toBe(201);
+    const customer = await registerCustomer(e2e);
+    const opened = await http(e2e.url, "POST", "/api/checkout/create", {
+      token: customer.token,
+      body: {
+        items: [{ product_id: product.id, variant: "regular" }],
+        payment_gateway: "gateway_b",
+        discount_code: code,
+      },
+    });
+    expect(opened.status).toBe(201);
+    await fetch(`${e2e.sim.url}/checkout/gateway_b/${opened.body.checkout.session_id}/pay`, { method: "POST" });
+    const orderId = opened.body.order_id as string;
+    await eventually(async () => (await adminOrder(orderId)).payments.length === 1, 8000, "the payment");
+    const page = await browser.newPage();
+    const watched = watchPage(page);
+    await signIn(page, e2e.url, "admin", admin, `/orders/${orderId}`);
+    const discount = page.locator("#order-discount");
+    await discount.waitFor();
+    expect(await discount.textContent()).toBe(`${code}: $9.00 off $49.00`);
+    const row = page.getByRole("region", { name: "Payments" }).getByRole("row").nth(1);
+    const cells = await row.locator("td").allTextContents();
+    expect(cells.slice(2, 4)).toEqual(["$40.00", "$9.00"]);
     expect(await seriousViolations(page)).toEqual([]);
     expect(watched.errorsOn(e2e.url)).toEqual([]);
     await page.close();

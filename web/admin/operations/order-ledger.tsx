@@ -55,7 +55,7 @@ export function PaymentTable(props: { order: Order }) {
   return (
     <TableBox
       label="Payments"
-      columns={["Gateway's payment", "Kind", "Amount", "Tax", "Refunded", "Charged back", "Received"]}
+      columns={["Gateway's payment", "Kind", "Amount", "Discount", "Tax", "Refunded", "Charged back", "Received"]}
     >
       <tbody>
         {order.payments.map((payment) => (
@@ -65,6 +65,7 @@ export function PaymentTable(props: { order: Order }) {
             </td>
             <td>{payment.kind}</td>
             <td>{formatMoney(payment.amount, payment.currency)}</td>
+            <td>{formatMoney(payment.discount, payment.currency)}</td>
             <td>{formatMoney(payment.tax, payment.currency)}</td>
             <td>{formatMoney(payment.refunded_amount, payment.currency)}</td>
             <td>{formatMoney(payment.charged_back_amount, payment.currency)}</td>

@@ -69,6 +69,20 @@ function OrderSummary(props: { order: Order }) {
       <dd>
         {formatMoney(order.total, order.currency)} (tax {order.tax_behavior === "inclusive" ? "included" : "on top"})
       </dd>
+      {order.discount_code ? (
+        <>
+          <dt>Discount</dt>
+          <dd id="order-discount">
+            <code>{order.discount_code}</code>: {formatMoney(order.discount_total, order.currency)} off{" "}
+            {formatMoney(order.subtotal, order.currency)}
+            {order.discount_payments === null
+              ? ", on every payment"
+              : order.discount_payments > 1
+                ? `, on the first ${order.discount_payments} payments`
+                : ""}
+          </dd>
+        </>
+      ) : null}
       <dt>Gateway</dt>
       <dd>
         {GATEWAY_NAMES[order.payment_gateway]}, {order.gateway_environment}
