@@ -89,6 +89,16 @@ function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFi
   return { guest: { email: body.email, name: body.name } };
 }
 
+/**
+ * An answer stored before checkouts carried a discount is replayed as one without a discount: the
+ * same `Idempotency-Key` gives the same checkout, in today's shape.
+ */
+const withDiscountFields = (body: CheckoutResponse): CheckoutResponse => ({
+  ...body,
+  discount_total: body.discount_total ?? 0,
+  discount: body.discount ?? null,
+});
+
 const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): CheckoutRequest => cart;
 
 const Money = (description: string) => Int({ description: `${description}, in minor units of \`currency\`` });
@@ -189,7 +199,7 @@ export function createCheckoutRoutes(
         const result = await deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields), key);
         set.status = result.status;
         if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return result.body;
+        return withDiscountFields(result.body);
       },
       {
         optionalAuth: "customer",
@@ -211,7 +221,7 @@ export function createCheckoutRoutes(
         const result = await deps.upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"]);
         set.status = result.status;
         if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return result.body;
+        return withDiscountFields(result.body);
       },
       {
         auth: "customer",

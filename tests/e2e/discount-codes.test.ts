@@ -221,6 +221,16 @@ describe("codes that cannot be used", () => {
     expect(unknown.body.errors[0]).toMatchObject({ path: "/discount_code", code: "DISCOUNT_NOT_FOUND" });
   }, 30_000);
 
+  test("checkouts racing with a code no gateway has seen yet all open, and Stripe gets one coupon", async () => {
+    const product = await createProduct(e2e, aLicenseProduct());
+    const discount = await aDiscount({ type: "percent", amount: 1000, duration: "once" });
+    const buyers = await Promise.all(Array.from({ length: 10 }, () => registerCustomer(e2e)));
+    const items = [{ product_id: product.id, variant: "regular" }];
+    const answers = await Promise.all(buyers.map((buyer) => checkout(buyer.token, items, "gateway_b", discount.code)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(await atTheGateway("gateway_b", discount.id)).toBe("offered");
+  }, 30_000);
+
   test("50 checkouts racing for the last redemption: exactly one gets it", async () => {
     const product = await createProduct(e2e, aLicenseProduct());
     const discount = await aDiscount({ type: "percent", amount: 5000, duration: "once", max_redemptions: 2 });

@@ -16,7 +16,8 @@ const notFound = (error: unknown) => error instanceof UpstreamRejected && error.
 /**
  * The discount's coupon, looked up first and created when Stripe does not know it: a percentage
  * (`percent_off`, up to two decimals) or an amount (`amount_off` in `currency`), for the same
- * `duration` and `duration_in_months`. Returns the coupon id for `discounts[0][coupon]`.
+ * `duration` and `duration_in_months`. Returns the coupon id for `discounts[0][coupon]`. Checkouts
+ * racing to create it all succeed: one makes it, the others are told it exists.
  */
 export async function ensureStripeCoupon(send: Send, discount: CheckoutDiscount): Promise<string> {
   const id = stripeCouponId(discount.discount_id);
@@ -42,7 +43,8 @@ export async function ensureStripeCoupon(send: Send, discount: CheckoutDiscount)
         duration_in_months: discount.duration_in_months ?? undefined,
         metadata: { marketplace_discount_id: discount.discount_id },
       },
-      idempotencyKey: `coupon-${id}`,
+      // No idempotency key: checkouts racing to create it would meet Stripe's 409 for a key in use.
+      // The id is the guard, and Stripe refuses a second coupon with it.
     });
   } catch (error) {
     // Made meanwhile by another checkout: the coupon exists, which is all this needs.

@@ -180,6 +180,18 @@ describe("Idempotency-Key", () => {
     expect(calls).toHaveLength(1);
   });
 
+  test("an answer stored before checkouts carried a discount replays in today's shape", async () => {
+    const license = await product(aLicenseProduct());
+    const body = { items: [{ product_id: license.id, variant: "regular" }] };
+    const first = await checkout(body, { "idempotency-key": "order-before-discounts" });
+    const { discount_total: _, discount: __, ...stored } = first.body;
+    await db.current.sql`
+      update idempotency_keys set response = ${db.current.sql.json(stored)} where key = 'order-before-discounts'`;
+    const replay = await checkout(body, { "idempotency-key": "order-before-discounts" });
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual({ ...stored, discount_total: 0, discount: null });
+  });
+
   test("the same key with another body is a 422", async () => {
     const license = await product(aLicenseProduct());
     await checkout({ items: [{ product_id: license.id, variant: "regular" }] }, { "idempotency-key": "order-2" });
