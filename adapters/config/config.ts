@@ -79,6 +79,8 @@ export interface Config {
   readonly planChanges: Readonly<Record<"gateway_a" | "gateway_b", PlanChangeSetting>>;
   /** How long an order waits for its payment before the minute tick expires it and its checkout. */
   readonly checkoutExpiryMinutes: number;
+  /** How long an unpaid order holds a redemption of a discount code with `max_redemptions`. */
+  readonly discountHoldMinutes: number;
   /** PKCS#8 PEM of the Ed25519 license signing key; generated under `dataDir` outside production when unset. */
   readonly licenseSigningKey: string | undefined;
   /** Per-client limits of sign-in, public license checks, webhooks and checkout. */
@@ -204,6 +206,7 @@ export function loadConfig(env: Env): Config {
     licenseUpgradeGraceHours: integer(env, "LICENSE_UPGRADE_GRACE_HOURS", 72, 0, 24 * 366),
     planChanges: { gateway_a: planChanges(env, "GATEWAY_A"), gateway_b: planChanges(env, "GATEWAY_B") },
     checkoutExpiryMinutes: integer(env, "CHECKOUT_EXPIRY_MINUTES", 1440, 1, 366 * 24 * 60),
+    discountHoldMinutes: integer(env, "DISCOUNT_HOLD_MINUTES", 60, 1, 366 * 24 * 60),
     licenseSigningKey: licenseKey(env, nodeEnv),
     installDomain: text(env, "INSTALL_DOMAIN") ?? "installs.localhost",
     rateLimits: rateLimits(env),

@@ -53,13 +53,17 @@ export function createPostgresOrderStatusWriter(sql: Queryable): OrderStatusWrit
         on conflict (order_id) do nothing`;
     },
 
-    async expireUnpaid(placedBefore, limit) {
+    async expireUnpaid(placedBefore, limit, holdBefore = placedBefore) {
       const unpaid = sourcesFor("expired");
       const expired = await sql<Order[]>`
         update orders set status = ${targetOf("expired")}, updated_at = now()
         where id in (
-          select id from orders where status in ${sql(unpaid)} and created_at < ${placedBefore}
-          order by created_at limit ${limit} for update skip locked)
+          select o.id from orders o
+          where o.status in ${sql(unpaid)} and (
+            o.created_at < ${placedBefore}
+            or (o.created_at < ${holdBefore} and o.discount_id in (
+              select d.id from discounts d where d.max_redemptions is not null)))
+          order by o.created_at limit ${limit} for update of o skip locked)
         and status in ${sql(unpaid)}
         returning ${columnList(sql, ORDER_COLUMNS)}`;
       return [...expired];

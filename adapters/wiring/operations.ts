@@ -57,7 +57,12 @@ export function wireOperations(
     log: logger,
     graceHours: config.subscriptionGraceHours,
     releaseIdleMachines: work.releaseIdleMachines,
-    expireUnpaidOrders: makeExpireUnpaidOrders({ uow, log: logger, minutes: config.checkoutExpiryMinutes }),
+    expireUnpaidOrders: makeExpireUnpaidOrders({
+      uow,
+      log: logger,
+      minutes: config.checkoutExpiryMinutes,
+      discountHoldMinutes: config.discountHoldMinutes,
+    }),
     cleanupJobs: async () =>
       (await deleteDoneJobs(sql, { olderThanDays: 7 })) + (await pruneHistory(sql, { olderThanDays: 30 })),
     ...(watch

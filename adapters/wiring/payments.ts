@@ -33,7 +33,11 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const hosts = config.gatewayHosts;
   const settings = createGatewaySettingsSource({ repository, secrets, changes, hosts });
   const guarded = withOutboundGuard(settings, outbound);
-  const paddle = createPaddleGateway({ settings: guarded, discountRefs: createPostgresGatewayDiscountRefs(sql) });
+  const paddle = createPaddleGateway({
+    settings: guarded,
+    discountRefs: createPostgresGatewayDiscountRefs(sql),
+    mutex,
+  });
   const gateways = { gateway_a: paddle, gateway_b: createStripeGateway({ settings: guarded }) };
   const orders = createPostgresOrderRepository(sql);
   const refs = createPostgresGatewayProductRefs(sql);

@@ -9,7 +9,8 @@ import type { OrderRepository } from "./ports.ts";
 const BATCH = 100;
 
 /**
- * The minute tick's part: every order still unpaid `minutes` after it was placed becomes `expired`,
+ * The minute tick's part: every order still unpaid `minutes` after it was placed (or
+ * `discountHoldMinutes`, when it holds a limited code's redemption) becomes `expired`,
  * and a job closes its checkout at the gateway, in the same transaction. The gateway is called by
  * the job, never here: an outage delays the closing (the job retries), and loses nothing.
  */
@@ -17,13 +18,20 @@ export function makeExpireUnpaidOrders(deps: {
   readonly uow: UnitOfWork;
   readonly log: Log;
   readonly minutes: number;
+  /**
+   * How long an unpaid order holds one of a limited code's redemptions: then it expires, sooner
+   * than `minutes`, and the redemption is free for another checkout.
+   */
+  readonly discountHoldMinutes?: number;
 }) {
   return async function expireUnpaidOrders(now: Date): Promise<number> {
     const placedBefore = new Date(now.getTime() - deps.minutes * 60_000);
+    const holdMinutes = Math.min(deps.minutes, deps.discountHoldMinutes ?? deps.minutes);
+    const holdBefore = new Date(now.getTime() - holdMinutes * 60_000);
     let expired = 0;
     for (;;) {
       const batch = await deps.uow.run(async (scope) => {
-        const orders = await scope.orders.expireUnpaid(placedBefore, BATCH);
+        const orders = await scope.orders.expireUnpaid(placedBefore, BATCH, holdBefore);
         for (const order of orders) {
           await scope.jobs.enqueue(expireCheckoutJob({ order_id: order.id }));
         }

@@ -126,6 +126,8 @@ export interface OrderStatusWriter {
   /**
    * Moves up to `limit` orders placed before `placedBefore` and still unpaid to `expired`, oldest
    * first, skipping any another transaction holds (a payment being recorded); returns them moved.
+   * An order holding one of a limited discount code's redemptions expires once placed before
+   * `holdBefore`, so that abandoned checkouts give the redemption back sooner.
    */
-  expireUnpaid(placedBefore: Date, limit: number): Promise<Order[]>;
+  expireUnpaid(placedBefore: Date, limit: number, holdBefore?: Date): Promise<Order[]>;
 }

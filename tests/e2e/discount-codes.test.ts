@@ -53,6 +53,15 @@ const orderRow = async (orderId: string) =>
       select status, needs_attention, attention_reason from orders where id = ${orderId}`
   )[0];
 
+/** The Paddle discounts made for a code, active or archived. */
+async function paddleDiscountsOf(discountId: string) {
+  const listed = (await atSandbox(e2e, "gateway_a", "/discounts?per_page=200")) as {
+    id: string;
+    custom_data: { marketplace_discount_id?: string } | null;
+  }[];
+  return listed.filter((each) => each.custom_data?.marketplace_discount_id === discountId).map((each) => each.id);
+}
+
 /** Whether the gateway still offers the code's coupon or discount. */
 async function atTheGateway(gateway: Gateway, discountId: string): Promise<"offered" | "retired"> {
   if (gateway === "gateway_b") {
@@ -221,15 +230,20 @@ describe("codes that cannot be used", () => {
     expect(unknown.body.errors[0]).toMatchObject({ path: "/discount_code", code: "DISCOUNT_NOT_FOUND" });
   }, 30_000);
 
-  test("checkouts racing with a code no gateway has seen yet all open, and Stripe gets one coupon", async () => {
-    const product = await createProduct(e2e, aLicenseProduct());
-    const discount = await aDiscount({ type: "percent", amount: 1000, duration: "once" });
-    const buyers = await Promise.all(Array.from({ length: 10 }, () => registerCustomer(e2e)));
-    const items = [{ product_id: product.id, variant: "regular" }];
-    const answers = await Promise.all(buyers.map((buyer) => checkout(buyer.token, items, "gateway_b", discount.code)));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
-    expect(await atTheGateway("gateway_b", discount.id)).toBe("offered");
-  }, 30_000);
+  test.each(GATEWAYS)(
+    "checkouts racing with a code %s has not seen yet all open, and it makes one discount",
+    async (gateway) => {
+      const product = await createProduct(e2e, aLicenseProduct());
+      const discount = await aDiscount({ type: "percent", amount: 1000, duration: "once" });
+      const buyers = await Promise.all(Array.from({ length: 10 }, () => registerCustomer(e2e)));
+      const items = [{ product_id: product.id, variant: "regular" }];
+      const answers = await Promise.all(buyers.map((buyer) => checkout(buyer.token, items, gateway, discount.code)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+      expect(await atTheGateway(gateway, discount.id)).toBe("offered");
+      if (gateway === "gateway_a") expect(await paddleDiscountsOf(discount.id)).toHaveLength(1);
+    },
+    30_000,
+  );
 
   test("50 checkouts racing for the last redemption: exactly one gets it", async () => {
     const product = await createProduct(e2e, aLicenseProduct());

@@ -5,6 +5,8 @@ import type {
   PaymentGateway,
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse } from "../../../application/shared/errors.ts";
+import type { Mutex } from "../../../application/shared/ports.ts";
+import { createInProcessMutex } from "../../signals/in-process-mutex.ts";
 import { signingEnvironment } from "../webhook-environments.ts";
 import { createPaddleCatalog } from "./paddle-catalog.ts";
 import { cancelPaddleTransaction } from "./paddle-checkout-expiry.ts";
@@ -37,10 +39,13 @@ export function createPaddleGateway(deps: {
    * process only (each is still found again at Paddle by its `custom_data`).
    */
   discountRefs?: GatewayDiscountRefs;
+  /** One maker of a code's Paddle discount at a time, across instances (Paddle has no idempotency keys). */
+  mutex?: Mutex;
   now?: () => number;
 }): PaymentGateway & GatewayCatalog {
   const now = deps.now ?? Date.now;
   const discountRefs: GatewayDiscountRefs = deps.discountRefs ?? discountRefsInMemory();
+  const mutex: Mutex = deps.mutex ?? createInProcessMutex();
   const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
   const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
   const cancel = async (id: string, effective_from: "immediately" | "next_billing_period") => {
@@ -59,7 +64,7 @@ export function createPaddleGateway(deps: {
         ? await ensurePaddleDiscount(
             settings,
             await deps.settings.activeEnvironment("gateway_a"),
-            discountRefs,
+            { refs: discountRefs, mutex },
             request.discount,
           )
         : null;

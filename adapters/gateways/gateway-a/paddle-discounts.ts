@@ -5,6 +5,7 @@ import type {
   GatewaySettingsSource,
 } from "../../../application/payments/ports.ts";
 import { UpstreamBadResponse, UpstreamRejected } from "../../../application/shared/errors.ts";
+import type { Mutex } from "../../../application/shared/ports.ts";
 import { WHOLE_PRICE_BASIS_POINTS } from "../../../domain/discounts/discount.ts";
 import type { GatewayEnvironment } from "../../../domain/payments/gateway-event.ts";
 import { isRecord } from "../../../domain/shared/is-record.ts";
@@ -80,18 +81,24 @@ async function lookUp(settings: GatewayRuntimeSettings, discountId: string, slot
 export async function ensurePaddleDiscount(
   settings: GatewayRuntimeSettings,
   environment: GatewayEnvironment,
-  refs: GatewayDiscountRefs,
+  { refs, mutex }: { readonly refs: GatewayDiscountRefs; readonly mutex: Mutex },
   discount: CheckoutDiscount,
 ): Promise<string> {
   const slot = slotOf(discount);
   const stored = await refs.find(discount.discount_id, "gateway_a", environment, slot);
   if (stored !== undefined) return stored;
-  const id =
-    (await lookUp(settings, discount.discount_id, slot)) ??
-    idOf(
-      (await sendPaddle(settings, { method: "POST", target: "/discounts", body: discountBody(discount, slot) })).data,
-    );
-  return refs.put(discount.discount_id, "gateway_a", environment, slot, id);
+  // Paddle takes no idempotency key: checkouts racing to make the same discount take turns, and
+  // the ones after the first find its id stored.
+  return mutex.withLock(`paddle-discount:${environment}:${discount.discount_id}:${slot}`, async () => {
+    const made = await refs.find(discount.discount_id, "gateway_a", environment, slot);
+    if (made !== undefined) return made;
+    const id =
+      (await lookUp(settings, discount.discount_id, slot)) ??
+      idOf(
+        (await sendPaddle(settings, { method: "POST", target: "/discounts", body: discountBody(discount, slot) })).data,
+      );
+    return refs.put(discount.discount_id, "gateway_a", environment, slot, id);
+  });
 }
 
 /** Archives every Paddle discount made for the code in this environment; one Paddle does not know is gone already. */

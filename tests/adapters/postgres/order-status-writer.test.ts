@@ -67,4 +67,22 @@ describe("PostgresOrderLedger.expireUnpaid", () => {
       (await createPostgresOrderStatusWriter(db.current.sql).expireUnpaid(minutesAgo(60), 100)).map((o) => o.id),
     ).toEqual([id]);
   });
+
+  test("an order holding a limited code's redemption expires after the hold; one with an unlimited code waits", async () => {
+    const ledger = createPostgresOrderStatusWriter(db.current.sql);
+    const withCode = async (maxRedemptions: number | null) => {
+      const id = await anOrder("pending_payment", minutesAgo(90));
+      const [discount] = await db.current.sql<{ id: string }[]>`
+        insert into discounts (code, type, amount, duration, max_redemptions)
+        values (${`HOLD${crypto.randomUUID().slice(0, 8)}`}, 'percent', 1000, 'once', ${maxRedemptions}) returning id`;
+      await db.current.sql`
+        update orders set discount_id = ${discount?.id ?? null}, discount_code = 'HOLD' where id = ${id}`;
+      return id;
+    };
+    const limited = await withCode(5);
+    const unlimited = await withCode(null);
+    const expired = await ledger.expireUnpaid(minutesAgo(24 * 60), 100, minutesAgo(60));
+    expect(expired.map((order) => order.id)).toEqual([limited]);
+    expect(await statusOf(unlimited)).toBe("pending_payment");
+  });
 });

@@ -70,9 +70,14 @@ export function createInMemoryOrderStatusWriter() {
     async redeemDiscount(order) {
       if (order.discount_id !== null) redemptions.add(order.id);
     },
-    async expireUnpaid(placedBefore, limit) {
+    /** Every order with a code counts as holding a limited one: the fake keeps no discounts. */
+    async expireUnpaid(placedBefore, limit, holdBefore = placedBefore) {
       const due = [...orders.values()]
-        .filter((order) => canTake(order.status, "expired") && order.created_at < placedBefore)
+        .filter(
+          (order) =>
+            canTake(order.status, "expired") &&
+            (order.created_at < placedBefore || (order.discount_id !== null && order.created_at < holdBefore)),
+        )
         .sort((a, b) => a.created_at.getTime() - b.created_at.getTime())
         .slice(0, limit);
       return due.map((order) => change(order.id, { status: nextOrderStatus(order.status, "expired") }));
