@@ -47,6 +47,19 @@ export const SubscriptionBody = named(
       t.String({ description: "The interval the subscription moves to at `pending_at`, the end of the paid period" }),
     ),
     pending_at: NullableTime,
+    discount: t.Nullable(
+      t.Object(
+        {
+          code: t.String(),
+          currency: t.String(),
+          renewal_amount: Int({
+            description: "What each renewal costs before tax while the code lasts, in minor units",
+          }),
+          renewals_left: t.Nullable(Int({ description: "Renewals the code still lowers; null: every one" })),
+        },
+        { description: "The discount code the subscription was bought with, while it still lowers renewals" },
+      ),
+    ),
   }),
 );
 

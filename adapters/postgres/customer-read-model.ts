@@ -12,11 +12,26 @@ import type { Sql } from "./database.ts";
 const LIMIT = 500;
 
 export function createPostgresCustomerReadModel(sql: Sql): CustomerReadModel {
+  // A code's renewal terms: the renewing items' price less what it takes off, for the payments
+  // it still lowers (the first payment and the renewals so far counted).
   const subscriptionsOf = (customerId: string, id: string | null) => sql<CustomerSubscription[]>`
     select s.id, s.order_id, s.product_id, p.name as product_name, s.gateway, s.status, s.billing_interval,
            s.trial_ends_at, s.current_period_end, s.cancelled_at, s.cancel_at_period_end, s.pending_interval,
-           s.pending_at
+           s.pending_at,
+           case when o.discount_id is null or o.discount_renewal = 0
+                  or (o.discount_payments is not null and o.discount_payments <= paid.count) then null
+                else json_build_object(
+                  'code', o.discount_code,
+                  'currency', o.currency,
+                  'renewal_amount', renewing.amount - o.discount_renewal,
+                  'renewals_left', o.discount_payments - paid.count) end as discount
     from subscriptions s join products p on p.id = s.product_id
+    join orders o on o.id = s.order_id
+    cross join lateral (
+      select count(*)::int as count from payments pay where pay.order_id = o.id and pay.kind <> 'proration') paid
+    cross join lateral (
+      select coalesce(sum(i.amount), 0)::float8 as amount from order_items i
+      where i.order_id = o.id and i.billing_interval is not null) renewing
     where s.customer_id = ${customerId} and (${id}::uuid is null or s.id = ${id}::uuid)
     order by s.created_at desc limit ${LIMIT}`;
 

@@ -60,6 +60,15 @@ export interface CustomerSubscription {
   /** A plan change the gateway makes at `pending_at`, the end of the paid period; null without one. */
   readonly pending_interval: string | null;
   readonly pending_at: Date | null;
+  /** The discount code the subscription was bought with, while it still lowers renewals; else null. */
+  readonly discount: {
+    readonly code: string;
+    readonly currency: string;
+    /** What each renewal costs before tax while the code lasts (the order's renewing items). */
+    readonly renewal_amount: number;
+    /** Renewals it still lowers; null: every one. */
+    readonly renewals_left: number | null;
+  } | null;
 }
 
 export interface CustomerInstallation {

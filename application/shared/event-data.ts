@@ -11,6 +11,8 @@ export function orderEventData(order: Order): Record<string, unknown> {
     status: order.status,
     currency: order.currency,
     subtotal: order.subtotal,
+    discount_code: order.discount_code,
+    discount_total: order.discount_total,
     total: order.total,
     payment_gateway: order.payment_gateway,
     needs_attention: order.needs_attention,
@@ -32,6 +34,7 @@ export function orderItemsEventData(items: readonly OrderItem[]): Record<string,
     quantity: item.quantity,
     unit_price: item.unit_price,
     amount: item.amount,
+    discount: item.discount,
     delivery_model: item.delivery_model,
   }));
 }
@@ -44,6 +47,7 @@ export function paymentEventData(payment: Payment): Record<string, unknown> {
     kind: payment.kind,
     amount: payment.amount,
     tax: payment.tax,
+    discount: payment.discount,
     currency: payment.currency,
     refunded_amount: payment.refunded_amount,
   };

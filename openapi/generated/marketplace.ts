@@ -3374,6 +3374,15 @@ export interface components {
             pending_interval: string | null;
             /** Format: date-time */
             pending_at: string | null;
+            /** @description The discount code the subscription was bought with, while it still lowers renewals */
+            discount: {
+                code: string;
+                currency: string;
+                /** @description What each renewal costs before tax while the code lasts, in minor units */
+                renewal_amount: number;
+                /** @description Renewals the code still lowers; null: every one */
+                renewals_left: number | null;
+            } | null;
         };
         SubscriptionPage: {
             items: components["schemas"]["Subscription"][];

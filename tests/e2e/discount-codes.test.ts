@@ -125,10 +125,14 @@ describe.each(GATEWAYS)("discount codes through %s", (gateway) => {
     const orderId = opened.body.order_id as string;
     await eventually(async () => (await fulfillmentsOf(db, orderId))[0]?.status === "active", 5000, "delivery");
 
+    const mine = async () =>
+      (await http(e2e.url, "GET", "/api/subscriptions", { token: customer.token })).body.items[0].discount;
+    expect(await mine()).toEqual({ code: discount.code, currency: "USD", renewal_amount: 2100, renewals_left: 1 });
     for (let renewals = 1; renewals <= 3; renewals++) {
       await simControl(e2e, "/__sim/clock", { advance_seconds: 32 * DAY });
       await eventually(async () => (await ledger(orderId)).length === renewals + 1, 8000, `renewal ${renewals}`);
     }
+    expect(await mine()).toBeNull();
     const rows = await ledger(orderId);
     expect(rows.map((row) => row.kind)).toEqual(["initial", "renewal", "renewal", "renewal"]);
     expect(rows.map((row) => row.amount)).toEqual([2100, 2100, 3100, 3100]);

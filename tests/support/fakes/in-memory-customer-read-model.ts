@@ -45,6 +45,7 @@ export function createInMemoryCustomerReadModel(
         cancel_at_period_end: s.cancel_at_period_end,
         pending_interval: s.pending_interval,
         pending_at: s.pending_at,
+        discount: null,
       }));
 
   const readModel: CustomerReadModel = {

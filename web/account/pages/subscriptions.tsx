@@ -60,6 +60,19 @@ function UpdateCard(props: { subscription: Subscription }) {
 
 type PlanOptions = Schemas["PlanOptions"];
 
+/** What the discount code the subscription was bought with still takes off its renewals. */
+function DiscountNote(props: { subscription: Subscription }) {
+  const { discount } = props.subscription;
+  if (!discount) return null;
+  const left = discount.renewals_left;
+  const when = left === null ? "every renewal" : left === 1 ? "the next renewal" : `the next ${left} renewals`;
+  return (
+    <p class="note" data-discount={discount.code}>
+      Code {discount.code}: {formatMoney(discount.renewal_amount, discount.currency)} for {when}
+    </p>
+  );
+}
+
 /** What one plan would bill: at once (after the credit for unused time) and at each renewal. */
 function optionWords(option: PlanOptions["options"][number]): string {
   const renewal = `then ${formatMoney(option.next_amount, option.currency)} ${option.billing_interval}`;
@@ -151,6 +164,7 @@ export function Subscriptions() {
                     </td>
                     <td>
                       {humanize(subscription.billing_interval)}
+                      <DiscountNote subscription={subscription} />
                       {subscription.pending_interval ? (
                         <p class="note">
                           {humanize(subscription.pending_interval)} from {formatTime(subscription.pending_at)}
