@@ -1,8 +1,4 @@
-import {
-  DEFAULT_RETRY_SCHEDULE,
-  parseRetrySchedule,
-  type RetrySchedule,
-} from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import type { RetrySchedule } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payments/gateway-hosts.ts";
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
@@ -10,6 +6,7 @@ import { emailAddress, senderMailbox } from "./email-settings.ts";
 import { licenseKey } from "./license-key.ts";
 import { type PlanChangeSetting, planChanges } from "./plan-changes.ts";
 import { type RateLimits, rateLimits } from "./rate-limits.ts";
+import { retrySchedule } from "./retry-schedule.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
 
@@ -226,20 +223,6 @@ export function loadConfig(env: Env): Config {
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
     },
   };
-}
-
-function retrySchedule(env: Env, name: string): RetrySchedule {
-  const raw = text(env, name);
-  if (raw === undefined) return DEFAULT_RETRY_SCHEDULE;
-  const schedule = parseRetrySchedule(raw);
-  if (!schedule) {
-    throw new ConfigError(
-      name,
-      "must be up to 99 comma-separated waits such as 5s,5m,2h (ms, s, m, h or d; each up to 7d)",
-      raw,
-    );
-  }
-  return schedule;
 }
 
 function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string): GatewayDefaults {

@@ -2,15 +2,14 @@ import type { DiscountCodes } from "../../application/discounts/ports.ts";
 import { STATUSES_RELEASING_DISCOUNT } from "../../domain/discounts/apply.ts";
 import type { Discount } from "../../domain/discounts/discount.ts";
 import type { Sql } from "./database.ts";
+import { discountColumns } from "./discounts.ts";
 
 /** Codes as a checkout reads them: one indexed query, found or not. */
 export function createPostgresDiscountCodes(sql: Sql): DiscountCodes {
   return {
     async findByCode(code) {
       const [row] = await sql<(Discount & { holders: number })[]>`
-        select d.id, d.code, d.type, d.amount::float8 as amount, d.currency, d.duration, d.duration_in_months,
-               d.max_redemptions, d.starts_at, d.expires_at, d.product_ids::text[] as product_ids, d.variants,
-               d.first_purchase_only, d.disabled_at, d.created_at, d.updated_at,
+        select ${discountColumns(sql)},
                (select count(*)::int from orders o
                 where o.discount_id = d.id and o.status not in ${sql(STATUSES_RELEASING_DISCOUNT)}) as holders
         from discounts d

@@ -6,11 +6,15 @@ import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import { isUniqueViolation, type Queryable, type Sql } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
 
-/** Each discount with its redemptions counted, as one row; money as a number (below 2^53). */
+/** A discount's columns, of the alias `d`, as `Discount` has them; money as a number (below 2^53). */
+export const discountColumns = (db: Queryable) => db`
+  d.id, d.code, d.type, d.amount::float8 as amount, d.currency, d.duration, d.duration_in_months,
+  d.max_redemptions, d.starts_at, d.expires_at, d.product_ids::text[] as product_ids, d.variants,
+  d.first_purchase_only, d.disabled_at, d.created_at, d.updated_at`;
+
+/** Each discount with its redemptions counted, as one row. */
 const DISCOUNTS = (db: Queryable) => db`
-  select d.id, d.code, d.type, d.amount::float8 as amount, d.currency, d.duration, d.duration_in_months,
-         d.max_redemptions, d.starts_at, d.expires_at, d.product_ids::text[] as product_ids, d.variants,
-         d.first_purchase_only, d.disabled_at, d.created_at, d.updated_at,
+  select ${discountColumns(db)},
          (select count(*)::int from discount_redemptions r where r.discount_id = d.id) as redemptions
   from discounts d`;
 

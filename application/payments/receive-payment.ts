@@ -1,4 +1,4 @@
-import { expectedRenewal } from "../../domain/discounts/apply.ts";
+import { expectedFirstPayment, expectedRenewal } from "../../domain/discounts/apply.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { canTake } from "../../domain/orders/order-status.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../domain/payments/gateway-event.ts";
@@ -42,11 +42,11 @@ function bindingProblem(order: Order, event: Paid, environment: GatewayEnvironme
   return null;
 }
 
-function amountProblem(order: Order, event: Paid): string | null {
-  const expected = { amount: order.due_today, currency: order.currency, tax_behavior: order.tax_behavior };
-  if (paysExpected(event, expected)) return null;
+function amountProblem(order: Order, lines: number, event: Paid): string | null {
+  const amount = expectedFirstPayment(order, lines, event.discount);
+  if (paysExpected(event, { amount, currency: order.currency, tax_behavior: order.tax_behavior })) return null;
   const basis = order.tax_behavior === "exclusive" ? `${event.pre_tax} before tax` : `${event.amount} with tax`;
-  return `paid ${money(event.amount, event.currency)} (${basis}), expected ${money(order.due_today, order.currency)} ${order.tax_behavior} of tax`;
+  return `paid ${money(event.amount, event.currency)} (${basis}), expected ${money(amount, order.currency)} ${order.tax_behavior} of tax`;
 }
 
 /**
@@ -121,7 +121,9 @@ export function makePaymentReceivers(deps: {
     await scope.orders.redeemDiscount(order);
     const log = { order_id: order.id, payment_id: recorded.payment_id, gateway: event.gateway };
     const problem =
-      bindingProblem(order, event, context.environment) ?? amountProblem(order, event) ?? lateProblem(order, event);
+      bindingProblem(order, event, context.environment) ??
+      amountProblem(order, items.length, event) ??
+      lateProblem(order, event);
     if (problem) {
       if (canTake(order.status, "flagged")) await scope.orders.move(order, "flagged");
       await flagOrderForAttention(scope, order.id, problem);

@@ -189,6 +189,22 @@ export function applyDiscount(
   };
 }
 
+/**
+ * What the first payment of an order should be before tax, given the discount its gateway reports.
+ * The marketplace rounds a percentage once on the whole order; a gateway that rounds it line by line
+ * may differ by a cent a line at most. Within that, the gateway's figure is taken (the ledger records
+ * what it took off); beyond it, the order's own.
+ */
+export function expectedFirstPayment(
+  order: { readonly due_today: number; readonly discount_total: number; readonly discount_id: string | null },
+  lines: number,
+  reportedDiscount: number,
+): number {
+  if (order.discount_id === null) return order.due_today;
+  const difference = order.discount_total - reportedDiscount;
+  return Math.abs(difference) < Math.max(1, lines) ? order.due_today + difference : order.due_today;
+}
+
 /** What the code takes off each renewal while it lasts: 0 without a code or a discounted renewal. */
 export const discountPerRenewal = (totals: Pick<DiscountedTotals, "discount">): number => {
   const applied = totals.discount;

@@ -706,7 +706,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Per-item amounts, subtotal, total, due today (trial aware) and the gateway that would be used */
+        /** Per-item amounts, subtotal, discount, total, due today (trial aware) and the gateway that would be used; signed in, a first-purchase code is checked against the customer's orders */
         post: operations["postApiCheckoutCalculate"];
         delete?: never;
         options?: never;
@@ -4902,6 +4902,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];

@@ -5,6 +5,7 @@ import {
   discountedPayments,
   discountOf,
   discountPerRenewal,
+  expectedFirstPayment,
   expectedRenewal,
   shareOut,
 } from "../../../domain/discounts/apply.ts";
@@ -116,6 +117,17 @@ describe("a code applied to a checkout", () => {
     expect(applied.items.map((item) => item.discount)).toEqual([756, 244]);
     expect(applied.discount).toMatchObject({ payments: 2, renewal_amount: 2100, renewal_full_amount: 3100 });
     expect(discountPerRenewal(applied)).toBe(1000);
+  });
+
+  test("a first payment may differ from the order by the gateway's rounding, a cent a line at most", () => {
+    const order = { due_today: 8742, discount_total: 1249, discount_id: "d" };
+    // Three lines: a gateway rounding each line's share may take off 1,248 to 1,250.
+    expect(expectedFirstPayment(order, 3, 1250)).toBe(8741);
+    expect(expectedFirstPayment(order, 3, 1247)).toBe(8744);
+    expect(expectedFirstPayment(order, 3, 1246)).toBe(8742);
+    // One line: nothing to round differently.
+    expect(expectedFirstPayment(order, 1, 1250)).toBe(8742);
+    expect(expectedFirstPayment({ ...order, discount_id: null }, 3, 1250)).toBe(8742);
   });
 
   test("renewals are expected discounted while the code lasts, then at the full price", () => {

@@ -120,4 +120,30 @@ describe.skipIf(!hasChromium)("what an admin product's page says a customer is o
     expect(watched.errorsOn(e2e.url)).toEqual([refusedLoad("/api/admin/products/pricing-mappings/bulk")]);
     await page.close();
   }, 60_000);
+  test("with a discount code, the preview says what each variant costs with it, and why a code is refused", async () => {
+    const { id } = await createProduct(e2e, posProductFor(e2e, { default_payment_gateway: "gateway_b" }));
+    const code = `PREV${crypto.randomUUID().slice(0, 6)}`;
+    const made = await http(e2e.url, "POST", "/api/admin/discounts", {
+      token: token(),
+      body: { code, type: "fixed", amount: 1000, duration: "repeating", duration_in_months: 3 },
+    });
+    expect(made.status).toBe(201);
+    const { page, watched } = await openProduct(id);
+    const preview = section(page, "Checkout preview");
+    await preview.getByLabel("Discount code (optional)").fill(code.toLowerCase());
+    await page.getByRole("button", { name: "Preview checkout" }).click();
+    const monthly = preview.getByRole("row").filter({ hasText: /^monthly/ });
+    await monthly.waitFor();
+    expect(await monthly.getByRole("cell").last().textContent()).toBe(
+      "$21.00 ($10.00 off), then $21.00 for 2 more, $31.00 after",
+    );
+    await preview.getByLabel("Discount code (optional)").fill("NOSUCHCODE");
+    await page.getByRole("button", { name: "Preview checkout" }).click();
+    await monthly.getByRole("cell").last().filter({ hasText: "The code is not a discount code." }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    // The refused code's 422 for each variant, which the browser reports as a failed load; nothing else.
+    const refused = refusedLoad("/api/checkout/calculate");
+    expect(watched.errorsOn(e2e.url)).toEqual([refused, refused]);
+    await page.close();
+  }, 60_000);
 });
