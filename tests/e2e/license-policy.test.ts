@@ -49,10 +49,18 @@ describe("the activation policy", () => {
 
   test("two hundred concurrent activations of a 5-seat floating pool yield exactly 5 machines", async () => {
     const { key } = await aLicense({ max_activations: 1, floating: true, heartbeat_seconds: 600 }, 5);
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => call("activate", { license_key: key, fingerprint: `fp-${i}` })),
-    );
+    // A client told 503 (the database busy past its connect time-out on a loaded machine) asks again,
+    // as Retry-After says; what is under test is that no answer hands out a sixth seat.
+    const activate = async (fingerprint: string) => {
+      for (let attempt = 1; ; attempt++) {
+        const answer = await call("activate", { license_key: key, fingerprint });
+        if (answer.status !== 503 || attempt === 3) return answer;
+        await Bun.sleep(500);
+      }
+    };
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, i) => activate(`fp-${i}`)));
     const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status !== 200 && status !== 409)).toEqual([]);
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 409)).toHaveLength(195);
     const refused = answers.find((answer) => answer.status === 409);
