@@ -1,8 +1,17 @@
+import type { PendingQuery, Row } from "postgres";
 import type { DiscountCodes } from "../../application/discounts/ports.ts";
 import { STATUSES_RELEASING_DISCOUNT } from "../../domain/discounts/apply.ts";
 import type { Discount } from "../../domain/discounts/discount.ts";
-import type { Sql } from "./database.ts";
+import type { Queryable, Sql } from "./database.ts";
 import { discountColumns } from "./discounts.ts";
+
+/**
+ * How many orders hold a discount's redemptions: paid ones and open checkouts; one that failed,
+ * expired or was cancelled holds nothing. `discountId` is a value or a column of the outer query.
+ */
+export const holdersOf = (db: Queryable, discountId: string | PendingQuery<Row[]>) => db`
+  (select count(*)::int from orders o
+   where o.discount_id = ${discountId} and o.status not in ${db(STATUSES_RELEASING_DISCOUNT)})`;
 
 /** Codes as a checkout reads them: one indexed query, found or not. */
 export function createPostgresDiscountCodes(sql: Sql): DiscountCodes {
@@ -10,8 +19,7 @@ export function createPostgresDiscountCodes(sql: Sql): DiscountCodes {
     async findByCode(code) {
       const [row] = await sql<(Discount & { holders: number })[]>`
         select ${discountColumns(sql)},
-               (select count(*)::int from orders o
-                where o.discount_id = d.id and o.status not in ${sql(STATUSES_RELEASING_DISCOUNT)}) as holders
+               ${holdersOf(sql, sql`d.id`)} as holders
         from discounts d
         where lower(d.code) = lower(${code}) and d.disabled_at is null`;
       if (!row) return undefined;

@@ -1,13 +1,14 @@
 import type { OrderDetails, OrderItemPlan, OrderRepository, RefundRecord } from "../../application/checkout/ports.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { CustomerNotFound } from "../../domain/checkout/errors.ts";
-import { discountPerRenewal, discountRefused, STATUSES_RELEASING_DISCOUNT } from "../../domain/discounts/apply.ts";
+import { discountPerRenewal, discountRefused } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { NEW_ORDER_STATUS, sourcesFor, targetOf } from "../../domain/orders/order-status.ts";
 import type { Dispute, Payment } from "../../domain/payments/payment.ts";
 import { isUuid } from "../shared/ids.ts";
 import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
+import { holdersOf } from "./discount-codes.ts";
 import { newestFirst } from "./keyset-page.ts";
 import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
 
@@ -61,7 +62,7 @@ export const ITEM_COLUMNS = [
 /**
  * Takes one of a discount's redemptions for a new order, under the discount's row lock: the paid
  * orders and the open checkouts holding it are counted, so that concurrent checkouts cannot pass
- * `max_redemptions` between them. A checkout that failed, expired or was cancelled holds nothing.
+ * `max_redemptions` between them.
  */
 async function holdDiscount(tx: Queryable, discountId: string) {
   const [discount] = await tx<{ max_redemptions: number | null; usable: boolean }[]>`
@@ -69,9 +70,7 @@ async function holdDiscount(tx: Queryable, discountId: string) {
     from discounts where id = ${discountId} for update`;
   if (!discount?.usable) throw discountRefused("DISCOUNT_EXPIRED");
   if (discount.max_redemptions === null) return;
-  const [held] = await tx<{ count: number }[]>`
-    select count(*)::int as count from orders
-    where discount_id = ${discountId} and status not in ${tx(STATUSES_RELEASING_DISCOUNT)}`;
+  const [held] = await tx<{ count: number }[]>`select ${holdersOf(tx, discountId)} as count`;
   if ((held?.count ?? 0) >= discount.max_redemptions) throw discountRefused("DISCOUNT_USED_UP");
 }
 

@@ -5,7 +5,7 @@ import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest
 import type { AppliedDiscount } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
-import type { GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
+import type { CheckoutDiscount, GatewayProductRefs, GatewaySettingsSource, PaymentGateway } from "../payments/ports.ts";
 import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import {
   type CalculateCheckoutDeps,
@@ -36,6 +36,12 @@ export interface CheckoutResponse {
    * replayed answer leaves it out (whoever knows an address and a key must not read the order).
    */
   readonly order_status_url?: string;
+}
+
+/** What a gateway needs of an applied code: its terms, without the amounts this checkout works out. */
+function gatewayTerms(applied: AppliedDiscount, currency: string): CheckoutDiscount {
+  const { total: _, renewal_amount: __, renewal_full_amount: ___, ...terms } = applied;
+  return { ...terms, currency: applied.type === "fixed" ? currency : null };
 }
 
 /** A signed-in customer, or a guest who gives an address. */
@@ -118,7 +124,6 @@ export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | 
         }),
       );
       const access = guest ? await deps.access.sign(order.id) : undefined;
-      const discount = priced.discount;
       const session = await deps.gateways[gateway].createCheckoutSession({
         order_id: order.id,
         currency: order.currency,
@@ -127,20 +132,7 @@ export function makeOpenCheckout(deps: Omit<CreateCheckoutDeps, "idempotency" | 
         success_url: deps.urls.success(order.id, access),
         cancel_url: deps.urls.cancel(order.id, access),
         tax_behavior: order.tax_behavior,
-        ...(discount
-          ? {
-              discount: {
-                discount_id: discount.discount_id,
-                code: discount.code,
-                type: discount.type,
-                amount: discount.amount,
-                currency: discount.type === "fixed" ? order.currency : null,
-                duration: discount.duration,
-                duration_in_months: discount.duration_in_months,
-                payments: discount.payments,
-              },
-            }
-          : {}),
+        ...(priced.discount ? { discount: gatewayTerms(priced.discount, order.currency) } : {}),
       });
       if ((await deps.orders.attachCheckout(order.id, session)).expired) {
         // The order expired while the gateway opened its session (a slow gateway and a short
