@@ -15,6 +15,7 @@ import { wireHttp } from "./wiring/http.ts";
 import { wireIdentity } from "./wiring/identity.ts";
 import { wireLicensing } from "./wiring/licensing.ts";
 import { wireMail } from "./wiring/mail.ts";
+import { wireMetrics } from "./wiring/metrics.ts";
 import { wireNotifications } from "./wiring/notifications.ts";
 import { wireOperations } from "./wiring/operations.ts";
 import { wireOutgoingWebhooks } from "./wiring/outgoing-webhooks.ts";
@@ -30,6 +31,7 @@ export type { Infrastructure };
  */
 export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
   const platform = wirePlatform(infra);
+  const observability = wireMetrics(platform);
   const mail = wireMail(platform);
   const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
@@ -79,6 +81,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...outgoingWebhooks.useCases,
     ...operations.useCases,
     ...audit.useCases,
+    metrics: observability.metrics,
+    metricsToken: observability.metricsToken,
+    receiveWebhook: observability.countingWebhooks(payments.useCases.receiveWebhook),
     ...overrides,
   };
   return {
@@ -96,7 +101,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     fulfillments: fulfillment.fulfillments,
     worker: operations.worker,
     tick: operations.tick,
+    metrics: observability.metrics,
     async close() {
+      observability.metrics.close();
       mail.close();
       await platform.changes.close?.();
     },

@@ -29,6 +29,7 @@ import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
 import { createLicenseRoutes, type LicenseDeps } from "./license-routes.ts";
+import { createMetricsRoutes, type MetricsDeps } from "./metrics-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
@@ -64,7 +65,8 @@ export interface AppDeps
     AdminAuditDeps,
     AdminApiKeyDeps,
     AccountRoutesDeps,
-    AdminWebhookEndpointDeps {
+    AdminWebhookEndpointDeps,
+    MetricsDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
@@ -87,7 +89,7 @@ export function createApp(deps: AppDeps) {
   const limits = deps.rateLimits?.limits ?? {};
   const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
-    .use(createRequestContext({ ...deps, redactTarget }))
+    .use(createRequestContext({ ...deps, redactTarget, observe: deps.metrics.observeRequest }))
     .use(
       createRateLimiter({
         limits,
@@ -119,6 +121,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(createHealthRoutes(deps))
+    .use(createMetricsRoutes(deps))
     .use(createPageRoutes(deps))
     .use(createProductPageRoutes(deps))
     .use(createDownloadRoutes(deps))
@@ -152,6 +155,7 @@ export function createApp(deps: AppDeps) {
   const fetch = createCatalogFastPath({
     answers: catalog,
     logAccess: createAccessLog(deps.accessLogger ?? deps.logger),
+    observe: deps.metrics.observeRequest,
     rateLimitGroupOf: (path) => {
       const group = rateLimitGroup(path);
       return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;
