@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_RETRY_AFTER_MS, makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
+import { MAX_RETRY_AFTER_MS } from "../../../application/outgoing-webhooks/attempt-delivery.ts";
+import { makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
 import { webhookDeliveryJob } from "../../../application/outgoing-webhooks/jobs.ts";
 import type {
   AttemptRecord,
@@ -32,6 +33,7 @@ function aMessage(
       state: "pending",
       attempts: 0,
       redeliveries: 0,
+      replay_id: null,
       last_status_code: null,
       last_error: null,
       last_attempt_at: null,
