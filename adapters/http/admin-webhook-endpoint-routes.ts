@@ -32,11 +32,7 @@ export interface AdminWebhookEndpointDeps {
   updateWebhookEndpoint(actorId: string, id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint>;
   deleteWebhookEndpoint(actorId: string, id: string): Promise<void>;
   rotateWebhookEndpointSecret(actorId: string, id: string): Promise<KeyedWebhookEndpoint>;
-  listWebhookDeliveries(
-    endpointId: string,
-    filter: DeliveryFilter,
-    page: PageRequest,
-  ): Promise<Page<WebhookDelivery>>;
+  listWebhookDeliveries(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
   redeliverWebhook(actorId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
 }
 

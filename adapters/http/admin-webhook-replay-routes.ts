@@ -1,6 +1,6 @@
 import { Elysia, t } from "elysia";
-import type { WebhookReplayRequest } from "../../application/outgoing-webhooks/replay-webhooks.ts";
 import type { WebhookReplay } from "../../application/outgoing-webhooks/replay-ports.ts";
+import type { WebhookReplayRequest } from "../../application/outgoing-webhooks/replay-webhooks.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { IdParams } from "./shared-schemas.ts";
 import { ReplayWebhooksBody, toWebhookReplayBody, WebhookReplaySchema } from "./webhook-replay-schemas.ts";

@@ -10,7 +10,10 @@ export const ReplayWebhooksBody = named(
     {
       since: t.String({ format: "date-time", description: "The window's start (inclusive); in the past" }),
       until: t.Optional(
-        t.String({ format: "date-time", description: "The window's end (exclusive), after `since`; now when left out" }),
+        t.String({
+          format: "date-time",
+          description: "The window's end (exclusive), after `since`; now when left out",
+        }),
       ),
       only_failed: t.Optional(
         t.Boolean({ description: "Only events whose delivery to this endpoint has not succeeded (default false)" }),

@@ -64,19 +64,20 @@ export interface AttemptDeps {
  * Attempt `attempt` of one run of a delivery: one signed POST under the delivery's `webhook-id`,
  * recorded on the delivery. A delivery that is gone (its endpoint was deleted), no longer pending,
  * or sent again since the run began (a redelivery or a replay took it over) is not sent. On the last
- * attempt, or when the address may never be called, the delivery is dead.
+ * attempt, or when the address may never be called, the delivery is dead. `beforeSend` is awaited
+ * just before the POST (a replay paces its sends there).
  */
 export async function attemptDelivery(
   deps: AttemptDeps,
   run: { readonly delivery_id: string; readonly redelivery: number },
-  attempt: number,
-  lastAttempt: boolean,
+  attempt: { readonly number: number; readonly last: boolean; readonly beforeSend?: () => Promise<void> },
 ): Promise<AttemptOutcome> {
   const message = await deps.deliveries.outgoing(run.delivery_id);
   if (message?.delivery.state !== "pending" || message.delivery.redeliveries !== run.redelivery) {
     return { kind: "skipped" };
   }
   const { delivery } = message;
+  await attempt.beforeSend?.();
   const at = deps.clock();
   const answer = await deps.sender.send({
     url: message.url,
@@ -91,14 +92,14 @@ export async function attemptDelivery(
     endpoint_id: delivery.endpoint_id,
     event_id: delivery.event_id,
     event_type: delivery.event_type,
-    attempt,
+    attempt: attempt.number,
   };
   if (verdict.ok) {
     await deps.deliveries.recordAttempt(delivery, { state: "succeeded", status_code: verdict.status, error: null, at });
     deps.log.info({ ...fields, status: verdict.status }, "webhook delivered");
     return { kind: "succeeded" };
   }
-  const dead = lastAttempt || verdict.permanent;
+  const dead = attempt.last || verdict.permanent;
   await deps.deliveries.recordAttempt(delivery, {
     state: dead ? "dead" : "pending",
     status_code: verdict.status,
@@ -109,7 +110,7 @@ export async function attemptDelivery(
     deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery gave up");
     return { kind: "dead" };
   }
-  const waitMs = Math.max(retryWaitMs(deps.retrySchedule, attempt), verdict.retryAfterMs ?? 0);
+  const waitMs = Math.max(retryWaitMs(deps.retrySchedule, attempt.number), verdict.retryAfterMs ?? 0);
   deps.log.warn(
     { ...fields, status: verdict.status, error: verdict.reason, retry_in_ms: waitMs },
     "webhook delivery failed; retrying",

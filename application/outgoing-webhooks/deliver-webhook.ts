@@ -14,8 +14,8 @@ import type { webhookDeliveryJob } from "./jobs.ts";
 export function makeDeliverWebhook(deps: AttemptDeps): JobHandler<typeof webhookDeliveryJob> {
   return async function deliverWebhook(run, job): Promise<void> {
     // A run whose first attempt a replay made goes on with the schedule's next wait.
-    const attempt = (run.first_attempt ?? 1) - 1 + job.attempt;
-    const outcome = await attemptDelivery(deps, run, attempt, job.lastAttempt);
+    const number = (run.first_attempt ?? 1) - 1 + job.attempt;
+    const outcome = await attemptDelivery(deps, run, { number, last: job.lastAttempt });
     if (outcome.kind === "retry") throw new WebhookAttemptFailed(outcome.reason, outcome.waitMs);
   };
 }

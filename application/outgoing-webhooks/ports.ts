@@ -122,11 +122,7 @@ export interface WebhookDeliveryRepository {
   fanOut(eventId: string): Promise<string[]>;
   find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
   /** Newest first. */
-  list(
-    endpointId: string,
-    filter: DeliveryFilter,
-    page: PageRequest,
-  ): Promise<Page<WebhookDelivery>>;
+  list(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
   /** Undefined when the delivery is gone (its endpoint was deleted). */
   outgoing(deliveryId: string): Promise<OutgoingMessage | undefined>;
   /**

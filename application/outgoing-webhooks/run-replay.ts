@@ -15,7 +15,7 @@ export const REPLAY_STEP_MS = 2_000;
 
 /**
  * The replay job. Each step takes the next events after the replay's cursor and sends them one
- * after the other, `1000 / perSecond` ms apart, so they reach the receiver in creation order and at
+ * after the other, each `1000 / perSecond` ms after the one before began, so they reach the receiver in creation order and at
  * most `perSecond` a second. Each event's delivery is taken over for the replay and the cursor moved
  * past it in one transaction; the first attempt is made here, and a failed one goes on in the
  * delivery's own job on the retry schedule while the replay moves on to the next event. The cursor
@@ -34,7 +34,7 @@ export function makeRunWebhookReplay(
   const perStep = Math.max(1, Math.floor((deps.perSecond * REPLAY_STEP_MS) / 1_000));
   const attempts = attemptsOf(deps.retrySchedule);
 
-  async function replayOne(replayId: string, event: ReplayEvent): Promise<void> {
+  async function replayOne(replayId: string, event: ReplayEvent, pace: () => Promise<void>): Promise<void> {
     const delivery = await deps.uow.run(async (scope) => {
       const taken = await scope.deliveries.replayRun(replayId, event.id);
       await scope.replays.advance(replayId, event);
@@ -42,7 +42,7 @@ export function makeRunWebhookReplay(
     });
     if (!delivery) return;
     const run = deliveryRun(delivery);
-    const outcome = await attemptDelivery(deps, run, 1, attempts <= 1);
+    const outcome = await attemptDelivery(deps, run, { number: 1, last: attempts <= 1, beforeSend: pace });
     if (outcome.kind !== "retry") return;
     const runAt = new Date(deps.clock().getTime() + outcome.waitMs);
     await deps.uow.run((scope) =>
@@ -57,11 +57,17 @@ export function makeRunWebhookReplay(
       return;
     }
     const started = deps.clock().getTime();
+    // Each POST starts a gap after the one before it, across steps too (the next step is due then),
+    // so no second ever holds more than `perSecond` of them.
+    let due = started;
     let sent = 0;
-    for (const event of events) {
-      const wait = started + sent * gapMs - deps.clock().getTime();
+    const pace = async () => {
+      const wait = due - deps.clock().getTime();
       if (wait > 0) await deps.pause(wait);
-      await replayOne(replay_id, event);
+      due = deps.clock().getTime() + gapMs;
+    };
+    for (const event of events) {
+      await replayOne(replay_id, event, pace);
       sent += 1;
       // A slow receiver: the step ends on time rather than hold the slot for every event.
       if (deps.clock().getTime() - started >= REPLAY_STEP_MS) break;
@@ -70,7 +76,7 @@ export function makeRunWebhookReplay(
       await deps.replays.complete(replay_id, deps.clock());
       return;
     }
-    const runAt = new Date(Math.max(started + sent * gapMs, deps.clock().getTime()));
+    const runAt = new Date(Math.max(due, deps.clock().getTime()));
     await deps.uow.run((scope) => scope.jobs.enqueue(webhookReplayJob({ replay_id, step: step + 1 }, { runAt })));
   };
 }

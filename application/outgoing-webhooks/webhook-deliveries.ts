@@ -23,11 +23,7 @@ export function makeWebhookDeliveryAdmin(deps: {
   readonly retrySchedule: RetrySchedule;
 }) {
   return {
-    async list(
-      endpointId: string,
-      filter: DeliveryFilter,
-      page: PageRequest,
-    ): Promise<Page<WebhookDelivery>> {
+    async list(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
       if (!(await deps.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
       return deps.deliveries.list(endpointId, filter, page);
     },
