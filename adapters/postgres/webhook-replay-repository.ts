@@ -64,10 +64,10 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
 
     async advance(replayId, event) {
       await sql`
-        update webhook_replays
-        set cursor_created_at = (select created_at from outgoing_events where id = ${event.id}),
-            cursor_event_id = ${event.id}, processed = processed + 1
-        where id = ${replayId}`;
+        update webhook_replays replay
+        set cursor_created_at = event.created_at, cursor_event_id = event.id, processed = replay.processed + 1
+        from outgoing_events event
+        where replay.id = ${replayId} and event.id = ${event.id}`;
     },
 
     async complete(replayId, at) {

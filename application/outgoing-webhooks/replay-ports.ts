@@ -42,7 +42,10 @@ export interface WebhookReplayRepository {
    * the types its endpoint subscribes to now; none once it is not running or is gone.
    */
   next(replayId: string, limit: number): Promise<ReplayEvent[]>;
-  /** Moves the cursor past `event` (to its creation time as stored, to the microsecond), counting it processed. */
+  /**
+   * Moves the cursor past `event` (to its creation time as stored, to the microsecond), counting it
+   * processed; nothing when the event is gone.
+   */
   advance(replayId: string, event: ReplayEvent): Promise<void>;
   complete(replayId: string, at: Date): Promise<void>;
 }

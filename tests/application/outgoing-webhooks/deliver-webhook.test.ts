@@ -87,12 +87,13 @@ function setUp(
     log: createRecordingLog(),
   });
   const job = (attempt: number, maxAttempts = attemptsOf(retrySchedule)) => nthRun(attempt, maxAttempts);
-  const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
+  const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number; firstAttempt?: number } = {}) =>
     deliver(
       // Read back as the worker reads it: a job stored without `redelivery` sends the first run.
       webhookDeliveryJob.read({
         delivery_id: message?.delivery.id ?? crypto.randomUUID(),
         redelivery: options.redelivery,
+        first_attempt: options.firstAttempt,
       }),
       job(attempt, options.maxAttempts),
     );
@@ -149,6 +150,14 @@ describe("the webhook delivery job", () => {
     }
     // A job queued under a longer schedule than today's.
     await expect(run(7, { maxAttempts: 9 })).rejects.toMatchObject({ retryAfterMs: 40 });
+  });
+
+  test("a run whose first attempt a replay made goes on with the schedule's next wait, and dies on the schedule's last attempt", async () => {
+    const { run, attempts } = setUp(answered(500));
+    await expect(run(1, { firstAttempt: 2, maxAttempts: 3 })).rejects.toMatchObject({ retryAfterMs: 20 });
+    await expect(run(2, { firstAttempt: 2, maxAttempts: 3 })).rejects.toMatchObject({ retryAfterMs: 40 });
+    await run(3, { firstAttempt: 2, maxAttempts: 3 });
+    expect(attempts.map((attempt) => attempt.state)).toEqual(["pending", "pending", "dead"]);
   });
 
   test("a 429 or 503 Retry-After longer than the schedule's wait wins, capped at an hour; other statuses' do not count", async () => {
