@@ -1,13 +1,16 @@
 import { Elysia, t } from "elysia";
 import type { WebhookReplay } from "../../application/outgoing-webhooks/replay-ports.ts";
 import type { WebhookReplayRequest } from "../../application/outgoing-webhooks/replay-webhooks.ts";
+import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { IdParams } from "./shared-schemas.ts";
+import { page } from "./openapi-models.ts";
+import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 import { ReplayWebhooksBody, toWebhookReplayBody, WebhookReplaySchema } from "./webhook-replay-schemas.ts";
 
 export interface AdminWebhookReplayDeps {
   readonly auth: AuthOptions;
   replayWebhooks(actorId: string, endpointId: string, request: WebhookReplayRequest): Promise<WebhookReplay>;
+  listWebhookReplays(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>>;
   getWebhookReplay(endpointId: string, replayId: string): Promise<WebhookReplay>;
 }
 
@@ -38,6 +41,19 @@ export function createAdminWebhookReplayRoutes(deps: AdminWebhookReplayDeps) {
               summary:
                 "Send the endpoint's events of a time window again, in creation order and under their webhook-ids, at the replay rate; 409 while a replay of the endpoint runs",
             },
+          },
+        )
+        .get(
+          "/api/admin/webhook-endpoints/:id/replays",
+          async ({ params, query }) => {
+            const found = await deps.listWebhookReplays(params.id, pageRequest(query));
+            return { items: found.items.map(toWebhookReplayBody), next_cursor: found.next_cursor };
+          },
+          {
+            params: IdParams,
+            query: t.Object({ cursor: Cursor, limit: ListLimit }),
+            response: { 200: page(WebhookReplaySchema) },
+            detail: { summary: "The endpoint's replays, newest first, with their progress" },
           },
         )
         .get(

@@ -1,6 +1,8 @@
+import type postgres from "postgres";
 import type { WebhookReplay, WebhookReplayRepository } from "../../application/outgoing-webhooks/replay-ports.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
+import { newestFirst } from "./keyset-page.ts";
 
 /**
  * Replays and their cursors. Progress is counted from the deliveries each replay sent, by state,
@@ -16,19 +18,26 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
       select 1 from webhook_deliveries delivery
       where delivery.endpoint_id = replay.endpoint_id and delivery.event_id = event.id and delivery.state = 'succeeded'))`;
 
+  // A replay with its deliveries counted by state.
+  const withProgress = (where: postgres.Fragment, tail: postgres.Fragment = sql``) => sql<WebhookReplay[]>`
+    select replay.id, replay.endpoint_id, replay.since, replay.until, replay.only_failed, replay.status,
+           replay.total, replay.processed, replay.created_at, replay.finished_at,
+           counts.sent, counts.failed, counts.pending
+    from webhook_replays replay
+    cross join lateral (
+      select count(*) filter (where state = 'succeeded')::int as sent,
+             count(*) filter (where state = 'dead')::int as failed,
+             count(*) filter (where state = 'pending')::int as pending
+      from webhook_deliveries where replay_id = replay.id) counts
+    where ${where} ${tail}`;
+
   async function find(replayId: string, endpointId?: string): Promise<WebhookReplay | undefined> {
     if (!isUuid(replayId) || (endpointId !== undefined && !isUuid(endpointId))) return undefined;
-    const [row] = await sql<WebhookReplay[]>`
-      select replay.id, replay.endpoint_id, replay.since, replay.until, replay.only_failed, replay.status,
-             replay.total, replay.processed, replay.created_at, replay.finished_at,
-             counts.sent, counts.failed, counts.pending
-      from webhook_replays replay
-      cross join lateral (
-        select count(*) filter (where state = 'succeeded')::int as sent,
-               count(*) filter (where state = 'dead')::int as failed,
-               count(*) filter (where state = 'pending')::int as pending
-        from webhook_deliveries where replay_id = replay.id) counts
-      where replay.id = ${replayId} ${endpointId === undefined ? sql`` : sql`and replay.endpoint_id = ${endpointId}`}`;
+    const [row] = await withProgress(
+      endpointId === undefined
+        ? sql`replay.id = ${replayId}`
+        : sql`replay.id = ${replayId} and replay.endpoint_id = ${endpointId}`,
+    );
     return row;
   }
 
@@ -47,6 +56,14 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
     },
 
     find: (endpointId, replayId) => find(replayId, endpointId),
+
+    async list(endpointId, page) {
+      if (!isUuid(endpointId)) return { items: [], next_cursor: null };
+      const keyset = newestFirst<WebhookReplay>(sql, page);
+      return keyset.cut(
+        await withProgress(sql`replay.endpoint_id = ${endpointId} ${keyset.after}`, keyset.orderAndLimit),
+      );
+    },
 
     async next(replayId, limit) {
       if (!isUuid(replayId)) return [];

@@ -59,6 +59,7 @@ export function wireOutgoingWebhooks(platform: Platform) {
       listWebhookDeliveries: deliveryAdmin.list,
       redeliverWebhook: deliveryAdmin.redeliver,
       replayWebhooks: replayAdmin.start,
+      listWebhookReplays: replayAdmin.list,
       getWebhookReplay: replayAdmin.get,
     },
     jobs: {

@@ -1,3 +1,5 @@
+import type { Page, PageRequest } from "../shared/ports.ts";
+
 /** Whether a replay still has events to send, or has sent each once. */
 export const WEBHOOK_REPLAY_STATUSES = ["running", "completed"] as const;
 export type WebhookReplayStatus = (typeof WEBHOOK_REPLAY_STATUSES)[number];
@@ -37,6 +39,8 @@ export interface WebhookReplayRepository {
   /** A running replay of the window, its total counted; undefined when one runs on the endpoint. */
   start(window: WebhookReplayWindow): Promise<WebhookReplay | undefined>;
   find(endpointId: string, replayId: string): Promise<WebhookReplay | undefined>;
+  /** The endpoint's replays, newest first. */
+  list(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>>;
   /**
    * Up to `limit` events after the replay's cursor, oldest first (by creation time, then id), of
    * the types its endpoint subscribes to now; none once it is not running or is gone.

@@ -5,6 +5,7 @@ import {
 } from "../../domain/outgoing-webhooks/errors.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { Clock } from "../shared/clock-and-log.ts";
+import type { Page, PageRequest } from "../shared/ports.ts";
 import { webhookReplayJob } from "./jobs.ts";
 import type { WebhookEndpointRepository, WebhookUnitOfWork } from "./ports.ts";
 import type { WebhookReplay, WebhookReplayRepository } from "./replay-ports.ts";
@@ -35,7 +36,7 @@ function windowOf(request: WebhookReplayRequest, now: Date): { since: Date; unti
  */
 export function makeWebhookReplayAdmin(deps: {
   readonly endpoints: Pick<WebhookEndpointRepository, "find">;
-  readonly replays: Pick<WebhookReplayRepository, "find">;
+  readonly replays: Pick<WebhookReplayRepository, "find" | "list">;
   readonly uow: WebhookUnitOfWork;
   readonly clock: Clock;
 }) {
@@ -63,6 +64,12 @@ export function makeWebhookReplayAdmin(deps: {
         });
         return replay;
       });
+    },
+
+    /** Newest first: the one running, if any, is the first. */
+    async list(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>> {
+      if (!(await deps.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
+      return deps.replays.list(endpointId, page);
     },
 
     async get(endpointId: string, replayId: string): Promise<WebhookReplay> {

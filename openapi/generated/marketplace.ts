@@ -2025,6 +2025,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/webhook-endpoints/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's replays, newest first, with their progress */
+        get: operations["getApiAdminWebhook-endpointsByIdReplays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/webhook-endpoints/{id}/replays/{replay_id}": {
         parameters: {
             query?: never;
@@ -3554,6 +3571,11 @@ export interface components {
             until?: string;
             /** @description Only events whose delivery to this endpoint has not succeeded (default false) */
             only_failed?: boolean;
+        };
+        WebhookReplayPage: {
+            items: components["schemas"]["WebhookReplay"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
     };
     responses: {
@@ -7516,6 +7538,38 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminWebhook-endpointsByIdReplays": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];

@@ -96,6 +96,8 @@ describe("a replay is paced at WEBHOOK_REPLAY_PER_SECOND", () => {
     const second = await replay(endpoint.id, { since });
     expect(second.status).toBe(409);
     expect(second.body.code).toBe("WEBHOOK_REPLAY_RUNNING");
+    const listed = await http(e2e.url, "GET", `/api/admin/webhook-endpoints/${endpoint.id}/replays`, { token });
+    expect(listed.body.items).toEqual([expect.objectContaining({ id: asked.body.id, status: "running" })]);
 
     await e2e.marketplace.worker.stop({ timeoutMs: 5000 });
     const whileStopped = receiver.received.length;
