@@ -111,8 +111,15 @@ export interface Config {
   };
   /** Who may read `/metrics`, and the loopback listener that serves it when no token is set. */
   readonly metrics: MetricsSettings;
-  /** Outgoing webhooks: each attempt's time-out, and the waits between attempts (their count sets the attempts). */
-  readonly outgoingWebhooks: { readonly timeoutSeconds: number; readonly retrySchedule: RetrySchedule };
+  /**
+   * Outgoing webhooks: each attempt's time-out, the waits between attempts (their count sets the
+   * attempts), and how many events a replay sends an endpoint per second.
+   */
+  readonly outgoingWebhooks: {
+    readonly timeoutSeconds: number;
+    readonly retrySchedule: RetrySchedule;
+    readonly replayPerSecond: number;
+  };
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -225,6 +232,7 @@ export function loadConfig(env: Env): Config {
     outgoingWebhooks: {
       timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
+      replayPerSecond: integer(env, "WEBHOOK_REPLAY_PER_SECOND", 10, 1, 1000),
     },
   };
 }

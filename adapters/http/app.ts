@@ -17,6 +17,7 @@ import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provi
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
+import { type AdminWebhookReplayDeps, createAdminWebhookReplayRoutes } from "./admin-webhook-replay-routes.ts";
 import { apiDocs } from "./api-reference-route.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { createCatalogFastPath } from "./catalog-fast-path.ts";
@@ -66,6 +67,7 @@ export interface AppDeps
     AdminApiKeyDeps,
     AccountRoutesDeps,
     AdminWebhookEndpointDeps,
+    AdminWebhookReplayDeps,
     MetricsDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
@@ -146,7 +148,8 @@ export function createApp(deps: AppDeps) {
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))
     .use(createAdminApiKeyRoutes(deps))
-    .use(createAdminWebhookEndpointRoutes(deps));
+    .use(createAdminWebhookEndpointRoutes(deps))
+    .use(createAdminWebhookReplayRoutes(deps));
   routes.current = app.routes;
   closeTopLevelObjects(app.routes);
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and

@@ -2001,7 +2001,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's deliveries, newest first, by state */
+        /** An endpoint's deliveries, newest first, by state or by the replay that sent them */
         get: operations["getApiAdminWebhook-endpointsByIdDeliveries"];
         put?: never;
         post?: never;
@@ -2022,6 +2022,57 @@ export interface paths {
         put?: never;
         /** Send a delivery again from its first attempt, same webhook-id: one that succeeded, died, or whose job ended without a verdict */
         post: operations["postApiAdminWebhook-endpointsByIdDeliveriesByDelivery_idRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint's events of a time window again, in creation order and under their webhook-ids, at the replay rate; 409 while a replay of the endpoint runs */
+        post: operations["postApiAdminWebhook-endpointsByIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's replays, newest first, with their progress */
+        get: operations["getApiAdminWebhook-endpointsByIdReplays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A replay's progress: events matched, sent a first time, and its deliveries by state */
+        get: operations["getApiAdminWebhook-endpointsByIdReplaysByReplay_id"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3438,6 +3489,11 @@ export interface components {
             webhook_id: string;
             state: components["schemas"]["WebhookDeliveryState"];
             attempts: number;
+            /**
+             * Format: uuid
+             * @description The replay that last sent it, if one did
+             */
+            replay_id: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
@@ -3494,6 +3550,52 @@ export interface components {
             received: true;
             /** @description True when this event id was already stored; nothing new is queued */
             duplicate: boolean;
+        };
+        WebhookReplay: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            only_failed: boolean;
+            /** @enum {string} */
+            status: "running" | "completed";
+            /** @description Events that matched when the replay was asked for */
+            total: number;
+            /** @description Events sent a first time so far, in creation order */
+            processed: number;
+            /** @description Its deliveries that succeeded */
+            sent: number;
+            /** @description Its deliveries given up on (dead) */
+            failed: number;
+            /** @description Its deliveries still being tried on the retry schedule */
+            pending: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        WebhookReplayInput: {
+            /**
+             * Format: date-time
+             * @description The window's start (inclusive); in the past
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The window's end (exclusive), after `since`; now when left out
+             */
+            until?: string;
+            /** @description Only events whose delivery to this endpoint has not succeeded (default false) */
+            only_failed?: boolean;
+        };
+        WebhookReplayPage: {
+            items: components["schemas"]["WebhookReplay"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
     };
     responses: {
@@ -7390,6 +7492,7 @@ export interface operations {
         parameters: {
             query?: {
                 state?: "pending" | "succeeded" | "dead";
+                replay_id?: string;
                 cursor?: string;
                 limit?: number;
             };
@@ -7438,6 +7541,102 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAdminWebhook-endpointsByIdReplay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplayInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminWebhook-endpointsByIdReplays": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminWebhook-endpointsByIdReplaysByReplay_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
                 };
             };
             400: components["responses"]["BadRequest"];

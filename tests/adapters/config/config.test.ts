@@ -98,7 +98,10 @@ describe("loadConfig", () => {
     expect(loadConfig({}).outgoingWebhooks).toEqual({
       timeoutSeconds: 10,
       retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      replayPerSecond: 10,
     });
+    expect(loadConfig({ WEBHOOK_REPLAY_PER_SECOND: "3" }).outgoingWebhooks.replayPerSecond).toBe(3);
+    expect(() => loadConfig({ WEBHOOK_REPLAY_PER_SECOND: "0" })).toThrow("WEBHOOK_REPLAY_PER_SECOND");
     expect(loadConfig({ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" }).outgoingWebhooks.retrySchedule).toEqual([
       10, 20, 40,
     ]);
