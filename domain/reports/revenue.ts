@@ -108,17 +108,24 @@ export function shareByProduct(payment: LedgerPayment): { readonly item: PaidIte
     split(payment.refunded_amount),
     split(payment.charged_back_amount),
   ];
-  return payment.items.map((item, index) => ({
-    item,
-    money: {
-      payments: 1,
-      gross: gross[index] ?? 0,
-      discounts: discounts[index] ?? 0,
-      tax: tax[index] ?? 0,
-      refunds: refunds[index] ?? 0,
-      charged_back: chargedBack[index] ?? 0,
-    },
-  }));
+  // An item the payment did not pay for (a one-time item beside a renewal) takes no share of it.
+  return payment.items.flatMap((item, index) =>
+    weights[index] === 0
+      ? []
+      : [
+          {
+            item,
+            money: {
+              payments: 1,
+              gross: gross[index] ?? 0,
+              discounts: discounts[index] ?? 0,
+              tax: tax[index] ?? 0,
+              refunds: refunds[index] ?? 0,
+              charged_back: chargedBack[index] ?? 0,
+            },
+          },
+        ],
+  );
 }
 
 function addTo<K>(map: Map<K, Money>, key: K, money: Money) {
