@@ -22,6 +22,7 @@ import { wireOutgoingWebhooks } from "./wiring/outgoing-webhooks.ts";
 import { wirePayments } from "./wiring/payments.ts";
 import { type Infrastructure, wirePlatform } from "./wiring/platform.ts";
 import { wireProvisioning } from "./wiring/provisioning.ts";
+import { wireReports } from "./wiring/reports.ts";
 
 export type { Infrastructure };
 
@@ -35,6 +36,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const mail = wireMail(platform);
   const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
+  const reports = wireReports(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
@@ -81,6 +83,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...outgoingWebhooks.useCases,
     ...operations.useCases,
     ...audit.useCases,
+    ...reports.useCases,
     metrics: observability.metrics,
     metricsToken: observability.metricsToken,
     receiveWebhook: observability.countingWebhooks(payments.useCases.receiveWebhook),

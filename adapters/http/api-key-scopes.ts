@@ -11,6 +11,8 @@ const RESOURCES: readonly (readonly [prefix: string, resource: string, writable:
   ["/api/admin/discounts", "catalog", true],
   ["/api/admin/fulfillment/test-connection", "catalog", true],
   ["/api/admin/orders", "orders", true],
+  // Reports are read from the orders' ledger: a key that may read orders may read their sums.
+  ["/api/admin/reports", "orders", false],
   ["/api/admin/fulfillments", "fulfillments", true],
   ["/api/admin/manual-tasks", "fulfillments", true],
   ["/api/admin/licenses", "fulfillments", true],

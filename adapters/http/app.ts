@@ -14,6 +14,7 @@ import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway
 import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
+import { type AdminReportDeps, createAdminReportRoutes } from "./admin-report-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
@@ -64,6 +65,7 @@ export interface AppDeps
     ProductPageDeps,
     AdminUserDeps,
     AdminAuditDeps,
+    AdminReportDeps,
     AdminApiKeyDeps,
     AccountRoutesDeps,
     AdminWebhookEndpointDeps,
@@ -147,6 +149,7 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))
+    .use(createAdminReportRoutes(deps))
     .use(createAdminApiKeyRoutes(deps))
     .use(createAdminWebhookEndpointRoutes(deps))
     .use(createAdminWebhookReplayRoutes(deps));

@@ -1899,6 +1899,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reports/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per interval and in total, per environment and currency, by gateway and by product, from the payments ledger */
+        get: operations["getApiAdminReportsRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reports/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscription counts by status, MRR, and new and churned MRR over the 30 days before `at` */
+        get: operations["getApiAdminReportsSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-keys": {
         parameters: {
             query?: never;
@@ -3396,6 +3430,107 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
+        ReportInterval: "day" | "week" | "month";
+        RevenueFigures: {
+            /** @description Payments counted */
+            payments: number;
+            /** @description What customers paid, after discounts, tax included, in minor units */
+            gross: number;
+            /** @description What discount codes took off before `gross`, in minor units */
+            discounts: number;
+            /** @description The tax held in `gross`, in minor units */
+            tax: number;
+            /** @description What was refunded of these payments, as of now, in minor units */
+            refunds: number;
+            /** @description What lost disputes took back of these payments, as of now, in minor units */
+            charged_back: number;
+            /** @description `gross` less `refunds` and `charged_back`, in minor units */
+            net: number;
+        };
+        RevenueLedger: {
+            /** @enum {string} */
+            environment: "live" | "sandbox";
+            currency: string;
+            total: components["schemas"]["RevenueFigures"];
+            intervals: {
+                /**
+                 * Format: date
+                 * @description A UTC calendar day
+                 */
+                start: string;
+                /**
+                 * Format: date
+                 * @description The day after the interval
+                 */
+                end: string;
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+            by_gateway: {
+                gateway: components["schemas"]["PaymentGateway"];
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+            by_product: {
+                /** Format: uuid */
+                product_id: string;
+                product_name: string;
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+        };
+        RevenueReport: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             */
+            to: string;
+            interval: components["schemas"]["ReportInterval"];
+            /** @description One per environment and currency, live first; payments are placed by when the ledger recorded them */
+            ledgers: components["schemas"]["RevenueLedger"][];
+        };
+        /** @enum {string} */
         Role: "customer" | "admin";
         SecretListing: {
             ref: string;
@@ -3459,6 +3594,37 @@ export interface components {
             items: components["schemas"]["Subscription"][];
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
+        };
+        SubscriptionReport: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: date-time
+             * @description 30 days before `at`: the start of the new and churned MRR window
+             */
+            since: string;
+            environments: {
+                /** @enum {string} */
+                environment: "live" | "sandbox";
+                counts: {
+                    trialing: number;
+                    active: number;
+                    past_due: number;
+                    suspended: number;
+                    cancelled: number;
+                };
+                /** @description Statuses inferred from the records' times rather than read */
+                inferred: number;
+                mrr: {
+                    currency: string;
+                    /** @description Active and past-due subscriptions' monthly price; yearly ones divided by 12, in minor units */
+                    mrr: number;
+                    /** @description MRR of subscriptions paying at `at` that were not at `since`, in minor units */
+                    new_mrr: number;
+                    /** @description MRR of subscriptions paying at `since` and cancelled by `at`, in minor units */
+                    churned_mrr: number;
+                }[];
+            }[];
         };
         /** @enum {string} */
         TaxBehavior: "exclusive" | "inclusive";
@@ -7212,6 +7378,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AuditRecordPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminReportsRevenue: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminReportsSubscriptions: {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReport"];
                 };
             };
             400: components["responses"]["BadRequest"];
