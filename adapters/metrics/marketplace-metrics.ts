@@ -63,7 +63,9 @@ export function createMarketplaceMetrics(deps: { readFigures(): Promise<QueueFig
 
   let scrape: Promise<string> | undefined;
   const render = async () => {
-    queues.show(await deps.readFigures());
+    // A database incident is when the request and upstream counters matter most: they are served
+    // whether or not the queues can be read.
+    await deps.readFigures().then(queues.show, queues.unreadable);
     return registry.metrics();
   };
   return {

@@ -19,21 +19,31 @@ export function createQueueGauges(registry: Registry) {
     "marketplace_webhook_inbox_lag_seconds",
     "How long the oldest gateway webhook event not yet acted on has waited.",
   );
-  const fulfillments = gauge("marketplace_fulfillments", "Fulfillment records, by driver and status.", [
-    "driver",
-    "status",
-  ]);
+  const fulfillments = gauge(
+    "marketplace_fulfillments",
+    "Fulfillments not settled (neither active nor cancelled), by driver and status.",
+    ["driver", "status"],
+  );
   const deliveries = gauge(
     "marketplace_webhook_deliveries",
-    "Outgoing webhook deliveries, by state (pending, succeeded, dead).",
+    "Outgoing webhook deliveries not succeeded, by state (pending, dead).",
     ["state"],
+  );
+  const readable = gauge(
+    "marketplace_queue_figures_up",
+    "1 when this scrape read the queue figures from the database; 0 when it could not (the last ones read stay).",
   );
   const setAll = <L extends string>(target: Gauge<L>, rows: readonly CountBy<L>[]) => {
     target.reset();
     for (const row of rows) target.set(row.labels as Record<L, string>, row.count);
   };
   return {
+    /** The database could not be read: the last figures stay, marked stale, beside the live counters. */
+    unreadable() {
+      readable.set(0);
+    },
     show(figures: QueueFigures) {
+      readable.set(1);
       setAll(jobs, figures.jobs);
       oldestDueJob.set(figures.oldestDueJobSeconds);
       deadJobs.set(figures.jobs.filter((row) => row.labels.state === "dead").reduce((sum, row) => sum + row.count, 0));

@@ -14,13 +14,17 @@ export interface QueueFigures {
   readonly webhookInboxPending: number;
   /** How long the oldest webhook event not yet acted on has waited; 0 when none. Events stored only to be recognised again (`ignored`) never wait. */
   readonly webhookInboxLagSeconds: number;
+  /** Fulfillments not settled (neither active nor cancelled), by driver and status. */
   readonly fulfillments: readonly CountBy<"driver" | "status">[];
+  /** Outgoing deliveries not succeeded: pending and dead. */
   readonly webhookDeliveries: readonly CountBy<"state">[];
 }
 
 /**
- * Reads the queue figures in one round trip per table, each answered from an index
- * (`jobs_by_state`, `jobs_due`, `webhook_inbox_unprocessed`, `fulfillment_records_admin`).
+ * Reads the queue figures, one query per table, each from a partial index of the rows in motion
+ * (`jobs_claim`/`jobs_by_state`, `jobs_due`, `webhook_inbox_unprocessed`,
+ * `fulfillment_records_unsettled`, `webhook_deliveries_unsettled`): what settled rows pile up
+ * with history is never counted, so a scrape costs what the queues hold, not what the shop sold.
  */
 export async function readQueueFigures(sql: Sql): Promise<QueueFigures> {
   const [jobs, due, inbox, fulfillments, deliveries] = await Promise.all([
@@ -34,9 +38,10 @@ export async function readQueueFigures(sql: Sql): Promise<QueueFigures> {
       select count(*)::int as pending, coalesce(extract(epoch from now() - min(received_at)), 0)::float8 as seconds
       from webhook_inbox where processed_at is null and kind <> 'ignored'`,
     sql<{ driver: string; status: string; count: number }[]>`
-      select driver, status, count(*)::int as count from fulfillment_records group by driver, status`,
+      select driver, status, count(*)::int as count from fulfillment_records
+      where status not in ('active', 'cancelled') group by driver, status`,
     sql<{ state: string; count: number }[]>`
-      select state, count(*)::int as count from webhook_deliveries group by state`,
+      select state, count(*)::int as count from webhook_deliveries where state <> 'succeeded' group by state`,
   ]);
   return {
     jobs: jobs.map(({ kind, state, count }) => ({ labels: { kind, state }, count })),

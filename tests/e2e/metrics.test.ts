@@ -63,7 +63,15 @@ describe("/metrics on the public port", () => {
       outcome: "ok",
     });
     expect(sessions).toBeGreaterThanOrEqual(1);
-    expect(sampleOf(samples, "marketplace_fulfillments", { driver: "multitenant_saas", status: "active" })).toBe(1);
+    // Settled fulfillments are history, not queue: only those in motion or failed are counted.
+    expect(sampleOf(samples, "marketplace_fulfillments", { status: "active" })).toBeUndefined();
+    await db.current.sql`update fulfillment_records set status = 'failed' where order_id = ${orderId}`;
+    const failed = sampleOf(await scrape(), "marketplace_fulfillments", {
+      driver: "multitenant_saas",
+      status: "failed",
+    });
+    expect(failed).toBe(1);
+    expect(sampleOf(samples, "marketplace_queue_figures_up")).toBe(1);
     expect(sampleOf(samples, "marketplace_jobs", { kind: "deliver_webhook", state: "dead" })).toBe(1);
     expect(sampleOf(samples, "marketplace_jobs_dead")).toBe(1);
     expect(sampleOf(samples, "marketplace_webhook_inbox_pending")).toBe(0);
