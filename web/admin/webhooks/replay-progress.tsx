@@ -3,10 +3,12 @@ import { formatTime } from "../../shared/format.ts";
 import { ErrorNote } from "../../shared/ui.tsx";
 import type { Replay } from "./use-tracked-replay.ts";
 
+const events = (count: number) => `${count} ${count === 1 ? "event" : "events"}`;
+
 /** The replay's state in one sentence, said to screen readers as it changes. */
 export function replaySummary(replay: Replay): string {
-  if (replay.status === "running") return `Running: ${replay.processed} of ${replay.total} events sent a first time.`;
-  return `Completed: ${replay.total} events sent; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
+  if (replay.status === "running") return `Running: ${replay.processed} of ${events(replay.total)} sent a first time.`;
+  return `Completed: ${events(replay.total)} sent; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
 }
 
 /** A followed replay: how far it has got and its deliveries by state, refreshed while it runs. */
