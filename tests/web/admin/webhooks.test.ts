@@ -35,8 +35,15 @@ describe.skipIf(!hasChromium)("the Webhooks page", () => {
     await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByLabel("URL").fill(receiver.url);
+    // A URL the shop will not POST to is refused beside its field.
     await page.getByLabel("order.paid").check();
+    await page.getByLabel("URL").fill("ftp://example.com/hooks");
+    await page.getByRole("button", { name: "Create the endpoint" }).click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    expect(await page.getByLabel("URL").getAttribute("aria-invalid")).toBe("true");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel("URL").fill(receiver.url);
     await page.getByLabel("Description").fill("ERP");
     await page.getByRole("button", { name: "Create the endpoint" }).click();
     const shown = page.getByRole("status").filter({ hasText: "shown this once" });
@@ -159,6 +166,7 @@ describe.skipIf(!hasChromium)("the Webhooks page", () => {
     const refused = (status: string) =>
       `console error: Failed to load resource: the server responded with a status of ${status} (${e2e.url}/api/admin/webhook-endpoints/${endpointId}/replay)`;
     expect(watched.errorsOn(e2e.url)).toEqual([
+      `console error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity) (${e2e.url}/api/admin/webhook-endpoints)`,
       refused("422 (Unprocessable Entity)"),
       refused("409 (Conflict)"),
       refused("409 (Conflict)"),
