@@ -14,6 +14,8 @@ import { Overview } from "./pages/overview.tsx";
 import { ProductEditorPage } from "./pages/product-editor-page.tsx";
 import { ProductPage } from "./pages/product-page.tsx";
 import { Products } from "./pages/products.tsx";
+import { WebhookEndpointPage } from "./pages/webhook-endpoint-page.tsx";
+import { Webhooks } from "./pages/webhooks.tsx";
 
 const PAGES: Pages = {
   "/overview": () => <Overview />,
@@ -30,6 +32,8 @@ const PAGES: Pages = {
   "/discounts": () => <Discounts />,
   "/licenses/:id": (params) => <LicensePage id={params.id as string} />,
   "/api-keys": () => <ApiKeys />,
+  "/webhooks": () => <Webhooks />,
+  "/webhooks/:id": (params) => <WebhookEndpointPage id={params.id as string} />,
 };
 
 const LINKS = [
@@ -43,6 +47,7 @@ const LINKS = [
   ["/licenses", "Licenses"],
   ["/discounts", "Discounts"],
   ["/api-keys", "API keys"],
+  ["/webhooks", "Webhooks"],
 ] as const;
 
 startConsole({
