@@ -2317,6 +2317,9 @@ export interface components {
             discount: components["schemas"]["AppliedDiscount"] | null;
             currency: string;
             payment_gateway: components["schemas"]["PaymentGateway"];
+            /** @description Whether the gateway first chosen was down (an outage, or its circuit breaker open) and the checkout opened at `payment_gateway` instead; never when the customer named the gateway */
+            failed_over: boolean;
+            failed_over_from: components["schemas"]["PaymentGateway"] | null;
             checkout: {
                 /** @description Where the customer pays: the gateway's hosted checkout */
                 url: string;
@@ -2576,6 +2579,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        GatewayBreaker: {
+            environment: components["schemas"]["GatewayEnvironment"];
+            /** @enum {string} */
+            state: "closed" | "open" | "half_open";
+            /** @description Outages in a row (time-out, no connection, 5xx, 429) */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description When it last opened; null while closed
+             */
+            opened_at: string | null;
+        };
         GatewayConnectionReport: {
             /** @constant */
             ok: true;
@@ -2643,6 +2658,8 @@ export interface components {
             webhook_tolerance_seconds: number;
             timeout_seconds: number;
             tax_behavior: components["schemas"]["TaxBehavior"];
+            /** @description The gateway's circuit breaker in each environment, shared by every instance */
+            breakers: components["schemas"]["GatewayBreaker"][];
         };
         GatewaySettingsPatch: {
             environment?: components["schemas"]["GatewayEnvironment"];
