@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { GatewayBreakerView } from "../../application/payments/gateway-breakers.ts";
+import type { GatewayBreakerView } from "../../application/payments/gateway-breaker-ports.ts";
 import type { ProductSync } from "../../application/payments/gateway-product-sync.ts";
 import type { makeGatewaySettingsAdmin, SettingsPatch } from "../../application/payments/gateway-settings.ts";
 import type { ConnectionReport } from "../../application/payments/ports.ts";

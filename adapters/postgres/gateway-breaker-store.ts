@@ -1,4 +1,4 @@
-import type { GatewayBreakerStore } from "../../application/payments/gateway-breakers.ts";
+import type { GatewayBreakerStore } from "../../application/payments/gateway-breaker-ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { type BreakerRecord, CLOSED_BREAKER } from "../../domain/payments/gateway-breaker.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";

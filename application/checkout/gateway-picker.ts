@@ -2,7 +2,7 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { GatewayUnavailable } from "../../domain/checkout/errors.ts";
 import type { GatewayRoute } from "../../domain/checkout/gateway-selection.ts";
 import type { GatewayEnvironment } from "../../domain/payments/gateway-event.ts";
-import type { BreakerPass, GatewayBreakers } from "../payments/gateway-breakers.ts";
+import type { BreakerPass, GatewayBreakers } from "../payments/gateway-breaker-ports.ts";
 import type { GatewaySettingsSource } from "../payments/ports.ts";
 
 /** A gateway whose breaker let this checkout's call through. */

@@ -4,7 +4,7 @@ import { OrderExpiredAtCheckout } from "../../domain/checkout/errors.ts";
 import type { AppliedDiscount } from "../../domain/discounts/apply.ts";
 import type { Order, OrderItem } from "../../domain/orders/order.ts";
 import { orderMetadata } from "../../domain/orders/order.ts";
-import { type GatewayBreakers, isGatewayOutage } from "../payments/gateway-breakers.ts";
+import type { GatewayBreakers } from "../payments/gateway-breaker-ports.ts";
 import type {
   CheckoutDiscount,
   CheckoutSession,
@@ -12,6 +12,7 @@ import type {
   GatewaySettingsSource,
   PaymentGateway,
 } from "../payments/ports.ts";
+import { isGatewayOutage } from "../shared/errors.ts";
 import type { CalculatedCheckout } from "./calculate-checkout.ts";
 import { type GatewayEntry, pickGateways } from "./gateway-picker.ts";
 import type { CheckoutUrls, GatewayBinding, OrderAccess, OrderRepository } from "./ports.ts";

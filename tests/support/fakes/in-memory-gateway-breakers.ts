@@ -1,4 +1,5 @@
-import { type GatewayBreakerStore, makeGatewayBreakers } from "../../../application/payments/gateway-breakers.ts";
+import type { GatewayBreakerStore } from "../../../application/payments/gateway-breaker-ports.ts";
+import { makeGatewayBreakers } from "../../../application/payments/gateway-breakers.ts";
 import { type BreakerRecord, CLOSED_BREAKER } from "../../../domain/payments/gateway-breaker.ts";
 
 /** The breakers' records in a map: each change runs whole before the next, as under the row lock. */
