@@ -181,16 +181,22 @@ describe("Idempotency-Key", () => {
     expect(calls).toHaveLength(1);
   });
 
-  test("an answer stored before checkouts carried a discount replays in today's shape", async () => {
+  test("an answer stored before checkouts carried a discount or could fail over replays in today's shape", async () => {
     const license = await product(aLicenseProduct());
     const body = { items: [{ product_id: license.id, variant: "regular" }] };
     const first = await checkout(body, { "idempotency-key": "order-before-discounts" });
-    const { discount_total: _, discount: __, ...stored } = first.body;
+    const { discount_total: _, discount: __, failed_over: ___, failed_over_from: ____, ...stored } = first.body;
     await db.current.sql`
       update idempotency_keys set response = ${db.current.sql.json(stored)} where key = 'order-before-discounts'`;
     const replay = await checkout(body, { "idempotency-key": "order-before-discounts" });
     expect(replay.status).toBe(201);
-    expect(replay.body).toEqual({ ...stored, discount_total: 0, discount: null });
+    expect(replay.body).toEqual({
+      ...stored,
+      discount_total: 0,
+      discount: null,
+      failed_over: false,
+      failed_over_from: null,
+    });
   });
 
   test("the same key with another body is a 422", async () => {
