@@ -139,10 +139,16 @@ export function makeOpenCheckout(deps: OpenCheckoutDeps) {
   ): Promise<CheckoutResponse> {
     const route = priced.route ?? { payment_gateway: priced.payment_gateway, named: true, usable: [] };
     const picker = pickGateways(deps, route);
-    let entry = await picker.next();
-    if (!entry) throw await picker.unavailable();
+    const first = await picker.next();
+    if (!first) throw await picker.unavailable();
+    let entry: GatewayEntry = first;
     let binding = await bindingFor(entry, priced, link);
-    const { order, items } = await deps.orders.create({ customer_id: customer.id, ...binding, totals: priced });
+    const { order, items } = await deps.orders
+      .create({ customer_id: customer.id, ...binding, totals: priced })
+      .catch(async (error: unknown) => {
+        await first.pass.settled();
+        throw error;
+      });
     try {
       if (link) await link.record({ order, items });
       const access = guest ? await deps.access.sign(order.id) : undefined;
@@ -153,10 +159,7 @@ export function makeOpenCheckout(deps: OpenCheckoutDeps) {
           await entry.pass.succeeded();
         } catch (error) {
           // A refusal (4xx, our own validation) would be refused anywhere: it neither counts nor moves.
-          if (!isGatewayOutage(error)) {
-            await entry.pass.settled();
-            throw error;
-          }
+          if (!isGatewayOutage(error)) throw error;
           await entry.pass.failed();
           if (route.named) throw await picker.unavailable();
           const next = await picker.next();
@@ -194,6 +197,8 @@ export function makeOpenCheckout(deps: OpenCheckoutDeps) {
         order_status_url: deps.urls.status(order.id, access),
       };
     } catch (error) {
+      // Unless the call's outcome was reported, a half-open trial this checkout held makes way for the next.
+      await entry.pass.settled();
       await deps.orders.markCheckoutFailed(order.id, error instanceof Error ? error.message : "checkout failed");
       throw error;
     }

@@ -16,7 +16,7 @@ import { createStaticGatewaySettings } from "../../support/fakes/static-gateway-
 const ada = { id: "cus-ada", email: "ada@example.com", name: "Ada" };
 const now = () => new Date("2026-11-29T12:00:00Z");
 
-function setup() {
+function setup(clock: () => Date = now) {
   const mappings = createInMemoryPricingMappingRepository();
   const products = createInMemoryProductRepository(mappings);
   const orders = createInMemoryOrderRepository();
@@ -25,7 +25,7 @@ function setup() {
     gateway_b: createInMemoryPaymentGateway("gateway_b"),
   };
   const settings = createStaticGatewaySettings({ gateway_b: { environment: "live", tax_behavior: "inclusive" } });
-  const { breakers, store } = createInMemoryGatewayBreakers(now, 2);
+  const { breakers, store } = createInMemoryGatewayBreakers(clock, 2);
   const calculate = makeCalculateCheckout({
     products,
     mappings,
@@ -99,6 +99,19 @@ describe("opening a checkout at a gateway chosen by default", () => {
     const calls = gateways.gateway_a.callsOf("createCheckoutSession").length;
     expect(await checkout()).toMatchObject({ payment_gateway: "gateway_b", failed_over: true });
     expect(gateways.gateway_a.callsOf("createCheckoutSession")).toHaveLength(calls);
+  });
+
+  test("a half-open trial refused by the gateway lets the next checkout try it at once", async () => {
+    let at = now();
+    const { checkout, gateways } = setup(() => at);
+    gateways.gateway_a.fail("createCheckoutSession", new UpstreamServerError("gateway", 503));
+    await checkout();
+    await checkout();
+    at = new Date(at.getTime() + 31_000);
+    gateways.gateway_a.fail("createCheckoutSession", new UpstreamRejected("gateway", 422, "invalid_field", "bad"));
+    expect((await failure(checkout())).code).toBe("GATEWAY_REJECTED");
+    gateways.gateway_a.recover("createCheckoutSession");
+    expect(await checkout()).toMatchObject({ payment_gateway: "gateway_a", failed_over: false });
   });
 
   test("with nowhere else to go, the gateway's own error stands", async () => {
