@@ -134,6 +134,8 @@ export function createCheckoutRoutes(
         detail: {
           summary:
             "Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)",
+          description:
+            "When the router chose the gateway (none was named, or the one named is not enabled for every item) and it is down (time-out, no connection, 5xx, 429, or its circuit breaker open), the checkout opens at the next gateway every item enables: `failed_over: true` and `failed_over_from` say so. A gateway named in `payment_gateway` that is down is `503` `GATEWAY_UNAVAILABLE` with `gateway` and `alternatives` (the gateways every item enables whose breakers are not open), and `Retry-After` while its breaker is open. A refusal by the gateway (4xx) is its `502` `GATEWAY_*` and never fails over.",
           security: [{ bearer: [] }, {}],
         },
       },
