@@ -100,6 +100,8 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     provider: provisioning.provider,
     gateways: payments.gateways,
     gatewaySettings: payments.settings,
+    /** The gateways' circuit breakers, as `/metrics` and the admin pages read them. */
+    listGatewayBreakers: payments.useCases.listGatewayBreakers,
     orders: payments.orders,
     fulfillments: fulfillment.fulfillments,
     worker: operations.worker,

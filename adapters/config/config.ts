@@ -57,6 +57,8 @@ export interface Config {
   readonly checkoutReturnUrl: string;
   readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
   readonly gatewayTimeoutSeconds: number;
+  /** The gateways' circuit breakers: failures in a row that open one, seconds it stays open. */
+  readonly gatewayBreaker: { readonly failures: number; readonly cooldownSeconds: number };
   /** In production, live API keys go only to the gateways' own hosts unless `GATEWAY_ALLOW_CUSTOM_BASE_URLS=true`. */
   readonly gatewayHosts: GatewayHostPolicy;
   readonly jobs: {
@@ -198,6 +200,10 @@ export function loadConfig(env: Env): Config {
     checkoutReturnUrl: checkoutReturnUrlTemplate(env, publicBaseUrl),
     gateways,
     gatewayTimeoutSeconds: integer(env, "GATEWAY_TIMEOUT_SECONDS", 15, 1, 120),
+    gatewayBreaker: {
+      failures: integer(env, "GATEWAY_BREAKER_FAILURES", 5, 1, 1000),
+      cooldownSeconds: integer(env, "GATEWAY_BREAKER_COOLDOWN_SECONDS", 30, 1, 3600),
+    },
     gatewayHosts,
     jobs: {
       enabled: boolean(env, "JOBS_ENABLED", true),

@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
-import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import type { Buyer } from "../../application/checkout/create-checkout.ts";
+import type { CheckoutResponse } from "../../application/checkout/open-checkout.ts";
+import { GatewayUnavailable } from "../../domain/checkout/errors.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { CalculatedCheckoutSchema, CheckoutBody, CheckoutSchema } from "./checkout-schemas.ts";
@@ -48,14 +50,27 @@ function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFi
 }
 
 /**
- * An answer stored before checkouts carried a discount is replayed as one without a discount: the
- * same `Idempotency-Key` gives the same checkout, in today's shape.
+ * An answer stored before checkouts carried a discount, or could fail over, is replayed as one
+ * without a discount that opened where it was meant to: the same `Idempotency-Key` gives the same
+ * checkout, in today's shape.
  */
-const withDiscountFields = (body: CheckoutResponse): CheckoutResponse => ({
+const inTodaysShape = (body: CheckoutResponse): CheckoutResponse => ({
   ...body,
   discount_total: body.discount_total ?? 0,
   discount: body.discount ?? null,
+  failed_over: body.failed_over ?? false,
+  failed_over_from: body.failed_over_from ?? null,
 });
+
+/** A gateway down with its breaker open says when to come back. */
+const withRetryAfter =
+  (set: { headers: Record<string, string | number> }) =>
+  (error: unknown): never => {
+    if (error instanceof GatewayUnavailable && error.retryAfterSeconds !== undefined) {
+      set.headers["retry-after"] = String(error.retryAfterSeconds);
+    }
+    throw error;
+  };
 
 const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): CheckoutRequest => cart;
 
@@ -78,14 +93,14 @@ export function createCheckoutRoutes(
     .use(createAuth(deps.auth))
     .post(
       "/api/checkout/calculate",
-      async ({ body, principal }) =>
-        asBody(
-          await deps.calculateCheckout(
-            cartOf(body as CheckoutBodyFields),
-            // A signed-in customer's quote holds a first-purchase code against their own orders.
-            principal?.role === "customer" ? { customerId: principal.userId } : undefined,
-          ),
-        ),
+      async ({ body, principal }) => {
+        const { route: _, ...quote } = await deps.calculateCheckout(
+          cartOf(body as CheckoutBodyFields),
+          // A signed-in customer's quote holds a first-purchase code against their own orders.
+          principal?.role === "customer" ? { customerId: principal.userId } : undefined,
+        );
+        return asBody(quote);
+      },
       {
         optionalAuth: ["customer", "admin"],
         body: CheckoutBody,
@@ -104,10 +119,12 @@ export function createCheckoutRoutes(
         const retryAfter = waitFor(buyer);
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
         const key = headers["idempotency-key"];
-        const result = await deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields), key);
+        const result = await deps
+          .createCheckout(buyer, cartOf(body as CheckoutBodyFields), key)
+          .catch(withRetryAfter(set));
         set.status = result.status;
         if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return withDiscountFields(result.body);
+        return inTodaysShape(result.body);
       },
       {
         optionalAuth: "customer",
@@ -117,6 +134,8 @@ export function createCheckoutRoutes(
         detail: {
           summary:
             "Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)",
+          description:
+            "When the router chose the gateway (none was named, or the one named is not enabled for every item) and it is down (time-out, no connection, 5xx, 429, or its circuit breaker open), the checkout opens at the next gateway every item enables: `failed_over: true` and `failed_over_from` say so. A gateway named in `payment_gateway` that is down is `503` `GATEWAY_UNAVAILABLE` with `gateway` and `alternatives` (the gateways every item enables whose breakers are not open), and `Retry-After` while its breaker is open. A refusal by the gateway (4xx) is its `502` `GATEWAY_*` and never fails over.",
           security: [{ bearer: [] }, {}],
         },
       },
@@ -126,10 +145,12 @@ export function createCheckoutRoutes(
       async ({ params, body, principal, headers, set }) => {
         const retryAfter = waitFor({ customerId: principal.userId });
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
-        const result = await deps.upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"]);
+        const result = await deps
+          .upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"])
+          .catch(withRetryAfter(set));
         set.status = result.status;
         if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return withDiscountFields(result.body);
+        return inTodaysShape(result.body);
       },
       {
         auth: "customer",

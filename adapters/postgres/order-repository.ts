@@ -131,6 +131,15 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
       return { expired: row?.status === "expired" };
     },
 
+    async rebind(orderId, binding) {
+      const moved = await sql`
+        update orders set payment_gateway = ${binding.payment_gateway},
+          gateway_environment = ${binding.gateway_environment}, tax_behavior = ${binding.tax_behavior},
+          metadata = ${binding.metadata}, updated_at = now()
+        where id = ${orderId} and status = ${NEW_ORDER_STATUS} and checkout_session_id is null`;
+      return moved.count === 1;
+    },
+
     async markCheckoutFailed(orderId, reason) {
       await sql`
         update orders set status = ${targetOf("checkout_failed")}, flagged_reason = ${reason.slice(0, 500)},

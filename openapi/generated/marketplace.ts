@@ -743,7 +743,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key) */
+        /**
+         * Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)
+         * @description When the router chose the gateway (none was named, or the one named is not enabled for every item) and it is down (time-out, no connection, 5xx, 429, or its circuit breaker open), the checkout opens at the next gateway every item enables: `failed_over: true` and `failed_over_from` say so. A gateway named in `payment_gateway` that is down is `503` `GATEWAY_UNAVAILABLE` with `gateway` and `alternatives` (the gateways every item enables whose breakers are not open), and `Retry-After` while its breaker is open. A refusal by the gateway (4xx) is its `502` `GATEWAY_*` and never fails over.
+         */
         post: operations["postApiCheckoutCreate"];
         delete?: never;
         options?: never;
@@ -2422,6 +2425,9 @@ export interface components {
             discount: components["schemas"]["AppliedDiscount"] | null;
             currency: string;
             payment_gateway: components["schemas"]["PaymentGateway"];
+            /** @description Whether the gateway first chosen was down (an outage, or its circuit breaker open) and the checkout opened at `payment_gateway` instead; never when the customer named the gateway */
+            failed_over: boolean;
+            failed_over_from: components["schemas"]["PaymentGateway"] | null;
             checkout: {
                 /** @description Where the customer pays: the gateway's hosted checkout */
                 url: string;
@@ -2681,6 +2687,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        GatewayBreaker: {
+            environment: components["schemas"]["GatewayEnvironment"];
+            /** @enum {string} */
+            state: "closed" | "open" | "half_open";
+            /** @description Outages in a row (time-out, no connection, 5xx, 429) */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description When it last opened; null while closed
+             */
+            opened_at: string | null;
+        };
         GatewayConnectionReport: {
             /** @constant */
             ok: true;
@@ -2748,6 +2766,8 @@ export interface components {
             webhook_tolerance_seconds: number;
             timeout_seconds: number;
             tax_behavior: components["schemas"]["TaxBehavior"];
+            /** @description The gateway's circuit breaker in each environment, shared by every instance */
+            breakers: components["schemas"]["GatewayBreaker"][];
         };
         GatewaySettingsPatch: {
             environment?: components["schemas"]["GatewayEnvironment"];

@@ -148,7 +148,7 @@ describe("checkout", () => {
     expect(calls).toEqual([]);
   });
 
-  test("a gateway outage is a 502, the order is marked checkout_failed, and the key can be retried", async () => {
+  test("an outage at a named gateway is a 503 with the alternatives, the order is marked checkout_failed, and the key can be retried", async () => {
     const license = await product(aLicenseProduct());
     server.use(
       http.post(
@@ -159,7 +159,8 @@ describe("checkout", () => {
     );
     const body = { items: [{ product_id: license.id, variant: "regular" }], payment_gateway: "gateway_b" };
     const failed = await checkout(body, { "idempotency-key": "retry-after-outage" });
-    expectProblemShape(failed, 502, "GATEWAY_SERVER_ERROR");
+    expectProblemShape(failed, 503, "GATEWAY_UNAVAILABLE");
+    expect(failed.body).toMatchObject({ gateway: "gateway_b", alternatives: ["gateway_a"] });
     const [order] = await db.current
       .sql`select status from orders where customer_id = ${customerId} order by created_at desc limit 1`;
     expect(order?.status).toBe("checkout_failed");
@@ -180,16 +181,22 @@ describe("Idempotency-Key", () => {
     expect(calls).toHaveLength(1);
   });
 
-  test("an answer stored before checkouts carried a discount replays in today's shape", async () => {
+  test("an answer stored before checkouts carried a discount or could fail over replays in today's shape", async () => {
     const license = await product(aLicenseProduct());
     const body = { items: [{ product_id: license.id, variant: "regular" }] };
     const first = await checkout(body, { "idempotency-key": "order-before-discounts" });
-    const { discount_total: _, discount: __, ...stored } = first.body;
+    const { discount_total: _, discount: __, failed_over: ___, failed_over_from: ____, ...stored } = first.body;
     await db.current.sql`
       update idempotency_keys set response = ${db.current.sql.json(stored)} where key = 'order-before-discounts'`;
     const replay = await checkout(body, { "idempotency-key": "order-before-discounts" });
     expect(replay.status).toBe(201);
-    expect(replay.body).toEqual({ ...stored, discount_total: 0, discount: null });
+    expect(replay.body).toEqual({
+      ...stored,
+      discount_total: 0,
+      discount: null,
+      failed_over: false,
+      failed_over_from: null,
+    });
   });
 
   test("the same key with another body is a 422", async () => {
