@@ -32,13 +32,13 @@ export type { Infrastructure };
  */
 export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
   const platform = wirePlatform(infra);
-  const observability = wireMetrics(platform);
   const mail = wireMail(platform);
   const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
   const reports = wireReports(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
+  const observability = wireMetrics(platform, { listGatewayBreakers: payments.useCases.listGatewayBreakers });
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
   const provisioning = wireProvisioning(platform, { catalog: catalog.catalog });
   const licensing = wireLicensing(platform);

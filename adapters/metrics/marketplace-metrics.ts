@@ -1,8 +1,10 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { GatewayBreakerView } from "../../application/payments/gateway-breaker-ports.ts";
 import type { AnsweredRequest } from "../../kit/request-context.ts";
 import type { QueueFigures } from "../postgres/queue-figures.ts";
 import { type UpstreamCall, upstreamCalls } from "../upstream/upstream-calls.ts";
+import { createBreakerGauges } from "./breaker-gauges.ts";
 import { createQueueGauges } from "./queue-gauges.ts";
 
 export interface MarketplaceMetrics {
@@ -25,7 +27,10 @@ const UPSTREAM_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
  * the queues are read from PostgreSQL at each scrape, so every instance reports the same figures
  * (aggregate them with `max`, not `sum`).
  */
-export function createMarketplaceMetrics(deps: { readFigures(): Promise<QueueFigures> }): MarketplaceMetrics {
+export function createMarketplaceMetrics(deps: {
+  readFigures(): Promise<QueueFigures>;
+  readBreakers(): Promise<readonly GatewayBreakerView[]>;
+}): MarketplaceMetrics {
   const registry = new Registry();
   const requests = new Histogram({
     name: "marketplace_http_request_duration_seconds",
@@ -55,6 +60,7 @@ export function createMarketplaceMetrics(deps: { readFigures(): Promise<QueueFig
     },
   });
   const queues = createQueueGauges(registry);
+  const breakers = createBreakerGauges(registry);
   const onUpstreamCall = (message: unknown) => {
     const call = message as UpstreamCall;
     upstream.observe({ upstream: call.name, method: call.method, outcome: call.outcome }, call.seconds);
@@ -65,7 +71,10 @@ export function createMarketplaceMetrics(deps: { readFigures(): Promise<QueueFig
   const render = async () => {
     // A database incident is when the request and upstream counters matter most: they are served
     // whether or not the queues can be read.
-    await deps.readFigures().then(queues.show, queues.unreadable);
+    await Promise.all([
+      deps.readFigures().then(queues.show, queues.unreadable),
+      deps.readBreakers().then(breakers.show, queues.unreadable),
+    ]);
     return registry.metrics();
   };
   return {

@@ -1,3 +1,4 @@
+import type { GatewayBreakerView } from "../../application/payments/gateway-breaker-ports.ts";
 import type { WebhookRequest } from "../../application/payments/ports.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { createMarketplaceMetrics } from "../metrics/marketplace-metrics.ts";
@@ -9,9 +10,15 @@ type ReceiveWebhook = (
   request: WebhookRequest,
 ) => Promise<{ received: true; duplicate: boolean }>;
 
-/** The metrics registry, reading the queues from this marketplace's database. */
-export function wireMetrics({ sql, config }: Platform) {
-  const metrics = createMarketplaceMetrics({ readFigures: () => readQueueFigures(sql) });
+/** The metrics registry, reading the queues from this marketplace's database, and the gateways' breakers. */
+export function wireMetrics(
+  { sql, config }: Platform,
+  deps: { readonly listGatewayBreakers: () => Promise<readonly GatewayBreakerView[]> },
+) {
+  const metrics = createMarketplaceMetrics({
+    readFigures: () => readQueueFigures(sql),
+    readBreakers: deps.listGatewayBreakers,
+  });
   return {
     metrics,
     metricsToken: config.metrics.token,

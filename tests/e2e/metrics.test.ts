@@ -76,6 +76,8 @@ describe("/metrics on the public port", () => {
     expect(sampleOf(samples, "marketplace_jobs_dead")).toBe(1);
     expect(sampleOf(samples, "marketplace_webhook_inbox_pending")).toBe(0);
     expect(sampleOf(samples, "process_resident_memory_bytes")).toBeGreaterThan(0);
+    const sandboxBreaker = { gateway: "gateway_b", environment: "sandbox", state: "closed" };
+    expect(sampleOf(samples, "marketplace_gateway_breaker_state", sandboxBreaker)).toBe(1);
   });
 
   test("a webhook with a bad signature is counted by its refusal, and nothing is stored", async () => {

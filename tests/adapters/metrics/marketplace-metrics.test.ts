@@ -4,6 +4,8 @@ import type { QueueFigures } from "../../../adapters/postgres/queue-figures.ts";
 import { publishUpstreamCall } from "../../../adapters/upstream/upstream-calls.ts";
 import { parseExposition, sampleOf } from "../../support/metrics.ts";
 
+const noBreakers = async () => [];
+
 const figures = (dead: number): QueueFigures => ({
   jobs: [{ labels: { kind: "send_email", state: "dead" }, count: dead }],
   oldestDueJobSeconds: 3,
@@ -21,6 +23,7 @@ describe("the marketplace metrics", () => {
         if (database === "down") throw new Error("connection refused");
         return figures(2);
       },
+      readBreakers: noBreakers,
     });
     try {
       metrics.observeRequest({ method: "GET", route: "/api/products", status: 200, seconds: 0.002 });
@@ -49,6 +52,7 @@ describe("the marketplace metrics", () => {
         await Bun.sleep(20);
         return figures(0);
       },
+      readBreakers: noBreakers,
     });
     try {
       const pages = await Promise.all([metrics.render(), metrics.render(), metrics.render()]);
@@ -62,12 +66,35 @@ describe("the marketplace metrics", () => {
   });
 
   test("a closed registry hears no more upstream calls", async () => {
-    const metrics = createMarketplaceMetrics({ readFigures: async () => figures(0) });
+    const metrics = createMarketplaceMetrics({ readFigures: async () => figures(0), readBreakers: noBreakers });
     metrics.close();
     publishUpstreamCall({ name: "provider", method: "GET", outcome: "ok", seconds: 0.1 });
     const samples = parseExposition(await metrics.render());
     expect(sampleOf(samples, "marketplace_upstream_request_duration_seconds_count", { upstream: "provider" })).toBe(
       undefined,
     );
+  });
+
+  test("each gateway's breaker: 1 for its state and 0 for the others, with its failures in a row", async () => {
+    const metrics = createMarketplaceMetrics({
+      readFigures: async () => figures(0),
+      readBreakers: async () => [
+        { gateway: "gateway_a", environment: "live", state: "open", consecutive_failures: 5, opened_at: new Date() },
+        { gateway: "gateway_b", environment: "live", state: "closed", consecutive_failures: 0, opened_at: null },
+      ],
+    });
+    try {
+      const samples = parseExposition(await metrics.render());
+      const stateOf = (gateway: string, state: string) =>
+        sampleOf(samples, "marketplace_gateway_breaker_state", { gateway, environment: "live", state });
+      expect([stateOf("gateway_a", "open"), stateOf("gateway_a", "half_open"), stateOf("gateway_a", "closed")]).toEqual(
+        [1, 0, 0],
+      );
+      expect(stateOf("gateway_b", "closed")).toBe(1);
+      const failures = { gateway: "gateway_a", environment: "live" };
+      expect(sampleOf(samples, "marketplace_gateway_breaker_consecutive_failures", failures)).toBe(5);
+    } finally {
+      metrics.close();
+    }
   });
 });
