@@ -3,13 +3,11 @@ import type { OrderFilter } from "../../application/checkout/ports.ts";
 import type { AdminLicense, AdminLicenseFilter } from "../../application/licensing/admin-ports.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Logger } from "../../kit/logger.ts";
-import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
 import { type CsvColumn, csvStream, EXPORT_PAGE_ROWS, type PageReader } from "../exports/csv-stream.ts";
 import { LICENSE_EXPORT_COLUMNS, ORDER_EXPORT_COLUMNS, PAYMENT_EXPORT_COLUMNS } from "../exports/export-columns.ts";
 import type { OrderExportRow, PaymentExportRow } from "../postgres/export-readers.ts";
 import { LicenseListFilter, OrderListFilter, orderFilterOf } from "./admin-list-filters.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { ProblemSchema } from "./problem-schema.ts";
 
 export interface AdminExportDeps {
   readonly auth: AuthOptions;
@@ -21,6 +19,9 @@ export interface AdminExportDeps {
 
 const CSV_TYPE = "text/csv";
 
+const FAILURE_NOTE =
+  "A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete.";
+
 /** The document maps the TypeBox schemas; the plugin's types expect plain JSON Schema there. */
 const csvResponses = (description: string) => ({
   200: {
@@ -31,10 +32,6 @@ const csvResponses = (description: string) => ({
         schema: t.String({ contentMediaType: CSV_TYPE }) as unknown as Record<string, never>,
       },
     },
-  },
-  503: {
-    description: "DATABASE_UNAVAILABLE before the first row (with Retry-After); a failure later cuts the answer off",
-    content: { [PROBLEM_CONTENT_TYPE]: { schema: ProblemSchema as unknown as Record<string, never> } },
   },
 });
 
@@ -76,7 +73,8 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
             query: OrderListFilter,
             detail: {
               summary: "Every order the admin order list's filter matches, newest first, as CSV (streamed)",
-              description: "API keys: `orders:read`.",
+              description: `${FAILURE_NOTE} API keys: \`orders:read\`.`,
+              operationId: "getApiAdminExportsOrdersCsv",
               responses: csvResponses("The orders, one a line, with their buyer and products"),
             },
           },
@@ -89,7 +87,10 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
             detail: {
               summary: "Every payment of the ledger, newest first, as CSV (streamed), filtered by its order",
               description:
-                "The filters are the order list's, applied to each payment's order: its status, gateway and attention. API keys: `orders:read`.",
+                "The filters are the order list's, applied to each payment's order: its status, gateway and attention. " +
+                FAILURE_NOTE +
+                " API keys: `orders:read`.",
+              operationId: "getApiAdminExportsPaymentsCsv",
               responses: csvResponses("The payments, one a line, amounts in minor units"),
             },
           },
@@ -101,7 +102,8 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
             query: LicenseListFilter,
             detail: {
               summary: "Every license the admin license list's filter matches, newest first, as CSV (streamed)",
-              description: "Keys appear only as their hint, as in the list. API keys: `fulfillments:read`.",
+              description: `Keys appear only as their hint, as in the list. ${FAILURE_NOTE} API keys: \`fulfillments:read\`.`,
+              operationId: "getApiAdminExportsLicensesCsv",
               responses: csvResponses("The licenses, one a line"),
             },
           },
