@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import type { Row } from "./report.ts";
 import { JWT_SECRET, rssMb, watchPeakRss } from "./services.ts";
 import { round } from "./tools.ts";
 
@@ -128,4 +129,15 @@ export async function measureExports(options: {
   const { orders, payments } = figures;
   if (!orders || !payments) throw new Error("an export was not measured");
   return { orders, payments };
+}
+
+/** The table's rows of the export figures: each export's growth against `bound`. */
+export function exportRows(figures: Readonly<Record<string, ExportFigures>>, bound: { readonly max: number }): Row[] {
+  return Object.entries(figures).map(([name, figure]) => [
+    `marketplace RSS growth while a client downloads \`${name}.csv\` of ${figure.rows.toLocaleString("en-US")} rows`,
+    `${figure.rss_growth_mb} MB (${figure.rss_before_mb} → ${figure.peak_rss_mb} MB; ${figure.seconds} s)`,
+    figure.rss_growth_mb,
+    bound,
+    " MB",
+  ]);
 }

@@ -2,7 +2,7 @@ import type { measureCatalog } from "./catalog.ts";
 import type { ConsoleFigures } from "./console.ts";
 import type { DeliveryFigures } from "./delivery.ts";
 import type { DownloadFigures } from "./download.ts";
-import type { ExportFigures } from "./exports.ts";
+import { type ExportFigures, exportRows } from "./exports.ts";
 import { type LicenseMeasurement, licenseRow } from "./licenses.ts";
 import type { measureWebhooks } from "./webhooks.ts";
 
@@ -161,15 +161,7 @@ function figureRows(results: Results): Row[] {
     ]);
   }
   if (results.licenses) rows.push(licenseRow(results.licenses));
-  for (const [name, figure] of Object.entries(results.exports ?? {})) {
-    rows.push([
-      `marketplace RSS growth while a client downloads \`${name}.csv\` of ${thousands(figure.rows)} rows`,
-      `${figure.rss_growth_mb} MB (${figure.rss_before_mb} → ${figure.peak_rss_mb} MB; ${figure.seconds} s)`,
-      figure.rss_growth_mb,
-      TARGETS.export_rss_growth_mb,
-      " MB",
-    ]);
-  }
+  if (results.exports) rows.push(...exportRows(results.exports, TARGETS.export_rss_growth_mb));
   return rows;
 }
 
