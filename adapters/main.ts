@@ -16,12 +16,14 @@ import { wireHttp } from "./wiring/http.ts";
 import { wireIdentity } from "./wiring/identity.ts";
 import { wireLicensing } from "./wiring/licensing.ts";
 import { wireMail } from "./wiring/mail.ts";
+import { wireMetrics } from "./wiring/metrics.ts";
 import { wireNotifications } from "./wiring/notifications.ts";
 import { wireOperations } from "./wiring/operations.ts";
 import { wireOutgoingWebhooks } from "./wiring/outgoing-webhooks.ts";
 import { wirePayments } from "./wiring/payments.ts";
 import { type Infrastructure, wirePlatform } from "./wiring/platform.ts";
 import { wireProvisioning } from "./wiring/provisioning.ts";
+import { wireReports } from "./wiring/reports.ts";
 
 export type { Infrastructure };
 
@@ -31,9 +33,11 @@ export type { Infrastructure };
  */
 export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDeps> = {}) {
   const platform = wirePlatform(infra);
+  const observability = wireMetrics(platform);
   const mail = wireMail(platform);
   const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
+  const reports = wireReports(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
@@ -81,6 +85,10 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...operations.useCases,
     ...audit.useCases,
     ...wireExports(platform).useCases,
+    ...reports.useCases,
+    metrics: observability.metrics,
+    metricsToken: observability.metricsToken,
+    receiveWebhook: observability.countingWebhooks(payments.useCases.receiveWebhook),
     ...overrides,
   };
   return {
@@ -98,7 +106,9 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     fulfillments: fulfillment.fulfillments,
     worker: operations.worker,
     tick: operations.tick,
+    metrics: observability.metrics,
     async close() {
+      observability.metrics.close();
       mail.close();
       await platform.changes.close?.();
     },

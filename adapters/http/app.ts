@@ -15,9 +15,11 @@ import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway
 import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
+import { type AdminReportDeps, createAdminReportRoutes } from "./admin-report-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
+import { type AdminWebhookReplayDeps, createAdminWebhookReplayRoutes } from "./admin-webhook-replay-routes.ts";
 import { apiDocs } from "./api-reference-route.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { createCatalogFastPath } from "./catalog-fast-path.ts";
@@ -30,6 +32,7 @@ import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
 import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
 import { createLicenseRoutes, type LicenseDeps } from "./license-routes.ts";
+import { createMetricsRoutes, type MetricsDeps } from "./metrics-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
@@ -64,9 +67,12 @@ export interface AppDeps
     ProductPageDeps,
     AdminUserDeps,
     AdminAuditDeps,
+    AdminReportDeps,
     AdminApiKeyDeps,
     AccountRoutesDeps,
-    AdminWebhookEndpointDeps {
+    AdminWebhookEndpointDeps,
+    AdminWebhookReplayDeps,
+    MetricsDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
@@ -89,7 +95,7 @@ export function createApp(deps: AppDeps) {
   const limits = deps.rateLimits?.limits ?? {};
   const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
-    .use(createRequestContext({ ...deps, redactTarget }))
+    .use(createRequestContext({ ...deps, redactTarget, observe: deps.metrics.observeRequest }))
     .use(
       createRateLimiter({
         limits,
@@ -121,6 +127,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(createHealthRoutes(deps))
+    .use(createMetricsRoutes(deps))
     .use(createPageRoutes(deps))
     .use(createProductPageRoutes(deps))
     .use(createDownloadRoutes(deps))
@@ -145,8 +152,10 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))
+    .use(createAdminReportRoutes(deps))
     .use(createAdminApiKeyRoutes(deps))
-    .use(createAdminWebhookEndpointRoutes(deps));
+    .use(createAdminWebhookEndpointRoutes(deps))
+    .use(createAdminWebhookReplayRoutes(deps));
   routes.current = app.routes;
   closeTopLevelObjects(app.routes);
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
@@ -155,6 +164,7 @@ export function createApp(deps: AppDeps) {
   const fetch = createCatalogFastPath({
     answers: catalog,
     logAccess: createAccessLog(deps.accessLogger ?? deps.logger),
+    observe: deps.metrics.observeRequest,
     rateLimitGroupOf: (path) => {
       const group = rateLimitGroup(path);
       return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;

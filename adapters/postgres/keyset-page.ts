@@ -60,8 +60,8 @@ export function newestFirst<T extends { created_at: Date; id: string }>(
 
 /**
  * Newest first by the exact (`created_at`, `id`), for reading every row of a table page by page (the
- * CSV exports): a `(created_at desc, id desc)` index serves each page from where the last one
- * stopped, where the lists' key, cut to milliseconds, has every page sort the whole table. The
+ * CSV exports): an index on `created_at` serves each page from where the last one stopped (an
+ * incremental sort orders the rows of one instant by id), where the lists' key, cut to milliseconds, has every page sort the whole table. The
  * query selects the time to the microsecond as `page_key` (a JavaScript date would lose the
  * microseconds and skip or repeat rows). Cursors are the server's own, never a client's.
  */

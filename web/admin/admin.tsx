@@ -10,11 +10,13 @@ import { Licenses } from "./pages/licenses.tsx";
 import { ManualTasks } from "./pages/manual-tasks.tsx";
 import { OrderPage } from "./pages/order-page.tsx";
 import { Orders } from "./pages/orders.tsx";
+import { Overview } from "./pages/overview.tsx";
 import { ProductEditorPage } from "./pages/product-editor-page.tsx";
 import { ProductPage } from "./pages/product-page.tsx";
 import { Products } from "./pages/products.tsx";
 
 const PAGES: Pages = {
+  "/overview": () => <Overview />,
   "/products": () => <Products />,
   "/products/new": () => <ProductEditorPage />,
   "/products/:id": (params) => <ProductPage id={params.id as string} />,
@@ -31,6 +33,7 @@ const PAGES: Pages = {
 };
 
 const LINKS = [
+  ["/overview", "Overview"],
   ["/products", "Products"],
   ["/gateways", "Gateways"],
   ["/fulfillments", "Fulfillments"],
@@ -51,5 +54,5 @@ startConsole({
   wrongRole: "This console is for admins. Customers sign in at /account.",
   pages: PAGES,
   links: LINKS,
-  home: "/products",
+  home: "/overview",
 });

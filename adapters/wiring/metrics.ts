@@ -1,0 +1,33 @@
+import type { WebhookRequest } from "../../application/payments/ports.ts";
+import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
+import { createMarketplaceMetrics } from "../metrics/marketplace-metrics.ts";
+import { readQueueFigures } from "../postgres/queue-figures.ts";
+import type { Platform } from "./platform.ts";
+
+type ReceiveWebhook = (
+  gateway: PaymentGatewayName,
+  request: WebhookRequest,
+) => Promise<{ received: true; duplicate: boolean }>;
+
+/** The metrics registry, reading the queues from this marketplace's database. */
+export function wireMetrics({ sql, config }: Platform) {
+  const metrics = createMarketplaceMetrics({ readFigures: () => readQueueFigures(sql) });
+  return {
+    metrics,
+    metricsToken: config.metrics.token,
+    /** Counts each incoming webhook by how it ended: received, duplicate, or the refusal's code. */
+    countingWebhooks(receive: ReceiveWebhook): ReceiveWebhook {
+      return async (gateway, request) => {
+        try {
+          const receipt = await receive(gateway, request);
+          metrics.countWebhook(gateway, receipt.duplicate ? "duplicate" : "received");
+          return receipt;
+        } catch (error) {
+          const code = (error as { code?: unknown }).code;
+          metrics.countWebhook(gateway, typeof code === "string" ? code.toLowerCase() : "error");
+          throw error;
+        }
+      };
+    },
+  };
+}
