@@ -54,7 +54,7 @@ export const TARGETS = {
   console_first_load_ms: { max: 300 },
   console_first_bundle_kb: { max: 150 },
   download_rss_growth_mb: { max: 32 },
-  export_rss_growth_mb: { max: 48 },
+  export_rss_growth_mb: { max: 64 },
 } as const;
 
 type Bound = { readonly min: number } | { readonly max: number };

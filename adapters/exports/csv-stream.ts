@@ -17,8 +17,8 @@ export const EXPORT_PAGE_ROWS = 1000;
  * A CSV file as a byte stream, one page of rows in memory at a time: the next page is read only
  * when the client has taken the previous one (no high-water mark), so a slow client slows the
  * reads instead of filling memory. Measured (bench/exports.ts, warm process): 100,000 orders, a
- * 28.7 MB file, grew the server's resident memory by 34 MB to a 141 MB peak; 300,000 (86 MB) by
- * 47 MB to 135 MB: flat, the heap's slack between collections (docs/performance.md, "CSV exports").
+ * 28.7 MB file, grew the server's resident memory by 21-39 MB to a 134-143 MB peak; 300,000 (86 MB)
+ * by 47 MB to 135 MB: flat, the heap's slack between collections (docs/performance.md, "CSV exports").
  *
  * The first page is read before the stream exists, so a failure there (the database down, a bad
  * cursor) is thrown to the caller while it can still answer a problem. A failure on a later page
