@@ -9,6 +9,7 @@ import { wireCatalog } from "./wiring/catalog.ts";
 import { wireCheckout } from "./wiring/checkout.ts";
 import { wireCustomers } from "./wiring/customers.ts";
 import { wireDiscounts } from "./wiring/discounts.ts";
+import { wireExports } from "./wiring/exports.ts";
 import { jobsOf } from "./wiring/feature.ts";
 import { wireFulfillment } from "./wiring/fulfillment.ts";
 import { wireHttp } from "./wiring/http.ts";
@@ -83,6 +84,7 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...outgoingWebhooks.useCases,
     ...operations.useCases,
     ...audit.useCases,
+    ...wireExports(platform).useCases,
     ...reports.useCases,
     metrics: observability.metrics,
     metricsToken: observability.metricsToken,

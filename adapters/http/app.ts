@@ -9,6 +9,7 @@ import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-r
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminDiscountDeps, createAdminDiscountRoutes } from "./admin-discount-routes.ts";
+import { type AdminExportDeps, createAdminExportRoutes } from "./admin-export-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
 import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
@@ -52,6 +53,7 @@ export interface AppDeps
     CheckoutDeps,
     AdminGatewayDeps,
     AdminOrderDeps,
+    AdminExportDeps,
     WebhookDeps,
     AdminFulfillmentDeps,
     CustomerFulfillmentDeps,
@@ -138,6 +140,7 @@ export function createApp(deps: AppDeps) {
     .use(createCheckoutRoutes(deps, { perCustomer: limits.checkout }))
     .use(createAdminGatewayRoutes(deps))
     .use(createAdminOrderRoutes(deps))
+    .use(createAdminExportRoutes(deps))
     .use(createWebhookRoutes(deps))
     .use(createAdminFulfillmentRoutes(deps))
     .use(createCustomerFulfillmentRoutes(deps))

@@ -946,6 +946,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/exports/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order the admin order list's filter matches, newest first, as CSV (streamed)
+         * @description A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `orders:read`.
+         */
+        get: operations["getApiAdminExportsOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every payment of the ledger, newest first, as CSV (streamed), filtered by its order
+         * @description The filters are the order list's, applied to each payment's order: its status, gateway and attention. A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `orders:read`.
+         */
+        get: operations["getApiAdminExportsPaymentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/licenses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every license the admin license list's filter matches, newest first, as CSV (streamed)
+         * @description Keys appear only as their hint, as in the list. A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `fulfillments:read`.
+         */
+        get: operations["getApiAdminExportsLicensesCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/gateway_a": {
         parameters: {
             query?: never;
@@ -5663,6 +5723,103 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsOrdersCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders, one a line, with their buyer and products: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsPaymentsCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payments, one a line, amounts in minor units: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsLicensesCsv: {
+        parameters: {
+            query?: {
+                customer_email?: string;
+                product_id?: string;
+                status?: "active" | "suspended" | "revoked";
+                key_prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The licenses, one a line: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
