@@ -1,11 +1,26 @@
 import type postgres from "postgres";
 import type { ReportSource } from "../../application/reports/ports.ts";
-import type { LedgerPayment } from "../../domain/reports/product-shares.ts";
+import type { LedgerPayment, PaidItem } from "../../domain/reports/product-shares.ts";
 import type { RevenueBucket } from "../../domain/reports/revenue.ts";
 import type { SubscriptionGroup } from "../../domain/reports/subscription-metrics.ts";
 
 /** Payments read per round trip when splitting them by product: a batch costs a few milliseconds. */
 const PAYMENT_BATCH = 2000;
+
+/** The items of some orders, in their order, by order: one query for a page of payments. */
+async function itemsOf(sql: postgres.TransactionSql, orderIds: readonly string[]) {
+  const rows = await sql<(PaidItem & { order_id: string })[]>`
+    select i.order_id, i.product_id, i.product_name, i.due_today, i.amount, i.billing_interval is not null as recurring
+    from order_items i where i.order_id = any(${sql.array(orderIds as string[])}::uuid[])
+    order by i.order_id, i.position`;
+  const items = new Map<string, PaidItem[]>();
+  for (const { order_id, ...item } of rows) {
+    const list = items.get(order_id);
+    if (list) list.push(item);
+    else items.set(order_id, [item]);
+  }
+  return items;
+}
 
 /** The ledger and the subscription records, read for reports. */
 export function createPostgresReportSource(sql: postgres.Sql): ReportSource {
@@ -23,22 +38,20 @@ export function createPostgresReportSource(sql: postgres.Sql): ReportSource {
           from payments p join orders o on o.id = p.order_id
           where p.created_at >= ${range.from} and p.created_at < ${range.until}
           group by 1, 2, 3, 4`;
-        // Pages by (recorded time, id); the time travels as text to keep its microseconds.
+        // Pages by (recorded time, id). The time travels as text both ways: the driver would write a
+        // timestamptz parameter as a JavaScript date, to the millisecond, and repeat the page's last payment.
         let after: { at: string; id: string } | undefined;
         for (;;) {
-          const page = await tx<(LedgerPayment & { at: string; id: string })[]>`
-            select p.id, p.created_at::text as at, o.gateway_environment as environment, p.currency, p.kind,
-                   p.amount, p.discount, p.tax, p.refunded_amount, p.charged_back_amount,
-                   coalesce((select json_agg(json_build_object(
-                              'product_id', i.product_id, 'product_name', i.product_name, 'due_today', i.due_today,
-                              'amount', i.amount, 'recurring', i.billing_interval is not null) order by i.position)
-                            from order_items i where i.order_id = o.id), '[]') as items
+          const page = await tx<(Omit<LedgerPayment, "items"> & { at: string; id: string; order_id: string })[]>`
+            select p.id, p.created_at::text as at, p.order_id, o.gateway_environment as environment, p.currency,
+                   p.kind, p.amount, p.discount, p.tax, p.refunded_amount, p.charged_back_amount
             from payments p join orders o on o.id = p.order_id
             where p.created_at >= ${range.from} and p.created_at < ${range.until}
-              ${after ? tx`and p.created_at >= ${after.at}::timestamptz and (p.created_at, p.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : tx``}
+              ${after ? tx`and p.created_at >= ${after.at}::text::timestamptz and (p.created_at, p.id) > (${after.at}::text::timestamptz, ${after.id}::uuid)` : tx``}
             order by p.created_at, p.id
             limit ${PAYMENT_BATCH}`;
-          take(page);
+          const items = await itemsOf(tx, [...new Set(page.map((payment) => payment.order_id))]);
+          take(page.map(({ at, id, order_id, ...payment }) => ({ ...payment, items: items.get(order_id) ?? [] })));
           const last = page.at(-1);
           if (!last || page.length < PAYMENT_BATCH) return buckets;
           after = { at: last.at, id: last.id };

@@ -63,7 +63,7 @@ async function retime(
     where id = ${id}`;
 }
 
-/** `count` payments of one two-product order (due 3 to 1), spread over 365 days from `start`, some at the same instant. */
+/** `count` payments of one two-product order (due 3 to 1), spread over 365 days from `start`, to the microsecond, three at each instant. */
 async function manyPayments(count: number, start: Date) {
   const product = await aProduct({ monthly: 1000 });
   const { orderId } = await anOrder(product, "live", start);
@@ -78,6 +78,7 @@ async function manyPayments(count: number, start: Date) {
     select ${orderId}, case when g % 3 = 0 then 'gateway_b' else 'gateway_a' end, 'txn_' || gen_random_uuid(),
            1000 + g % 997, g % 101, g % 5, g % 7, 'EUR',
            ${start}::timestamptz + (g / 3 % 365) * interval '1 day' + (g / 3 % 86400) * interval '1 second'
+             + (g / 3 % 1000) * interval '1 microsecond'
     from generate_series(1, ${count}) g`;
   const [sums] = await sql()<{ gross: number; refunds: number }[]>`
     select sum(p.amount)::float8 as gross, sum(p.refunded_amount)::float8 as refunds
