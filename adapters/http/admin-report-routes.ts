@@ -2,6 +2,7 @@ import { Elysia, type Static, t } from "elysia";
 import type { Reports } from "../../application/reports/reports.ts";
 import type { RevenueLedger } from "../../domain/reports/revenue.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
+import { refuseRepeatedQuery } from "./repeated-query.ts";
 import { ReportIntervalSchema, RevenueReportSchema, SubscriptionReportSchema } from "./report-schemas.ts";
 
 export interface AdminReportDeps {
@@ -44,6 +45,7 @@ export function createAdminReportRoutes(deps: AdminReportDeps) {
             };
           },
           {
+            transform: ({ request }) => refuseRepeatedQuery(request.url),
             query: t.Object({
               from: t.Optional(dateText("First day (UTC, YYYY-MM-DD); default 29 days before `to`")),
               to: t.Optional(dateText("Last day, included (UTC, YYYY-MM-DD); default today")),
@@ -64,6 +66,7 @@ export function createAdminReportRoutes(deps: AdminReportDeps) {
             return { at: report.at.toISOString(), since: report.since.toISOString(), environments };
           },
           {
+            transform: ({ request }) => refuseRepeatedQuery(request.url),
             query: t.Object({
               at: t.Optional(dateText("The moment read (ISO 8601 date or date-time); default now")),
             }),

@@ -1,10 +1,16 @@
-import type { LedgerPayment } from "../../domain/reports/revenue.ts";
-import type { SubscriptionFacts } from "../../domain/reports/subscription-metrics.ts";
+import type { LedgerPayment } from "../../domain/reports/product-shares.ts";
+import type { ReportRange } from "../../domain/reports/report-range.ts";
+import type { RevenueBucket } from "../../domain/reports/revenue.ts";
+import type { SubscriptionGroup } from "../../domain/reports/subscription-metrics.ts";
 
 /** What reports read from the ledger and the subscription records. */
 export interface ReportSource {
-  /** Every payment the ledger recorded in `[from, until)`, as it stands now, with its order's items. */
-  paymentsBetween(from: Date, until: Date): Promise<LedgerPayment[]>;
-  /** Every subscription created by `at`, with the price it renews at now. */
-  subscriptionsAt(at: Date): Promise<SubscriptionFacts[]>;
+  /**
+   * The payments the ledger recorded in the range, as they stand now, read from one snapshot:
+   * summed per environment, currency, gateway and interval (the answer), and each with its order's
+   * items handed to `take` a batch at a time as read, so a long range is never held in memory.
+   */
+  revenueBetween(range: ReportRange, take: (payments: readonly LedgerPayment[]) => void): Promise<RevenueBucket[]>;
+  /** The subscriptions created by `at`, grouped as they stood at `at` and at `since` (see `SubscriptionGroup`). */
+  subscriptionGroups(at: Date, since: Date): Promise<SubscriptionGroup[]>;
 }

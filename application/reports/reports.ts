@@ -1,5 +1,6 @@
+import { productTally } from "../../domain/reports/product-shares.ts";
 import { lastDay, type ReportRangeQuery, reportRange } from "../../domain/reports/report-range.ts";
-import { aggregateRevenue } from "../../domain/reports/revenue.ts";
+import { revenueLedgers } from "../../domain/reports/revenue.ts";
 import { CHURN_WINDOW_DAYS, reportMoment, subscriptionMetrics } from "../../domain/reports/subscription-metrics.ts";
 import type { Clock } from "../shared/clock-and-log.ts";
 import type { ReportSource } from "./ports.ts";
@@ -11,20 +12,24 @@ export function makeReports(deps: { readonly source: ReportSource; readonly cloc
   return {
     async revenueReport(query: ReportRangeQuery) {
       const range = reportRange(query, deps.clock());
-      const payments = await deps.source.paymentsBetween(range.from, range.until);
+      // Products are split payment by payment (to the cent, by each order's items) as batches arrive.
+      const products = productTally();
+      const buckets = await deps.source.revenueBetween(range, (payments) => {
+        for (const payment of payments) products.add(payment);
+      });
       return {
         from: range.from,
         to: lastDay(range),
         interval: range.interval,
-        ledgers: aggregateRevenue(range, payments),
+        ledgers: revenueLedgers(range, buckets, products),
       };
     },
 
     async subscriptionReport(query: { readonly at?: string | undefined }) {
       const at = reportMoment(query.at, deps.clock());
       const since = new Date(at.getTime() - CHURN_WINDOW_DAYS * DAY_MS);
-      const subscriptions = await deps.source.subscriptionsAt(at);
-      return { at, since, environments: subscriptionMetrics(subscriptions, at) };
+      const groups = await deps.source.subscriptionGroups(at, since);
+      return { at, since, environments: subscriptionMetrics(groups) };
     },
   };
 }

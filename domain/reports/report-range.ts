@@ -10,6 +10,8 @@ export const MAX_REPORT_INTERVALS = 366;
 export const DEFAULT_REPORT_DAYS = 30;
 
 const DAY_MS = 86_400_000;
+/** The last day a range may end on: the midnight after it is the last one PostgreSQL and ISO 8601 write in four digits. */
+const LAST_DAY = Date.UTC(9999, 11, 30);
 
 /** Whole UTC days, `from` and `to` both included; `until` is the midnight after `to`. */
 export interface ReportRange {
@@ -79,8 +81,15 @@ export function reportRange(query: ReportRangeQuery, today: Date): ReportRange {
   const day = (name: "from" | "to", text: string | undefined) => {
     if (text === undefined) return undefined;
     const parsed = parseDay(text);
-    if (!parsed) errors.push({ path: `/${name}`, code: "INVALID_DATE", message: "must be a date written YYYY-MM-DD" });
-    return parsed ?? null;
+    const valid = parsed !== null && parsed.getTime() <= LAST_DAY ? parsed : null;
+    if (!valid) {
+      errors.push({
+        path: `/${name}`,
+        code: "INVALID_DATE",
+        message: "must be a date written YYYY-MM-DD, from 1970-01-01 to 9999-12-30",
+      });
+    }
+    return valid;
   };
   const toDay = day("to", query.to);
   const fromDay = day("from", query.from);

@@ -2,47 +2,33 @@ import type { BillingInterval } from "../catalog/pricing.ts";
 import type { FieldError } from "../shared/domain-error.ts";
 import { ValidationFailed } from "../shared/errors.ts";
 import { parseDay } from "./report-range.ts";
-import type { GatewayEnvironment } from "./revenue.ts";
+import type { GatewayEnvironment } from "./revenue-figures.ts";
 
 export type SubscriptionState = "trialing" | "active" | "past_due" | "suspended" | "cancelled";
 
 /** New and churned MRR are counted over this many days before `at`. */
 export const CHURN_WINDOW_DAYS = 30;
-const DAY_MS = 86_400_000;
 
 /**
- * A subscription as its record stands now. The record keeps its current status only, with the
- * times it was created, last changed, cancelled and its trial ends: what a past status can be
- * read from.
+ * Subscriptions of one environment and currency alike at `at`, counted and their prices summed. A
+ * past status is read from the record where that is honest and inferred otherwise: none before
+ * `created_at`; `cancelled` from `cancelled_at`; the current status when the record has not changed
+ * since (it read then as it reads now); else trialing while its trial ran, else active, since a past
+ * `past_due` or `suspended` spell that is over left no trace in the record.
  */
-export interface SubscriptionFacts {
+export interface SubscriptionGroup {
   readonly environment: GatewayEnvironment;
   readonly currency: string;
+  /** Their status at `at`. */
   readonly status: SubscriptionState;
+  /** Whether that status was inferred rather than read. */
+  readonly inferred: boolean;
+  /** Whether they were paying `CHURN_WINDOW_DAYS` before `at`, by the same reading. */
+  readonly paid_before: boolean;
   readonly billing_interval: BillingInterval;
-  /** What one period at `billing_interval` costs, before discounts and tax. */
+  readonly subscriptions: number;
+  /** What one period at `billing_interval` costs them all, before discounts and tax. */
   readonly price: number;
-  readonly created_at: Date;
-  readonly updated_at: Date;
-  readonly cancelled_at: Date | null;
-  readonly trial_ends_at: Date | null;
-}
-
-/**
- * A subscription's status at `at`: null before it existed; exact when cancelled by then or when its
- * record has not changed since (it read then as it reads now); otherwise inferred from its trial
- * (trialing until the trial ends, else active), since a past `past_due` or `suspended` spell that
- * is over left no trace in the record.
- */
-export function statusAt(
-  facts: SubscriptionFacts,
-  at: Date,
-): { readonly status: SubscriptionState; readonly inferred: boolean } | null {
-  if (facts.created_at > at) return null;
-  if (facts.cancelled_at !== null && facts.cancelled_at <= at) return { status: "cancelled", inferred: false };
-  if (facts.updated_at <= at) return { status: facts.status, inferred: false };
-  if (facts.trial_ends_at !== null && facts.trial_ends_at > at) return { status: "trialing", inferred: true };
-  return { status: "active", inferred: true };
 }
 
 /** Paying subscriptions: active ones and those whose renewal the gateway is still collecting. */
@@ -53,7 +39,7 @@ const paying = (status: SubscriptionState | undefined) => status === "active" ||
  * ones added and then divided by 12 once (rounded half up), so no cent is lost per subscription.
  */
 export function monthlyRevenue(
-  subscriptions: readonly Pick<SubscriptionFacts, "billing_interval" | "price">[],
+  subscriptions: readonly Pick<SubscriptionGroup, "billing_interval" | "price">[],
 ): number {
   let monthly = 0;
   let yearly = 0;
@@ -81,25 +67,21 @@ export interface SubscriptionMetrics {
   readonly mrr: readonly CurrencyMrr[];
 }
 
-function metricsOf(environment: GatewayEnvironment, subscriptions: readonly SubscriptionFacts[], at: Date) {
-  const since = new Date(at.getTime() - CHURN_WINDOW_DAYS * DAY_MS);
+function metricsOf(environment: GatewayEnvironment, groups: readonly SubscriptionGroup[]): SubscriptionMetrics {
   const counts: Record<SubscriptionState, number> = { trialing: 0, active: 0, past_due: 0, suspended: 0, cancelled: 0 };
   let inferred = 0;
   const byCurrency = new Map<
     string,
-    { now: SubscriptionFacts[]; added: SubscriptionFacts[]; churned: SubscriptionFacts[] }
+    { now: SubscriptionGroup[]; added: SubscriptionGroup[]; churned: SubscriptionGroup[] }
   >();
-  for (const subscription of subscriptions) {
-    const now = statusAt(subscription, at);
-    if (!now) continue;
-    counts[now.status] += 1;
-    if (now.inferred) inferred += 1;
-    const before = statusAt(subscription, since)?.status;
-    const sums = byCurrency.get(subscription.currency) ?? { now: [], added: [], churned: [] };
-    byCurrency.set(subscription.currency, sums);
-    if (paying(now.status)) sums.now.push(subscription);
-    if (paying(now.status) && !paying(before)) sums.added.push(subscription);
-    if (paying(before) && now.status === "cancelled") sums.churned.push(subscription);
+  for (const group of groups) {
+    counts[group.status] += group.subscriptions;
+    if (group.inferred) inferred += group.subscriptions;
+    const sums = byCurrency.get(group.currency) ?? { now: [], added: [], churned: [] };
+    byCurrency.set(group.currency, sums);
+    if (paying(group.status)) sums.now.push(group);
+    if (paying(group.status) && !group.paid_before) sums.added.push(group);
+    if (group.paid_before && group.status === "cancelled") sums.churned.push(group);
   }
   const mrr = [...byCurrency]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -113,14 +95,13 @@ function metricsOf(environment: GatewayEnvironment, subscriptions: readonly Subs
 }
 
 /** Subscription counts and MRR at `at`, per environment (live first): sandbox money is never added to live. */
-export function subscriptionMetrics(subscriptions: readonly SubscriptionFacts[], at: Date): SubscriptionMetrics[] {
+export function subscriptionMetrics(groups: readonly SubscriptionGroup[]): SubscriptionMetrics[] {
   const environments: GatewayEnvironment[] = ["live", "sandbox"];
   return environments
     .map((environment) =>
       metricsOf(
         environment,
-        subscriptions.filter((s) => s.environment === environment),
-        at,
+        groups.filter((group) => group.environment === environment),
       ),
     )
     .filter((metrics) => Object.values(metrics.counts).some((count) => count > 0));

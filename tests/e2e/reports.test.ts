@@ -158,6 +158,14 @@ describe("the revenue report", () => {
       ["from=2026-05-02&to=2026-05-01", "/from", "RANGE_REVERSED"],
       ["from=2020-01-01&to=2026-01-01&interval=day", "/interval", "TOO_MANY_INTERVALS"],
       ["interval=hour", "/interval", undefined],
+      // The midnight after 9999-12-31 is a year PostgreSQL and ISO 8601 do not write in four digits.
+      ["to=9999-12-31", "/to", "INVALID_DATE"],
+      ["from=9999-12-01&to=9999-12-31", "/to", "INVALID_DATE"],
+      ["from=9999-12-01&to=9999-12-31&interval=week", "/to", "INVALID_DATE"],
+      ["from=0000-01-01&to=2020-01-01", "/from", "INVALID_DATE"],
+      // A repeated parameter: neither value is more the caller's than the other.
+      ["interval=day&interval=week", "/interval", "REPEATED"],
+      [`from=${today}&from=2020-01-01&to=${today}`, "/from", "REPEATED"],
     ] as const) {
       const refused = await revenue(query);
       expect(refused.status).toBe(422);
@@ -197,5 +205,11 @@ describe("the subscriptions report", () => {
     const future = await http(e2e.url, "GET", "/api/admin/reports/subscriptions?at=2999-01-01", { token: admin });
     expect(future.status).toBe(422);
     expect(future.body.errors[0]).toMatchObject({ path: "/at", code: "IN_THE_FUTURE" });
+    const twice = await http(e2e.url, "GET", "/api/admin/reports/subscriptions?at=2020-01-01&at=2021-01-01", {
+      token: admin,
+    });
+    expect(twice.status).toBe(422);
+    expect(twice.body).toMatchObject({ status: 422, code: "VALIDATION_FAILED" });
+    expect(twice.body.errors).toEqual([{ path: "/at", code: "REPEATED", message: "must be given once" }]);
   });
 });

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import type { ReportSource } from "../../../application/reports/ports.ts";
 import { makeReports } from "../../../application/reports/reports.ts";
-import type { LedgerPayment } from "../../../domain/reports/revenue.ts";
+import type { LedgerPayment } from "../../../domain/reports/product-shares.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 const NOW = new Date("2026-11-29T10:00:00Z");
@@ -9,12 +9,26 @@ const NOW = new Date("2026-11-29T10:00:00Z");
 function aSource(payments: LedgerPayment[] = []) {
   const asked: string[] = [];
   const source: ReportSource = {
-    async paymentsBetween(from, until) {
-      asked.push(`payments ${from.toISOString()} ${until.toISOString()}`);
-      return payments;
+    async revenueBetween(range, take) {
+      asked.push(`payments ${range.from.toISOString()} ${range.until.toISOString()} ${range.interval}`);
+      // Two batches, as a long range arrives.
+      take(payments.slice(0, 1));
+      take(payments.slice(1));
+      return payments.map((payment) => ({
+        environment: payment.environment,
+        currency: payment.currency,
+        gateway: "gateway_b",
+        start: new Date("2026-11-29T00:00:00Z"),
+        payments: 1,
+        gross: payment.amount,
+        discounts: payment.discount,
+        tax: payment.tax,
+        refunds: payment.refunded_amount,
+        charged_back: payment.charged_back_amount,
+      }));
     },
-    async subscriptionsAt(at) {
-      asked.push(`subscriptions ${at.toISOString()}`);
+    async subscriptionGroups(at, since) {
+      asked.push(`subscriptions ${at.toISOString()} ${since.toISOString()}`);
       return [];
     },
   };
@@ -22,25 +36,26 @@ function aSource(payments: LedgerPayment[] = []) {
 }
 
 test("revenue reads the ledger for the whole days asked, today by default, and aggregates it", async () => {
-  const payment: LedgerPayment = {
-    id: "p-1",
-    gateway: "gateway_b",
+  const payment = (amount: number, product_id: string): LedgerPayment => ({
     environment: "live",
     currency: "EUR",
     kind: "initial",
-    created_at: new Date("2026-11-29T09:00:00Z"),
-    amount: 1200,
+    amount,
     discount: 0,
     tax: 200,
     refunded_amount: 0,
     charged_back_amount: 0,
-    items: [{ product_id: "a", product_name: "A", due_today: 1000, amount: 1000, recurring: false }],
-  };
-  const { source, asked } = aSource([payment]);
+    items: [{ product_id, product_name: product_id.toUpperCase(), due_today: 1000, amount: 1000, recurring: false }],
+  });
+  const { source, asked } = aSource([payment(1200, "a"), payment(300, "b")]);
   const report = await makeReports({ source, clock: () => NOW }).revenueReport({ from: "2026-11-28" });
-  expect(asked).toEqual(["payments 2026-11-28T00:00:00.000Z 2026-11-30T00:00:00.000Z"]);
+  expect(asked).toEqual(["payments 2026-11-28T00:00:00.000Z 2026-11-30T00:00:00.000Z day"]);
   expect(report.to.toISOString()).toBe("2026-11-29T00:00:00.000Z");
-  expect(report.ledgers[0]?.intervals.map((interval) => interval.gross)).toEqual([0, 1200]);
+  expect(report.ledgers[0]?.intervals.map((interval) => interval.gross)).toEqual([0, 1500]);
+  expect(report.ledgers[0]?.by_product.map((product) => [product.product_id, product.gross])).toEqual([
+    ["a", 1200],
+    ["b", 300],
+  ]);
 });
 
 test("a bad query is refused before anything is read", async () => {
@@ -50,5 +65,5 @@ test("a bad query is refused before anything is read", async () => {
   await expect(reports.subscriptionReport({ at: "2027-01-01" })).rejects.toBeInstanceOf(ValidationFailed);
   expect(asked).toEqual([]);
   await reports.subscriptionReport({});
-  expect(asked).toEqual([`subscriptions ${NOW.toISOString()}`]);
+  expect(asked).toEqual([`subscriptions ${NOW.toISOString()} 2026-10-30T10:00:00.000Z`]);
 });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { type LedgerPayment, productTally } from "../../../domain/reports/product-shares.ts";
 import { intervalsOf, reportRange } from "../../../domain/reports/report-range.ts";
-import { aggregateRevenue, type LedgerPayment } from "../../../domain/reports/revenue.ts";
+import { type RevenueBucket, revenueLedgers } from "../../../domain/reports/revenue.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
 const TODAY = new Date("2026-11-29T10:00:00Z");
@@ -16,12 +17,9 @@ const item = (product_id: string, due_today: number, amount = due_today, recurri
 
 function aPayment(overrides: Partial<LedgerPayment>): LedgerPayment {
   return {
-    id: crypto.randomUUID(),
-    gateway: "gateway_a",
     environment: "live",
     currency: "EUR",
     kind: "initial",
-    created_at: new Date("2026-11-02T12:00:00Z"),
     amount: 1000,
     discount: 0,
     tax: 0,
@@ -29,6 +27,22 @@ function aPayment(overrides: Partial<LedgerPayment>): LedgerPayment {
     charged_back_amount: 0,
     items: [item("a", 1000)],
     ...overrides,
+  };
+}
+
+/** A payment as the ledger sums it, in the interval starting at `start` (before the range cuts it). */
+function aBucket(payment: LedgerPayment, gateway: RevenueBucket["gateway"], start: string): RevenueBucket {
+  return {
+    environment: payment.environment,
+    currency: payment.currency,
+    gateway,
+    start: new Date(`${start}T00:00:00Z`),
+    payments: 1,
+    gross: payment.amount,
+    discounts: payment.discount,
+    tax: payment.tax,
+    refunds: payment.refunded_amount,
+    charged_back: payment.charged_back_amount,
   };
 }
 
@@ -86,33 +100,52 @@ describe("the revenue range", () => {
       105,
     );
   });
+
+  test("a range must end by 9999-12-31 and start in 1970 or later", () => {
+    for (const query of [
+      { to: "9999-12-31" },
+      { from: "9999-12-01", to: "9999-12-31" },
+      { from: "9999-12-01", to: "9999-12-31", interval: "week" as const },
+    ]) {
+      expect(refusal(() => reportRange(query, TODAY))).toEqual([["/to", "INVALID_DATE"]]);
+    }
+    expect(refusal(() => reportRange({ from: "0000-12-31", to: "0001-01-01" }, TODAY))).toEqual([
+      ["/to", "INVALID_DATE"],
+      ["/from", "INVALID_DATE"],
+    ]);
+    const last = reportRange({ from: "9999-12-01", to: "9999-12-30", interval: "week" }, TODAY);
+    expect(intervalsOf(last).at(-1)?.end.toISOString()).toBe("9999-12-31T00:00:00.000Z");
+  });
 });
 
 describe("revenue from the ledger", () => {
-  const payments = [
-    // Two products bought together, 3 to 1, with a discount and tax; a partial refund.
-    aPayment({
-      amount: 1200,
-      discount: 100,
-      tax: 200,
-      refunded_amount: 401,
-      items: [item("a", 900), item("b", 300)],
-    }),
-    // A renewal: only the renewing item shares it. Lost to a dispute.
-    aPayment({
-      gateway: "gateway_b",
-      kind: "renewal",
-      created_at: new Date("2026-11-20T23:59:59Z"),
-      amount: 500,
-      charged_back_amount: 500,
-      items: [item("b", 0, 500, true), item("a", 900)],
-    }),
-    aPayment({ currency: "USD", amount: 700, items: [item("a", 700)] }),
-    aPayment({ environment: "sandbox", amount: 9999 }),
-    // Outside the range: the midnight after its last day.
-    aPayment({ created_at: new Date("2026-12-01T00:00:00Z"), amount: 5 }),
+  // Two products bought together, 3 to 1, with a discount and tax; a partial refund.
+  const bought = aPayment({
+    amount: 1200,
+    discount: 100,
+    tax: 200,
+    refunded_amount: 401,
+    items: [item("a", 900), item("b", 300)],
+  });
+  // A renewal: only the renewing item shares it. Lost to a dispute.
+  const renewed = aPayment({
+    kind: "renewal",
+    amount: 500,
+    charged_back_amount: 500,
+    items: [item("b", 0, 500, true), item("a", 900)],
+  });
+  const dollars = aPayment({ currency: "USD", amount: 700, items: [item("a", 700)] });
+  const sandbox = aPayment({ environment: "sandbox", amount: 9999 });
+  const buckets = [
+    aBucket(bought, "gateway_a", "2026-11-02"),
+    aBucket(renewed, "gateway_b", "2026-11-16"),
+    aBucket(dollars, "gateway_a", "2026-11-02"),
+    // Recorded on 2026-11-01, a Sunday: its week started on 2026-10-26, before the range.
+    aBucket(sandbox, "gateway_a", "2026-10-26"),
   ];
-  const ledgers = aggregateRevenue(range, payments);
+  const products = productTally();
+  for (const payment of [bought, renewed, dollars, sandbox]) products.add(payment);
+  const ledgers = revenueLedgers(range, buckets, products);
 
   test("currencies and environments are kept apart, live first", () => {
     expect(ledgers.map((ledger) => [ledger.environment, ledger.currency, ledger.total.gross])).toEqual([
@@ -138,6 +171,7 @@ describe("revenue from the ledger", () => {
       ["2026-11-02", 1200, 799],
       ["2026-11-16", 500, 0],
     ]);
+    expect(ledgers[2]?.intervals[0]).toMatchObject({ gross: 9999, payments: 1 });
     expect(eur?.by_gateway.map((g) => [g.gateway, g.gross, g.refunds, g.charged_back, g.net])).toEqual([
       ["gateway_a", 1200, 401, 0, 799],
       ["gateway_b", 500, 0, 500, 0],
@@ -160,5 +194,28 @@ describe("revenue from the ledger", () => {
         expect(sum(ledger.by_product)).toBe(ledger.total[key]);
       }
     }
+  });
+});
+
+describe("a payment split by product", () => {
+  test("no product gives back more than it brought in, and the shares still add up", () => {
+    const tally = productTally();
+    // 2 over weights 1 and 2 is 1 and 1; a refund of 1 and a chargeback of 1 must not both land on one.
+    tally.add(aPayment({ amount: 2, refunded_amount: 1, charged_back_amount: 1, items: [item("a", 1), item("b", 2)] }));
+    tally.add(
+      aPayment({
+        amount: 1001,
+        refunded_amount: 500,
+        charged_back_amount: 501,
+        items: [item("a", 1), item("b", 1000)],
+      }),
+    );
+    const rows = tally.of("live", "EUR");
+    for (const row of rows) {
+      expect(row.net).toBeGreaterThanOrEqual(0);
+      expect(row.refunds + row.charged_back).toBeLessThanOrEqual(row.gross);
+    }
+    const sum = (key: "gross" | "refunds" | "charged_back" | "net") => rows.reduce((total, row) => total + row[key], 0);
+    expect([sum("gross"), sum("refunds"), sum("charged_back"), sum("net")]).toEqual([1003, 501, 502, 0]);
   });
 });

@@ -2,76 +2,53 @@ import { describe, expect, test } from "bun:test";
 import {
   monthlyRevenue,
   reportMoment,
-  type SubscriptionFacts,
-  statusAt,
+  type SubscriptionGroup,
   subscriptionMetrics,
 } from "../../../domain/reports/subscription-metrics.ts";
 import { ValidationFailed } from "../../../domain/shared/errors.ts";
 
-const AT = new Date("2026-11-29T00:00:00Z");
-const day = (n: number) => new Date(AT.getTime() + n * 86_400_000);
-
-function aSubscription(overrides: Partial<SubscriptionFacts>): SubscriptionFacts {
+function aGroup(overrides: Partial<SubscriptionGroup>): SubscriptionGroup {
   return {
     environment: "live",
     currency: "EUR",
     status: "active",
+    inferred: false,
+    paid_before: true,
     billing_interval: "monthly",
+    subscriptions: 1,
     price: 1000,
-    created_at: day(-100),
-    updated_at: day(-100),
-    cancelled_at: null,
-    trial_ends_at: null,
     ...overrides,
   };
 }
 
-describe("a subscription's status at a moment", () => {
-  test("read when the record has not changed since, inferred from the trial otherwise", () => {
-    expect(statusAt(aSubscription({ created_at: day(1) }), AT)).toBeNull();
-    expect(statusAt(aSubscription({ status: "past_due", updated_at: day(-1) }), AT)).toEqual({
-      status: "past_due",
-      inferred: false,
-    });
-    const cancelledLater = aSubscription({ status: "cancelled", updated_at: day(2), cancelled_at: day(2) });
-    expect(statusAt(cancelledLater, AT)).toEqual({ status: "active", inferred: true });
-    expect(statusAt(cancelledLater, day(3))).toEqual({ status: "cancelled", inferred: false });
-    const trial = aSubscription({ updated_at: day(5), trial_ends_at: day(1) });
-    expect(statusAt(trial, AT)).toEqual({ status: "trialing", inferred: true });
-  });
-});
-
 describe("MRR", () => {
   test("yearly prices are added, then divided by 12 once, rounded half up", () => {
-    const yearly = (price: number) => aSubscription({ billing_interval: "yearly", price });
-    expect(monthlyRevenue([yearly(1000), yearly(1000), aSubscription({ price: 31 })])).toBe(31 + 167);
+    const yearly = (price: number) => aGroup({ billing_interval: "yearly", price });
+    expect(monthlyRevenue([yearly(1000), yearly(1000), aGroup({ price: 31 })])).toBe(31 + 167);
     expect(monthlyRevenue([yearly(6)])).toBe(1);
     expect(monthlyRevenue([yearly(5)])).toBe(0);
   });
 
   test("counts, MRR, new and churned MRR over the 30 days before, per environment and currency", () => {
-    const metrics = subscriptionMetrics(
-      [
-        aSubscription({}),
-        aSubscription({ billing_interval: "yearly", price: 12_000 }),
-        aSubscription({ status: "past_due", updated_at: day(-2) }),
-        // New within the window: one outright, one whose trial ended in it.
-        aSubscription({ created_at: day(-10), updated_at: day(-10), price: 2000 }),
-        aSubscription({ created_at: day(-40), updated_at: day(-20), trial_ends_at: day(-20), price: 400 }),
-        aSubscription({ status: "trialing", created_at: day(-3), updated_at: day(-3), trial_ends_at: day(11) }),
-        // Churned within the window; and one cancelled long before, counted but not churned.
-        aSubscription({ status: "cancelled", updated_at: day(-5), cancelled_at: day(-5), price: 700 }),
-        aSubscription({ status: "cancelled", updated_at: day(-60), cancelled_at: day(-60), price: 9 }),
-        aSubscription({ currency: "USD", price: 1500 }),
-        aSubscription({ environment: "sandbox", price: 99 }),
-      ],
-      AT,
-    );
+    const metrics = subscriptionMetrics([
+      aGroup({ subscriptions: 2, price: 2000 }),
+      aGroup({ billing_interval: "yearly", price: 12_000 }),
+      aGroup({ status: "past_due", price: 1000 }),
+      // New within the window: one outright, one whose trial ended in it (inferred).
+      aGroup({ paid_before: false, price: 2000 }),
+      aGroup({ paid_before: false, inferred: true, price: 400 }),
+      aGroup({ status: "trialing", paid_before: false, price: 1000 }),
+      // Churned within the window; and one cancelled long before, counted but not churned.
+      aGroup({ status: "cancelled", price: 700 }),
+      aGroup({ status: "cancelled", paid_before: false, price: 9 }),
+      aGroup({ currency: "USD", price: 1500 }),
+      aGroup({ environment: "sandbox", price: 99 }),
+    ]);
     expect(metrics.map((m) => m.environment)).toEqual(["live", "sandbox"]);
-    expect(metrics[0]?.counts).toEqual({ trialing: 1, active: 5, past_due: 1, suspended: 0, cancelled: 2 });
-    expect(metrics[0]?.inferred).toBe(0);
+    expect(metrics[0]?.counts).toEqual({ trialing: 1, active: 6, past_due: 1, suspended: 0, cancelled: 2 });
+    expect(metrics[0]?.inferred).toBe(1);
     expect(metrics[0]?.mrr).toEqual([
-      { currency: "EUR", mrr: 1000 + 1000 + 1000 + 2000 + 400, new_mrr: 2400, churned_mrr: 700 },
+      { currency: "EUR", mrr: 2000 + 1000 + 1000 + 2000 + 400, new_mrr: 2400, churned_mrr: 700 },
       { currency: "USD", mrr: 1500, new_mrr: 0, churned_mrr: 0 },
     ]);
     expect(metrics[1]?.mrr).toEqual([{ currency: "EUR", mrr: 99, new_mrr: 0, churned_mrr: 0 }]);
