@@ -65,18 +65,40 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
       );
     },
 
+    // The cursor is read first, so the events after it are a range of the (created_at, id) index:
+    // a step reads its next events, not the rest of the window sorted.
     async next(replayId, limit) {
       if (!isUuid(replayId)) return [];
+      // As text, to keep the microseconds a JavaScript Date would drop.
+      const [replay] = await sql<{ cursor_created_at: string | null; cursor_event_id: string | null }[]>`
+        select cursor_created_at::text, cursor_event_id from webhook_replays where id = ${replayId} and status = 'running'`;
+      if (!replay) return [];
+      const after =
+        replay.cursor_created_at === null || replay.cursor_event_id === null
+          ? sql`event.created_at >= replay.since`
+          : sql`(event.created_at, event.id) > (${replay.cursor_created_at}::text::timestamptz, ${replay.cursor_event_id}::uuid)`;
       return sql<{ id: string }[]>`
         select event.id
         from webhook_replays replay
         join webhook_endpoints endpoint on endpoint.id = replay.endpoint_id
-        join outgoing_events event on ${matching()}
-        where replay.id = ${replayId} and replay.status = 'running'
-          and (replay.cursor_created_at is null
-               or (event.created_at, event.id) > (replay.cursor_created_at, replay.cursor_event_id))
+        join outgoing_events event on ${after} and ${matching()}
+        where replay.id = ${replayId}
         order by event.created_at, event.id
         limit ${limit}`;
+    },
+
+    async claim(replayId) {
+      if (!isUuid(replayId)) return undefined;
+      const [row] = await sql<{ lease: number }[]>`
+        update webhook_replays set lease = lease + 1 where id = ${replayId} and status = 'running' returning lease`;
+      return row?.lease;
+    },
+
+    async holds(replayId, lease) {
+      if (!isUuid(replayId)) return false;
+      const rows = await sql`
+        select 1 from webhook_replays where id = ${replayId} and status = 'running' and lease = ${lease} for update`;
+      return rows.length > 0;
     },
 
     async advance(replayId, event) {
@@ -90,6 +112,14 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
     async complete(replayId, at) {
       if (!isUuid(replayId)) return;
       await sql`update webhook_replays set status = 'completed', finished_at = ${at} where id = ${replayId} and status = 'running'`;
+    },
+
+    async cancel(endpointId, replayId, at) {
+      if (!isUuid(replayId) || !isUuid(endpointId)) return false;
+      const rows = await sql`
+        update webhook_replays set status = 'cancelled', finished_at = ${at}
+        where id = ${replayId} and endpoint_id = ${endpointId} and status = 'running'`;
+      return rows.count > 0;
     },
   };
 }
