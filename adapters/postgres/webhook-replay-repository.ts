@@ -65,23 +65,25 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
       );
     },
 
-    // The cursor is read first, so the events after it are a range of the (created_at, id) index:
-    // a step reads its next events, not the rest of the window sorted.
+    // The cursor and the window's end are read first, so the events a step reads are one range of
+    // the (created_at, id) index, bounded on both sides: the next ones, not the rest of the window sorted.
+    // As text, to keep the microseconds a JavaScript Date would drop.
     async next(replayId, limit) {
       if (!isUuid(replayId)) return [];
-      // As text, to keep the microseconds a JavaScript Date would drop.
-      const [replay] = await sql<{ cursor_created_at: string | null; cursor_event_id: string | null }[]>`
-        select cursor_created_at::text, cursor_event_id from webhook_replays where id = ${replayId} and status = 'running'`;
+      const [replay] = await sql<{ since: string; until: string; at: string | null; event_id: string | null }[]>`
+        select since::text, until::text, cursor_created_at::text as at, cursor_event_id as event_id
+        from webhook_replays where id = ${replayId} and status = 'running'`;
       if (!replay) return [];
       const after =
-        replay.cursor_created_at === null || replay.cursor_event_id === null
-          ? sql`event.created_at >= replay.since`
-          : sql`(event.created_at, event.id) > (${replay.cursor_created_at}::text::timestamptz, ${replay.cursor_event_id}::uuid)`;
+        replay.at === null || replay.event_id === null
+          ? sql`event.created_at >= ${replay.since}::text::timestamptz`
+          : sql`(event.created_at, event.id) > (${replay.at}::text::timestamptz, ${replay.event_id}::uuid)`;
       return sql<{ id: string }[]>`
         select event.id
         from webhook_replays replay
         join webhook_endpoints endpoint on endpoint.id = replay.endpoint_id
-        join outgoing_events event on ${after} and ${matching()}
+        join outgoing_events event
+          on ${after} and event.created_at < ${replay.until}::text::timestamptz and ${matching()}
         where replay.id = ${replayId}
         order by event.created_at, event.id
         limit ${limit}`;
