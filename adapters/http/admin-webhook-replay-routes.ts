@@ -12,6 +12,7 @@ export interface AdminWebhookReplayDeps {
   replayWebhooks(actorId: string, endpointId: string, request: WebhookReplayRequest): Promise<WebhookReplay>;
   listWebhookReplays(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>>;
   getWebhookReplay(endpointId: string, replayId: string): Promise<WebhookReplay>;
+  cancelWebhookReplay(actorId: string, endpointId: string, replayId: string): Promise<WebhookReplay>;
 }
 
 const ReplayParams = t.Object({ id: t.String({ maxLength: 64 }), replay_id: t.String({ maxLength: 64 }) });
@@ -25,11 +26,7 @@ export function createAdminWebhookReplayRoutes(deps: AdminWebhookReplayDeps) {
         .post(
           "/api/admin/webhook-endpoints/:id/replay",
           async ({ params, body, principal, set }) => {
-            const replay = await deps.replayWebhooks(principal.userId, params.id, {
-              since: new Date(body.since),
-              ...(body.until === undefined ? {} : { until: new Date(body.until) }),
-              ...(body.only_failed === undefined ? {} : { only_failed: body.only_failed }),
-            });
+            const replay = await deps.replayWebhooks(principal.userId, params.id, body);
             set.status = 202;
             return toWebhookReplayBody(replay);
           },
@@ -63,6 +60,19 @@ export function createAdminWebhookReplayRoutes(deps: AdminWebhookReplayDeps) {
             params: ReplayParams,
             response: { 200: WebhookReplaySchema },
             detail: { summary: "A replay's progress: events matched, sent a first time, and its deliveries by state" },
+          },
+        )
+        .post(
+          "/api/admin/webhook-endpoints/:id/replays/:replay_id/cancel",
+          async ({ params, principal }) =>
+            toWebhookReplayBody(await deps.cancelWebhookReplay(principal.userId, params.id, params.replay_id)),
+          {
+            params: ReplayParams,
+            response: { 200: WebhookReplaySchema },
+            detail: {
+              summary:
+                "Stop a running replay: it sends no further event, and the endpoint may replay again; a finished replay is returned as it is",
+            },
           },
         ),
     );

@@ -65,18 +65,42 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
       );
     },
 
+    // The cursor and the window's end are read first, so the events a step reads are one range of
+    // the (created_at, id) index, bounded on both sides: the next ones, not the rest of the window sorted.
+    // As text, to keep the microseconds a JavaScript Date would drop.
     async next(replayId, limit) {
       if (!isUuid(replayId)) return [];
+      const [replay] = await sql<{ since: string; until: string; at: string | null; event_id: string | null }[]>`
+        select since::text, until::text, cursor_created_at::text as at, cursor_event_id as event_id
+        from webhook_replays where id = ${replayId} and status = 'running'`;
+      if (!replay) return [];
+      const after =
+        replay.at === null || replay.event_id === null
+          ? sql`event.created_at >= ${replay.since}::text::timestamptz`
+          : sql`(event.created_at, event.id) > (${replay.at}::text::timestamptz, ${replay.event_id}::uuid)`;
       return sql<{ id: string }[]>`
         select event.id
         from webhook_replays replay
         join webhook_endpoints endpoint on endpoint.id = replay.endpoint_id
-        join outgoing_events event on ${matching()}
-        where replay.id = ${replayId} and replay.status = 'running'
-          and (replay.cursor_created_at is null
-               or (event.created_at, event.id) > (replay.cursor_created_at, replay.cursor_event_id))
+        join outgoing_events event
+          on ${after} and event.created_at < ${replay.until}::text::timestamptz and ${matching()}
+        where replay.id = ${replayId}
         order by event.created_at, event.id
         limit ${limit}`;
+    },
+
+    async claim(replayId) {
+      if (!isUuid(replayId)) return undefined;
+      const [row] = await sql<{ lease: number }[]>`
+        update webhook_replays set lease = lease + 1 where id = ${replayId} and status = 'running' returning lease`;
+      return row?.lease;
+    },
+
+    async holds(replayId, lease) {
+      if (!isUuid(replayId)) return false;
+      const rows = await sql`
+        select 1 from webhook_replays where id = ${replayId} and status = 'running' and lease = ${lease} for update`;
+      return rows.length > 0;
     },
 
     async advance(replayId, event) {
@@ -90,6 +114,14 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
     async complete(replayId, at) {
       if (!isUuid(replayId)) return;
       await sql`update webhook_replays set status = 'completed', finished_at = ${at} where id = ${replayId} and status = 'running'`;
+    },
+
+    async cancel(endpointId, replayId, at) {
+      if (!isUuid(replayId) || !isUuid(endpointId)) return false;
+      const rows = await sql`
+        update webhook_replays set status = 'cancelled', finished_at = ${at}
+        where id = ${replayId} and endpoint_id = ${endpointId} and status = 'running'`;
+      return rows.count > 0;
     },
   };
 }

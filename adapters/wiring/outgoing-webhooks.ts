@@ -61,6 +61,7 @@ export function wireOutgoingWebhooks(platform: Platform) {
       replayWebhooks: replayAdmin.start,
       listWebhookReplays: replayAdmin.list,
       getWebhookReplay: replayAdmin.get,
+      cancelWebhookReplay: replayAdmin.cancel,
     },
     jobs: {
       [webhookFanoutJob.kind]: makeWebhookFanout({ uow, retrySchedule }),

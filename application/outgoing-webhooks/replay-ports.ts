@@ -1,7 +1,7 @@
 import type { Page, PageRequest } from "../shared/ports.ts";
 
-/** Whether a replay still has events to send, or has sent each once. */
-export const WEBHOOK_REPLAY_STATUSES = ["running", "completed"] as const;
+/** Whether a replay still has events to send, has sent each once, or was stopped by an admin. */
+export const WEBHOOK_REPLAY_STATUSES = ["running", "completed", "cancelled"] as const;
 export type WebhookReplayStatus = (typeof WEBHOOK_REPLAY_STATUSES)[number];
 
 /** What an admin asked to be sent again: an endpoint's events created in `[since, until)`. */
@@ -42,6 +42,16 @@ export interface WebhookReplayRepository {
   /** The endpoint's replays, newest first. */
   list(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>>;
   /**
+   * Starts a run of the replay's step: takes a new lease, so a run still going under the one before
+   * stops at its next event. Undefined once the replay is not running or is gone.
+   */
+  claim(replayId: string): Promise<number | undefined>;
+  /**
+   * Whether the replay still runs under `lease`, locking it until the transaction ends: a run that
+   * checks this before sending never sends after another run took over, or after a cancel.
+   */
+  holds(replayId: string, lease: number): Promise<boolean>;
+  /**
    * Up to `limit` events after the replay's cursor, oldest first (by creation time, then id), of
    * the types its endpoint subscribes to now; none once it is not running or is gone.
    */
@@ -52,4 +62,6 @@ export interface WebhookReplayRepository {
    */
   advance(replayId: string, event: ReplayEvent): Promise<void>;
   complete(replayId: string, at: Date): Promise<void>;
+  /** Stops a running replay of the endpoint; false when the endpoint has no running replay of this id. */
+  cancel(endpointId: string, replayId: string, at: Date): Promise<boolean>;
 }

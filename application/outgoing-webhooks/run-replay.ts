@@ -3,7 +3,7 @@ import type { JobHandler } from "../shared/jobs.ts";
 import { type AttemptDeps, attemptDelivery } from "./attempt-delivery.ts";
 import { deliveryRun } from "./fan-out.ts";
 import { webhookDeliveryJob, webhookReplayJob } from "./jobs.ts";
-import type { WebhookUnitOfWork } from "./ports.ts";
+import type { WebhookScope, WebhookUnitOfWork } from "./ports.ts";
 import type { ReplayEvent, WebhookReplayRepository } from "./replay-ports.ts";
 
 /**
@@ -15,16 +15,18 @@ export const REPLAY_STEP_MS = 2_000;
 
 /**
  * The replay job. Each step takes the next events after the replay's cursor and sends them one
- * after the other, each `1000 / perSecond` ms after the one before began, so they reach the receiver in creation order and at
- * most `perSecond` a second. Each event's delivery is taken over for the replay and the cursor moved
- * past it in one transaction; the first attempt is made here, and a failed one goes on in the
- * delivery's own job on the retry schedule while the replay moves on to the next event. The cursor
- * is in PostgreSQL, so a step run again after its worker stopped goes on where it was (the event in
- * flight may be sent twice, under the same `webhook-id`).
+ * after the other, each `1000 / perSecond` ms after the one before began, so they reach the receiver
+ * in creation order and at most `perSecond` a second. Each event's delivery is taken over for the
+ * replay and its first attempt made here; the cursor moves past the event only after that attempt,
+ * in the transaction that queues its retry, so a step that dies on the way (its worker stopped, an
+ * error) is run again from the same event: the event in flight is sent at least once, maybe twice,
+ * under the same `webhook-id`. A failed attempt goes on in the delivery's own job on the retry
+ * schedule while the replay moves on. Each run of a step takes the replay's lease and checks it
+ * before every event, so a run that another has taken over, or a cancelled replay, sends no more.
  */
 export function makeRunWebhookReplay(
   deps: AttemptDeps & {
-    readonly replays: Pick<WebhookReplayRepository, "next" | "complete">;
+    readonly replays: Pick<WebhookReplayRepository, "claim" | "next">;
     readonly uow: WebhookUnitOfWork;
     readonly perSecond: number;
     readonly pause: (ms: number) => Promise<void>;
@@ -34,28 +36,47 @@ export function makeRunWebhookReplay(
   const perStep = Math.max(1, Math.floor((deps.perSecond * REPLAY_STEP_MS) / 1_000));
   const attempts = attemptsOf(deps.retrySchedule);
 
-  async function replayOne(replayId: string, event: ReplayEvent, pace: () => Promise<void>): Promise<void> {
-    const delivery = await deps.uow.run(async (scope) => {
-      const taken = await scope.deliveries.replayRun(replayId, event.id);
-      await scope.replays.advance(replayId, event);
-      return taken;
-    });
-    if (!delivery) return;
-    const run = deliveryRun(delivery);
-    const outcome = await attemptDelivery(deps, run, { number: 1, last: attempts <= 1, beforeSend: pace });
-    if (outcome.kind !== "retry") return;
-    const runAt = new Date(deps.clock().getTime() + outcome.waitMs);
-    await deps.uow.run((scope) =>
-      scope.jobs.enqueue(webhookDeliveryJob({ ...run, first_attempt: 2 }, { runAt, maxAttempts: attempts - 1 })),
+  /** Sends one event; false when the run no longer holds the replay, and must stop. */
+  async function replayOne(
+    replayId: string,
+    lease: number,
+    event: ReplayEvent,
+    pace: () => Promise<void>,
+  ): Promise<boolean> {
+    const taken = await deps.uow.run(async (scope) =>
+      (await scope.replays.holds(replayId, lease))
+        ? { held: true, delivery: await scope.deliveries.replayRun(replayId, event.id) }
+        : { held: false, delivery: undefined },
     );
+    if (!taken.held) return false;
+    const run = taken.delivery && deliveryRun(taken.delivery);
+    const outcome = run && (await attemptDelivery(deps, run, { number: 1, last: attempts <= 1, beforeSend: pace }));
+    return deps.uow.run(async (scope) => {
+      if (run && outcome?.kind === "retry") {
+        const runAt = new Date(deps.clock().getTime() + outcome.waitMs);
+        await scope.jobs.enqueue(
+          webhookDeliveryJob({ ...run, first_attempt: 2 }, { runAt, maxAttempts: attempts - 1 }),
+        );
+      }
+      if (!(await scope.replays.holds(replayId, lease))) return false;
+      await scope.replays.advance(replayId, event);
+      return true;
+    });
+  }
+
+  /** Completes the replay, or queues its next step, unless another run has taken it over. */
+  function finish(replayId: string, lease: number, next: (scope: WebhookScope) => Promise<void>): Promise<void> {
+    return deps.uow.run(async (scope) => {
+      if (await scope.replays.holds(replayId, lease)) await next(scope);
+    });
   }
 
   return async function runWebhookReplay({ replay_id, step }): Promise<void> {
+    const lease = await deps.replays.claim(replay_id);
+    if (lease === undefined) return;
+    const complete = (scope: WebhookScope) => scope.replays.complete(replay_id, deps.clock());
     const events = await deps.replays.next(replay_id, perStep);
-    if (events.length === 0) {
-      await deps.replays.complete(replay_id, deps.clock());
-      return;
-    }
+    if (events.length === 0) return finish(replay_id, lease, complete);
     const started = deps.clock().getTime();
     // Each POST starts a gap after the one before it, across steps too (the next step is due then),
     // so no second ever holds more than `perSecond` of them.
@@ -67,16 +88,18 @@ export function makeRunWebhookReplay(
       due = deps.clock().getTime() + gapMs;
     };
     for (const event of events) {
-      await replayOne(replay_id, event, pace);
+      if (!(await replayOne(replay_id, lease, event, pace))) {
+        deps.log.info({ replay_id, step }, "webhook replay step stopped: cancelled or taken over by another run");
+        return;
+      }
       sent += 1;
       // A slow receiver: the step ends on time rather than hold the slot for every event.
       if (deps.clock().getTime() - started >= REPLAY_STEP_MS) break;
     }
-    if (events.length < perStep && sent === events.length) {
-      await deps.replays.complete(replay_id, deps.clock());
-      return;
-    }
+    if (events.length < perStep && sent === events.length) return finish(replay_id, lease, complete);
     const runAt = new Date(Math.max(due, deps.clock().getTime()));
-    await deps.uow.run((scope) => scope.jobs.enqueue(webhookReplayJob({ replay_id, step: step + 1 }, { runAt })));
+    return finish(replay_id, lease, (scope) =>
+      scope.jobs.enqueue(webhookReplayJob({ replay_id, step: step + 1 }, { runAt })),
+    );
   };
 }

@@ -2176,6 +2176,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/webhook-endpoints/{id}/replays/{replay_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a running replay: it sends no further event, and the endpoint may replay again; a finished replay is returned as it is */
+        post: operations["postApiAdminWebhook-endpointsByIdReplaysByReplay_idCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3808,7 +3825,7 @@ export interface components {
             until: string;
             only_failed: boolean;
             /** @enum {string} */
-            status: "running" | "completed";
+            status: "running" | "completed" | "cancelled";
             /** @description Events that matched when the replay was asked for */
             total: number;
             /** @description Events sent a first time so far, in creation order */
@@ -8020,6 +8037,36 @@ export interface operations {
         };
     };
     "getApiAdminWebhook-endpointsByIdReplaysByReplay_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAdminWebhook-endpointsByIdReplaysByReplay_idCancel": {
         parameters: {
             query?: never;
             header?: never;

@@ -41,6 +41,8 @@ function setUp(count: number, perSecond: number, statusOf: (eventId: string) => 
   const sends: { event: string; at: number }[] = [];
   const state = { cursor: 0, completed: false };
   const replays = {
+    claim: async () => (state.completed ? undefined : 1),
+    holds: async () => !state.completed,
     next: async (_: string, limit: number) => (state.completed ? [] : events.slice(state.cursor, state.cursor + limit)),
     advance: async (_: string, event: { id: string }) => {
       state.cursor = events.findIndex((candidate) => candidate.id === event.id) + 1;
