@@ -8,6 +8,9 @@ const events = (count: number) => `${count} ${count === 1 ? "event" : "events"}`
 /** The replay's state in one sentence, said to screen readers as it changes. */
 export function replaySummary(replay: Replay): string {
   if (replay.status === "running") return `Running: ${replay.processed} of ${events(replay.total)} sent a first time.`;
+  if (replay.status === "cancelled") {
+    return `Cancelled after ${replay.processed} of ${events(replay.total)}; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
+  }
   return `Completed: ${events(replay.total)} sent; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
 }
 
