@@ -10,17 +10,8 @@ import { asBody } from "./serializers.ts";
 export interface CheckoutDeps {
   readonly auth: AuthOptions;
   calculateCheckout(request: CheckoutRequest, buyer?: { readonly customerId: string }): Promise<CalculatedCheckout>;
-  createCheckout(
-    buyer: Buyer,
-    request: CheckoutRequest,
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
-  upgradeLicense(
-    customerId: string,
-    licenseId: string,
-    variant: "extended",
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
+  createCheckout(buyer: Buyer, request: CheckoutRequest): Promise<CheckoutResponse>;
+  upgradeLicense(customerId: string, licenseId: string, variant: "extended"): Promise<CheckoutResponse>;
 }
 
 type CheckoutBodyFields = CheckoutRequest & { readonly email?: string; readonly name?: string };
@@ -46,16 +37,6 @@ function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFi
   }
   return { guest: { email: body.email, name: body.name } };
 }
-
-/**
- * An answer stored before checkouts carried a discount is replayed as one without a discount: the
- * same `Idempotency-Key` gives the same checkout, in today's shape.
- */
-const withDiscountFields = (body: CheckoutResponse): CheckoutResponse => ({
-  ...body,
-  discount_total: body.discount_total ?? 0,
-  discount: body.discount ?? null,
-});
 
 const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): CheckoutRequest => cart;
 
@@ -99,20 +80,16 @@ export function createCheckoutRoutes(
     )
     .post(
       "/api/checkout/create",
-      async ({ body, principal, headers, set }) => {
+      async ({ body, principal, set }) => {
         const buyer = buyerOf(principal, body as CheckoutBodyFields);
         const retryAfter = waitFor(buyer);
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
-        const key = headers["idempotency-key"];
-        const result = await deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields), key);
-        set.status = result.status;
-        if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return withDiscountFields(result.body);
+        set.status = 201;
+        return deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields));
       },
       {
         optionalAuth: "customer",
         body: CheckoutBody,
-        headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
         response: { 201: CheckoutSchema },
         detail: {
           summary:
@@ -123,19 +100,16 @@ export function createCheckoutRoutes(
     )
     .post(
       "/api/licenses/:id/upgrade",
-      async ({ params, body, principal, headers, set }) => {
+      async ({ params, body, principal, set }) => {
         const retryAfter = waitFor({ customerId: principal.userId });
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
-        const result = await deps.upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"]);
-        set.status = result.status;
-        if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return withDiscountFields(result.body);
+        set.status = 201;
+        return deps.upgradeLicense(principal.userId, params.id, body.variant);
       },
       {
         auth: "customer",
         params: t.Object({ id: t.String({ maxLength: 64 }) }),
         body: t.Object({ variant: t.Literal("extended") }, { additionalProperties: false }),
-        headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
         response: { 201: CheckoutSchema },
         detail: {
           tags: ["customer"],
