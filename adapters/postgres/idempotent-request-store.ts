@@ -1,5 +1,6 @@
 import { Buffer } from "node:buffer";
 import type { Sql } from "./database.ts";
+import { IDEMPOTENCY_KEY_HOURS } from "./history-retention.ts";
 import type { SecretCipher } from "./webhook-endpoint-repository.ts";
 
 /** A request that held a key this long without finishing died with its process; its key is free again. */
@@ -44,10 +45,13 @@ export function createPostgresIdempotentRequestStore(sql: Sql, cipher: SecretCip
         insert into idempotent_requests (caller, route, key, request_hash, state)
         values (${caller}, ${route}, ${key}, ${requestHash}, 'in_progress')
         on conflict (caller, route, key) do update
-          set request_hash = excluded.request_hash, created_at = now()
-          where idempotent_requests.state = 'in_progress'
-            and idempotent_requests.created_at < now() - make_interval(secs => ${STALE_AFTER_SECONDS})
-            and idempotent_requests.request_hash = excluded.request_hash
+          set request_hash = excluded.request_hash, created_at = now(), state = 'in_progress',
+              status_code = null, content_type = null, iv = null, sealed_body = null
+          where (idempotent_requests.state = 'in_progress'
+              and idempotent_requests.created_at < now() - make_interval(secs => ${STALE_AFTER_SECONDS})
+              and idempotent_requests.request_hash = excluded.request_hash)
+            -- Past its 24 hours a key is new again, should the minute tick not have deleted it yet.
+            or idempotent_requests.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS})
         returning key`;
       if (claimed) return { state: "new" };
       const [existing] = await sql<

@@ -3513,6 +3513,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A conflict with the current state, or a request under the same Idempotency-Key still running */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body exceeds the size limit */
         ContentTooLarge: {
             headers: {
@@ -4200,7 +4209,10 @@ export interface operations {
     postApiMePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4223,6 +4235,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4233,7 +4246,10 @@ export interface operations {
     postApiMeEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4256,6 +4272,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4356,7 +4373,10 @@ export interface operations {
     postApiAdminProducts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4378,6 +4398,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4416,7 +4437,10 @@ export interface operations {
     putApiAdminProductsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4441,6 +4465,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4450,7 +4475,10 @@ export interface operations {
     deleteApiAdminProductsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4471,6 +4499,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -4537,7 +4566,10 @@ export interface operations {
     "postApiAdminProductsPricing-mappingsBulk": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4562,6 +4594,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4598,7 +4631,10 @@ export interface operations {
     "postApiAdminFulfillmentTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4627,6 +4663,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4817,7 +4854,10 @@ export interface operations {
     putApiAdminSecretsByRef: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 ref: string;
             };
@@ -4848,6 +4888,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4882,7 +4923,10 @@ export interface operations {
     postApiCheckoutCalculate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4904,6 +4948,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4915,7 +4960,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -4938,6 +4984,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4949,7 +4996,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -4978,6 +5026,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5012,7 +5061,10 @@ export interface operations {
     putApiAdminGateway_aSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5034,6 +5086,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5043,7 +5096,10 @@ export interface operations {
     "postApiAdminGateway_aTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5061,6 +5117,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5093,7 +5151,10 @@ export interface operations {
     putApiAdminGateway_bSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5115,6 +5176,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5124,7 +5186,10 @@ export interface operations {
     "postApiAdminGateway_bTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5142,6 +5207,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5149,7 +5216,10 @@ export interface operations {
     postApiAdminGateway_aProductsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5173,6 +5243,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5182,7 +5253,10 @@ export interface operations {
     putApiAdminGateway_aProductsByIdSync: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5203,6 +5277,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5272,7 +5347,10 @@ export interface operations {
     postApiAdminOrdersByIdApprove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5293,6 +5371,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5302,7 +5381,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -5331,6 +5411,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5460,7 +5541,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdRetry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5481,6 +5565,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5489,7 +5574,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdSync: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5516,6 +5604,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5525,7 +5614,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdSuspend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5552,6 +5644,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5561,7 +5654,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5588,6 +5684,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5628,7 +5725,10 @@ export interface operations {
     "postApiAdminManual-tasksByIdComplete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5656,6 +5756,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5696,7 +5797,10 @@ export interface operations {
     postApiAdminJobsByIdRedrive: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5717,6 +5821,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5754,7 +5859,10 @@ export interface operations {
     postApiFulfillmentsByIdRetry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5775,6 +5883,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5783,7 +5892,10 @@ export interface operations {
     "postApiFulfillmentsByIdCustomer-input": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5810,6 +5922,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5849,7 +5962,10 @@ export interface operations {
     "postApiNotificationsRead-all": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5870,6 +5986,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5877,7 +5995,10 @@ export interface operations {
     postApiNotificationsByIdRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5898,6 +6019,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6164,7 +6286,10 @@ export interface operations {
     deleteApiLicensesByIdMachinesByMachine_id: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 machine_id: string;
@@ -6184,6 +6309,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6215,7 +6341,10 @@ export interface operations {
     postApiLicensesActivate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6245,6 +6374,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6255,7 +6385,10 @@ export interface operations {
     postApiLicensesDeactivate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6283,6 +6416,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6293,7 +6427,10 @@ export interface operations {
     postApiLicensesHeartbeat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6318,6 +6455,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6328,7 +6466,10 @@ export interface operations {
     postApiLicensesCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6355,6 +6496,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6365,7 +6507,10 @@ export interface operations {
     postApiLicensesValidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6390,6 +6535,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6462,7 +6608,10 @@ export interface operations {
     postApiAdminLicensesByIdSuspend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6483,6 +6632,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6491,7 +6641,10 @@ export interface operations {
     postApiAdminLicensesByIdReinstate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6512,6 +6665,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6520,7 +6674,10 @@ export interface operations {
     "postApiAdminLicensesByIdReset-machines": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6541,6 +6698,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6549,7 +6707,10 @@ export interface operations {
     postApiAdminLicensesByIdExtend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6576,6 +6737,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6585,7 +6747,10 @@ export interface operations {
     postApiAdminLicensesByIdReissue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6606,6 +6771,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6646,7 +6812,10 @@ export interface operations {
     postApiAdminDiscounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6680,6 +6849,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6718,7 +6888,10 @@ export interface operations {
     patchApiAdminDiscountsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6755,6 +6928,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6764,7 +6938,10 @@ export interface operations {
     postApiAdminDiscountsByIdDisable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6785,6 +6962,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6793,7 +6971,10 @@ export interface operations {
     postApiSubscriptionsByIdCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6814,6 +6995,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6822,7 +7004,10 @@ export interface operations {
     postApiSubscriptionsByIdResume: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6843,6 +7028,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6880,7 +7066,10 @@ export interface operations {
     "postApiSubscriptionsByIdChange-plan": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6908,6 +7097,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6956,7 +7146,10 @@ export interface operations {
     "postApiSubscriptionsByIdBilling-portal": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6977,6 +7170,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7014,7 +7208,10 @@ export interface operations {
     patchApiAdminUsersById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7039,6 +7236,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7109,7 +7307,10 @@ export interface operations {
     "postApiAdminApi-keys": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7131,6 +7332,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7140,7 +7342,10 @@ export interface operations {
     "deleteApiAdminApi-keysById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7159,6 +7364,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7196,7 +7402,10 @@ export interface operations {
     "postApiAdminWebhook-endpoints": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7218,6 +7427,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7256,7 +7466,10 @@ export interface operations {
     "deleteApiAdminWebhook-endpointsById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7275,6 +7488,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7283,7 +7497,10 @@ export interface operations {
     "patchApiAdminWebhook-endpointsById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7308,6 +7525,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7317,7 +7535,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdRotate-secret": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7338,6 +7559,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7379,7 +7601,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdDeliveriesByDelivery_idRedeliver": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 delivery_id: string;
@@ -7401,6 +7626,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
