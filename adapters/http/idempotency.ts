@@ -126,7 +126,7 @@ async function run(work: () => Response | Promise<Response>, store: IdempotentRe
     throw error;
   }
   const body = new Uint8Array(await response.arrayBuffer());
-  const sent = new Response(body, {
+  const sent = new Response(withoutBody(response.status) ? null : body, {
     status: response.status,
     statusText: response.statusText,
     headers: response.headers,
@@ -140,5 +140,8 @@ async function run(work: () => Response | Promise<Response>, store: IdempotentRe
 function replay(stored: StoredAnswer): Response {
   const headers: Record<string, string> = { "idempotent-replayed": "true" };
   if (stored.contentType !== null) headers["content-type"] = stored.contentType;
-  return new Response(stored.status === 204 ? null : stored.body, { status: stored.status, headers });
+  return new Response(withoutBody(stored.status) ? null : stored.body, { status: stored.status, headers });
 }
+
+/** Statuses whose answer has no body: a `Response` may not be given one. */
+const withoutBody = (status: number) => status === 204 || status === 205 || status === 304;
