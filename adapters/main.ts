@@ -9,18 +9,21 @@ import { wireCatalog } from "./wiring/catalog.ts";
 import { wireCheckout } from "./wiring/checkout.ts";
 import { wireCustomers } from "./wiring/customers.ts";
 import { wireDiscounts } from "./wiring/discounts.ts";
+import { wireExports } from "./wiring/exports.ts";
 import { jobsOf } from "./wiring/feature.ts";
 import { wireFulfillment } from "./wiring/fulfillment.ts";
 import { wireHttp } from "./wiring/http.ts";
 import { wireIdentity } from "./wiring/identity.ts";
 import { wireLicensing } from "./wiring/licensing.ts";
 import { wireMail } from "./wiring/mail.ts";
+import { wireMetrics } from "./wiring/metrics.ts";
 import { wireNotifications } from "./wiring/notifications.ts";
 import { wireOperations } from "./wiring/operations.ts";
 import { wireOutgoingWebhooks } from "./wiring/outgoing-webhooks.ts";
 import { wirePayments } from "./wiring/payments.ts";
 import { type Infrastructure, wirePlatform } from "./wiring/platform.ts";
 import { wireProvisioning } from "./wiring/provisioning.ts";
+import { wireReports } from "./wiring/reports.ts";
 
 export type { Infrastructure };
 
@@ -33,8 +36,10 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
   const mail = wireMail(platform);
   const identity = wireIdentity(platform, { mail });
   const audit = wireAudit(platform);
+  const reports = wireReports(platform);
   const catalog = wireCatalog(platform);
   const payments = wirePayments(platform, { catalog: catalog.catalog });
+  const observability = wireMetrics(platform, { listGatewayBreakers: payments.useCases.listGatewayBreakers });
   const checkout = wireCheckout(platform, { catalog: catalog.catalog, payments, users: identity.users });
   const provisioning = wireProvisioning(platform, { catalog: catalog.catalog });
   const licensing = wireLicensing(platform);
@@ -79,6 +84,11 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     ...outgoingWebhooks.useCases,
     ...operations.useCases,
     ...audit.useCases,
+    ...wireExports(platform).useCases,
+    ...reports.useCases,
+    metrics: observability.metrics,
+    metricsToken: observability.metricsToken,
+    receiveWebhook: observability.countingWebhooks(payments.useCases.receiveWebhook),
     ...overrides,
   };
   return {
@@ -92,11 +102,15 @@ export function wireMarketplace(infra: Infrastructure, overrides: Partial<AppDep
     provider: provisioning.provider,
     gateways: payments.gateways,
     gatewaySettings: payments.settings,
+    /** The gateways' circuit breakers, as `/metrics` and the admin pages read them. */
+    listGatewayBreakers: payments.useCases.listGatewayBreakers,
     orders: payments.orders,
     fulfillments: fulfillment.fulfillments,
     worker: operations.worker,
     tick: operations.tick,
+    metrics: observability.metrics,
     async close() {
+      observability.metrics.close();
       mail.close();
       await platform.changes.close?.();
     },

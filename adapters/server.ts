@@ -6,6 +6,8 @@ import type { Config } from "./config/config.ts";
 import { gatewaySecretEnvironment } from "./config/gateway-defaults.ts";
 import { resolveGeneratedSecret } from "./config/generated-secret.ts";
 import { consoleBundle } from "./http/console-bundle.ts";
+import { startMetricsListener } from "./http/metrics-listener.ts";
+import type { MetricsExposition } from "./http/metrics-routes.ts";
 import { loadLicenseKeyPair } from "./licensing/license-signer.ts";
 import { openDatabase } from "./postgres/database.ts";
 import { migrate } from "./postgres/migrate.ts";
@@ -17,6 +19,7 @@ export interface WiredMarketplace extends EnsureAdminDeps {
   readonly app: { fetch(request: Request): Response | Promise<Response> };
   readonly deps: Parameters<typeof seedDemoCatalog>[0];
   readonly worker: { start(): void; stop(options?: { timeoutMs?: number }): Promise<void> };
+  readonly metrics: Pick<MetricsExposition, "contentType" | "render">;
   tick(): Promise<unknown>;
   close(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export async function startMarketplace(
     fetch: marketplace.app.fetch,
   });
   logger.info({ url: `http://localhost:${server.port}`, database: database.mode }, "marketplace listening");
+  const metricsServer = startMetricsListener(config.metrics, marketplace.metrics, logger);
   if (config.jobs.enabled) marketplace.worker.start();
   const tick = config.tickEnabled
     ? new Cron("* * * * *", { protect: true }, async () => {
@@ -99,6 +103,7 @@ export async function startMarketplace(
       process.exit(1);
     }, config.shutdownTimeoutMs);
     await server.stop();
+    await metricsServer?.stop();
     tick?.stop();
     await marketplace.worker.stop({ timeoutMs: config.shutdownTimeoutMs / 2 });
     await marketplace.close();

@@ -2,6 +2,7 @@ import type { measureCatalog } from "./catalog.ts";
 import type { ConsoleFigures } from "./console.ts";
 import type { DeliveryFigures } from "./delivery.ts";
 import type { DownloadFigures } from "./download.ts";
+import { type ExportFigures, exportRows } from "./exports.ts";
 import { type LicenseMeasurement, licenseRow } from "./licenses.ts";
 import type { measureWebhooks } from "./webhooks.ts";
 
@@ -23,6 +24,8 @@ export interface Results {
   readonly download?: DownloadFigures;
   /** License validation under load (bench/licenses.ts); older results and a baseline's have none. */
   readonly licenses?: LicenseMeasurement;
+  /** CSV exports streamed (bench/exports.ts); older results and a baseline's have none. */
+  readonly exports?: Readonly<Record<"orders" | "payments", ExportFigures>>;
   readonly scale: {
     readonly orders: number;
     readonly provider_latency_ms: number;
@@ -51,6 +54,7 @@ export const TARGETS = {
   console_first_load_ms: { max: 300 },
   console_first_bundle_kb: { max: 150 },
   download_rss_growth_mb: { max: 32 },
+  export_rss_growth_mb: { max: 64 },
 } as const;
 
 type Bound = { readonly min: number } | { readonly max: number };
@@ -157,6 +161,7 @@ function figureRows(results: Results): Row[] {
     ]);
   }
   if (results.licenses) rows.push(licenseRow(results.licenses));
+  if (results.exports) rows.push(...exportRows(results.exports, TARGETS.export_rss_growth_mb));
   return rows;
 }
 

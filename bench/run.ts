@@ -3,7 +3,7 @@
  * PostgreSQL, with load from native generators (wrk, pgbench) on loopback. A full run writes
  * bench/results.json, bench/latency.svg and the README's Performance table; `BENCH_SMOKE=1` runs every
  * figure for a second or two to prove the bench works, and writes only `BENCH_OUT` if given.
- * `BENCH_ONLY=catalog,webhooks,licenses` (any of them) measures just those HTTP figures, each against
+ * `BENCH_ONLY=catalog,webhooks,licenses,exports` (any of them) measures just those HTTP figures, each against
  * its floor in the same run, prints them and writes only `BENCH_OUT` if given. `BENCH_BASELINE=<git ref>`
  * measures that ref's build beside this code's, figure by figure (see bench/baseline.ts), and adds
  * the side-by-side table.
@@ -16,6 +16,7 @@ import { type CatalogMeasurement, combineCatalogRounds, measureCatalog, SERVER_C
 import { type ConsoleFigures, measureConsole } from "./console.ts";
 import { burstThroughput, combineRuns, type DeliveryFigures, offerPaidOrders } from "./delivery.ts";
 import { type DownloadFigures, measureDownload, medianDownload } from "./download.ts";
+import { measureExports } from "./exports.ts";
 import { latencyChart } from "./latency-chart.ts";
 import { measureLicenses } from "./licenses.ts";
 import { comparisonTable, performanceTable, type Results, TARGETS, writeReadmeTable } from "./report.ts";
@@ -54,6 +55,8 @@ const DOWNLOAD_MB = setting("BENCH_DOWNLOAD_MB", 200, 20);
  * ran, and 8 downloads of one build read 13 to 39 MB (docs/performance.md).
  */
 const DOWNLOAD_REPS = setting("BENCH_DOWNLOAD_REPS", 7, 1);
+/** Paid orders, each with a payment, streamed as `orders.csv` and `payments.csv` (bench/exports.ts). */
+const EXPORT_ROWS = setting("BENCH_EXPORT_ROWS", 100_000, 2_000);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((name) => name.trim())) : undefined;
 const OUT = process.env.BENCH_OUT ?? (SMOKE || ONLY ? undefined : "bench/results.json");
 /** A git ref measured beside this code, figure by figure, for the side-by-side table (see bench/baseline.ts). */
@@ -180,11 +183,26 @@ try {
       say,
     });
 
+  // This code's only: a baseline may predate the exports. Run last in a full bench: its rows stay.
+  const exportFigures = async () => {
+    const host = await start(THIS_CODE, noJobs);
+    const sql = postgres(database.url, { max: 2, onnotice: () => {} });
+    try {
+      const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
+      if (!product) throw new Error("the seeded point-of-sale product is missing");
+      return await measureExports({ sql, marketplace: host, productId: product.id, rows: EXPORT_ROWS, say });
+    } finally {
+      await sql.end();
+      await host.stop();
+    }
+  };
+
   if (ONLY) {
     const figures: Record<string, unknown> = { measured_at: new Date().toISOString(), reps: REPS, seconds: SECONDS };
     if (ONLY.has("catalog")) figures.catalog = (await catalogFigures()).get(THIS_CODE);
     if (ONLY.has("webhooks")) figures.webhooks = (await webhookFigures()).get(THIS_CODE);
     if (ONLY.has("licenses")) figures.licenses = await licenseFigure();
+    if (ONLY.has("exports")) figures.exports = await exportFigures();
     console.log(JSON.stringify(figures, null, 2));
     if (OUT) await Bun.write(OUT, `${JSON.stringify(figures, null, 2)}\n`);
     process.exitCode = 0;
@@ -326,6 +344,7 @@ try {
       }
     });
     await sql.end();
+    const exports = await exportFigures();
 
     const resultsOf = (build: Build): Results => {
       const figure = <T>(figures: Map<Build, T>): T => {
@@ -350,6 +369,7 @@ try {
           scale_reps: SCALE_REPS,
           sweep_seconds: SWEEP_SECONDS,
           download_reps: DOWNLOAD_REPS,
+          export_rows: EXPORT_ROWS,
         },
         catalog: figure<CatalogMeasurement>(catalog),
         webhooks: figure<WebhookMeasurement>(webhooks),
@@ -373,6 +393,7 @@ try {
         console: figure(consoles),
         download: figure(download),
         licenses: build === THIS_CODE ? licenses : undefined,
+        exports: build === THIS_CODE ? exports : undefined,
         scale: {
           orders: SCALE_ORDERS,
           provider_latency_ms: PROVIDER_LATENCY_MS,

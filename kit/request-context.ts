@@ -37,6 +37,18 @@ export function requestIdOf(request: Request): string {
 
 export type { AccessEntry };
 
+/** One answered request as metrics see it: the route's template, not its concrete path. */
+export interface AnsweredRequest {
+  readonly method: string;
+  /** The matched route's template (`/api/admin/orders/:id`), empty when no route matched. */
+  readonly route: string;
+  readonly status: number;
+  readonly seconds: number;
+}
+
+/** Told of every answered request, after the answer is sent. */
+export type RequestObserver = (answered: AnsweredRequest) => void;
+
 /** Milliseconds since `startedAt` (a `performance.now()`), to two decimals. */
 export const durationSince = (startedAt: number) => Math.round((performance.now() - startedAt) * 100) / 100;
 
@@ -59,6 +71,7 @@ export function createRequestContext(deps: {
   logger: Logger;
   accessLogger?: Logger;
   redactTarget?: (target: string) => string;
+  observe?: RequestObserver;
 }) {
   const logAccess = createAccessLog(deps.accessLogger ?? deps.logger);
   const redactTarget = deps.redactTarget ?? createUrlRedactor(() => []);
@@ -72,20 +85,24 @@ export function createRequestContext(deps: {
         throw new HttpProblem(400, "NUL_CHARACTER", "The URL must not contain the NUL character (%00).");
       }
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, responseValue }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set, responseValue, route }) => {
       const meta = metas.get(request);
+      // A handler that returns a Response (a 304, say) sets its status there; Elysia keeps it unless it is 200.
+      const status =
+        responseValue instanceof Response && responseValue.status !== 200
+          ? responseValue.status
+          : typeof set.status === "number"
+            ? set.status
+            : 200;
+      const durationMs = meta ? durationSince(meta.startedAt) : undefined;
       logAccess({
         req_id: meta?.id,
         method: request.method,
         path: redactTarget(targetOf(request.url)),
-        // A handler that returns a Response (a 304, say) sets its status there; Elysia keeps it unless it is 200.
-        status:
-          responseValue instanceof Response && responseValue.status !== 200
-            ? responseValue.status
-            : typeof set.status === "number"
-              ? set.status
-              : 200,
-        duration_ms: meta ? durationSince(meta.startedAt) : undefined,
+        status,
+        duration_ms: durationMs,
       });
+      // Elysia leaves `route` unset when no route matched.
+      deps.observe?.({ method: request.method, route: route ?? "", status, seconds: (durationMs ?? 0) / 1000 });
     });
 }

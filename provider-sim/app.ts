@@ -51,6 +51,6 @@ export function createProviderSimApp(deps: ProviderSimDeps) {
     .use(createWorkspaceRoutes(deps))
     .use(createArtifactRoutes())
     .use(marketplaceApi)
-    .use(createGatewaySandboxRoutes(deps.gateways))
+    .use(createGatewaySandboxRoutes(deps.gateways, deps.faults))
     .use(deps.controls ? createControlRoutes(deps) : new Elysia());
 }

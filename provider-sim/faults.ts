@@ -10,6 +10,9 @@ export const FAULT_ROUTES = [
   "admin_tenant_status",
   "admin_tenant_subscription",
   "admin_plans",
+  // The gateway sandboxes' calls that open a checkout: a Paddle transaction, a Stripe Checkout Session.
+  "gateway_a_transactions",
+  "gateway_b_checkout_sessions",
 ] as const;
 export type FaultRoute = (typeof FAULT_ROUTES)[number];
 

@@ -4,6 +4,7 @@ import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } f
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { emailAddress, senderMailbox } from "./email-settings.ts";
 import { licenseKey } from "./license-key.ts";
+import { type MetricsSettings, metricsSettings } from "./metrics-settings.ts";
 import { type PlanChangeSetting, planChanges } from "./plan-changes.ts";
 import { type RateLimits, rateLimits } from "./rate-limits.ts";
 import { retrySchedule } from "./retry-schedule.ts";
@@ -56,6 +57,8 @@ export interface Config {
   readonly checkoutReturnUrl: string;
   readonly gateways: { readonly gateway_a: GatewayDefaults; readonly gateway_b: GatewayDefaults };
   readonly gatewayTimeoutSeconds: number;
+  /** The gateways' circuit breakers: failures in a row that open one, seconds it stays open. */
+  readonly gatewayBreaker: { readonly failures: number; readonly cooldownSeconds: number };
   /** In production, live API keys go only to the gateways' own hosts unless `GATEWAY_ALLOW_CUSTOM_BASE_URLS=true`. */
   readonly gatewayHosts: GatewayHostPolicy;
   readonly jobs: {
@@ -108,8 +111,17 @@ export interface Config {
     /** Where operations alerts go. */
     readonly opsEmail: string | undefined;
   };
-  /** Outgoing webhooks: each attempt's time-out, and the waits between attempts (their count sets the attempts). */
-  readonly outgoingWebhooks: { readonly timeoutSeconds: number; readonly retrySchedule: RetrySchedule };
+  /** Who may read `/metrics`, and the loopback listener that serves it when no token is set. */
+  readonly metrics: MetricsSettings;
+  /**
+   * Outgoing webhooks: each attempt's time-out, the waits between attempts (their count sets the
+   * attempts), and how many events a replay sends an endpoint per second.
+   */
+  readonly outgoingWebhooks: {
+    readonly timeoutSeconds: number;
+    readonly retrySchedule: RetrySchedule;
+    readonly replayPerSecond: number;
+  };
 }
 
 const MIN_JWT_SECRET_LENGTH = 32;
@@ -188,6 +200,10 @@ export function loadConfig(env: Env): Config {
     checkoutReturnUrl: checkoutReturnUrlTemplate(env, publicBaseUrl),
     gateways,
     gatewayTimeoutSeconds: integer(env, "GATEWAY_TIMEOUT_SECONDS", 15, 1, 120),
+    gatewayBreaker: {
+      failures: integer(env, "GATEWAY_BREAKER_FAILURES", 5, 1, 1000),
+      cooldownSeconds: integer(env, "GATEWAY_BREAKER_COOLDOWN_SECONDS", 30, 1, 3600),
+    },
     gatewayHosts,
     jobs: {
       enabled: boolean(env, "JOBS_ENABLED", true),
@@ -218,9 +234,11 @@ export function loadConfig(env: Env): Config {
       url(env, "DEMO_PROVIDER_BASE_URL", ["http:", "https:"]) ??
       `http://127.0.0.1:${integer(env, "PROVIDER_SIM_PORT", 4010, 0, 65535)}`,
     mail,
+    metrics: metricsSettings(env),
     outgoingWebhooks: {
       timeoutSeconds: integer(env, "OUTGOING_WEBHOOK_TIMEOUT_SECONDS", 10, 1, 60),
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
+      replayPerSecond: integer(env, "WEBHOOK_REPLAY_PER_SECOND", 10, 1, 1000),
     },
   };
 }

@@ -40,6 +40,7 @@ export async function provisionInstallation(
       body: JSON.stringify(request),
       timeoutSeconds: PROVISIONER_TIMEOUT_SECONDS,
       outbound,
+      name: "provisioner",
     },
     readRejection,
   );

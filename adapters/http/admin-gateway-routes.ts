@@ -1,4 +1,5 @@
 import { Elysia, t } from "elysia";
+import type { GatewayBreakerView } from "../../application/payments/gateway-breaker-ports.ts";
 import type { ProductSync } from "../../application/payments/gateway-product-sync.ts";
 import type { makeGatewaySettingsAdmin, SettingsPatch } from "../../application/payments/gateway-settings.ts";
 import type { ConnectionReport } from "../../application/payments/ports.ts";
@@ -12,7 +13,10 @@ import {
 } from "./gateway-schemas.ts";
 import { asBody } from "./serializers.ts";
 
-type GatewaySettingsView = Awaited<ReturnType<ReturnType<typeof makeGatewaySettingsAdmin>["describe"]>>;
+type GatewaySettingsView = Awaited<ReturnType<ReturnType<typeof makeGatewaySettingsAdmin>["describe"]>> & {
+  /** The gateway's circuit breaker in each environment. */
+  breakers: (Omit<GatewayBreakerView, "gateway" | "opened_at"> & { opened_at: string | null })[];
+};
 
 export interface AdminGatewayDeps {
   readonly auth: AuthOptions;

@@ -3,16 +3,13 @@ import type { makeAdminLicenses } from "../../application/licensing/admin-licens
 import { type AdminLicense, LICENSE_STATUSES, type LicenseEvent } from "../../application/licensing/admin-ports.ts";
 import type { Machine } from "../../application/licensing/ports.ts";
 import { Int } from "../../kit/schema-types.ts";
+import { LicenseListFilter } from "./admin-list-filters.ts";
 import { type AuthOptions, createAuth, type Principal } from "./auth-plugin.ts";
 import { MachineSchema, toMachineBody } from "./customer-schemas.ts";
 import { named, page } from "./openapi-models.ts";
 import { Cursor, IdParams, ListLimit, oneOf, pageRequest, Time, Uuid } from "./shared-schemas.ts";
 
 type AdminLicenses = ReturnType<typeof makeAdminLicenses>;
-
-const UUID_PATTERN = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
-/** Query text reaches SQL: no control characters (PostgreSQL refuses a NUL outright). */
-const NO_CONTROL = "^[^\\u0000-\\u001f\\u007f]*$";
 
 export interface AdminLicenseDeps
   extends Pick<
@@ -115,22 +112,7 @@ export function createAdminLicenseRoutes(deps: AdminLicenseDeps) {
             return { items: found.items.map(toLicenseBody), next_cursor: found.next_cursor };
           },
           {
-            query: t.Object({
-              customer_email: t.Optional(t.String({ minLength: 3, maxLength: 254, pattern: NO_CONTROL })),
-              product_id: t.Optional(t.String({ pattern: UUID_PATTERN, description: "A product id" })),
-              status: t.Optional(oneOf(LICENSE_STATUSES)),
-              key_prefix: t.Optional(
-                t.String({
-                  minLength: 30,
-                  maxLength: 4096,
-                  pattern: NO_CONTROL,
-                  description:
-                    "The start of the key, 30 characters or more (every key begins with the same 23), matched against the current key and the one it replaced",
-                }),
-              ),
-              cursor: Cursor,
-              limit: ListLimit,
-            }),
+            query: t.Object({ ...LicenseListFilter.properties, cursor: Cursor, limit: ListLimit }),
             response: { 200: page(AdminLicenseSchema) },
             detail: { summary: "Licenses, newest first, by customer email, product, status or the start of a key" },
           },

@@ -2,14 +2,13 @@ import { Elysia, t } from "elysia";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
-import { ORDER_STATUSES } from "../../domain/orders/order-status.ts";
 import { Int } from "../../kit/schema-types.ts";
+import { OrderListFilter, orderFilterOf } from "./admin-list-filters.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
-import { GatewaySchema } from "./catalog-schemas.ts";
 import { page } from "./openapi-models.ts";
 import { AdminOrderDetailsSchema, AdminOrderSchema } from "./order-schemas.ts";
 import { type AdminOrderDetailsBody, toAdminOrderBody, toAdminOrderDetailsBody } from "./order-serializers.ts";
-import { Cursor, IdParams, ListLimit, oneOf, pageRequest } from "./shared-schemas.ts";
+import { Cursor, IdParams, ListLimit, pageRequest } from "./shared-schemas.ts";
 
 export interface AdminOrderDeps {
   readonly auth: AuthOptions;
@@ -36,20 +35,12 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         .get(
           "/api/admin/orders",
           async ({ query }) => {
-            const { cursor, limit, needs_attention, ...rest } = query;
-            const filter =
-              needs_attention === undefined ? rest : { ...rest, needs_attention: needs_attention === "true" };
-            const found = await deps.listAdminOrders(filter, pageRequest({ cursor, limit }));
+            const { cursor, limit, ...filter } = query;
+            const found = await deps.listAdminOrders(orderFilterOf(filter), pageRequest({ cursor, limit }));
             return { items: found.items.map(toAdminOrderBody), next_cursor: found.next_cursor };
           },
           {
-            query: t.Object({
-              status: t.Optional(oneOf(ORDER_STATUSES)),
-              payment_gateway: t.Optional(GatewaySchema),
-              needs_attention: t.Optional(oneOf(["true", "false"])),
-              cursor: Cursor,
-              limit: ListLimit,
-            }),
+            query: t.Object({ ...OrderListFilter.properties, cursor: Cursor, limit: ListLimit }),
             response: { 200: page(AdminOrderSchema) },
             detail: { summary: "Orders, newest first, filtered by status, gateway and whether they need attention" },
           },

@@ -4,12 +4,12 @@ import type {
   WebhookEndpointInput,
 } from "../../application/outgoing-webhooks/manage-endpoints.ts";
 import type {
+  DeliveryFilter,
   WebhookDelivery,
   WebhookEndpoint,
   WebhookEndpointChange,
 } from "../../application/outgoing-webhooks/ports.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
-import type { WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { noContent, page } from "./openapi-models.ts";
 import {
@@ -32,11 +32,7 @@ export interface AdminWebhookEndpointDeps {
   updateWebhookEndpoint(actorId: string, id: string, change: WebhookEndpointChange): Promise<WebhookEndpoint>;
   deleteWebhookEndpoint(actorId: string, id: string): Promise<void>;
   rotateWebhookEndpointSecret(actorId: string, id: string): Promise<KeyedWebhookEndpoint>;
-  listWebhookDeliveries(
-    endpointId: string,
-    filter: { readonly state?: WebhookDeliveryState },
-    page: PageRequest,
-  ): Promise<Page<WebhookDelivery>>;
+  listWebhookDeliveries(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
   redeliverWebhook(actorId: string, endpointId: string, deliveryId: string): Promise<WebhookDelivery>;
 }
 
@@ -123,15 +119,23 @@ export function createAdminWebhookEndpointRoutes(deps: AdminWebhookEndpointDeps)
         .get(
           "/api/admin/webhook-endpoints/:id/deliveries",
           async ({ params, query }) => {
-            const filter = query.state ? { state: query.state } : {};
+            const filter = {
+              ...(query.state ? { state: query.state } : {}),
+              ...(query.replay_id ? { replay_id: query.replay_id } : {}),
+            };
             const found = await deps.listWebhookDeliveries(params.id, filter, pageRequest(query));
             return { items: found.items.map(toWebhookDeliveryBody), next_cursor: found.next_cursor };
           },
           {
             params: IdParams,
-            query: t.Object({ state: t.Optional(WebhookDeliveryStateSchema), cursor: Cursor, limit: ListLimit }),
+            query: t.Object({
+              state: t.Optional(WebhookDeliveryStateSchema),
+              replay_id: t.Optional(t.String({ maxLength: 64, description: "Only the deliveries this replay sent" })),
+              cursor: Cursor,
+              limit: ListLimit,
+            }),
             response: { 200: page(WebhookDeliverySchema) },
-            detail: { summary: "An endpoint's deliveries, newest first, by state" },
+            detail: { summary: "An endpoint's deliveries, newest first, by state or by the replay that sent them" },
           },
         )
         .post(

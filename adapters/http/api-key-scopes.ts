@@ -11,6 +11,12 @@ const RESOURCES: readonly (readonly [prefix: string, resource: string, writable:
   ["/api/admin/discounts", "catalog", true],
   ["/api/admin/fulfillment/test-connection", "catalog", true],
   ["/api/admin/orders", "orders", true],
+  // Each export takes the read scope of the list it mirrors.
+  ["/api/admin/exports/orders.csv", "orders", false],
+  ["/api/admin/exports/payments.csv", "orders", false],
+  ["/api/admin/exports/licenses.csv", "fulfillments", false],
+  // Reports are read from the orders' ledger: a key that may read orders may read their sums.
+  ["/api/admin/reports", "orders", false],
   ["/api/admin/fulfillments", "fulfillments", true],
   ["/api/admin/manual-tasks", "fulfillments", true],
   ["/api/admin/licenses", "fulfillments", true],

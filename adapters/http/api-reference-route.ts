@@ -38,6 +38,12 @@ function docsPage({ path, specPath, reference, documentation }: ApiDocsOptions) 
 }
 
 /**
+ * The plugin leaves out every path with a dot as a static file; under `/api/` such a path is an
+ * operation (the CSV exports, `orders.csv`), elsewhere a file such as `/favicon.ico`.
+ */
+const FILES_OUTSIDE_THE_API = /^\/(?!api\/).*\./;
+
+/**
  * The OpenAPI plugin, its document corrected (`correctApiDocument`). The plugin rebuilds its
  * document only when routes were added; the correction follows it.
  */
@@ -54,5 +60,5 @@ export function apiDocs(options: ApiDocsOptions) {
       return document;
     })
     .use(docsPage(options))
-    .use(openapi({ ...options, provider: null }));
+    .use(openapi({ exclude: { staticFile: false, paths: [FILES_OUTSIDE_THE_API] }, ...options, provider: null }));
 }

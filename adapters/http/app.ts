@@ -10,14 +10,17 @@ import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-r
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
 import { type AdminCatalogDeps, createAdminCatalogRoutes } from "./admin-catalog-routes.ts";
 import { type AdminDiscountDeps, createAdminDiscountRoutes } from "./admin-discount-routes.ts";
+import { type AdminExportDeps, createAdminExportRoutes } from "./admin-export-routes.ts";
 import { type AdminFulfillmentDeps, createAdminFulfillmentRoutes } from "./admin-fulfillment-routes.ts";
 import { type AdminGatewayDeps, createAdminGatewayRoutes } from "./admin-gateway-routes.ts";
 import { type AdminLicenseDeps, createAdminLicenseRoutes } from "./admin-license-routes.ts";
 import { type AdminOrderDeps, createAdminOrderRoutes } from "./admin-order-routes.ts";
 import { type AdminProviderDeps, createAdminProviderRoutes } from "./admin-provider-routes.ts";
+import { type AdminReportDeps, createAdminReportRoutes } from "./admin-report-routes.ts";
 import { type AdminSecretDeps, createAdminSecretRoutes } from "./admin-secret-routes.ts";
 import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.ts";
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
+import { type AdminWebhookReplayDeps, createAdminWebhookReplayRoutes } from "./admin-webhook-replay-routes.ts";
 import { apiDocs } from "./api-reference-route.ts";
 import { createCallerIdentifier } from "./auth-plugin.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
@@ -33,6 +36,7 @@ import { withIdempotency } from "./idempotency.ts";
 import { createRouteTemplates } from "./idempotent-routes.ts";
 import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
 import { createLicenseRoutes, type LicenseDeps } from "./license-routes.ts";
+import { createMetricsRoutes, type MetricsDeps } from "./metrics-routes.ts";
 import { withNoStore } from "./no-store.ts";
 import { createPageRoutes, type PageDeps } from "./page-routes.ts";
 import { createProductPageRoutes, type ProductPageDeps } from "./product-page-routes.ts";
@@ -53,6 +57,7 @@ export interface AppDeps
     CheckoutDeps,
     AdminGatewayDeps,
     AdminOrderDeps,
+    AdminExportDeps,
     WebhookDeps,
     AdminFulfillmentDeps,
     CustomerFulfillmentDeps,
@@ -66,9 +71,12 @@ export interface AppDeps
     ProductPageDeps,
     AdminUserDeps,
     AdminAuditDeps,
+    AdminReportDeps,
     AdminApiKeyDeps,
     AccountRoutesDeps,
-    AdminWebhookEndpointDeps {
+    AdminWebhookEndpointDeps,
+    AdminWebhookReplayDeps,
+    MetricsDeps {
   readonly logger: Logger;
   /** Request lines; defaults to `logger`. */
   readonly accessLogger?: Logger;
@@ -93,7 +101,7 @@ export function createApp(deps: AppDeps) {
   const limits = deps.rateLimits?.limits ?? {};
   const app = new Elysia({ name: "marketplace" })
     .use(createErrorHandler(deps))
-    .use(createRequestContext({ ...deps, redactTarget }))
+    .use(createRequestContext({ ...deps, redactTarget, observe: deps.metrics.observeRequest }))
     .use(
       createRateLimiter({
         limits,
@@ -125,6 +133,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(createHealthRoutes(deps))
+    .use(createMetricsRoutes(deps))
     .use(createPageRoutes(deps))
     .use(createProductPageRoutes(deps))
     .use(createDownloadRoutes(deps))
@@ -137,6 +146,7 @@ export function createApp(deps: AppDeps) {
     .use(createCheckoutRoutes(deps, { perCustomer: limits.checkout }))
     .use(createAdminGatewayRoutes(deps))
     .use(createAdminOrderRoutes(deps))
+    .use(createAdminExportRoutes(deps))
     .use(createWebhookRoutes(deps))
     .use(createAdminFulfillmentRoutes(deps))
     .use(createCustomerFulfillmentRoutes(deps))
@@ -148,8 +158,10 @@ export function createApp(deps: AppDeps) {
     .use(createCustomerSubscriptionRoutes(deps))
     .use(createAdminUserRoutes(deps))
     .use(createAdminAuditRoutes(deps))
+    .use(createAdminReportRoutes(deps))
     .use(createAdminApiKeyRoutes(deps))
-    .use(createAdminWebhookEndpointRoutes(deps));
+    .use(createAdminWebhookEndpointRoutes(deps))
+    .use(createAdminWebhookReplayRoutes(deps));
   routes.current = app.routes;
   closeTopLevelObjects(app.routes);
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
@@ -162,11 +174,13 @@ export function createApp(deps: AppDeps) {
     routeOf: createRouteTemplates(() => app.routes),
     bodyLimitBytes: deps.bodyLimitBytes,
     logAccess,
+    observe: deps.metrics.observeRequest,
     redactTarget,
   });
   const fetch = createCatalogFastPath({
     answers: catalog,
     logAccess,
+    observe: deps.metrics.observeRequest,
     rateLimitGroupOf: (path) => {
       const group = rateLimitGroup(path);
       return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;

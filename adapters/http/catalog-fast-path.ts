@@ -1,10 +1,12 @@
-import { type AccessEntry, durationSince, requestIdFor } from "../../kit/request-context.ts";
+import { type AccessEntry, durationSince, type RequestObserver, requestIdFor } from "../../kit/request-context.ts";
 import type { PublicCatalogAnswers } from "./public-catalog-routes.ts";
 import { answerResponse, type PreparedAnswer } from "./response-cache.ts";
 
 type Fetch = (request: Request, server?: unknown) => Response | Promise<Response>;
 
 const LIST = "/api/products";
+/** The template Elysia names the product route by, so both paths label it alike. */
+const PRODUCT_ROUTE = "/api/products/:slug";
 /** Slugs the fast path serves: nothing to decode, no NUL, within the route's 100 characters. */
 const PLAIN_SLUG = /^[A-Za-z0-9_~.-]{1,100}$/;
 
@@ -28,9 +30,10 @@ export function createCatalogFastPath(options: {
   readonly logAccess: (entry: AccessEntry) => void;
   /** The rate-limit group of a path, as the limiter sees it; a limited path takes the full pipeline. */
   readonly rateLimitGroupOf: (path: string) => string | undefined;
+  readonly observe?: RequestObserver;
   readonly next: Fetch;
 }): Fetch {
-  const { answers, logAccess, rateLimitGroupOf, next } = options;
+  const { answers, logAccess, rateLimitGroupOf, observe, next } = options;
   return (request, server) => {
     const startedAt = performance.now();
     const method = request.method;
@@ -40,15 +43,19 @@ export function createCatalogFastPath(options: {
     if (start < 0 || !url.startsWith(LIST, start)) return next(request, server);
     const path = url.slice(start);
     let answer: PreparedAnswer | undefined;
+    let route = LIST;
     if (path.length === LIST.length) answer = answers.cachedFirstPage();
     else if (path.charCodeAt(LIST.length) === 47 /* "/" */) {
       const slug = path.slice(LIST.length + 1);
       if (PLAIN_SLUG.test(slug)) answer = answers.cachedProduct(slug);
+      route = PRODUCT_ROUTE;
     }
     if (answer === undefined || rateLimitGroupOf(path) !== undefined) return next(request, server);
     const id = requestIdFor(request.headers.get("x-request-id"));
     const response = answerResponse(answer, request.headers.get("if-none-match"), id);
-    logAccess({ req_id: id, method, path, status: response.status, duration_ms: durationSince(startedAt) });
+    const durationMs = durationSince(startedAt);
+    logAccess({ req_id: id, method, path, status: response.status, duration_ms: durationMs });
+    observe?.({ method, route, status: response.status, seconds: durationMs / 1000 });
     return response;
   };
 }

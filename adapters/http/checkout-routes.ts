@@ -1,6 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { CalculatedCheckout, CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
-import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import type { Buyer } from "../../application/checkout/create-checkout.ts";
+import type { CheckoutResponse } from "../../application/checkout/open-checkout.ts";
+import { GatewayUnavailable } from "../../domain/checkout/errors.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import { type AuthOptions, createAuth } from "./auth-plugin.ts";
 import { CalculatedCheckoutSchema, CheckoutBody, CheckoutSchema } from "./checkout-schemas.ts";
@@ -38,6 +40,16 @@ function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFi
   return { guest: { email: body.email, name: body.name } };
 }
 
+/** A gateway down with its breaker open says when to come back. */
+const withRetryAfter =
+  (set: { headers: Record<string, string | number> }) =>
+  (error: unknown): never => {
+    if (error instanceof GatewayUnavailable && error.retryAfterSeconds !== undefined) {
+      set.headers["retry-after"] = String(error.retryAfterSeconds);
+    }
+    throw error;
+  };
+
 const cartOf = ({ email: _email, name: _name, ...cart }: CheckoutBodyFields): CheckoutRequest => cart;
 
 /**
@@ -59,14 +71,14 @@ export function createCheckoutRoutes(
     .use(createAuth(deps.auth))
     .post(
       "/api/checkout/calculate",
-      async ({ body, principal }) =>
-        asBody(
-          await deps.calculateCheckout(
-            cartOf(body as CheckoutBodyFields),
-            // A signed-in customer's quote holds a first-purchase code against their own orders.
-            principal?.role === "customer" ? { customerId: principal.userId } : undefined,
-          ),
-        ),
+      async ({ body, principal }) => {
+        const { route: _, ...quote } = await deps.calculateCheckout(
+          cartOf(body as CheckoutBodyFields),
+          // A signed-in customer's quote holds a first-purchase code against their own orders.
+          principal?.role === "customer" ? { customerId: principal.userId } : undefined,
+        );
+        return asBody(quote);
+      },
       {
         optionalAuth: ["customer", "admin"],
         body: CheckoutBody,
@@ -84,8 +96,11 @@ export function createCheckoutRoutes(
         const buyer = buyerOf(principal, body as CheckoutBodyFields);
         const retryAfter = waitFor(buyer);
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
+        const checkout = await deps
+          .createCheckout(buyer, cartOf(body as CheckoutBodyFields))
+          .catch(withRetryAfter(set));
         set.status = 201;
-        return deps.createCheckout(buyer, cartOf(body as CheckoutBodyFields));
+        return checkout;
       },
       {
         optionalAuth: "customer",
@@ -94,6 +109,8 @@ export function createCheckoutRoutes(
         detail: {
           summary:
             "Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)",
+          description:
+            "When the router chose the gateway (none was named, or the one named is not enabled for every item) and it is down (time-out, no connection, 5xx, 429, or its circuit breaker open), the checkout opens at the next gateway every item enables: `failed_over: true` and `failed_over_from` say so. A gateway named in `payment_gateway` that is down is `503` `GATEWAY_UNAVAILABLE` with `gateway` and `alternatives` (the gateways every item enables whose breakers are not open), and `Retry-After` while its breaker is open. A refusal by the gateway (4xx) is its `502` `GATEWAY_*` and never fails over.",
           security: [{ bearer: [] }, {}],
         },
       },
@@ -103,8 +120,11 @@ export function createCheckoutRoutes(
       async ({ params, body, principal, set }) => {
         const retryAfter = waitFor({ customerId: principal.userId });
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
+        const checkout = await deps
+          .upgradeLicense(principal.userId, params.id, body.variant)
+          .catch(withRetryAfter(set));
         set.status = 201;
-        return deps.upgradeLicense(principal.userId, params.id, body.variant);
+        return checkout;
       },
       {
         auth: "customer",

@@ -90,6 +90,11 @@ export const CheckoutSchema = named(
     discount: t.Nullable(AppliedDiscountSchema),
     currency: t.String(),
     payment_gateway: GatewaySchema,
+    failed_over: t.Boolean({
+      description:
+        "Whether the gateway first chosen was down (an outage, or its circuit breaker open) and the checkout opened at `payment_gateway` instead; never when the customer named the gateway",
+    }),
+    failed_over_from: t.Nullable(GatewaySchema),
     checkout: t.Object({
       url: t.String({ description: "Where the customer pays: the gateway's hosted checkout" }),
       session_id: t.String(),

@@ -60,6 +60,19 @@ const EnvironmentSettings = named(
   }),
 );
 
+export const GatewayBreakerSchema = named(
+  "GatewayBreaker",
+  t.Object({
+    environment: GatewayEnvironmentSchema,
+    state: t.Union([t.Literal("closed"), t.Literal("open"), t.Literal("half_open")], {
+      description:
+        "open: checkouts skip the gateway until the cool-down ends; half_open: one trial call goes through, and its success closes it",
+    }),
+    consecutive_failures: Int({ description: "Outages in a row (time-out, no connection, 5xx, 429)" }),
+    opened_at: t.Nullable(t.String({ format: "date-time", description: "When it last opened; null while closed" })),
+  }),
+);
+
 export const GatewaySettingsSchema = named(
   "GatewaySettings",
   t.Object({
@@ -70,6 +83,9 @@ export const GatewaySettingsSchema = named(
     webhook_tolerance_seconds: Int(),
     timeout_seconds: Int(),
     tax_behavior: TaxBehaviorSchema,
+    breakers: t.Array(GatewayBreakerSchema, {
+      description: "The gateway's circuit breaker in each environment, shared by every instance",
+    }),
   }),
 );
 

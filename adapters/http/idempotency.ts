@@ -8,7 +8,13 @@ import type { DomainError } from "../../domain/shared/domain-error.ts";
 import { readLimitedBytes } from "../../kit/body-parser.ts";
 import { hmacSha256Hex } from "../../kit/hmac.ts";
 import { HttpProblem, problem, problemResponse } from "../../kit/problem.ts";
-import { type AccessEntry, durationSince, requestIdFor, targetOf } from "../../kit/request-context.ts";
+import {
+  type AccessEntry,
+  durationSince,
+  type RequestObserver,
+  requestIdFor,
+  targetOf,
+} from "../../kit/request-context.ts";
 import { isDatabaseUnavailable } from "../postgres/database.ts";
 import type { IdempotentRequestStore, KeyScope, StoredAnswer } from "../postgres/idempotent-request-store.ts";
 import { STATUS_BY_CATEGORY } from "./error-handler.ts";
@@ -34,6 +40,8 @@ export interface IdempotencyOptions {
   readonly hashSecret: string;
   readonly bodyLimitBytes: number;
   readonly logAccess: (entry: AccessEntry) => void;
+  /** Metrics: an answer given here (a replay, a refusal) never reaches Elysia's own observer. */
+  readonly observe?: RequestObserver;
   readonly redactTarget: (target: string) => string;
 }
 
@@ -77,16 +85,25 @@ export function withIdempotency(next: Fetch, options: IdempotencyOptions): Fetch
     if (key === null || !takesIdempotencyKey(request.method, path)) return next(request, server);
     const startedAt = performance.now();
     const id = requestIdFor(request.headers.get("x-request-id"));
+    const route = options.routeOf(request.method, path);
     const answer = (response: Response) => {
       response.headers.set("x-request-id", id);
       const entry = { method: request.method, path: options.redactTarget(target), status: response.status };
-      options.logAccess({ req_id: id, ...entry, duration_ms: durationSince(startedAt) });
+      const durationMs = durationSince(startedAt);
+      options.logAccess({ req_id: id, ...entry, duration_ms: durationMs });
+      // Labelled by the template alone, as Elysia's `route` is (`/api/admin/orders/:id/refund`).
+      const template = route === undefined ? "" : route.slice(route.indexOf(" ") + 1);
+      options.observe?.({
+        method: request.method,
+        route: template,
+        status: response.status,
+        seconds: durationMs / 1000,
+      });
       return response;
     };
     const refuse = (error: DomainError) =>
       answer(problemResponse(problem(STATUS_BY_CATEGORY[error.category], error.code, error.message)));
     if (!KEY.test(key)) return refuse(new IdempotencyKeyInvalid());
-    const route = options.routeOf(request.method, path);
     const caller = route === undefined ? undefined : await options.identify(request);
     if (route === undefined || caller === undefined) return next(request, server);
     if (caller === "anonymous" && key.length < ANONYMOUS_KEY_MIN_LENGTH) return refuse(new IdempotencyKeyInvalid());

@@ -1,7 +1,8 @@
 import { Elysia, t } from "elysia";
 import type { PublicListQuery, PublicProduct } from "../../application/catalog/browse-catalog.ts";
 import type { CheckoutRequest } from "../../application/checkout/calculate-checkout.ts";
-import type { Buyer, CheckoutResponse } from "../../application/checkout/create-checkout.ts";
+import type { Buyer } from "../../application/checkout/create-checkout.ts";
+import type { CheckoutResponse } from "../../application/checkout/open-checkout.ts";
 import type { Page } from "../../application/shared/ports.ts";
 import { ProductNotFound } from "../../domain/catalog/errors.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";

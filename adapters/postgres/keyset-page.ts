@@ -58,6 +58,32 @@ export function newestFirst<T extends { created_at: Date; id: string }>(
   };
 }
 
+/**
+ * Newest first by the exact (`created_at`, `id`), for reading every row of a table page by page (the
+ * CSV exports): an index on `created_at` serves each page from where the last one stopped (an
+ * incremental sort orders the rows of one instant by id), where the lists' key, cut to milliseconds, has every page sort the whole table. The
+ * query selects the time to the microsecond as `page_key` (a JavaScript date would lose the
+ * microseconds and skip or repeat rows). Cursors are the server's own, never a client's.
+ */
+export function newestFirstExact<T extends { page_key: string; id: string }>(
+  sql: Queryable,
+  page: PageRequest,
+): KeysetPage<T> & { readonly key: postgres.Fragment } {
+  const key = page.cursor ? decodeCursor(page.cursor, 2) : undefined;
+  const at = String(key?.[0]);
+  const id = String(key?.[1]);
+  return {
+    key: sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as page_key`,
+    // `created_at <= at` on its own, so that the index bounds the scan. The time goes as text: a
+    // parameter of type timestamptz passes through a JavaScript date, which drops the microseconds.
+    after: key
+      ? sql`and created_at <= ${at}::text::timestamptz and (created_at < ${at}::text::timestamptz or id < ${id}::uuid)`
+      : sql``,
+    orderAndLimit: sql`order by created_at desc, id desc limit ${page.limit + 1}`,
+    cut: (rows) => cut(rows, page.limit, (row) => [row.page_key, row.id]),
+  };
+}
+
 /** Alphabetical by (`name`, `id`): the catalog's order. */
 export function byName<T extends { name: string; id: string }>(sql: Queryable, page: PageRequest): KeysetPage<T> {
   const key = page.cursor ? decodeCursor(page.cursor, 2) : undefined;

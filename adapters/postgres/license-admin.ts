@@ -8,6 +8,7 @@ import type { Machine } from "../../application/licensing/ports.ts";
 import { isUuid } from "../shared/ids.ts";
 import type { Queryable } from "./database.ts";
 import { newestFirst } from "./keyset-page.ts";
+import { licenseConditions } from "./license-filter.ts";
 
 /** A license with whose it is, what it is of and how many seats are taken, as one row. */
 const LICENSES = (sql: Queryable) => sql`
@@ -23,24 +24,13 @@ const LICENSES = (sql: Queryable) => sql`
 
 const withoutPreviousKey = ({ previous_key: _, ...license }: AdminLicense & { previous_key: string | null }) => license;
 
-/** A `like` pattern matching the text literally at the start. */
-const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 export function createPostgresLicenseAdminReader(sql: Queryable): LicenseAdminReader {
   return {
     async list(filter, page) {
       const keyset = newestFirst<AdminLicense & { previous_key: string | null }>(sql, page);
       const rows = await sql<(AdminLicense & { previous_key: string | null })[]>`
         select * from (${LICENSES(sql)}) l
-        where true
-          ${filter.customer_email ? sql`and lower(customer_email) = lower(${filter.customer_email})` : sql``}
-          ${filter.product_id ? sql`and product_id = ${filter.product_id}` : sql``}
-          ${filter.status ? sql`and status = ${filter.status}` : sql``}
-          ${
-            filter.key_prefix
-              ? sql`and (license_key like ${startsWith(filter.key_prefix)} or previous_key like ${startsWith(filter.key_prefix)})`
-              : sql``
-          }
+        where true ${licenseConditions(sql, filter)}
           ${keyset.after}
         ${keyset.orderAndLimit}`;
       const cut = keyset.cut(rows);

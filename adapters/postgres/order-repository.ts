@@ -10,6 +10,7 @@ import { columnList } from "./column-list.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { holdersOf } from "./discount-codes.ts";
 import { newestFirst } from "./keyset-page.ts";
+import { orderConditions } from "./order-filter.ts";
 import { DISPUTE_COLUMNS, PAYMENT_COLUMNS } from "./payment-ledger.ts";
 
 /** The dispute columns, qualified by the alias `d` the order's read uses. */
@@ -131,6 +132,15 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
       return { expired: row?.status === "expired" };
     },
 
+    async rebind(orderId, binding) {
+      const moved = await sql`
+        update orders set payment_gateway = ${binding.payment_gateway},
+          gateway_environment = ${binding.gateway_environment}, tax_behavior = ${binding.tax_behavior},
+          metadata = ${binding.metadata}, updated_at = now()
+        where id = ${orderId} and status = ${NEW_ORDER_STATUS} and checkout_session_id is null`;
+      return moved.count === 1;
+    },
+
     async markCheckoutFailed(orderId, reason) {
       await sql`
         update orders set status = ${targetOf("checkout_failed")}, flagged_reason = ${reason.slice(0, 500)},
@@ -175,12 +185,7 @@ export function createPostgresOrderRepository(sql: Sql): OrderRepository {
       const keyset = newestFirst<Order>(sql, page);
       const rows = await sql<Order[]>`
         select ${columnList(sql, ORDER_COLUMNS)} from orders
-        where true
-          ${filter.customer_id ? sql`and customer_id = ${filter.customer_id}` : sql``}
-          ${filter.status ? sql`and status = ${filter.status}` : sql``}
-          ${filter.payment_gateway ? sql`and payment_gateway = ${filter.payment_gateway}` : sql``}
-          ${filter.needs_attention === undefined ? sql`` : sql`and needs_attention = ${filter.needs_attention}`}
-          ${keyset.after}
+        where true ${orderConditions(sql, filter)} ${keyset.after}
         ${keyset.orderAndLimit}`;
       return keyset.cut(rows);
     },

@@ -17,6 +17,7 @@ const COLUMNS = [
   "state",
   "attempts",
   "redeliveries",
+  "replay_id",
   "last_status_code",
   "last_error",
   "last_attempt_at",
@@ -69,12 +70,15 @@ export function createPostgresWebhookDeliveryRepository(
     },
 
     async list(endpointId, filter, page) {
-      if (!isUuid(endpointId)) return { items: [], next_cursor: null };
+      if (!isUuid(endpointId) || (filter.replay_id !== undefined && !isUuid(filter.replay_id))) {
+        return { items: [], next_cursor: null };
+      }
       const keyset = newestFirst<WebhookDelivery>(sql, page);
       return keyset.cut(
         await sql<WebhookDelivery[]>`
         select ${columns} from webhook_deliveries
         where endpoint_id = ${endpointId} ${filter.state ? sql`and state = ${filter.state}` : sql``}
+          ${filter.replay_id ? sql`and replay_id = ${filter.replay_id}` : sql``}
         ${keyset.after} ${keyset.orderAndLimit}`,
       );
     },
@@ -109,7 +113,7 @@ export function createPostgresWebhookDeliveryRepository(
       };
     },
 
-    async recordAttempt(deliveryId, attempt) {
+    async recordAttempt(run, attempt) {
       await sql`
         update webhook_deliveries set
           state = ${attempt.state},
@@ -118,7 +122,7 @@ export function createPostgresWebhookDeliveryRepository(
           last_error = ${attempt.error},
           last_attempt_at = ${attempt.at},
           delivered_at = case when ${attempt.state} = 'succeeded' then ${attempt.at}::timestamptz else delivered_at end
-        where id = ${deliveryId} and state = 'pending'`;
+        where id = ${run.id} and redeliveries = ${run.redeliveries} and state = 'pending'`;
     },
 
     async requeue(seen, jobKey) {
@@ -127,6 +131,22 @@ export function createPostgresWebhookDeliveryRepository(
         where id = ${seen.id} and redeliveries = ${seen.redeliveries}
           and (state <> 'pending' or not exists (
             select 1 from jobs where dedupe_key = ${jobKey} and state in ('pending', 'running')))
+        returning ${columns}`;
+      return row;
+    },
+
+    async replayRun(replayId, eventId) {
+      if (!isUuid(replayId) || !isUuid(eventId)) return undefined;
+      await sql`
+        insert into webhook_deliveries (endpoint_id, event_id, event_type)
+        select replay.endpoint_id, event.id, event.type
+        from webhook_replays replay, outgoing_events event
+        where replay.id = ${replayId} and event.id = ${eventId}
+        on conflict (endpoint_id, event_id) do nothing`;
+      const [row] = await sql<WebhookDelivery[]>`
+        update webhook_deliveries
+        set state = 'pending', attempts = 0, redeliveries = redeliveries + 1, replay_id = ${replayId}
+        where endpoint_id = (select endpoint_id from webhook_replays where id = ${replayId}) and event_id = ${eventId}
         returning ${columns}`;
       return row;
     },

@@ -4,8 +4,9 @@ import { createPostgresAuditLogWriter } from "./audit-log-writer.ts";
 import type { Queryable, Sql } from "./database.ts";
 import { createPostgresWebhookDeliveryRepository } from "./webhook-delivery-repository.ts";
 import { createPostgresWebhookEndpointRepository, type SecretCipher } from "./webhook-endpoint-repository.ts";
+import { createPostgresWebhookReplayRepository } from "./webhook-replay-repository.ts";
 
-/** Endpoints, deliveries, their jobs and the audit trail bound to one transaction. */
+/** Endpoints, deliveries, replays, their jobs and the audit trail bound to one transaction. */
 export function createPostgresWebhookUnitOfWork(
   sql: Sql,
   deps: { readonly jobsFor: (tx: Queryable) => JobScheduler; readonly cipher: SecretCipher },
@@ -16,6 +17,7 @@ export function createPostgresWebhookUnitOfWork(
         work({
           endpoints: createPostgresWebhookEndpointRepository(tx, deps.cipher),
           deliveries: createPostgresWebhookDeliveryRepository(tx, deps.cipher),
+          replays: createPostgresWebhookReplayRepository(tx),
           jobs: deps.jobsFor(tx),
           audit: createPostgresAuditLogWriter(tx),
         }),

@@ -12,6 +12,7 @@ import {
 } from "../../application/shared/errors.ts";
 import { findStructureViolation } from "../../kit/json-structure.ts";
 import { type OutboundFetch, OutboundUrlRefused } from "../security/guarded-fetch.ts";
+import { outcomeOf, publishUpstreamCall } from "./upstream-calls.ts";
 
 export interface UpstreamRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
@@ -21,6 +22,8 @@ export interface UpstreamRequest {
   readonly timeoutSeconds: number;
   /** How to connect: the marketplace's connect-time address guard (`createGuardedFetch`). */
   readonly outbound: OutboundFetch;
+  /** Who is called, as metrics name it (`gateway_a`, `provider`); the `upstream` when absent. */
+  readonly name?: string;
 }
 
 export interface UpstreamResponse {
@@ -132,6 +135,23 @@ function typedError(upstream: Upstream, request: UpstreamRequest, read: Rejectio
  *   parsed by `parseJsonBody` (ky's `parseJson`).
  */
 export async function callUpstream(
+  upstream: Upstream,
+  request: UpstreamRequest,
+  readRejection: RejectionReader,
+): Promise<UpstreamResponse> {
+  const startedAt = performance.now();
+  const call = { name: request.name ?? upstream, method: request.method };
+  try {
+    const response = await exchange(upstream, request, readRejection);
+    publishUpstreamCall({ ...call, outcome: "ok", seconds: (performance.now() - startedAt) / 1000 });
+    return response;
+  } catch (error) {
+    publishUpstreamCall({ ...call, outcome: outcomeOf(error), seconds: (performance.now() - startedAt) / 1000 });
+    throw error;
+  }
+}
+
+async function exchange(
   upstream: Upstream,
   request: UpstreamRequest,
   readRejection: RejectionReader,

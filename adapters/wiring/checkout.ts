@@ -1,8 +1,9 @@
 import { makeCalculateCheckout } from "../../application/checkout/calculate-checkout.ts";
-import { makeCreateCheckout, makeOpenCheckout } from "../../application/checkout/create-checkout.ts";
+import { makeCreateCheckout } from "../../application/checkout/create-checkout.ts";
 import { makeExpireGatewayCheckout } from "../../application/checkout/expire-unpaid-orders.ts";
 import { expireCheckoutJob } from "../../application/checkout/jobs.ts";
 import { makeLicenseUpgrade } from "../../application/checkout/license-upgrade.ts";
+import { makeOpenCheckout } from "../../application/checkout/open-checkout.ts";
 import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresDiscountCodes } from "../postgres/discount-codes.ts";
@@ -33,6 +34,7 @@ export function wireCheckout(
     gateways: payments.gateways,
     settings: payments.settings,
     refs: payments.refs,
+    breakers: payments.breakers,
     urls: checkoutReturnUrls(config.checkoutReturnUrl, config.publicBaseUrl),
   };
   return {

@@ -4,7 +4,7 @@ import { fulfillJob, fulfillmentActionJob, releaseHeldDeliveriesJob } from "../.
 import { emailChangedJob, emailLinkJob, passwordResetJob } from "../../application/identity/jobs.ts";
 import { sendEmailJob } from "../../application/mail/jobs.ts";
 import { notifyJob } from "../../application/notifications/jobs.ts";
-import { webhookDeliveryJob, webhookFanoutJob } from "../../application/outgoing-webhooks/jobs.ts";
+import { webhookDeliveryJob, webhookFanoutJob, webhookReplayJob } from "../../application/outgoing-webhooks/jobs.ts";
 import { endGatewaySubscriptionJob, paymentEventJob, settleRefundJob } from "../../application/payments/jobs.ts";
 import type { JobHandlers } from "../../application/shared/jobs.ts";
 
@@ -25,6 +25,7 @@ export const JOB_TYPES = {
   [sendEmailJob.kind]: sendEmailJob,
   [webhookFanoutJob.kind]: webhookFanoutJob,
   [webhookDeliveryJob.kind]: webhookDeliveryJob,
+  [webhookReplayJob.kind]: webhookReplayJob,
   [passwordResetJob.kind]: passwordResetJob,
   [emailLinkJob.kind]: emailLinkJob,
   [emailChangedJob.kind]: emailChangedJob,

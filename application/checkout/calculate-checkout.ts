@@ -1,6 +1,6 @@
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { type CheckoutItemInput, calculateCheckout } from "../../domain/checkout/checkout.ts";
-import { selectGateway } from "../../domain/checkout/gateway-selection.ts";
+import { type GatewayRoute, routeGateway } from "../../domain/checkout/gateway-selection.ts";
 import { applyDiscount, type DiscountedTotals, undiscounted } from "../../domain/discounts/apply.ts";
 import type { PricingMappingRepository, ProductRepository } from "../catalog/ports.ts";
 import type { DiscountCodes } from "../discounts/ports.ts";
@@ -15,6 +15,8 @@ export interface CheckoutRequest {
 
 export interface CalculatedCheckout extends DiscountedTotals {
   readonly payment_gateway: PaymentGatewayName;
+  /** Where the checkout may go should its gateway be down; without it, nowhere else. */
+  readonly route?: GatewayRoute;
 }
 
 export interface CalculateCheckoutDeps {
@@ -37,8 +39,9 @@ export function makeCalculateCheckout(deps: CalculateCheckoutDeps) {
     const catalog = await deps.products.findWithMappings([...new Set(request.items.map((i) => i.product_id))]);
     const totals = calculateCheckout(request.items, catalog, deps.currency);
     const products = totals.items.map((item) => catalog.get(item.product_id)?.product).filter((p) => p !== undefined);
-    const payment_gateway = selectGateway(products, request.payment_gateway);
-    if (request.discount_code === undefined) return { ...undiscounted(totals), payment_gateway };
+    const route = routeGateway(products, request.payment_gateway);
+    const { payment_gateway } = route;
+    if (request.discount_code === undefined) return { ...undiscounted(totals), payment_gateway, route };
     const found = await deps.discounts.findByCode(request.discount_code);
     const hasPaidOrder = found && buyer ? await deps.discounts.hasPaidOrder(buyer.customerId) : null;
     const discounted = applyDiscount(totals, found?.discount, {
@@ -46,6 +49,6 @@ export function makeCalculateCheckout(deps: CalculateCheckoutDeps) {
       hasPaidOrder,
       holders: found?.holders ?? 0,
     });
-    return { ...discounted, payment_gateway };
+    return { ...discounted, payment_gateway, route };
   };
 }

@@ -7,7 +7,7 @@ import type { ProductRepository } from "../catalog/ports.ts";
 import type { VariantPrices } from "../payments/ports.ts";
 import type { Mutex } from "../shared/ports.ts";
 import type { CalculatedCheckout } from "./calculate-checkout.ts";
-import type { CheckoutResponse, makeOpenCheckout } from "./create-checkout.ts";
+import type { CheckoutResponse, makeOpenCheckout } from "./open-checkout.ts";
 import type { CustomerDirectory, LicenseUpgrades, UpgradableLicense } from "./ports.ts";
 
 /** The license types a one-time license moves up to, from what it was bought as. */

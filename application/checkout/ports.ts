@@ -16,6 +16,9 @@ export interface NewOrder {
   readonly totals: DiscountedTotals;
 }
 
+/** The gateway an order is paid through, and what goes with it. */
+export type GatewayBinding = Pick<NewOrder, "payment_gateway" | "gateway_environment" | "tax_behavior" | "metadata">;
+
 export interface OrderFilter {
   readonly customer_id?: string;
   readonly status?: OrderStatus;
@@ -62,6 +65,11 @@ export interface OrderRepository {
    */
   attachCheckout(orderId: string, session: { session_id: string; url: string }): Promise<{ readonly expired: boolean }>;
   markCheckoutFailed(orderId: string, reason: string): Promise<void>;
+  /**
+   * Moves an order whose checkout is not open yet to another gateway (failover), so that only a
+   * payment through that one pays it. False when it is no longer waiting for its checkout.
+   */
+  rebind(orderId: string, binding: GatewayBinding): Promise<boolean>;
   find(orderId: string): Promise<OrderDetails | undefined>;
   list(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
 }

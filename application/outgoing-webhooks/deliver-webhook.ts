@@ -1,116 +1,21 @@
 import { WebhookAttemptFailed } from "../../domain/outgoing-webhooks/errors.ts";
-import {
-  activeSecrets,
-  isAcknowledged,
-  type RetrySchedule,
-  retryWaitMs,
-  webhookIdOf,
-} from "../../domain/outgoing-webhooks/webhook-delivery.ts";
-import type { Clock, Log } from "../shared/clock-and-log.ts";
 import type { JobHandler } from "../shared/jobs.ts";
+import { type AttemptDeps, attemptDelivery } from "./attempt-delivery.ts";
 import type { webhookDeliveryJob } from "./jobs.ts";
-import type { OutgoingMessage, WebhookAnswer, WebhookDeliveryRepository, WebhookSender } from "./ports.ts";
-
-/** A receiver's `Retry-After` can put the next attempt off by up to this: a receiver cannot park a delivery for days. */
-export const MAX_RETRY_AFTER_MS = 3_600_000;
-
-type Verdict =
-  | { readonly ok: true; readonly status: number }
-  | {
-      readonly ok: false;
-      readonly status: number | null;
-      readonly reason: string;
-      readonly permanent: boolean;
-      readonly retryAfterMs: number | undefined;
-    };
-
-/** Standard Webhooks: any 2xx succeeds; anything else, a redirect included, fails and is retried. */
-function judge(answer: WebhookAnswer): Verdict {
-  if (answer.kind === "failed") {
-    return { ok: false, status: null, reason: answer.reason, permanent: answer.permanent, retryAfterMs: undefined };
-  }
-  const { status } = answer;
-  if (isAcknowledged(status)) return { ok: true, status };
-  const said = answer.excerpt ? `: ${answer.excerpt}` : "";
-  const reason =
-    status >= 300 && status < 400 ? `HTTP ${status}, a redirect, which is not followed` : `HTTP ${status}${said}`;
-  const throttled = (status === 429 || status === 503) && answer.retry_after_ms !== null;
-  return {
-    ok: false,
-    status,
-    reason,
-    permanent: false,
-    retryAfterMs: throttled ? Math.min(answer.retry_after_ms ?? 0, MAX_RETRY_AFTER_MS) : undefined,
-  };
-}
-
-/** The body every attempt sends: `{type, timestamp, data}`, the timestamp being the event's. */
-export function webhookBody(message: OutgoingMessage): string {
-  const { type, created_at, data } = message.event;
-  return JSON.stringify({ type, timestamp: created_at.toISOString(), data });
-}
 
 /**
  * The delivery job: one signed POST per run, under the same `webhook-id` every time. A failure is
  * recorded on the delivery and thrown, so the queue retries it after the retry schedule's wait; on
  * the last attempt (or when the address may never be called) the delivery is dead instead, and the
  * job ends: the delivery, not the job, is what admins look at and redeliver. A delivery that is
- * gone (its endpoint was deleted) or no longer pending is not sent, nor is one redelivered since
- * the job was queued: the redelivery's own job sends it.
+ * gone (its endpoint was deleted) or no longer pending is not sent, nor is one redelivered or
+ * replayed since the job was queued: that run's own job sends it.
  */
-export function makeDeliverWebhook(deps: {
-  readonly deliveries: Pick<WebhookDeliveryRepository, "outgoing" | "recordAttempt">;
-  readonly sender: WebhookSender;
-  readonly retrySchedule: RetrySchedule;
-  readonly clock: Clock;
-  readonly log: Log;
-}): JobHandler<typeof webhookDeliveryJob> {
-  return async function deliverWebhook({ delivery_id, redelivery }, job): Promise<void> {
-    const message = await deps.deliveries.outgoing(delivery_id);
-    if (message?.delivery.state !== "pending" || message.delivery.redeliveries !== redelivery) return;
-    const { delivery } = message;
-    const at = deps.clock();
-    const answer = await deps.sender.send({
-      url: message.url,
-      id: webhookIdOf(delivery.id),
-      timestamp: at,
-      body: webhookBody(message),
-      secrets: activeSecrets(message.secrets, at),
-    });
-    const verdict = judge(answer);
-    const fields = {
-      delivery_id: delivery.id,
-      endpoint_id: delivery.endpoint_id,
-      event_id: delivery.event_id,
-      event_type: delivery.event_type,
-      attempt: job.attempt,
-    };
-    if (verdict.ok) {
-      await deps.deliveries.recordAttempt(delivery.id, {
-        state: "succeeded",
-        status_code: verdict.status,
-        error: null,
-        at,
-      });
-      deps.log.info({ ...fields, status: verdict.status }, "webhook delivered");
-      return;
-    }
-    const dead = job.lastAttempt || verdict.permanent;
-    await deps.deliveries.recordAttempt(delivery.id, {
-      state: dead ? "dead" : "pending",
-      status_code: verdict.status,
-      error: verdict.reason,
-      at,
-    });
-    if (dead) {
-      deps.log.warn({ ...fields, status: verdict.status, error: verdict.reason }, "webhook delivery gave up");
-      return;
-    }
-    const waitMs = Math.max(retryWaitMs(deps.retrySchedule, job.attempt), verdict.retryAfterMs ?? 0);
-    deps.log.warn(
-      { ...fields, status: verdict.status, error: verdict.reason, retry_in_ms: waitMs },
-      "webhook delivery failed; retrying",
-    );
-    throw new WebhookAttemptFailed(verdict.reason, waitMs);
+export function makeDeliverWebhook(deps: AttemptDeps): JobHandler<typeof webhookDeliveryJob> {
+  return async function deliverWebhook(run, job): Promise<void> {
+    // A run whose first attempt a replay made goes on with the schedule's next wait.
+    const number = (run.first_attempt ?? 1) - 1 + job.attempt;
+    const outcome = await attemptDelivery(deps, run, { number, last: job.lastAttempt });
+    if (outcome.kind === "retry") throw new WebhookAttemptFailed(outcome.reason, outcome.waitMs);
   };
 }

@@ -1,9 +1,7 @@
 import { attemptsOf, type RetrySchedule } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { webhookDeliveryJob, type webhookFanoutJob } from "./jobs.ts";
-import type { WebhookDelivery, WebhookUnitOfWork } from "./ports.ts";
-
-type DeliveryRun = Pick<WebhookDelivery, "id" | "redeliveries">;
+import type { DeliveryRun, WebhookUnitOfWork } from "./ports.ts";
 
 /** The payload of one run of a delivery, which also keys its job. */
 export const deliveryRun = (run: DeliveryRun) => ({ delivery_id: run.id, redelivery: run.redeliveries });

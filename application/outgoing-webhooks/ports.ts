@@ -2,6 +2,7 @@ import type { SigningSecrets, WebhookDeliveryState } from "../../domain/outgoing
 import type { AuditLogWriter } from "../audit/ports.ts";
 import type { JobScheduler } from "../shared/jobs.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
+import type { WebhookReplayRepository } from "./replay-ports.ts";
 
 /** What the shop tells its own systems about, by outgoing webhook. */
 export const OUTGOING_EVENT_TYPES = [
@@ -75,6 +76,8 @@ export interface WebhookDelivery {
   readonly attempts: number;
   /** How often an admin sent it again: each redelivery is a run of its own, with a job of its own. */
   readonly redeliveries: number;
+  /** The replay that last sent it, if one did. */
+  readonly replay_id: string | null;
   readonly last_status_code: number | null;
   readonly last_error: string | null;
   readonly last_attempt_at: Date | null;
@@ -95,11 +98,20 @@ export interface OutgoingMessage {
   readonly secrets: SigningSecrets;
 }
 
+/** One run of a delivery: it and how often it had been sent again when the run began. */
+export type DeliveryRun = Pick<WebhookDelivery, "id" | "redeliveries">;
+
 export interface AttemptRecord {
   readonly state: WebhookDeliveryState;
   readonly status_code: number | null;
   readonly error: string | null;
   readonly at: Date;
+}
+
+/** Which of an endpoint's deliveries a list shows: by state, by the replay that sent them, or all. */
+export interface DeliveryFilter {
+  readonly state?: WebhookDeliveryState;
+  readonly replay_id?: string;
 }
 
 export interface WebhookDeliveryRepository {
@@ -110,27 +122,33 @@ export interface WebhookDeliveryRepository {
   fanOut(eventId: string): Promise<string[]>;
   find(endpointId: string, deliveryId: string): Promise<WebhookDelivery | undefined>;
   /** Newest first. */
-  list(
-    endpointId: string,
-    filter: { readonly state?: WebhookDeliveryState },
-    page: PageRequest,
-  ): Promise<Page<WebhookDelivery>>;
+  list(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>>;
   /** Undefined when the delivery is gone (its endpoint was deleted). */
   outgoing(deliveryId: string): Promise<OutgoingMessage | undefined>;
-  /** Counts one attempt; `succeeded` also sets `delivered_at`. */
-  recordAttempt(deliveryId: string, attempt: AttemptRecord): Promise<void>;
+  /**
+   * Counts one attempt of the run `run` names; `succeeded` also sets `delivered_at`. Nothing is
+   * recorded once another run (a redelivery or a replay) took the delivery over.
+   */
+  recordAttempt(run: DeliveryRun, attempt: AttemptRecord): Promise<void>;
   /**
    * Back to `pending` with no attempts counted and one more redelivery, if it is still as `seen`
    * (same redeliveries) and nothing is trying it: it succeeded or is dead, or it is pending but the
    * job keyed `jobKey` is no longer queued or running (it ended without a verdict). Else undefined.
    */
   requeue(seen: WebhookDelivery, jobKey: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * The delivery of the event to the replay's endpoint, made if there was none, taken over by the replay: back to
+   * `pending` with no attempts, one more redelivery (so the run before sends nothing more) and
+   * `replay_id` set. Undefined when the endpoint or the event is gone.
+   */
+  replayRun(replayId: string, eventId: string): Promise<WebhookDelivery | undefined>;
 }
 
 /** What endpoint changes and redeliveries write together: the change, its job and its audit entry. */
 export interface WebhookScope {
   readonly endpoints: WebhookEndpointRepository;
   readonly deliveries: WebhookDeliveryRepository;
+  readonly replays: WebhookReplayRepository;
   readonly jobs: JobScheduler;
   readonly audit: AuditLogWriter;
 }

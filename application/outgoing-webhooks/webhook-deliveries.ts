@@ -3,11 +3,12 @@ import {
   WebhookDeliveryPending,
   WebhookEndpointNotFound,
 } from "../../domain/outgoing-webhooks/errors.ts";
-import type { RetrySchedule, WebhookDeliveryState } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
+import type { RetrySchedule } from "../../domain/outgoing-webhooks/webhook-delivery.ts";
 import type { Page, PageRequest } from "../shared/ports.ts";
 import { deliveryJob, deliveryRun } from "./fan-out.ts";
 import { webhookDeliveryJob } from "./jobs.ts";
 import type {
+  DeliveryFilter,
   WebhookDelivery,
   WebhookDeliveryRepository,
   WebhookEndpointRepository,
@@ -22,11 +23,7 @@ export function makeWebhookDeliveryAdmin(deps: {
   readonly retrySchedule: RetrySchedule;
 }) {
   return {
-    async list(
-      endpointId: string,
-      filter: { readonly state?: WebhookDeliveryState },
-      page: PageRequest,
-    ): Promise<Page<WebhookDelivery>> {
+    async list(endpointId: string, filter: DeliveryFilter, page: PageRequest): Promise<Page<WebhookDelivery>> {
       if (!(await deps.endpoints.find(endpointId))) throw new WebhookEndpointNotFound();
       return deps.deliveries.list(endpointId, filter, page);
     },

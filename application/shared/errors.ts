@@ -98,6 +98,20 @@ export class UpstreamRejected extends UpstreamError {
   }
 }
 
+/**
+ * A failure that says the gateway is down or overloaded, not that it refused the request: time-out,
+ * no connection, 5xx, 429, an answer that is not what the API promises. Only these count towards
+ * the breaker and send a checkout elsewhere; a 4xx or our own refusal would fail there too.
+ */
+export function isGatewayOutage(error: unknown): error is UpstreamError {
+  return (
+    error instanceof UpstreamError &&
+    error.upstream === "gateway" &&
+    error.transient &&
+    !(error instanceof UpstreamUrlNotAllowed)
+  );
+}
+
 /** The configuration names a secret that is not stored anywhere. */
 export class CredentialsNotFound extends UpstreamError {
   readonly transient = false;

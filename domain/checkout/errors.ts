@@ -1,4 +1,5 @@
-import { fixedError, ReasonedRefusal } from "../shared/domain-error.ts";
+import type { PaymentGatewayName } from "../catalog/product.ts";
+import { DomainError, fixedError, ReasonedRefusal } from "../shared/domain-error.ts";
 
 export class NoCommonGateway extends fixedError(
   "NO_COMMON_GATEWAY",
@@ -46,3 +47,28 @@ export class LicenseUpgradeRefused extends ReasonedRefusal<LicenseUpgradeRefusal
 
 /** A license id that names none of the customer's licenses. */
 export class OwnLicenseNotFound extends fixedError("LICENSE_NOT_FOUND", "not_found", "The license does not exist.") {}
+
+/**
+ * The checkout's gateway cannot take it now (its breaker is open, or it failed as an outage does),
+ * and either the customer named it or no other gateway of the checkout can. `alternatives` are the
+ * gateways every item enables whose breakers are not open; `retryAfterSeconds` when the breaker
+ * says how long it stays open.
+ */
+export class GatewayUnavailable extends DomainError {
+  readonly code = "GATEWAY_UNAVAILABLE";
+  readonly category = "unavailable";
+  override readonly extensions: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly gateway: PaymentGatewayName,
+    readonly alternatives: readonly PaymentGatewayName[],
+    readonly retryAfterSeconds: number | undefined,
+  ) {
+    super(
+      alternatives.length > 0
+        ? `The payment gateway ${gateway} is unavailable right now; check out with one of the alternatives, or retry later.`
+        : `The payment gateway ${gateway} is unavailable right now, and no other gateway takes this checkout; retry later.`,
+    );
+    this.extensions = { gateway, alternatives };
+  }
+}

@@ -34,3 +34,15 @@ export class WebhookAttemptFailed extends DomainError {
     super(`The webhook receiver did not acknowledge the delivery: ${reason}.`);
   }
 }
+
+export class WebhookReplayNotFound extends fixedError(
+  "WEBHOOK_REPLAY_NOT_FOUND",
+  "not_found",
+  "The webhook endpoint has no replay with this id.",
+) {}
+
+export class WebhookReplayRunning extends fixedError(
+  "WEBHOOK_REPLAY_RUNNING",
+  "conflict",
+  "A replay of this endpoint is still sending; ask again once it has completed.",
+) {}

@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics: requests, jobs, webhooks, fulfillments, deliveries, upstream calls
+         * @description Needs `Authorization: Bearer <METRICS_TOKEN>`. Without METRICS_TOKEN it answers 404 and the metrics are served on METRICS_HOST:METRICS_PORT (loopback) instead.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin": {
         parameters: {
             query?: never;
@@ -723,7 +743,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key) */
+        /**
+         * Create the order and open the selected gateway's checkout, signed in or as a guest with `email` (honours Idempotency-Key)
+         * @description When the router chose the gateway (none was named, or the one named is not enabled for every item) and it is down (time-out, no connection, 5xx, 429, or its circuit breaker open), the checkout opens at the next gateway every item enables: `failed_over: true` and `failed_over_from` say so. A gateway named in `payment_gateway` that is down is `503` `GATEWAY_UNAVAILABLE` with `gateway` and `alternatives` (the gateways every item enables whose breakers are not open), and `Retry-After` while its breaker is open. A refusal by the gateway (4xx) is its `502` `GATEWAY_*` and never fails over.
+         */
         post: operations["postApiCheckoutCreate"];
         delete?: never;
         options?: never;
@@ -917,6 +940,66 @@ export interface paths {
         put?: never;
         /** Refund one payment (default: the latest with something left), in full or by amount, through its gateway (honours Idempotency-Key) */
         post: operations["postApiAdminOrdersByIdRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every order the admin order list's filter matches, newest first, as CSV (streamed)
+         * @description A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `orders:read`.
+         */
+        get: operations["getApiAdminExportsOrdersCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/payments.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every payment of the ledger, newest first, as CSV (streamed), filtered by its order
+         * @description The filters are the order list's, applied to each payment's order: its status, gateway and attention. A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `orders:read`.
+         */
+        get: operations["getApiAdminExportsPaymentsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/exports/licenses.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every license the admin license list's filter matches, newest first, as CSV (streamed)
+         * @description Keys appear only as their hint, as in the list. A bad filter is a `422` problem before any row is sent; a failure after the first row cuts the transfer off (no final chunk), so a broken download never looks complete. API keys: `fulfillments:read`.
+         */
+        get: operations["getApiAdminExportsLicensesCsv"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1879,6 +1962,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/reports/revenue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revenue per interval and in total, per environment and currency, by gateway and by product, from the payments ledger */
+        get: operations["getApiAdminReportsRevenue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/reports/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Subscription counts by status, MRR, and new and churned MRR over the 30 days before `at` */
+        get: operations["getApiAdminReportsSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/api-keys": {
         parameters: {
             query?: never;
@@ -1981,7 +2098,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** An endpoint's deliveries, newest first, by state */
+        /** An endpoint's deliveries, newest first, by state or by the replay that sent them */
         get: operations["getApiAdminWebhook-endpointsByIdDeliveries"];
         put?: never;
         post?: never;
@@ -2002,6 +2119,57 @@ export interface paths {
         put?: never;
         /** Send a delivery again from its first attempt, same webhook-id: one that succeeded, died, or whose job ended without a verdict */
         post: operations["postApiAdminWebhook-endpointsByIdDeliveriesByDelivery_idRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the endpoint's events of a time window again, in creation order and under their webhook-ids, at the replay rate; 409 while a replay of the endpoint runs */
+        post: operations["postApiAdminWebhook-endpointsByIdReplay"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's replays, newest first, with their progress */
+        get: operations["getApiAdminWebhook-endpointsByIdReplays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhook-endpoints/{id}/replays/{replay_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A replay's progress: events matched, sent a first time, and its deliveries by state */
+        get: operations["getApiAdminWebhook-endpointsByIdReplaysByReplay_id"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2317,6 +2485,9 @@ export interface components {
             discount: components["schemas"]["AppliedDiscount"] | null;
             currency: string;
             payment_gateway: components["schemas"]["PaymentGateway"];
+            /** @description Whether the gateway first chosen was down (an outage, or its circuit breaker open) and the checkout opened at `payment_gateway` instead; never when the customer named the gateway */
+            failed_over: boolean;
+            failed_over_from: components["schemas"]["PaymentGateway"] | null;
             checkout: {
                 /** @description Where the customer pays: the gateway's hosted checkout */
                 url: string;
@@ -2576,6 +2747,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        GatewayBreaker: {
+            environment: components["schemas"]["GatewayEnvironment"];
+            /** @enum {string} */
+            state: "closed" | "open" | "half_open";
+            /** @description Outages in a row (time-out, no connection, 5xx, 429) */
+            consecutive_failures: number;
+            /**
+             * Format: date-time
+             * @description When it last opened; null while closed
+             */
+            opened_at: string | null;
+        };
         GatewayConnectionReport: {
             /** @constant */
             ok: true;
@@ -2643,6 +2826,8 @@ export interface components {
             webhook_tolerance_seconds: number;
             timeout_seconds: number;
             tax_behavior: components["schemas"]["TaxBehavior"];
+            /** @description The gateway's circuit breaker in each environment, shared by every instance */
+            breakers: components["schemas"]["GatewayBreaker"][];
         };
         GatewaySettingsPatch: {
             environment?: components["schemas"]["GatewayEnvironment"];
@@ -3325,6 +3510,107 @@ export interface components {
             created_at: string;
         };
         /** @enum {string} */
+        ReportInterval: "day" | "week" | "month";
+        RevenueFigures: {
+            /** @description Payments counted */
+            payments: number;
+            /** @description What customers paid, after discounts, tax included, in minor units */
+            gross: number;
+            /** @description What discount codes took off before `gross`, in minor units */
+            discounts: number;
+            /** @description The tax held in `gross`, in minor units */
+            tax: number;
+            /** @description What was refunded of these payments, as of now, in minor units */
+            refunds: number;
+            /** @description What lost disputes took back of these payments, as of now, in minor units */
+            charged_back: number;
+            /** @description `gross` less `refunds` and `charged_back`, in minor units */
+            net: number;
+        };
+        RevenueLedger: {
+            /** @enum {string} */
+            environment: "live" | "sandbox";
+            currency: string;
+            total: components["schemas"]["RevenueFigures"];
+            intervals: {
+                /**
+                 * Format: date
+                 * @description A UTC calendar day
+                 */
+                start: string;
+                /**
+                 * Format: date
+                 * @description The day after the interval
+                 */
+                end: string;
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+            by_gateway: {
+                gateway: components["schemas"]["PaymentGateway"];
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+            by_product: {
+                /** Format: uuid */
+                product_id: string;
+                product_name: string;
+                /** @description Payments counted */
+                payments: number;
+                /** @description What customers paid, after discounts, tax included, in minor units */
+                gross: number;
+                /** @description What discount codes took off before `gross`, in minor units */
+                discounts: number;
+                /** @description The tax held in `gross`, in minor units */
+                tax: number;
+                /** @description What was refunded of these payments, as of now, in minor units */
+                refunds: number;
+                /** @description What lost disputes took back of these payments, as of now, in minor units */
+                charged_back: number;
+                /** @description `gross` less `refunds` and `charged_back`, in minor units */
+                net: number;
+            }[];
+        };
+        RevenueReport: {
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description A UTC calendar day
+             */
+            to: string;
+            interval: components["schemas"]["ReportInterval"];
+            /** @description One per environment and currency, live first; payments are placed by when the ledger recorded them */
+            ledgers: components["schemas"]["RevenueLedger"][];
+        };
+        /** @enum {string} */
         Role: "customer" | "admin";
         SecretListing: {
             ref: string;
@@ -3389,6 +3675,37 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last */
             next_cursor: string | null;
         };
+        SubscriptionReport: {
+            /** Format: date-time */
+            at: string;
+            /**
+             * Format: date-time
+             * @description 30 days before `at`: the start of the new and churned MRR window
+             */
+            since: string;
+            environments: {
+                /** @enum {string} */
+                environment: "live" | "sandbox";
+                counts: {
+                    trialing: number;
+                    active: number;
+                    past_due: number;
+                    suspended: number;
+                    cancelled: number;
+                };
+                /** @description Statuses inferred from the records' times rather than read */
+                inferred: number;
+                mrr: {
+                    currency: string;
+                    /** @description Active and past-due subscriptions' monthly price; yearly ones divided by 12, in minor units */
+                    mrr: number;
+                    /** @description MRR of subscriptions paying at `at` that were not at `since`, in minor units */
+                    new_mrr: number;
+                    /** @description MRR of subscriptions paying at `since` and cancelled by `at`, in minor units */
+                    churned_mrr: number;
+                }[];
+            }[];
+        };
         /** @enum {string} */
         TaxBehavior: "exclusive" | "inclusive";
         User: {
@@ -3418,6 +3735,11 @@ export interface components {
             webhook_id: string;
             state: components["schemas"]["WebhookDeliveryState"];
             attempts: number;
+            /**
+             * Format: uuid
+             * @description The replay that last sent it, if one did
+             */
+            replay_id: string | null;
             last_status_code: number | null;
             last_error: string | null;
             /** Format: date-time */
@@ -3474,6 +3796,52 @@ export interface components {
             received: true;
             /** @description True when this event id was already stored; nothing new is queued */
             duplicate: boolean;
+        };
+        WebhookReplay: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            endpoint_id: string;
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            only_failed: boolean;
+            /** @enum {string} */
+            status: "running" | "completed";
+            /** @description Events that matched when the replay was asked for */
+            total: number;
+            /** @description Events sent a first time so far, in creation order */
+            processed: number;
+            /** @description Its deliveries that succeeded */
+            sent: number;
+            /** @description Its deliveries given up on (dead) */
+            failed: number;
+            /** @description Its deliveries still being tried on the retry schedule */
+            pending: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        WebhookReplayInput: {
+            /**
+             * Format: date-time
+             * @description The window's start (inclusive); in the past
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The window's end (exclusive), after `since`; now when left out
+             */
+            until?: string;
+            /** @description Only events whose delivery to this endpoint has not succeeded (default false) */
+            only_failed?: boolean;
+        };
+        WebhookReplayPage: {
+            items: components["schemas"]["WebhookReplay"][];
+            /** @description Pass as `cursor` for the next page; null on the last */
+            next_cursor: string | null;
         };
     };
     responses: {
@@ -3628,6 +3996,29 @@ export interface operations {
                         database: boolean;
                         migrations: boolean;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4 */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5413,6 +5804,103 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsOrdersCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders, one a line, with their buyer and products: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsPaymentsCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payments, one a line, amounts in minor units: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminExportsLicensesCsv: {
+        parameters: {
+            query?: {
+                customer_email?: string;
+                product_id?: string;
+                status?: "active" | "suspended" | "revoked";
+                key_prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The licenses, one a line: RFC 4180, CRLF line ends, a header row; text that could start a formula begins with `'` */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7275,6 +7763,64 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    getApiAdminReportsRevenue: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+                interval?: "day" | "week" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevenueReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getApiAdminReportsSubscriptions: {
+        parameters: {
+            query?: {
+                at?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     "getApiAdminApi-keys": {
         parameters: {
             query?: {
@@ -7569,6 +8115,7 @@ export interface operations {
         parameters: {
             query?: {
                 state?: "pending" | "succeeded" | "dead";
+                replay_id?: string;
                 cursor?: string;
                 limit?: number;
             };
@@ -7627,6 +8174,106 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "postApiAdminWebhook-endpointsByIdReplay": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookReplayInput"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["ContentTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminWebhook-endpointsByIdReplays": {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplayPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    "getApiAdminWebhook-endpointsByIdReplaysByReplay_id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                replay_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookReplay"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];

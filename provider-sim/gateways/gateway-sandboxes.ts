@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../../kit/logger.ts";
 import type { SimClock } from "../clock.ts";
+import type { FaultQueue } from "../faults.ts";
 import { createCheckoutRoutes } from "./checkout-routes.ts";
 import { createDocumentRoutes } from "./document-routes.ts";
 import {
@@ -93,20 +94,23 @@ export function createGatewaySandboxes(deps: {
   };
 }
 
-/** The APIs and hosted checkout pages of the configured sandboxes; the others' paths stay 404. */
-export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes) {
+/**
+ * The APIs and hosted checkout pages of the configured sandboxes; the others' paths stay 404.
+ * `faults` (`/__sim/faults`) can take the place of the calls that open a checkout.
+ */
+export function createGatewaySandboxRoutes(sandboxes: GatewaySandboxes, faults: FaultQueue) {
   const { gatewayA, gatewayB } = sandboxes;
   const app = new Elysia().onAfterHandle(recordSandboxCalls(sandboxes.exchanges));
   if (gatewayA) {
     app
-      .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey))
+      .use(createGatewayARoutes(gatewayA.sandbox, gatewayA.apiKey, faults))
       .use(createCheckoutRoutes(gatewayA.sandbox.checkout))
       .use(createDocumentRoutes(gatewayA.sandbox.invoices.documents))
       .use(createPortalRoutes(gatewayA.sandbox.portal.portal, "gateway_a"));
   }
   if (gatewayB) {
     app
-      .use(createGatewayBRoutes(gatewayB.sandbox, gatewayB.apiKey))
+      .use(createGatewayBRoutes(gatewayB.sandbox, gatewayB.apiKey, faults))
       .use(createCheckoutRoutes(gatewayB.sandbox.checkout))
       .use(createDocumentRoutes(gatewayB.sandbox.documents))
       .use(createPortalRoutes(gatewayB.sandbox.portal.portal, "gateway_b"));

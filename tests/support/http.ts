@@ -70,5 +70,5 @@ export async function http(
   // A followed redirect answered from elsewhere; only the marketplace's own answers are documented.
   if (!response.redirected)
     expectMatchesDocument(method, path, { status: response.status, headers: response.headers, text });
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any };
+  return { status: response.status, headers: response.headers, body: (text ? JSON.parse(text) : undefined) as any };
 }

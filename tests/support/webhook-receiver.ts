@@ -7,7 +7,8 @@ export interface ReceivedWebhook {
   status: number;
 }
 
-type Answer = (request: Request) => Response | Promise<Response>;
+/** An answer to a request, given the request as received (its body already read). */
+type Answer = (request: Request, received: ReceivedWebhook) => Response | Promise<Response>;
 
 /**
  * A webhook receiver on loopback (a real `Bun.serve`). It answers with the scripted answers in
@@ -24,7 +25,7 @@ export function webhookReceiver(otherwise: Answer = () => new Response("ok")) {
     async fetch(request) {
       const entry = { headers: Object.fromEntries(request.headers), body: await request.text(), status: 0 };
       received.push(entry);
-      const response = await (script.shift() ?? fallback)(request);
+      const response = await (script.shift() ?? fallback)(request, entry);
       entry.status = response.status;
       return response;
     },

@@ -10,11 +10,15 @@ import { Licenses } from "./pages/licenses.tsx";
 import { ManualTasks } from "./pages/manual-tasks.tsx";
 import { OrderPage } from "./pages/order-page.tsx";
 import { Orders } from "./pages/orders.tsx";
+import { Overview } from "./pages/overview.tsx";
 import { ProductEditorPage } from "./pages/product-editor-page.tsx";
 import { ProductPage } from "./pages/product-page.tsx";
 import { Products } from "./pages/products.tsx";
+import { WebhookEndpointPage } from "./pages/webhook-endpoint-page.tsx";
+import { Webhooks } from "./pages/webhooks.tsx";
 
 const PAGES: Pages = {
+  "/overview": () => <Overview />,
   "/products": () => <Products />,
   "/products/new": () => <ProductEditorPage />,
   "/products/:id": (params) => <ProductPage id={params.id as string} />,
@@ -28,9 +32,12 @@ const PAGES: Pages = {
   "/discounts": () => <Discounts />,
   "/licenses/:id": (params) => <LicensePage id={params.id as string} />,
   "/api-keys": () => <ApiKeys />,
+  "/webhooks": () => <Webhooks />,
+  "/webhooks/:id": (params) => <WebhookEndpointPage id={params.id as string} />,
 };
 
 const LINKS = [
+  ["/overview", "Overview"],
   ["/products", "Products"],
   ["/gateways", "Gateways"],
   ["/fulfillments", "Fulfillments"],
@@ -40,6 +47,7 @@ const LINKS = [
   ["/licenses", "Licenses"],
   ["/discounts", "Discounts"],
   ["/api-keys", "API keys"],
+  ["/webhooks", "Webhooks"],
 ] as const;
 
 startConsole({
@@ -51,5 +59,5 @@ startConsole({
   wrongRole: "This console is for admins. Customers sign in at /account.",
   pages: PAGES,
   links: LINKS,
-  home: "/products",
+  home: "/overview",
 });

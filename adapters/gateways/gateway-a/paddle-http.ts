@@ -59,6 +59,7 @@ export async function sendPaddle(settings: GatewayRuntimeSettings, call: PaddleC
       ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
       timeoutSeconds: settings.timeout_seconds,
       outbound: outboundFor(settings),
+      name: "gateway_a",
     },
     readPaddleError,
   );

@@ -49,6 +49,7 @@ export async function stripeRequest(settings: GatewayRuntimeSettings, call: Stri
       ...(body === undefined ? {} : { body }),
       timeoutSeconds: settings.timeout_seconds,
       outbound: outboundFor(settings),
+      name: "gateway_b",
     },
     readStripeError,
   );

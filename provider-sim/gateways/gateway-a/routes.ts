@@ -1,5 +1,7 @@
 import { Elysia } from "elysia";
 import { requestIdOf } from "../../../kit/request-context.ts";
+import { createFaultInjection } from "../../fault-injection.ts";
+import type { FaultQueue } from "../../faults.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
 import { selectAdjustments } from "./adjustment-list.ts";
 import { PaddleError } from "./errors.ts";
@@ -41,7 +43,7 @@ function authorize(apiKey: string) {
 }
 
 /** The Paddle Billing subset of docs/gateway-wire-formats.md under `/gateway_a`. */
-export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
+export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string, faults: FaultQueue) {
   const { catalog, billing, customers, discounts } = sandbox;
   const handle = createSandboxHandler(authorize(apiKey));
   const envelope = (request: Request, data: unknown, extra: Record<string, unknown> = {}) => ({
@@ -62,6 +64,7 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
   };
 
   return new Elysia({ prefix: "/gateway_a" })
+    .use(createFaultInjection({ faults }))
     .get(
       "/products",
       handle(({ request, query }) =>
@@ -157,6 +160,7 @@ export function createGatewayARoutes(sandbox: GatewayASandbox, apiKey: string) {
       handle(({ request, raw, set }) =>
         created(set, envelope(request, billing.createTransaction(transactionInput(parseJsonObject(raw))))),
       ),
+      { fault: "gateway_a_transactions" },
     )
     .get(
       "/transactions/:id",

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { createFaultInjection } from "../../fault-injection.ts";
+import type { FaultQueue } from "../../faults.ts";
 import { decodeFormBody, type FormObject } from "../form-body.ts";
 import { checkBearer, createSandboxHandler } from "../sandbox-handler.ts";
 import { createGatewayBBillingRoutes, expands } from "./billing-routes.ts";
@@ -34,13 +36,15 @@ function form(raw: Uint8Array): FormObject {
 }
 
 /** The Stripe subset of docs/gateway-wire-formats.md under `/gateway_b/v1`: form bodies in, JSON out. */
-export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string) {
+export function createGatewayBRoutes(sandbox: GatewayBSandbox, apiKey: string, faults: FaultQueue) {
   const { catalog, billing, coupons } = sandbox;
   const handle = sandbox.idempotent(createSandboxHandler(authorize(apiKey)));
   return new Elysia({ prefix: "/gateway_b/v1" })
+    .use(createFaultInjection({ faults }))
     .post(
       "/checkout/sessions",
       handle(({ raw }) => billing.createSession(sessionInput(form(raw), catalog, coupons.coupon))),
+      { fault: "gateway_b_checkout_sessions" },
     )
     .get(
       "/checkout/sessions/:id",

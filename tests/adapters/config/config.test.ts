@@ -59,6 +59,11 @@ describe("loadConfig", () => {
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,5min" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "5s,,5m" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
     [{ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "0s" }, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"],
+    [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN"],
+    [{ METRICS_HOST: "0.0.0.0" }, "METRICS_HOST"],
+    [{ METRICS_HOST: "10.0.0.5" }, "METRICS_HOST"],
+    [{ METRICS_HOST: "127.0.0.1.example.com" }, "METRICS_HOST"],
+    [{ METRICS_PORT: "70000" }, "METRICS_PORT"],
   ])("%o is refused naming %s", (env, variable) => {
     try {
       loadConfig(env);
@@ -93,7 +98,10 @@ describe("loadConfig", () => {
     expect(loadConfig({}).outgoingWebhooks).toEqual({
       timeoutSeconds: 10,
       retrySchedule: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+      replayPerSecond: 10,
     });
+    expect(loadConfig({ WEBHOOK_REPLAY_PER_SECOND: "3" }).outgoingWebhooks.replayPerSecond).toBe(3);
+    expect(() => loadConfig({ WEBHOOK_REPLAY_PER_SECOND: "0" })).toThrow("WEBHOOK_REPLAY_PER_SECOND");
     expect(loadConfig({ OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms,20ms,40ms" }).outgoingWebhooks.retrySchedule).toEqual([
       10, 20, 40,
     ]);
@@ -153,5 +161,16 @@ describe("loadConfig", () => {
       expect(loadConfig(custom).gatewayHosts).toEqual({ liveOfficialHostsOnly: false });
       expect(() => loadConfig({ GATEWAY_ALLOW_CUSTOM_BASE_URLS: "maybe" })).toThrow(ConfigError);
     });
+  });
+
+  test("metrics: served on loopback without a token by default, behind the token when one is set", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, host: "127.0.0.1", port: 9464 });
+    const token = "t".repeat(40);
+    expect(loadConfig({ METRICS_TOKEN: token, METRICS_HOST: "::1", METRICS_PORT: "0" }).metrics).toEqual({
+      token,
+      host: "::1",
+      port: 0,
+    });
+    expect(() => loadConfig({ METRICS_TOKEN: "short-token" })).toThrow(/^(?!.*short-token).*$/);
   });
 });

@@ -118,6 +118,8 @@ describe("the customer's bucket refills with time", () => {
             discount_total: 0,
             discount: null,
             currency: "USD",
+            failed_over: false,
+            failed_over_from: null,
           };
           const body = { ...order, payment_gateway: "gateway_b" as const, checkout: session };
           return { ...body, order_status_url: `http://shop.test/orders/${id}` };

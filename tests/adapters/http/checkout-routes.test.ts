@@ -148,7 +148,7 @@ describe("checkout", () => {
     expect(calls).toEqual([]);
   });
 
-  test("a gateway outage is a 502, the order is marked checkout_failed, and the key can be retried", async () => {
+  test("an outage at a named gateway is a 503 with the alternatives, the order is marked checkout_failed, and the key can be retried", async () => {
     const license = await product(aLicenseProduct());
     server.use(
       http.post(
@@ -159,7 +159,8 @@ describe("checkout", () => {
     );
     const body = { items: [{ product_id: license.id, variant: "regular" }], payment_gateway: "gateway_b" };
     const failed = await checkout(body, { "idempotency-key": "retry-after-outage" });
-    expectProblemShape(failed, 502, "GATEWAY_SERVER_ERROR");
+    expectProblemShape(failed, 503, "GATEWAY_UNAVAILABLE");
+    expect(failed.body).toMatchObject({ gateway: "gateway_b", alternatives: ["gateway_a"] });
     const [order] = await db.current
       .sql`select status from orders where customer_id = ${customerId} order by created_at desc limit 1`;
     expect(order?.status).toBe("checkout_failed");

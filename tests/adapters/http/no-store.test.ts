@@ -5,7 +5,7 @@ import { useTestDatabase } from "../../support/database.ts";
 import { call } from "../../support/http.ts";
 
 const db = useTestDatabase();
-let app: ReturnType<typeof createTestApp>;
+let app: Parameters<typeof call>[0];
 let customer = "";
 let admin = "";
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { encodeCursor } from "../../../adapters/postgres/cursor.ts";
-import { byName, newestFirst } from "../../../adapters/postgres/keyset-page.ts";
+import { byName, newestFirst, newestFirstExact } from "../../../adapters/postgres/keyset-page.ts";
 import type { PageRequest } from "../../../application/shared/ports.ts";
 import { useTestDatabase } from "../../support/database.ts";
 
@@ -25,7 +25,10 @@ let rows: Row[] = [];
 beforeAll(async () => {
   const sql = db.current.sql;
   await sql`create table keyset_rows (id uuid primary key default gen_random_uuid(), name text not null, created_at timestamptz not null)`;
-  for (const [name, at] of ROWS) await sql`insert into keyset_rows (name, created_at) values (${name}, ${at})`;
+  // As text: a timestamptz parameter would pass through a JavaScript date and lose the microseconds.
+  for (const [name, at] of ROWS) {
+    await sql`insert into keyset_rows (name, created_at) values (${name}, ${at}::text::timestamptz)`;
+  }
   rows = [...(await sql<Row[]>`select id, name, created_at from keyset_rows`)];
 });
 
@@ -36,6 +39,15 @@ async function newestFirstPage(page: PageRequest) {
   const keyset = newestFirst<Row>(sql, page);
   return keyset.cut(
     await sql<Row[]>`select id, name, created_at from keyset_rows where true ${keyset.after} ${keyset.orderAndLimit}`,
+  );
+}
+
+async function exactPage(page: PageRequest) {
+  const sql = db.current.sql;
+  const keyset = newestFirstExact<Row & { page_key: string }>(sql, page);
+  return keyset.cut(
+    await sql<(Row & { page_key: string })[]>`
+      select id, name, created_at, ${keyset.key} from keyset_rows where true ${keyset.after} ${keyset.orderAndLimit}`,
   );
 }
 
@@ -71,6 +83,20 @@ describe("keyset pages", () => {
 
     const resumed = await newestFirstPage({ limit: 10, cursor: encodeCursor(["2026-02-01T10:00:01.000Z", idOf("b")]) });
     expect(resumed).toEqual({ items: [expect.objectContaining({ name: "a" })], next_cursor: null });
+  });
+
+  test("exact newest first: microseconds count, so a page may end between rows of one millisecond", async () => {
+    expect((await everyPage(exactPage)).flat()).toEqual(["e", "c", "d", "b", "a"]);
+    const [first] = (await exactPage({ limit: 2 })).items.slice(-1);
+    expect(first).toMatchObject({ name: "c", page_key: "2026-02-01T10:00:02.000400Z" });
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await exactPage({ limit: 1, ...(cursor ? { cursor } : {}) });
+      pages.push(...page.items.map((row) => row.name));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(pages).toEqual(["e", "c", "d", "b", "a"]);
   });
 
   test("by name: alphabetical, then by id", async () => {

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import {
   connectToAnyAddress,
   createGuardedFetch,
   type OutboundFetch,
 } from "../../../adapters/security/guarded-fetch.ts";
+import { type UpstreamCall, upstreamCalls } from "../../../adapters/upstream/upstream-calls.ts";
 import { callUpstream, parseJsonBody, parseRetryAfter } from "../../../adapters/upstream/upstream-http.ts";
 import {
   UpstreamBadResponse,
@@ -207,4 +209,32 @@ test.each([
 test("Retry-After as an HTTP date counts from now", () => {
   const now = Date.parse("2026-01-01T00:00:00Z");
   expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).toBe(30_000);
+});
+
+describe("every call is published when it ends, with its outcome", () => {
+  test("ok, rate limited, server error, rejected, timeout and unreachable, timed", async () => {
+    const heard: UpstreamCall[] = [];
+    const listen = (message: unknown) => heard.push(message as UpstreamCall);
+    subscribe(upstreamCalls.name, listen);
+    try {
+      const closed = Bun.serve({ port: 0, fetch: () => new Response("") });
+      const port = closed.port;
+      closed.stop(true);
+      for (const path of ["/fine", "/busy", "/down", "/refused", "/trickle"]) await call(path).catch(() => undefined);
+      await call("/", connectToAnyAddress, `http://127.0.0.1:${port}`).catch(() => undefined);
+    } finally {
+      unsubscribe(upstreamCalls.name, listen);
+    }
+    expect(heard.map((heardCall) => heardCall.outcome)).toEqual([
+      "ok",
+      "rate_limited",
+      "server_error",
+      "rejected",
+      "timeout",
+      "unreachable",
+    ]);
+    expect(heard.every((heardCall) => heardCall.name === "gateway" && heardCall.method === "GET")).toBe(true);
+    // The time-out's call lasted its half second.
+    expect(heard[4]?.seconds).toBeGreaterThanOrEqual(0.45);
+  });
 });

@@ -18,6 +18,7 @@ const every: MarketplaceJobHandlers = {
   send_email: done,
   webhook_fanout: done,
   webhook_delivery: done,
+  webhook_replay: done,
   password_reset: done,
   email_link: done,
   email_changed: done,

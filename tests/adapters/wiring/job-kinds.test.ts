@@ -25,6 +25,7 @@ describe("the job kinds", () => {
       "settle_refund",
       "webhook_delivery",
       "webhook_fanout",
+      "webhook_replay",
     ]);
     for (const [kind, type] of Object.entries(JOB_TYPES)) expect<string>(type.kind).toBe(kind);
   });

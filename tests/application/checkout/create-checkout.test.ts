@@ -6,6 +6,7 @@ import { type ProductInput, validateProduct } from "../../../domain/catalog/prod
 import { aLicenseProduct, aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { createInMemoryCustomerDirectory } from "../../support/fakes/in-memory-customer-directory.ts";
 import { createInMemoryDiscounts } from "../../support/fakes/in-memory-discounts.ts";
+import { createInMemoryGatewayBreakers } from "../../support/fakes/in-memory-gateway-breakers.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
 import { createInMemoryGuestCustomers } from "../../support/fakes/in-memory-guest-customers.ts";
 import { createInMemoryOrderRepository } from "../../support/fakes/in-memory-order-repository.ts";
@@ -54,6 +55,7 @@ function setup(options: { clientKey?: string } = {}) {
     settings,
     refs,
     urls,
+    breakers: createInMemoryGatewayBreakers(() => new Date("2026-11-28T12:00:00Z")).breakers,
   });
   return {
     createCheckout,
@@ -79,6 +81,8 @@ async function failure(promise: Promise<unknown>) {
   }
   throw new Error("expected the call to fail");
 }
+
+const onlyGatewayB = aLicenseProduct({ enabled_payment_gateways: ["gateway_b"], default_payment_gateway: "gateway_b" });
 
 const aRequest = (productId: string): CheckoutRequest => ({
   items: [{ product_id: productId, variant: "regular", quantity: 2 }],
@@ -114,6 +118,8 @@ describe("createCheckout", () => {
       discount: null,
       currency: "EUR",
       payment_gateway: "gateway_b",
+      failed_over: false,
+      failed_over_from: null,
       checkout: { url: "https://checkout.gateway_b.test/cs_gateway_b_1", session_id: "cs_gateway_b_1" },
       order_status_url: `https://shop.test/orders/${body.order_id}?`,
     });
@@ -241,7 +247,8 @@ describe("createCheckout", () => {
 
   test("a gateway failure surfaces with its code and leaves the order checkout_failed with the reason", async () => {
     const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct();
+    // The only gateway the product enables: there is nowhere to fail over to.
+    const product = await aProduct(onlyGatewayB);
     gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 503));
     const error = await failure(createCheckout({ customerId: ada.id }, aRequest(product.id)));
     expect(error.code).toBe("GATEWAY_SERVER_ERROR");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_RETRY_AFTER_MS, makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
+import { MAX_RETRY_AFTER_MS } from "../../../application/outgoing-webhooks/attempt-delivery.ts";
+import { makeDeliverWebhook } from "../../../application/outgoing-webhooks/deliver-webhook.ts";
 import { webhookDeliveryJob } from "../../../application/outgoing-webhooks/jobs.ts";
 import type {
   AttemptRecord,
@@ -32,6 +33,7 @@ function aMessage(
       state: "pending",
       attempts: 0,
       redeliveries: 0,
+      replay_id: null,
       last_status_code: null,
       last_error: null,
       last_attempt_at: null,
@@ -85,12 +87,13 @@ function setUp(
     log: createRecordingLog(),
   });
   const job = (attempt: number, maxAttempts = attemptsOf(retrySchedule)) => nthRun(attempt, maxAttempts);
-  const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number } = {}) =>
+  const run = (attempt = 1, options: { redelivery?: number; maxAttempts?: number; firstAttempt?: number } = {}) =>
     deliver(
       // Read back as the worker reads it: a job stored without `redelivery` sends the first run.
       webhookDeliveryJob.read({
         delivery_id: message?.delivery.id ?? crypto.randomUUID(),
         redelivery: options.redelivery,
+        first_attempt: options.firstAttempt,
       }),
       job(attempt, options.maxAttempts),
     );
@@ -147,6 +150,14 @@ describe("the webhook delivery job", () => {
     }
     // A job queued under a longer schedule than today's.
     await expect(run(7, { maxAttempts: 9 })).rejects.toMatchObject({ retryAfterMs: 40 });
+  });
+
+  test("a run whose first attempt a replay made goes on with the schedule's next wait, and dies on the schedule's last attempt", async () => {
+    const { run, attempts } = setUp(answered(500));
+    await expect(run(1, { firstAttempt: 2, maxAttempts: 3 })).rejects.toMatchObject({ retryAfterMs: 20 });
+    await expect(run(2, { firstAttempt: 2, maxAttempts: 3 })).rejects.toMatchObject({ retryAfterMs: 40 });
+    await run(3, { firstAttempt: 2, maxAttempts: 3 });
+    expect(attempts.map((attempt) => attempt.state)).toEqual(["pending", "pending", "dead"]);
   });
 
   test("a 429 or 503 Retry-After longer than the schedule's wait wins, capped at an hour; other statuses' do not count", async () => {

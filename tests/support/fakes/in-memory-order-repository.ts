@@ -82,6 +82,12 @@ export function createInMemoryOrderRepository(
       change(orderId, { checkout_session_id: session.session_id, checkout_url: session.url });
       return { expired: rows.get(orderId)?.order.status === "expired" };
     },
+    async rebind(orderId, binding) {
+      const order = rows.get(orderId)?.order;
+      if (order?.status !== "pending_payment" || order.checkout_session_id !== null) return false;
+      change(orderId, binding);
+      return true;
+    },
     async markCheckoutFailed(orderId, reason) {
       if (rows.get(orderId)?.order.status !== "pending_payment") return;
       change(orderId, { status: "checkout_failed", flagged_reason: reason.slice(0, 500) });

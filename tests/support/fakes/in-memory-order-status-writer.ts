@@ -113,6 +113,12 @@ export function createInMemoryOrderStatusWriter() {
         change(orderId, { checkout_session_id: session.session_id, checkout_url: session.url });
         return { expired: orders.get(orderId)?.status === "expired" };
       },
+      async rebind(orderId, binding) {
+        const order = orders.get(orderId);
+        if (order?.status !== "pending_payment" || order.checkout_session_id !== null) return false;
+        change(orderId, binding);
+        return true;
+      },
       async markCheckoutFailed(orderId, reason) {
         const order = orders.get(orderId);
         if (order && canTake(order.status, "checkout_failed")) {

@@ -121,4 +121,19 @@ export const ACCESS_CASES: Readonly<Record<string, Case>> = {
         f.one(f.sql()<{ n: number }[]>`select redeliveries n from webhook_deliveries where id = ${delivery?.id ?? ""}`),
     };
   }),
+  "POST /api/admin/webhook-endpoints/{id}/replay": counted(async (f, admin) => {
+    // A window that ended before the test's events were made: the replay has nothing to send and
+    // completes at once, so no replay job outlives the case.
+    const { id } = await endpoint(f, admin.token);
+    const hour = 3_600_000;
+    return {
+      path: `/api/admin/webhook-endpoints/${id}/replay`,
+      body: {
+        since: new Date(Date.now() - 2 * hour).toISOString(),
+        until: new Date(Date.now() - hour).toISOString(),
+      },
+      count: () =>
+        f.one(f.sql()<{ n: number }[]>`select count(*)::int n from webhook_replays where endpoint_id = ${id}`),
+    };
+  }),
 };

@@ -47,6 +47,31 @@ describe.skipIf(!hasChromium)("the Gateways page", () => {
     await page.close();
   }, 60_000);
 
+  test("shows each environment's circuit breaker: open after outages, closed otherwise", async () => {
+    await db.current.sql`
+      insert into gateway_breakers (gateway, environment, consecutive_failures, opened_at)
+      values ('gateway_a', 'sandbox', 5, now())
+      on conflict (gateway, environment) do update set consecutive_failures = 5, opened_at = now()`;
+    try {
+      const page = await browser.newPage();
+      const watched = watchPage(page);
+      await signIn(page, e2e.url, "admin", admin, "/gateways");
+      const breakerOf = (name: "Gateway A" | "Gateway B", environment: RegExp) =>
+        gatewayOn(page, name).getByRole("row", { name: environment }).getByRole("cell").last();
+      await gatewayOn(page, "Gateway A").waitFor();
+      expect(await breakerOf("Gateway A", /^Sandbox/).textContent()).toMatch(
+        /^open since .+ after 5 failures in a row: checkouts skip it$/,
+      );
+      expect(await breakerOf("Gateway A", /^Live/).textContent()).toBe("closed");
+      expect(await breakerOf("Gateway B", /^Sandbox/).textContent()).toBe("closed");
+      expect(await seriousViolations(page)).toEqual([]);
+      expect(watched.errorsOn(e2e.url)).toEqual([]);
+      await page.close();
+    } finally {
+      await db.current.sql`delete from gateway_breakers`;
+    }
+  }, 60_000);
+
   test("a key the gateway refuses is reported in words", async () => {
     const token = await adminToken(e2e);
     const wrong = await http(e2e.url, "PUT", "/api/admin/gateway_b/settings", {

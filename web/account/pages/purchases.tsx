@@ -2,10 +2,10 @@ import { type Schemas, unwrap } from "../../shared/api.ts";
 import { formatTime, humanize } from "../../shared/format.ts";
 import { dataOf, type Loading, useLoad } from "../../shared/load.ts";
 import { Loaded } from "../../shared/ui.tsx";
+import { useRefreshWhile } from "../../shared/use-refresh.ts";
 import { Card } from "../card.tsx";
 import { api } from "../context.ts";
 import { NextAction } from "../next-action.tsx";
-import { useRefreshWhile } from "../use-refresh.ts";
 
 type Item = Schemas["DashboardItem"];
 

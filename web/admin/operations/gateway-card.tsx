@@ -8,6 +8,7 @@ import { api } from "../context.ts";
 type Settings = Schemas["GatewaySettings"];
 type Report = Schemas["GatewayConnectionReport"];
 type Environment = Schemas["GatewayEnvironmentSettings"];
+type Breaker = Schemas["GatewayBreaker"];
 
 function describeConnection(report: Report): string {
   if (report.ok) return `Connected to the ${report.environment} environment in ${report.latency_ms} ms.`;
@@ -29,7 +30,25 @@ function Secret(props: { set: boolean; reference: string | null; active: boolean
   );
 }
 
-function EnvironmentRow(props: { name: string; environment: Environment; active: boolean }) {
+/** The circuit breaker in words: what checkouts do with the gateway now. */
+function BreakerState(props: { breaker: Breaker | undefined }) {
+  const { breaker } = props;
+  if (!breaker || breaker.state === "closed") {
+    const failures = breaker?.consecutive_failures ?? 0;
+    return <>closed{failures > 0 ? ` (${failures} failed in a row)` : ""}</>;
+  }
+  const since = breaker.opened_at ? ` since ${new Date(breaker.opened_at).toLocaleTimeString()}` : "";
+  if (breaker.state === "half_open") {
+    return <strong class="error">half-open: the next checkout tries it{since}</strong>;
+  }
+  return (
+    <strong class="error">
+      open{since} after {breaker.consecutive_failures} failures in a row: checkouts skip it
+    </strong>
+  );
+}
+
+function EnvironmentRow(props: { name: string; environment: Environment; active: boolean; breaker?: Breaker }) {
   const { environment: env } = props;
   return (
     <tr>
@@ -47,6 +66,9 @@ function EnvironmentRow(props: { name: string; environment: Environment; active:
       <td>
         <Secret set={env.webhook_secret_configured} reference={env.webhook_secret_ref} active={props.active} />
       </td>
+      <td>
+        <BreakerState breaker={props.breaker} />
+      </td>
     </tr>
   );
 }
@@ -55,6 +77,7 @@ export function GatewayCard(props: { settings: Settings }) {
   const { settings } = props;
   const name = GATEWAY_NAMES[settings.gateway];
   const heading = useId();
+  const breakerIn = (environment: string) => settings.breakers.find((breaker) => breaker.environment === environment);
   return (
     <section aria-labelledby={heading}>
       <h2 id={heading}>{name}</h2>
@@ -70,11 +93,21 @@ export function GatewayCard(props: { settings: Settings }) {
       </dl>
       <TableBox
         label={`${name} environments`}
-        columns={["Environment", "Base URL", "API key", "Client key", "Webhook secret"]}
+        columns={["Environment", "Base URL", "API key", "Client key", "Webhook secret", "Circuit breaker"]}
       >
         <tbody>
-          <EnvironmentRow name="Sandbox" environment={settings.sandbox} active={settings.environment === "sandbox"} />
-          <EnvironmentRow name="Live" environment={settings.live} active={settings.environment === "live"} />
+          <EnvironmentRow
+            name="Sandbox"
+            environment={settings.sandbox}
+            active={settings.environment === "sandbox"}
+            breaker={breakerIn("sandbox")}
+          />
+          <EnvironmentRow
+            name="Live"
+            environment={settings.live}
+            active={settings.environment === "live"}
+            breaker={breakerIn("live")}
+          />
         </tbody>
       </TableBox>
       <ActionButton

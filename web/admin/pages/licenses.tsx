@@ -4,9 +4,10 @@ import { Field, Select } from "../../shared/fields.tsx";
 import { formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
-import { Loaded, TableBox } from "../../shared/ui.tsx";
+import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { choicesOf, shortId } from "../choices.ts";
 import { api } from "../context.ts";
+import { saveCsv } from "../operations/csv-download.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 import { Toolbar } from "../operations/toolbar.tsx";
 
@@ -51,6 +52,11 @@ export function Licenses() {
           onInput={(e) => setKeyPrefix(e.currentTarget.value)}
         />
         <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
+        <ActionButton
+          label="Download CSV"
+          run={() => saveCsv(api.GET("/api/admin/exports/licenses.csv", { params: { query }, parseAs: "blob" }))}
+          describe={(name) => `Saved ${name}.`}
+        />
       </Toolbar>
       <Loaded result={result}>
         {(found) =>

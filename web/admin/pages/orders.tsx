@@ -4,9 +4,10 @@ import { Checkbox, Select } from "../../shared/fields.tsx";
 import { formatMoney, formatTime } from "../../shared/format.ts";
 import { useLoad } from "../../shared/load.ts";
 import { href } from "../../shared/router.ts";
-import { Loaded, TableBox } from "../../shared/ui.tsx";
+import { ActionButton, Loaded, TableBox } from "../../shared/ui.tsx";
 import { choicesOf, GATEWAY_NAMES, ORDER_STATUS_NAMES, shortId } from "../choices.ts";
 import { api } from "../context.ts";
+import { saveCsv } from "../operations/csv-download.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 import { Toolbar } from "../operations/toolbar.tsx";
 
@@ -21,20 +22,13 @@ export function Orders() {
   const [status, setStatus] = useState<Status | "">("");
   const [gateway, setGateway] = useState<Gateway | "">("");
   const pager = usePager(`${attention}/${status}/${gateway}`);
+  const filter = {
+    needs_attention: attention ? ("true" as const) : undefined,
+    status: status || undefined,
+    payment_gateway: gateway || undefined,
+  };
   const { result, reload } = useLoad(
-    () =>
-      unwrap(
-        api.GET("/api/admin/orders", {
-          params: {
-            query: {
-              needs_attention: attention ? "true" : undefined,
-              status: status || undefined,
-              payment_gateway: gateway || undefined,
-              cursor: pager.cursor,
-            },
-          },
-        }),
-      ),
+    () => unwrap(api.GET("/api/admin/orders", { params: { query: { ...filter, cursor: pager.cursor } } })),
     [attention, status, gateway, pager.cursor],
   );
   return (
@@ -44,6 +38,11 @@ export function Orders() {
         <Checkbox label="Needs attention" checked={attention} onChange={setAttention} />
         <Select label="Status" value={status} options={STATUS_CHOICES} onChange={(v) => setStatus(v as Status)} />
         <Select label="Gateway" value={gateway} options={GATEWAY_CHOICES} onChange={(v) => setGateway(v as Gateway)} />
+        <ActionButton
+          label="Download CSV"
+          run={() => saveCsv(api.GET("/api/admin/exports/orders.csv", { params: { query: filter }, parseAs: "blob" }))}
+          describe={(name) => `Saved ${name}.`}
+        />
       </Toolbar>
       <Loaded result={result}>
         {(found) =>

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { createLogger } from "../../../../kit/logger.ts";
 import { createSimClock } from "../../../../provider-sim/clock.ts";
+import { createFaultQueue } from "../../../../provider-sim/faults.ts";
 import {
   createGatewaySandboxes,
   createGatewaySandboxRoutes,
@@ -19,7 +20,7 @@ test("every route of both sandbox APIs has its official types, so none goes unch
     gatewayA: settings,
     gatewayB: settings,
   });
-  const routes = createGatewaySandboxRoutes(sandboxes)
+  const routes = createGatewaySandboxRoutes(sandboxes, createFaultQueue())
     .routes.map((route) => ({ method: route.method, match: /^\/(gateway_a|gateway_b)(\/.*)$/.exec(route.path) }))
     .flatMap(({ method, match }) => (match ? [[match[1], method, match[2]?.replace(/:(\w+)/g, "{$1}")] as const] : []));
 
