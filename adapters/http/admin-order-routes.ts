@@ -1,6 +1,5 @@
 import { Elysia, t } from "elysia";
 import type { OrderDetails, OrderFilter } from "../../application/checkout/ports.ts";
-import type { IdempotentAnswer } from "../../application/shared/idempotent-request.ts";
 import type { Page, PageRequest } from "../../application/shared/ports.ts";
 import type { Order } from "../../domain/orders/order.ts";
 import { Int } from "../../kit/schema-types.ts";
@@ -15,13 +14,16 @@ export interface AdminOrderDeps {
   readonly auth: AuthOptions;
   listAdminOrders(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
   getAdminOrder(orderId: string): Promise<OrderDetails>;
-  /** Honours the admin's Idempotency-Key: the first answer is stored and replayed. */
+  /**
+   * The admin's Idempotency-Key (the HTTP layer keeps and replays the answer) also names the
+   * refund's reservation, which a retry after a failure takes up (refund-reservations.md).
+   */
   refundOrder(
     orderId: string,
     request: { payment_id?: string; amount?: number },
     actorId: string,
     idempotencyKey: string | undefined,
-  ): Promise<IdempotentAnswer<AdminOrderDetailsBody>>;
+  ): Promise<AdminOrderDetailsBody>;
   approveOrder(orderId: string, actorId: string): Promise<OrderDetails>;
 }
 
@@ -64,12 +66,8 @@ export function createAdminOrderRoutes(deps: AdminOrderDeps) {
         )
         .post(
           "/api/admin/orders/:id/refund",
-          async ({ params, body, principal, headers, set }) => {
-            const answer = await deps.refundOrder(params.id, body ?? {}, principal.userId, headers["idempotency-key"]);
-            set.status = answer.status;
-            if (answer.replayed) set.headers["idempotent-replayed"] = "true";
-            return answer.body;
-          },
+          ({ params, body, principal, headers }) =>
+            deps.refundOrder(params.id, body ?? {}, principal.userId, headers["idempotency-key"]),
           {
             params: IdParams,
             headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),

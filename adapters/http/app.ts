@@ -4,6 +4,7 @@ import { withCheckedBody } from "../../kit/body-parser.ts";
 import type { Logger } from "../../kit/logger.ts";
 import { createAccessLog, createRequestContext } from "../../kit/request-context.ts";
 import { createUrlRedactor } from "../../kit/url-redaction.ts";
+import type { IdempotentRequestStore } from "../postgres/idempotent-request-store.ts";
 import { type AccountRoutesDeps, createAccountRoutes } from "./account-routes.ts";
 import { type AdminApiKeyDeps, createAdminApiKeyRoutes } from "./admin-api-key-routes.ts";
 import { type AdminAuditDeps, createAdminAuditRoutes } from "./admin-audit-routes.ts";
@@ -21,6 +22,7 @@ import { type AdminUserDeps, createAdminUserRoutes } from "./admin-user-routes.t
 import { type AdminWebhookEndpointDeps, createAdminWebhookEndpointRoutes } from "./admin-webhook-endpoint-routes.ts";
 import { type AdminWebhookReplayDeps, createAdminWebhookReplayRoutes } from "./admin-webhook-replay-routes.ts";
 import { apiDocs } from "./api-reference-route.ts";
+import { createCallerIdentifier } from "./auth-plugin.ts";
 import { type AuthRoutesDeps, createAuthRoutes } from "./auth-routes.ts";
 import { createCatalogFastPath } from "./catalog-fast-path.ts";
 import { type CheckoutDeps, createCheckoutRoutes } from "./checkout-routes.ts";
@@ -30,6 +32,8 @@ import { type CustomerSubscriptionDeps, createCustomerSubscriptionRoutes } from 
 import { createDownloadRoutes, type DownloadDeps } from "./download-routes.ts";
 import { createErrorHandler } from "./error-handler.ts";
 import { createHealthRoutes, type Readiness } from "./health-routes.ts";
+import { withIdempotency } from "./idempotency.ts";
+import { createRouteTemplates } from "./idempotent-routes.ts";
 import { createLicenseMachineRoutes } from "./license-machine-routes.ts";
 import { createLicenseRoutes, type LicenseDeps } from "./license-routes.ts";
 import { createMetricsRoutes, type MetricsDeps } from "./metrics-routes.ts";
@@ -81,6 +85,8 @@ export interface AppDeps
   checkReadiness(): Promise<Readiness>;
   /** This process's name in `/health` and `/ready`. */
   readonly instanceId: string;
+  /** Where `Idempotency-Key`s and their answers are kept, and the secret their request hashes are keyed with. */
+  readonly idempotency: { readonly store: IdempotentRequestStore; readonly hashSecret: string };
 }
 
 /**
@@ -161,15 +167,25 @@ export function createApp(deps: AppDeps) {
   // Elysia compiles its handler on the first read of `fetch`; the fast path wraps that handler and
   // takes its place, so Bun.serve and `handle` (tests) both go through it.
   const elysiaFetch = app.fetch;
+  const logAccess = createAccessLog(deps.accessLogger ?? deps.logger);
+  const idempotent = withIdempotency(elysiaFetch, {
+    ...deps.idempotency,
+    identify: createCallerIdentifier(deps.auth),
+    routeOf: createRouteTemplates(() => app.routes),
+    bodyLimitBytes: deps.bodyLimitBytes,
+    logAccess,
+    observe: deps.metrics.observeRequest,
+    redactTarget,
+  });
   const fetch = createCatalogFastPath({
     answers: catalog,
-    logAccess: createAccessLog(deps.accessLogger ?? deps.logger),
+    logAccess,
     observe: deps.metrics.observeRequest,
     rateLimitGroupOf: (path) => {
       const group = rateLimitGroup(path);
       return group !== undefined && deps.rateLimits?.limits[group] !== undefined ? group : undefined;
     },
-    next: withNoStore(elysiaFetch),
+    next: withNoStore(idempotent),
   });
   Object.defineProperty(app, "fetch", { value: fetch, configurable: true, writable: true });
   return app;

@@ -36,6 +36,20 @@ export interface AuthOptions {
 const CLOCK_TOLERANCE_SECONDS = 30;
 const ROLES: readonly string[] = ["customer", "admin"] satisfies Role[];
 
+type Jwt = { verify(token: string, options: object): Promise<false | Record<string, unknown>> };
+
+const jwtPlugin = (options: AuthOptions) =>
+  jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` });
+
+/** What a token must have to be ours: HS256, `exp`, `iss` and `sub`, within 30 s of clock skew. */
+const verifyToken = (verifier: Jwt, token: string, options: AuthOptions) =>
+  verifier.verify(token, {
+    algorithms: ["HS256"],
+    issuer: options.issuer,
+    requiredClaims: ["exp", "iss", "sub"],
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+  });
+
 /** Tokens issued before versions existed carry none: they count as version 0 until a log-out-everywhere. */
 function tokenVersion(claim: unknown): number | undefined {
   if (claim === undefined) return 0;
@@ -73,18 +87,12 @@ export function createAuth(options: AuthOptions) {
     if (!key.scopes.includes(scope)) throw new ApiKeyScopeMissing(scope);
     return { userId: key.id, role: "admin", session: undefined, apiKey: true };
   };
-  type Jwt = { verify(token: string, options: object): Promise<false | Record<string, unknown>> };
   /** Who the request's bearer credential names, checked against `roles`; throws 401/403 otherwise. */
   const authenticate = async (jwt: Jwt, request: Request, roles: readonly Role[]): Promise<Principal> => {
     const token = bearerToken(request.headers.get("authorization") ?? undefined);
     if (!token) throw new AuthenticationRequired();
     if (isApiKeySecret(token)) return keyPrincipal(token, roles, request);
-    const claims = await jwt.verify(token, {
-      algorithms: ["HS256"],
-      issuer: options.issuer,
-      requiredClaims: ["exp", "iss", "sub"],
-      clockTolerance: CLOCK_TOLERANCE_SECONDS,
-    });
+    const claims = await verifyToken(jwt, token, options);
     // A role claim outside the known roles was never issued here, though the database decides the role.
     if (!claims || typeof claims.sub !== "string" || typeof claims.role !== "string" || !ROLES.includes(claims.role)) {
       throw new AuthenticationRequired();
@@ -105,31 +113,50 @@ export function createAuth(options: AuthOptions) {
   };
   const rolesOf = (allowed: Role | readonly Role[]): readonly Role[] =>
     typeof allowed === "string" ? [allowed] : allowed;
-  return new Elysia({ name: "auth" })
-    .use(jwt({ name: "jwt", secret: options.secret, alg: "HS256", iss: options.issuer, exp: `${options.ttlSeconds}s` }))
-    .macro({
-      auth: (allowed: Role | readonly Role[]) => ({
-        async transform({ jwt, request }) {
-          principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
-        },
-        resolve({ request }) {
-          const principal = principals.get(request);
-          if (!principal) throw new AuthenticationRequired();
-          return { principal };
-        },
-      }),
-      /**
-       * Like `auth`, for a route anyone may call: without an `Authorization` header `principal` is
-       * undefined; with one, it must be good (a bad token is a 401, never a fall back to anonymous).
-       */
-      optionalAuth: (allowed: Role | readonly Role[]) => ({
-        async transform({ jwt, request }) {
-          if (!request.headers.has("authorization")) return;
-          principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
-        },
-        resolve({ request }) {
-          return { principal: principals.get(request) };
-        },
-      }),
-    });
+  return new Elysia({ name: "auth" }).use(jwtPlugin(options)).macro({
+    auth: (allowed: Role | readonly Role[]) => ({
+      async transform({ jwt, request }) {
+        principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
+      },
+      resolve({ request }) {
+        const principal = principals.get(request);
+        if (!principal) throw new AuthenticationRequired();
+        return { principal };
+      },
+    }),
+    /**
+     * Like `auth`, for a route anyone may call: without an `Authorization` header `principal` is
+     * undefined; with one, it must be good (a bad token is a 401, never a fall back to anonymous).
+     */
+    optionalAuth: (allowed: Role | readonly Role[]) => ({
+      async transform({ jwt, request }) {
+        if (!request.headers.has("authorization")) return;
+        principals.set(request, await authenticate(jwt as Jwt, request, rolesOf(allowed)));
+      },
+      resolve({ request }) {
+        return { principal: principals.get(request) };
+      },
+    }),
+  });
+}
+
+/**
+ * Whose Idempotency-Keys a request uses: `user:<id>` for a token whose signature, issuer and expiry
+ * hold, `key:<id>` for a live API key, `anonymous` without `Authorization`; undefined for any other
+ * credential, which the route refuses. Roles, scopes and account state are the route's to check.
+ */
+export function createCallerIdentifier(options: AuthOptions) {
+  const verifier = (jwtPlugin(options).decorator as unknown as { jwt: Jwt }).jwt;
+  return async (request: Request): Promise<string | undefined> => {
+    const header = request.headers.get("authorization");
+    if (header === null) return "anonymous";
+    const token = bearerToken(header);
+    if (!token) return undefined;
+    if (isApiKeySecret(token)) {
+      const key = options.apiKeys ? await options.apiKeys(token) : undefined;
+      return key ? `key:${key.id}` : undefined;
+    }
+    const claims = await verifyToken(verifier, token, options);
+    return claims && typeof claims.sub === "string" ? `user:${claims.sub}` : undefined;
+  };
 }

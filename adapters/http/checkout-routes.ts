@@ -12,17 +12,8 @@ import { asBody } from "./serializers.ts";
 export interface CheckoutDeps {
   readonly auth: AuthOptions;
   calculateCheckout(request: CheckoutRequest, buyer?: { readonly customerId: string }): Promise<CalculatedCheckout>;
-  createCheckout(
-    buyer: Buyer,
-    request: CheckoutRequest,
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
-  upgradeLicense(
-    customerId: string,
-    licenseId: string,
-    variant: "extended",
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
+  createCheckout(buyer: Buyer, request: CheckoutRequest): Promise<CheckoutResponse>;
+  upgradeLicense(customerId: string, licenseId: string, variant: "extended"): Promise<CheckoutResponse>;
 }
 
 type CheckoutBodyFields = CheckoutRequest & { readonly email?: string; readonly name?: string };
@@ -48,19 +39,6 @@ function buyerOf(principal: { userId: string } | undefined, body: CheckoutBodyFi
   }
   return { guest: { email: body.email, name: body.name } };
 }
-
-/**
- * An answer stored before checkouts carried a discount, or could fail over, is replayed as one
- * without a discount that opened where it was meant to: the same `Idempotency-Key` gives the same
- * checkout, in today's shape.
- */
-const inTodaysShape = (body: CheckoutResponse): CheckoutResponse => ({
-  ...body,
-  discount_total: body.discount_total ?? 0,
-  discount: body.discount ?? null,
-  failed_over: body.failed_over ?? false,
-  failed_over_from: body.failed_over_from ?? null,
-});
 
 /** A gateway down with its breaker open says when to come back. */
 const withRetryAfter =
@@ -114,22 +92,19 @@ export function createCheckoutRoutes(
     )
     .post(
       "/api/checkout/create",
-      async ({ body, principal, headers, set }) => {
+      async ({ body, principal, set }) => {
         const buyer = buyerOf(principal, body as CheckoutBodyFields);
         const retryAfter = waitFor(buyer);
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
-        const key = headers["idempotency-key"];
-        const result = await deps
-          .createCheckout(buyer, cartOf(body as CheckoutBodyFields), key)
+        const checkout = await deps
+          .createCheckout(buyer, cartOf(body as CheckoutBodyFields))
           .catch(withRetryAfter(set));
-        set.status = result.status;
-        if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return inTodaysShape(result.body);
+        set.status = 201;
+        return checkout;
       },
       {
         optionalAuth: "customer",
         body: CheckoutBody,
-        headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
         response: { 201: CheckoutSchema },
         detail: {
           summary:
@@ -142,21 +117,19 @@ export function createCheckoutRoutes(
     )
     .post(
       "/api/licenses/:id/upgrade",
-      async ({ params, body, principal, headers, set }) => {
+      async ({ params, body, principal, set }) => {
         const retryAfter = waitFor({ customerId: principal.userId });
         if (retryAfter > 0) return rateLimitedResponse(retryAfter);
-        const result = await deps
-          .upgradeLicense(principal.userId, params.id, body.variant, headers["idempotency-key"])
+        const checkout = await deps
+          .upgradeLicense(principal.userId, params.id, body.variant)
           .catch(withRetryAfter(set));
-        set.status = result.status;
-        if (result.replayed) set.headers["idempotent-replayed"] = "true";
-        return inTodaysShape(result.body);
+        set.status = 201;
+        return checkout;
       },
       {
         auth: "customer",
         params: t.Object({ id: t.String({ maxLength: 64 }) }),
         body: t.Object({ variant: t.Literal("extended") }, { additionalProperties: false }),
-        headers: t.Object({ "idempotency-key": t.Optional(t.String({ minLength: 1, maxLength: 255 })) }),
         response: { 201: CheckoutSchema },
         detail: {
           tags: ["customer"],

@@ -1,5 +1,6 @@
 import { Kind, OptionalKind } from "@sinclair/typebox";
 import { PROBLEM_CONTENT_TYPE } from "../../kit/problem.ts";
+import { takesIdempotencyKey } from "./idempotent-routes.ts";
 import { type Json, withNamedModels } from "./openapi-named-models.ts";
 import { ProblemSchema } from "./problem-schema.ts";
 import { rateLimitGroup } from "./rate-limit.ts";
@@ -18,6 +19,10 @@ const ERRORS: Record<number, ErrorResponse> = {
   401: { name: "Unauthorized", description: "A valid bearer token is required" },
   403: { name: "Forbidden", description: "The token's role may not do this, or its account is disabled" },
   404: { name: "NotFound", description: "Nothing with this identifier is visible to the caller" },
+  409: {
+    name: "Conflict",
+    description: "A conflict with the current state, or a request under the same Idempotency-Key still running",
+  },
   413: { name: "ContentTooLarge", description: "The body exceeds the size limit" },
   422: { name: "ValidationFailed", description: "The input breaks the schema or a domain rule; `errors` names fields" },
   429: { name: "TooManyRequests", description: "Rate limited; retry after Retry-After seconds", retryAfter: true },
@@ -59,6 +64,8 @@ function problemResponses(path: string, operation: Json): Json {
     (parameter) => parameter.in !== "path" || (parameter.schema !== undefined && Kind in parameter.schema),
   );
   const statuses = [400, 503];
+  const keyed = parameters.some((parameter) => parameter === IDEMPOTENCY_KEY);
+  if (keyed) statuses.push(409, 422);
   if (readsBody) statuses.push(413);
   if (Array.isArray(operation.security) && operation.security.length > 0) statuses.push(401, 403);
   if (path.includes("{")) statuses.push(404);
@@ -103,7 +110,26 @@ function jsonRequestBody(requestBody: Json): Json {
   return { ...requestBody, required: !optional, content: { "application/json": media } };
 }
 
-function correctOperation(path: string, operation: Json): Json {
+/** Every mutating route but webhooks and sign-in takes a key (idempotent-routes.ts). */
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID).",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[!-~]+$" },
+};
+
+function withIdempotencyKey(path: string, method: string, operation: Json): Json {
+  if (!takesIdempotencyKey(method, path)) return operation;
+  const parameters = ((operation.parameters ?? []) as { name?: string }[]).filter(
+    (parameter) => parameter.name?.toLowerCase() !== "idempotency-key",
+  );
+  return { ...operation, parameters: [...parameters, IDEMPOTENCY_KEY] };
+}
+
+function correctOperation(path: string, method: string, generated: Json): Json {
+  const operation = withIdempotencyKey(path, method, generated);
   const responses = Object.entries((operation.responses ?? {}) as Record<string, Json>).map(
     ([status, response]) => [status, successResponse(status, response)] as const,
   );
@@ -141,7 +167,7 @@ export function correctApiDocument(generated: Json): Json {
     Object.entries((generated.paths ?? {}) as Record<string, Record<string, Json>>).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item).map(([method, operation]) => [method, correctOperation(path, operation)]),
+        Object.entries(item).map(([method, operation]) => [method, correctOperation(path, method, operation)]),
       ),
     ]),
   );

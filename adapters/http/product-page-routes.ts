@@ -28,11 +28,7 @@ export interface ProductPageDeps {
   getPublicProduct(slug: string): Promise<PublicProduct>;
   /** The consoles' build, which holds the buy form's script. */
   readonly pages: BrowserPages;
-  createCheckout(
-    buyer: Buyer,
-    request: CheckoutRequest,
-    idempotencyKey?: string,
-  ): Promise<{ status: number; body: CheckoutResponse; replayed: boolean }>;
+  createCheckout(buyer: Buyer, request: CheckoutRequest): Promise<CheckoutResponse>;
 }
 
 /** Where a field error's path points in the buy form. */
@@ -169,7 +165,7 @@ export function createProductPageRoutes(deps: ProductPageDeps) {
               ...(form.payment_gateway ? { payment_gateway: form.payment_gateway as PaymentGatewayName } : {}),
             },
           );
-          const url = opened.body.checkout.url;
+          const url = opened.checkout.url;
           if (!isWebLink(url)) throw new Error("the gateway's checkout address is not a web link");
           return privateHtml(continueToPaymentPage(url, deps.publicBaseUrl), 200);
         } catch (error) {

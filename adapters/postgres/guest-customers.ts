@@ -24,7 +24,7 @@ export const GUEST_RECORD_REFERENCES = [
 /**
  * Folds the address's guest record, if there is one, into the customer account that has just
  * proven the address: its orders, deliveries and notifications move over (those still to be sent
- * too), its idempotency keys as well (unless the account holds the same key), and the record goes
+ * too), and the record goes
  * with its links. An admin's account takes in nothing. Runs inside the caller's transaction.
  */
 export async function foldGuestInto(tx: Queryable, email: string, accountId: string): Promise<boolean> {
@@ -41,11 +41,6 @@ export async function foldGuestInto(tx: Queryable, email: string, accountId: str
   await tx`
     update outbox set payload = jsonb_set(payload, '{customer_id}', to_jsonb(${accountId}::text))
     where dispatched_at is null and payload->>'customer_id' = ${guest.id}`;
-  await tx`
-    update idempotency_keys k set user_id = ${accountId}
-    where k.user_id = ${guest.id} and not exists (
-      select 1 from idempotency_keys a where a.user_id = ${accountId} and a.route = k.route and a.key = k.key)`;
-  await tx`delete from idempotency_keys where user_id = ${guest.id}`;
   await tx`delete from users where id = ${guest.id}`;
   return true;
 }

@@ -1,11 +1,15 @@
 import type { Sql } from "./database.ts";
 
+/** How long an `Idempotency-Key` and its answer are kept: Stripe's 24 hours. */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
 /**
  * Deletes what only served its moment, once older than `olderThanDays`: emails sent or given up on
  * (they hold customers' names and addresses), outgoing webhook deliveries acknowledged or dead, and
  * events no delivery refers to any more, password reset links long expired, and sign-in attempts
- * long forgotten. Pending ones stay whatever their age. In batches, so the minute tick never holds
- * many row locks at once. The audit log is kept. Returns the count.
+ * long forgotten. Pending ones stay whatever their age. Idempotency keys go after their 24 hours,
+ * whatever `olderThanDays`. In batches, so the minute tick never holds many row locks at once. The
+ * audit log is kept. Returns the count.
  */
 export async function pruneHistory(sql: Sql, options: { olderThanDays: number; batchSize?: number }): Promise<number> {
   const batchSize = options.batchSize ?? 5_000;
@@ -36,6 +40,10 @@ export async function pruneHistory(sql: Sql, options: { olderThanDays: number; b
       delete from sign_in_attempts where (email, client) in (
         select email, client from sign_in_attempts
         where last_attempt_at < ${cutoff} and (locked_until is null or locked_until < now()) limit ${batchSize})`,
+    () => sql`
+      delete from idempotent_requests where (caller, route, key) in (
+        select caller, route, key from idempotent_requests
+        where created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEY_HOURS}) limit ${batchSize})`,
   ];
   let total = 0;
   for (const batch of batches) {

@@ -8,7 +8,6 @@ import type { UserRepository } from "../../application/identity/ports.ts";
 import { checkoutReturnUrls } from "../config/checkout-return-url.ts";
 import { createPostgresDiscountCodes } from "../postgres/discount-codes.ts";
 import { createPostgresGuestCustomers } from "../postgres/guest-customers.ts";
-import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import { createPostgresLicenseUpgrades } from "../postgres/license-upgrades.ts";
 import { createOrderAccess } from "../security/order-access.ts";
 import type { CatalogFeature } from "./catalog.ts";
@@ -44,8 +43,6 @@ export function wireCheckout(
       calculateCheckout: makeCalculateCheckout(pricing),
       createCheckout: makeCreateCheckout({
         ...opening,
-        idempotency: createPostgresIdempotencyStore(sql, "checkout.create"),
-        guestIdempotency: createPostgresIdempotencyStore(sql, "checkout.create.guest"),
         guests: createPostgresGuestCustomers(sql),
       }),
       upgradeLicense: makeLicenseUpgrade({
@@ -54,7 +51,6 @@ export function wireCheckout(
         products: catalog.products,
         currency: catalog.currency,
         customers: opening.customers,
-        idempotency: createPostgresIdempotencyStore(sql, "license.upgrade"),
         open: makeOpenCheckout(opening),
         mutex,
       }),

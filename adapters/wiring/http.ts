@@ -1,8 +1,10 @@
 import { loadBrowserPages } from "../http/browser-pages.ts";
+import { createPostgresIdempotentRequestStore } from "../postgres/idempotent-request-store.ts";
+import { createSecretCipher } from "../secrets/secret-cipher.ts";
 import type { Platform } from "./platform.ts";
 
-/** What the HTTP surface itself needs: loggers, body and rate limits, and the browser pages. */
-export function wireHttp({ infra, config, logger }: Platform) {
+/** What the HTTP surface itself needs: loggers, body and rate limits, the browser pages and idempotency keys. */
+export function wireHttp({ infra, config, logger, sql }: Platform) {
   return {
     logger,
     accessLogger: infra.accessLogger ?? logger,
@@ -12,5 +14,10 @@ export function wireHttp({ infra, config, logger }: Platform) {
     pages: loadBrowserPages({
       simulatorUrl: config.nodeEnv === "development" ? `http://127.0.0.1:${config.providerSimPort}` : undefined,
     }),
+    idempotency: {
+      // Answers are sealed with the secrets key: some show a secret once (a new API key).
+      store: createPostgresIdempotentRequestStore(sql, createSecretCipher(infra.secretsKey)),
+      hashSecret: `idempotency-request:${infra.secretsKey}`,
+    },
   };
 }

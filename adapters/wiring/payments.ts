@@ -9,7 +9,6 @@ import { endGatewaySubscriptionJob, paymentEventJob, settleRefundJob } from "../
 import { LONGEST_GATEWAY_TIMEOUT_SECONDS } from "../../application/payments/ports.ts";
 import { makeProcessPaymentEvent } from "../../application/payments/process-payment-event.ts";
 import { makeReceiveWebhook } from "../../application/payments/receive-webhook.ts";
-import { runIdempotently } from "../../application/shared/idempotent-request.ts";
 import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { defaultGatewaySettings } from "../config/gateway-defaults.ts";
 import { createPaddleGateway } from "../gateways/gateway-a/paddle-client.ts";
@@ -20,7 +19,6 @@ import { createPostgresGatewayBreakerStore } from "../postgres/gateway-breaker-s
 import { createPostgresGatewayDiscountRefs } from "../postgres/gateway-discount-refs.ts";
 import { createPostgresGatewayProductRefs } from "../postgres/gateway-product-refs.ts";
 import { createPostgresGatewaySettingsRepository } from "../postgres/gateway-settings-repository.ts";
-import { createPostgresIdempotencyStore } from "../postgres/idempotency-store.ts";
 import { createPostgresOrderRepository } from "../postgres/order-repository.ts";
 import { createPostgresSubscriptionRepository } from "../postgres/subscription-repository.ts";
 import { createPostgresWebhookInboxReader } from "../postgres/webhook-inbox-reader.ts";
@@ -50,7 +48,6 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
   const admin = makeGatewaySettingsAdmin({ repository, secrets, changes, gateways, urls, hosts, uses: secretUses });
   const sync = makeGatewayProductSync({ ...catalog, catalog: paddle, refs, settings, mutex });
   const adminOrders = makeAdminOrders({ orders, gateways, uow, clock, log, fulfillment: orderFulfillment });
-  const refundKeys = createPostgresIdempotencyStore(sql, "order.refund");
   // Webhooks are stored by group commit: concurrent arrivals share one transaction.
   const intake = createPostgresWebhookInboxWriter({ sql, wake });
   const breakers = makeGatewayBreakers({
@@ -91,19 +88,15 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
       syncGatewayAProduct: sync.syncProduct,
       listAdminOrders: adminOrders.list,
       getAdminOrder: adminOrders.get,
-      refundOrder: (
+      refundOrder: async (
         orderId: string,
         request: { payment_id?: string; amount?: number },
         actorId: string,
         key: string | undefined,
       ) =>
-        // The answer is stored as the client saw it, to be replayed as it was.
-        runIdempotently(refundKeys, actorId, key, { order_id: orderId, ...request }, async () => ({
-          status: 200,
-          body: toAdminOrderDetailsBody(
-            await adminOrders.refund(orderId, request, actorId, key === undefined ? null : `${actorId}:${key}`),
-          ),
-        })),
+        toAdminOrderDetailsBody(
+          await adminOrders.refund(orderId, request, actorId, key === undefined ? null : `${actorId}:${key}`),
+        ),
       approveOrder: adminOrders.approve,
       receiveWebhook: makeReceiveWebhook({ gateways, intake, log }),
     },

@@ -1,24 +1,21 @@
 import { CustomerNotFound, GuestCheckoutRefused } from "../../domain/checkout/errors.ts";
 import { type GuestBuyer, validateGuestBuyer } from "../../domain/checkout/guest-buyer.ts";
-import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import { type CalculateCheckoutDeps, type CheckoutRequest, makeCalculateCheckout } from "./calculate-checkout.ts";
 import { type CheckoutResponse, makeOpenCheckout, type OpenCheckoutDeps } from "./open-checkout.ts";
-import type { CustomerDirectory, GuestCustomers, IdempotencyStore } from "./ports.ts";
+import type { CustomerDirectory, GuestCustomers } from "./ports.ts";
 
 /** A signed-in customer, or a guest who gives an address. */
 export type Buyer = { readonly customerId: string } | { readonly guest: GuestBuyer };
 
 export interface CreateCheckoutDeps extends CalculateCheckoutDeps, OpenCheckoutDeps {
-  readonly idempotency: IdempotencyStore;
-  /** A guest's keys, apart from the accounts' own: a guest's key never meets an account's. */
-  readonly guestIdempotency: IdempotencyStore;
   readonly customers: CustomerDirectory;
   readonly guests: GuestCustomers;
 }
 
 /**
  * Creates the order with its items in one transaction, then opens the gateway's checkout. A
- * gateway failure leaves the order `checkout_failed` and the idempotency key free for a retry.
+ * gateway failure leaves the order `checkout_failed` (the HTTP layer frees the request's
+ * Idempotency-Key for a retry).
  */
 export function makeCreateCheckout(deps: CreateCheckoutDeps) {
   const calculate = makeCalculateCheckout(deps);
@@ -30,42 +27,27 @@ export function makeCreateCheckout(deps: CreateCheckoutDeps) {
   ) => open(customer, await calculate(request, { customerId: customer.id }), guest);
 
   /**
-   * Nothing was paid: a failed attempt leaves at most an unpaid order, so the key may be used again.
    * A guest's order goes to the address's account when the account proved the address, else to its
    * guest record; the answer is the same either way, and says nothing of the account.
    */
-  return async function createCheckout(
-    buyer: Buyer,
-    request: CheckoutRequest,
-    idempotencyKey?: string,
-  ): Promise<IdempotentAnswer<CheckoutResponse>> {
+  return async function createCheckout(buyer: Buyer, request: CheckoutRequest): Promise<CheckoutResponse> {
     if ("customerId" in buyer) {
       const customer = await deps.customers.find(buyer.customerId);
       if (!customer) throw new CustomerNotFound();
-      return runIdempotently(deps.idempotency, customer.id, idempotencyKey, request, async () => ({
-        status: 201,
-        body: await create(customer, request, false),
-      }));
+      return create(customer, request, false);
     }
     const guest = validateGuestBuyer(buyer.guest);
     // A cart refused now makes no guest record.
     await calculate(request);
-    const asked = { ...request, email: guest.email, name: guest.name };
     const asGuest = async () => {
       const customer = await deps.guests.forAddress(guest.email, guest.name);
       if (!customer) throw new GuestCheckoutRefused();
-      return runIdempotently(deps.guestIdempotency, customer.id, idempotencyKey, asked, async () => ({
-        status: 201,
-        body: await create(customer, request, true),
-      }));
+      return create(customer, request, true);
     };
     // The guest record may fold into an account that proves the address meanwhile: once more, to it.
-    const answer = await asGuest().catch((error: unknown) => {
+    return asGuest().catch((error: unknown) => {
       if (error instanceof CustomerNotFound) return asGuest();
       throw error;
     });
-    if (!answer.replayed) return answer;
-    const { order_status_url: _, ...replayed } = answer.body;
-    return { ...answer, body: replayed };
   };
 }

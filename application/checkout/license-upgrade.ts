@@ -5,11 +5,10 @@ import { undiscounted } from "../../domain/discounts/apply.ts";
 import { ValidationFailed } from "../../domain/shared/errors.ts";
 import type { ProductRepository } from "../catalog/ports.ts";
 import type { VariantPrices } from "../payments/ports.ts";
-import { type IdempotentAnswer, runIdempotently } from "../shared/idempotent-request.ts";
 import type { Mutex } from "../shared/ports.ts";
 import type { CalculatedCheckout } from "./calculate-checkout.ts";
 import type { CheckoutResponse, makeOpenCheckout } from "./open-checkout.ts";
-import type { CustomerDirectory, IdempotencyStore, LicenseUpgrades, UpgradableLicense } from "./ports.ts";
+import type { CustomerDirectory, LicenseUpgrades, UpgradableLicense } from "./ports.ts";
 
 /** The license types a one-time license moves up to, from what it was bought as. */
 const UPGRADES: Readonly<Record<string, "extended">> = { regular: "extended" };
@@ -30,7 +29,6 @@ export function makeLicenseUpgrade(deps: {
   readonly products: Pick<ProductRepository, "findWithMappings">;
   readonly currency: string;
   readonly customers: CustomerDirectory;
-  readonly idempotency: IdempotencyStore;
   readonly open: ReturnType<typeof makeOpenCheckout>;
   /** One upgrade of a license opens at a time, across instances. */
   readonly mutex: Mutex;
@@ -79,24 +77,19 @@ export function makeLicenseUpgrade(deps: {
     customerId: string,
     licenseId: string,
     variant: "extended",
-    idempotencyKey?: string,
-  ): Promise<IdempotentAnswer<CheckoutResponse>> {
+  ): Promise<CheckoutResponse> {
     const customer = await deps.customers.find(customerId);
     if (!customer) throw new OwnLicenseNotFound();
-    const request = { license_id: licenseId, variant };
-    return runIdempotently(deps.idempotency, customer.id, idempotencyKey, request, () =>
-      // Checked and opened under the license's lock: two requests cannot both open an upgrade.
-      deps.mutex.withLock(`license-upgrade:${licenseId}`, async () => {
-        const license = await upgradable(customerId, licenseId, variant);
-        if (await deps.licenses.pending(license.id)) throw new LicenseUpgradeRefused("pending");
-        const checkout = await deps.open(customer, await priced(license, variant), false, {
-          upgrade_of: { order_id: license.order_id, license_id: license.id },
-          record: async ({ items }) => {
-            for (const item of items) await deps.licenses.record(item.id, license.id, license.license_type, variant);
-          },
-        });
-        return { status: 201, body: checkout };
-      }),
-    );
+    // Checked and opened under the license's lock: two requests cannot both open an upgrade.
+    return deps.mutex.withLock(`license-upgrade:${licenseId}`, async () => {
+      const license = await upgradable(customerId, licenseId, variant);
+      if (await deps.licenses.pending(license.id)) throw new LicenseUpgradeRefused("pending");
+      return deps.open(customer, await priced(license, variant), false, {
+        upgrade_of: { order_id: license.order_id, license_id: license.id },
+        record: async ({ items }) => {
+          for (const item of items) await deps.licenses.record(item.id, license.id, license.license_type, variant);
+        },
+      });
+    });
   };
 }

@@ -32,8 +32,8 @@ export interface CheckoutResponse {
   readonly failed_over_from: PaymentGatewayName | null;
   readonly checkout: { readonly url: string; readonly session_id: string; readonly client_key?: string };
   /**
-   * Where the order can be followed; a guest's carries the order's signed access, so a guest's
-   * replayed answer leaves it out (whoever knows an address and a key must not read the order).
+   * Where the order can be followed; a guest's carries the order's signed access (a guest's key is
+   * long enough to be random, so its replay may carry it: docs/decisions/idempotency-keys.md).
    */
   readonly order_status_url?: string;
 }

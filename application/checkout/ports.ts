@@ -74,20 +74,6 @@ export interface OrderRepository {
   list(filter: OrderFilter, page: PageRequest): Promise<Page<Order>>;
 }
 
-export type IdempotencyBegin =
-  | { readonly state: "new" }
-  | { readonly state: "in_progress" }
-  | { readonly state: "mismatch" }
-  | { readonly state: "completed"; readonly status: number; readonly response: unknown };
-
-/** Stripe-style idempotency keys per customer. */
-export interface IdempotencyStore {
-  begin(customerId: string, key: string, requestHash: string): Promise<IdempotencyBegin>;
-  complete(customerId: string, key: string, status: number, response: unknown): Promise<void>;
-  /** Forgets a key whose request failed before it changed anything for good, so it may be retried. */
-  abandon(customerId: string, key: string): Promise<void>;
-}
-
 /** A license as an upgrade of it needs it: its owner, type, status and the purchase it came from. */
 export interface UpgradableLicense {
   readonly id: string;

@@ -179,6 +179,12 @@ export class IdempotencyKeyReused extends fixedError(
   "This Idempotency-Key was used with a different request body.",
 ) {}
 
+export class IdempotencyKeyInvalid extends fixedError(
+  "IDEMPOTENCY_KEY_INVALID",
+  "malformed",
+  "An Idempotency-Key is 1 to 255 printable ASCII characters without spaces, at least 32 without a bearer token (a V4 UUID fits).",
+) {}
+
 export class IdempotentRequestInProgress extends fixedError(
   "IDEMPOTENT_REQUEST_IN_PROGRESS",
   "conflict",

@@ -3898,6 +3898,15 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A conflict with the current state, or a request under the same Idempotency-Key still running */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The body exceeds the size limit */
         ContentTooLarge: {
             headers: {
@@ -4608,7 +4617,10 @@ export interface operations {
     postApiMePassword: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4631,6 +4643,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4641,7 +4654,10 @@ export interface operations {
     postApiMeEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4664,6 +4680,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -4764,7 +4781,10 @@ export interface operations {
     postApiAdminProducts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4786,6 +4806,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4824,7 +4845,10 @@ export interface operations {
     putApiAdminProductsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4849,6 +4873,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4858,7 +4883,10 @@ export interface operations {
     deleteApiAdminProductsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -4879,6 +4907,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -4945,7 +4974,10 @@ export interface operations {
     "postApiAdminProductsPricing-mappingsBulk": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4970,6 +5002,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5006,7 +5039,10 @@ export interface operations {
     "postApiAdminFulfillmentTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5035,6 +5071,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5225,7 +5262,10 @@ export interface operations {
     putApiAdminSecretsByRef: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 ref: string;
             };
@@ -5256,6 +5296,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5290,7 +5331,10 @@ export interface operations {
     postApiCheckoutCalculate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5312,6 +5356,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5323,7 +5368,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5346,6 +5392,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -5357,7 +5404,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -5386,6 +5434,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5420,7 +5469,10 @@ export interface operations {
     putApiAdminGateway_aSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5442,6 +5494,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5451,7 +5504,10 @@ export interface operations {
     "postApiAdminGateway_aTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5469,6 +5525,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5501,7 +5559,10 @@ export interface operations {
     putApiAdminGateway_bSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5523,6 +5584,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5532,7 +5594,10 @@ export interface operations {
     "postApiAdminGateway_bTest-connection": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5550,6 +5615,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -5557,7 +5624,10 @@ export interface operations {
     postApiAdminGateway_aProductsCreate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5581,6 +5651,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5590,7 +5661,10 @@ export interface operations {
     putApiAdminGateway_aProductsByIdSync: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5611,6 +5685,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5680,7 +5755,10 @@ export interface operations {
     postApiAdminOrdersByIdApprove: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5701,6 +5779,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5710,7 +5789,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                "idempotency-key"?: string;
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
             };
             path: {
                 id: string;
@@ -5739,6 +5819,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5965,7 +6046,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdRetry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5986,6 +6070,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -5994,7 +6079,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdSync: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6021,6 +6109,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6030,7 +6119,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdSuspend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6057,6 +6149,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6066,7 +6159,10 @@ export interface operations {
     postApiAdminFulfillmentsByIdCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6093,6 +6189,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6133,7 +6230,10 @@ export interface operations {
     "postApiAdminManual-tasksByIdComplete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6161,6 +6261,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6201,7 +6302,10 @@ export interface operations {
     postApiAdminJobsByIdRedrive: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6222,6 +6326,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6259,7 +6364,10 @@ export interface operations {
     postApiFulfillmentsByIdRetry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6280,6 +6388,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6288,7 +6397,10 @@ export interface operations {
     "postApiFulfillmentsByIdCustomer-input": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6315,6 +6427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6354,7 +6467,10 @@ export interface operations {
     "postApiNotificationsRead-all": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6375,6 +6491,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
         };
@@ -6382,7 +6500,10 @@ export interface operations {
     postApiNotificationsByIdRead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6403,6 +6524,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6669,7 +6791,10 @@ export interface operations {
     deleteApiLicensesByIdMachinesByMachine_id: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 machine_id: string;
@@ -6689,6 +6814,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6720,7 +6846,10 @@ export interface operations {
     postApiLicensesActivate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6750,6 +6879,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6760,7 +6890,10 @@ export interface operations {
     postApiLicensesDeactivate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6788,6 +6921,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6798,7 +6932,10 @@ export interface operations {
     postApiLicensesHeartbeat: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6823,6 +6960,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6833,7 +6971,10 @@ export interface operations {
     postApiLicensesCheckout: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6860,6 +7001,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6870,7 +7012,10 @@ export interface operations {
     postApiLicensesValidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6895,6 +7040,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
@@ -6967,7 +7113,10 @@ export interface operations {
     postApiAdminLicensesByIdSuspend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6988,6 +7137,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -6996,7 +7146,10 @@ export interface operations {
     postApiAdminLicensesByIdReinstate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7017,6 +7170,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7025,7 +7179,10 @@ export interface operations {
     "postApiAdminLicensesByIdReset-machines": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7046,6 +7203,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7054,7 +7212,10 @@ export interface operations {
     postApiAdminLicensesByIdExtend: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7081,6 +7242,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7090,7 +7252,10 @@ export interface operations {
     postApiAdminLicensesByIdReissue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7111,6 +7276,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7151,7 +7317,10 @@ export interface operations {
     postApiAdminDiscounts: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7185,6 +7354,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7223,7 +7393,10 @@ export interface operations {
     patchApiAdminDiscountsById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7260,6 +7433,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7269,7 +7443,10 @@ export interface operations {
     postApiAdminDiscountsByIdDisable: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7290,6 +7467,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7298,7 +7476,10 @@ export interface operations {
     postApiSubscriptionsByIdCancel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7319,6 +7500,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7327,7 +7509,10 @@ export interface operations {
     postApiSubscriptionsByIdResume: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7348,6 +7533,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7385,7 +7571,10 @@ export interface operations {
     "postApiSubscriptionsByIdChange-plan": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7413,6 +7602,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7461,7 +7651,10 @@ export interface operations {
     "postApiSubscriptionsByIdBilling-portal": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7482,6 +7675,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7519,7 +7713,10 @@ export interface operations {
     patchApiAdminUsersById: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7544,6 +7741,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7672,7 +7870,10 @@ export interface operations {
     "postApiAdminApi-keys": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7694,6 +7895,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7703,7 +7905,10 @@ export interface operations {
     "deleteApiAdminApi-keysById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7722,6 +7927,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7759,7 +7965,10 @@ export interface operations {
     "postApiAdminWebhook-endpoints": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7781,6 +7990,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7819,7 +8029,10 @@ export interface operations {
     "deleteApiAdminWebhook-endpointsById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7838,6 +8051,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7846,7 +8060,10 @@ export interface operations {
     "patchApiAdminWebhook-endpointsById": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7871,6 +8088,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7880,7 +8098,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdRotate-secret": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7901,6 +8122,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7943,7 +8165,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdDeliveriesByDelivery_idRedeliver": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 delivery_id: string;
@@ -7965,6 +8190,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];
@@ -7973,7 +8199,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdReplay": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -7998,6 +8227,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["ContentTooLarge"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { useTestDatabase } from "../support/database.ts";
 import {
+  adminToken,
   buyAndPay,
   createProduct,
   fulfillmentReaches,
@@ -78,6 +79,28 @@ describe("/metrics on the public port", () => {
     expect(sampleOf(samples, "process_resident_memory_bytes")).toBeGreaterThan(0);
     const sandboxBreaker = { gateway: "gateway_b", environment: "sandbox", state: "closed" };
     expect(sampleOf(samples, "marketplace_gateway_breaker_state", sandboxBreaker)).toBe(1);
+  });
+
+  test("a keyed request's replay, and a refusal of its key, are counted under the route's template", async () => {
+    const token = await adminToken(e2e);
+    const endpoint = await http(e2e.url, "POST", "/api/admin/webhook-endpoints", {
+      token,
+      body: { url: `${e2e.sim.url}/hooks/metrics`, events: ["order.paid"] },
+    });
+    const rotate = (key: string) =>
+      fetch(`${e2e.url}/api/admin/webhook-endpoints/${endpoint.body.id}/rotate-secret`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "idempotency-key": key },
+      });
+    const key = crypto.randomUUID();
+    expect((await rotate(key)).status).toBe(200);
+    expect((await rotate(key)).headers.get("idempotent-replayed")).toBe("true");
+    expect((await rotate("not a token")).status).toBe(400);
+    const samples = await scrape();
+    const route = { method: "POST", route: "/api/admin/webhook-endpoints/:id/rotate-secret" };
+    const requests = "marketplace_http_request_duration_seconds_count";
+    expect(sampleOf(samples, requests, { ...route, status_class: "2xx" })).toBe(2);
+    expect(sampleOf(samples, requests, { ...route, status_class: "4xx" })).toBe(1);
   });
 
   test("a webhook with a bad signature is counted by its refusal, and nothing is stored", async () => {

@@ -72,6 +72,11 @@ export function paddleCatalogHandlers(
       state.products.set(created.id, created);
       return envelope(product(created));
     }),
+    http.get(`${base}/prices`, ({ request }) => {
+      const productId = new URL(request.url).searchParams.get("product_id");
+      state.calls.push(`GET /prices?product_id=${productId}`);
+      return envelope([...state.prices.values()].filter((p) => p.product_id === productId).map(price));
+    }),
     http.get(`${base}/prices/:id`, ({ params }) => {
       state.calls.push(`GET /prices/${params.id}`);
       const found = state.prices.get(String(params.id));

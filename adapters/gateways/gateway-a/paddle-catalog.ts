@@ -20,6 +20,23 @@ async function orUndefinedOn404<T>(lookup: Promise<T>): Promise<T | undefined> {
 export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): GatewayCatalog {
   const send = async (call: PaddleCall) => sendPaddle(await deps.settings.resolve("gateway_a"), call);
 
+  /** An active price of the product already made for the variant on these terms (prices are few per product). */
+  const findPrice = async (input: Parameters<GatewayCatalog["createPrice"]>[0]) => {
+    const query = { product_id: input.product_id, status: "active", per_page: "200" };
+    const { data } = await send({ method: "GET", target: "/prices", query });
+    if (!Array.isArray(data)) throw new UpstreamBadResponse("gateway", "the price list is not an array");
+    return data
+      .map(readPaddlePrice)
+      .find(
+        (price) =>
+          price.variant === input.variant &&
+          price.amount === input.amount &&
+          price.currency === input.currency.toUpperCase() &&
+          price.billing_interval === input.billing_interval &&
+          price.tax_behavior === input.tax_behavior,
+      );
+  };
+
   return {
     async findProductByMarketplaceId(marketplaceProductId) {
       const settings = await deps.settings.resolve("gateway_a");
@@ -66,6 +83,9 @@ export function createPaddleCatalog(deps: { settings: GatewaySettingsSource }): 
       ),
 
     async createPrice(input) {
+      // Paddle takes no idempotency key: a sync retried after a lost answer finds the price it made.
+      const made = await findPrice(input);
+      if (made) return made;
       const { data } = await send({
         method: "POST",
         target: "/prices",

@@ -46,6 +46,8 @@ export function createStripeGateway(deps: {
         method: "POST",
         path: "/v1/checkout/sessions",
         form: checkoutSessionForm(request, coupon),
+        // One session per order: asked again (a lost answer), Stripe replays the session it made.
+        idempotencyKey: `checkout-${request.order_id}`,
       });
       const session = readCheckoutSession(body);
       return {

@@ -122,7 +122,7 @@ describe("the customer's bucket refills with time", () => {
             failed_over_from: null,
           };
           const body = { ...order, payment_gateway: "gateway_b" as const, checkout: session };
-          return { status: 201, body: { ...body, order_status_url: `http://shop.test/orders/${id}` }, replayed: false };
+          return { ...body, order_status_url: `http://shop.test/orders/${id}` };
         },
         upgradeLicense: marketplace.deps.upgradeLicense,
       },

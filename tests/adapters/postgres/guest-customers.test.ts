@@ -49,8 +49,6 @@ describe("guest records in Postgres", () => {
       where c.contype = 'f' and c.confrelid = 'users'::regclass`;
     const handled = new Set<string>([
       ...GUEST_RECORD_REFERENCES.map((table) => `${table}.customer_id`),
-      // Moved unless the account holds the same key, then deleted with the record.
-      "idempotency_keys.user_id",
       // Only an admin completes a task: never a guest.
       "ops_tasks.completed_by",
     ]);
@@ -74,27 +72,12 @@ describe("guest records in Postgres", () => {
     expect((await users.findByEmail(email))?.id).toBe(String(account?.id));
   });
 
-  test("folding moves the guest's idempotency keys unless the account holds the same one, and removes the record", async () => {
+  test("folding removes the guest record", async () => {
     const email = anAddress();
     const guest = await guests().forAddress(email, "Grace");
     const account = await anAccount(email);
     const accountId = account?.id ?? "";
-    for (const [user, key] of [
-      [guest.id, "shared"],
-      [guest.id, "own"],
-      [accountId, "shared"],
-    ] as const) {
-      await db.current.sql`
-        insert into idempotency_keys (user_id, route, key, request_hash, state)
-        values (${user}, 'checkout.create.guest', ${key}, ${user}, 'completed')`;
-    }
     await db.current.sql.begin((tx) => foldGuestInto(tx, email, accountId));
-    const keys = await db.current.sql<{ key: string; request_hash: string }[]>`
-      select key, request_hash from idempotency_keys where user_id = ${accountId} order by key`;
-    expect([...keys]).toEqual([
-      { key: "own", request_hash: guest.id },
-      { key: "shared", request_hash: accountId },
-    ]);
     expect(await db.current.sql`select 1 from users where id = ${guest.id}`).toHaveLength(0);
   });
 

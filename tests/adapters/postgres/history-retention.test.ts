@@ -78,4 +78,15 @@ describe("pruning history", () => {
     const left = await db.current.sql`select client, failures from sign_in_attempts where email = 'ada@example.com'`;
     expect(left.map((row) => ({ ...row }))).toEqual([{ client: "", failures: 30 }]);
   });
+
+  test("an idempotency key goes after its 24 hours, whatever its state; a younger one stays", async () => {
+    const caller = `user:${crypto.randomUUID()}`;
+    await db.current.sql`
+      insert into idempotent_requests (caller, route, key, request_hash, state, created_at) values
+        (${caller}, 'POST /api/admin/products', 'old', 'h', 'in_progress', now() - interval '25 hours'),
+        (${caller}, 'POST /api/admin/products', 'young', 'h', 'in_progress', now() - interval '23 hours')`;
+    await pruneHistory(db.current.sql, { olderThanDays: 30 });
+    const left = await db.current.sql<{ key: string }[]>`select key from idempotent_requests where caller = ${caller}`;
+    expect(left.map((row) => row.key)).toEqual(["young"]);
+  });
 });

@@ -9,7 +9,6 @@ import { createInMemoryDiscounts } from "../../support/fakes/in-memory-discounts
 import { createInMemoryGatewayBreakers } from "../../support/fakes/in-memory-gateway-breakers.ts";
 import { createInMemoryGatewayProductRefs } from "../../support/fakes/in-memory-gateway-product-refs.ts";
 import { createInMemoryGuestCustomers } from "../../support/fakes/in-memory-guest-customers.ts";
-import { createInMemoryIdempotencyStore } from "../../support/fakes/in-memory-idempotency-store.ts";
 import { createInMemoryOrderRepository } from "../../support/fakes/in-memory-order-repository.ts";
 import { createInMemoryPaymentGateway } from "../../support/fakes/in-memory-payment-gateway.ts";
 import { createInMemoryPricingMappingRepository } from "../../support/fakes/in-memory-pricing-mapping-repository.ts";
@@ -23,7 +22,6 @@ function setup(options: { clientKey?: string } = {}) {
   const mappings = createInMemoryPricingMappingRepository();
   const products = createInMemoryProductRepository(mappings);
   const orders = createInMemoryOrderRepository();
-  const idempotency = createInMemoryIdempotencyStore();
   const customers = createInMemoryCustomerDirectory([ada, bob]);
   const gateways = {
     gateway_a: createInMemoryPaymentGateway("gateway_a"),
@@ -39,7 +37,6 @@ function setup(options: { clientKey?: string } = {}) {
     status: (orderId: string, access?: string) => `https://shop.test/orders/${orderId}?${withAccess(access).slice(1)}`,
   };
   const guests = createInMemoryGuestCustomers([ada]);
-  const guestIdempotency = createInMemoryIdempotencyStore();
   const discounts = createInMemoryDiscounts(() => new Date("2026-11-28T12:00:00Z"));
   const createCheckout = makeCreateCheckout({
     products,
@@ -48,8 +45,6 @@ function setup(options: { clientKey?: string } = {}) {
     discounts: discounts.codes,
     clock: () => new Date("2026-11-28T12:00:00Z"),
     orders,
-    idempotency,
-    guestIdempotency,
     customers,
     guests,
     access: {
@@ -65,7 +60,6 @@ function setup(options: { clientKey?: string } = {}) {
   return {
     createCheckout,
     orders,
-    idempotency,
     customers,
     guests,
     refs,
@@ -98,9 +92,8 @@ describe("createCheckout", () => {
   test("stores a pending order with its items and sends the customer to the gateway's checkout", async () => {
     const { createCheckout, orders, aProduct } = setup();
     const product = await aProduct();
-    const { status, body, replayed } = await createCheckout({ customerId: ada.id }, aRequest(product.id));
+    const body = await createCheckout({ customerId: ada.id }, aRequest(product.id));
 
-    expect({ status, replayed }).toEqual({ status: 201, replayed: false });
     const details = await orders.find(body.order_id);
     expect(details?.order).toMatchObject({
       customer_id: ada.id,
@@ -135,7 +128,7 @@ describe("createCheckout", () => {
   test("asks the chosen gateway once for a session with the order's lines, customer and return addresses", async () => {
     const { createCheckout, orders, gatewayA, gatewayB, aProduct } = setup();
     const product = await aProduct();
-    const { body } = await createCheckout({ customerId: ada.id }, aRequest(product.id));
+    const body = await createCheckout({ customerId: ada.id }, aRequest(product.id));
     const item = (await orders.find(body.order_id))?.items[0];
 
     expect(gatewayA.calls).toEqual([]);
@@ -167,7 +160,7 @@ describe("createCheckout", () => {
   test("records deterministic metadata: the gateway, its environment and each item's delivery, sorted keys", async () => {
     const { createCheckout, orders, aProduct } = setup();
     const product = await aProduct();
-    const { body } = await createCheckout(
+    const body = await createCheckout(
       { customerId: ada.id },
       {
         items: [{ product_id: product.id, variant: "regular", options: { zeta: "z", alpha: "a" } }],
@@ -215,20 +208,17 @@ describe("createCheckout", () => {
 
   test("passes the gateway's client key on only when the session has one", async () => {
     const withKey = setup({ clientKey: "pk_test_client" });
-    const { body } = await withKey.createCheckout({ customerId: ada.id }, aRequest((await withKey.aProduct()).id));
+    const body = await withKey.createCheckout({ customerId: ada.id }, aRequest((await withKey.aProduct()).id));
     expect(body.checkout.client_key).toBe("pk_test_client");
     const withoutKey = setup();
     const plain = await withoutKey.createCheckout({ customerId: ada.id }, aRequest((await withoutKey.aProduct()).id));
-    expect(plain.body.checkout).not.toHaveProperty("client_key");
+    expect(plain.checkout).not.toHaveProperty("client_key");
   });
 
   test("a trial subscription opens its checkout with nothing due today", async () => {
     const { createCheckout, gatewayB, aProduct } = setup();
     const saas = await aProduct(aPointOfSaleProduct({ price_monthly: 3100 }));
-    const { body } = await createCheckout(
-      { customerId: ada.id },
-      { items: [{ product_id: saas.id, variant: "monthly" }] },
-    );
+    const body = await createCheckout({ customerId: ada.id }, { items: [{ product_id: saas.id, variant: "monthly" }] });
     expect(body).toMatchObject({ total: 3100, due_today: 0 });
     expect(gatewayB.sessions[0]?.lines[0]).toMatchObject({ billing_interval: "monthly", trial_days: 14 });
   });
@@ -294,112 +284,5 @@ describe("createCheckout racing the expiry", () => {
     orders.attachCheckout = async () => ({ expired: true });
     gatewayB.fail("expireCheckout", new UpstreamServerError("gateway", 503));
     expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id)))).code).toBe("ORDER_EXPIRED");
-  });
-});
-
-describe("createCheckout with an Idempotency-Key", () => {
-  test("a repeat returns the same checkout, replayed, and the gateway is asked only once", async () => {
-    const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct();
-    const first = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    const again = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    expect(first.replayed).toBe(false);
-    expect(again).toEqual({ status: 201, body: first.body, replayed: true });
-    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
-    expect(orders.all()).toHaveLength(1);
-  });
-
-  test("the same request with its keys in another order is the same request", async () => {
-    const { createCheckout, gatewayB, aProduct } = setup();
-    const product = await aProduct();
-    await createCheckout(
-      { customerId: ada.id },
-      { items: [{ product_id: product.id, variant: "regular", quantity: 1 }] },
-      "key-1",
-    );
-    const again = await createCheckout(
-      { customerId: ada.id },
-      { items: [{ quantity: 1, variant: "regular", product_id: product.id }] },
-      "key-1",
-    );
-    expect(again.replayed).toBe(true);
-    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
-  });
-
-  test("the key with a different body is IDEMPOTENCY_KEY_REUSED, and nothing more is created", async () => {
-    const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct();
-    await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    const error = await failure(
-      createCheckout({ customerId: ada.id }, { items: [{ product_id: product.id, variant: "extended" }] }, "key-1"),
-    );
-    expect(error.code).toBe("IDEMPOTENCY_KEY_REUSED");
-    expect(orders.all()).toHaveLength(1);
-    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(1);
-  });
-
-  test("a repeat while the first is still running is IDEMPOTENT_REQUEST_IN_PROGRESS", async () => {
-    const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct();
-    const hold = gatewayB.hold("createCheckoutSession");
-    const first = createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    await hold.started;
-    expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1"))).code).toBe(
-      "IDEMPOTENT_REQUEST_IN_PROGRESS",
-    );
-    hold.release();
-    expect((await first).replayed).toBe(false);
-    expect((await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1")).replayed).toBe(true);
-    expect(orders.all()).toHaveLength(1);
-  });
-
-  test("a failed attempt frees the key: the retry opens a new checkout", async () => {
-    const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct(onlyGatewayB);
-    gatewayB.fail("createCheckoutSession", new UpstreamServerError("gateway", 502));
-    expect((await failure(createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1"))).code).toBe(
-      "GATEWAY_SERVER_ERROR",
-    );
-    gatewayB.recover("createCheckoutSession");
-    const retry = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    expect(retry.replayed).toBe(false);
-    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
-    expect(orders.all().map((o) => o.status)).toEqual(["pending_payment", "checkout_failed"]);
-    expect((await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1")).body).toEqual(retry.body);
-  });
-
-  test("a refusal before any order (unknown customer) frees the key as well", async () => {
-    const { createCheckout, customers, aProduct } = setup();
-    const product = await aProduct();
-    const carol = { id: "cus-carol", email: "carol@example.com", name: "Carol" };
-    expect((await failure(createCheckout({ customerId: carol.id }, aRequest(product.id), "key-1"))).code).toBe(
-      "CUSTOMER_NOT_FOUND",
-    );
-    customers.add(carol);
-    expect((await createCheckout({ customerId: carol.id }, aRequest(product.id), "key-1")).replayed).toBe(false);
-  });
-
-  test("keys belong to one customer: another customer's same key is a checkout of their own", async () => {
-    const { createCheckout, orders, aProduct } = setup();
-    const product = await aProduct();
-    const adas = await createCheckout({ customerId: ada.id }, aRequest(product.id), "key-1");
-    const bobs = await createCheckout({ customerId: bob.id }, aRequest(product.id), "key-1");
-    expect(bobs.replayed).toBe(false);
-    expect(bobs.body.order_id).not.toBe(adas.body.order_id);
-    expect(
-      orders
-        .all()
-        .map((o) => o.customer_id)
-        .sort(),
-    ).toEqual([ada.id, bob.id]);
-  });
-
-  test("without a key every call is a new checkout", async () => {
-    const { createCheckout, orders, gatewayB, aProduct } = setup();
-    const product = await aProduct();
-    await createCheckout({ customerId: ada.id }, aRequest(product.id));
-    await createCheckout({ customerId: ada.id }, aRequest(product.id));
-    expect(orders.all()).toHaveLength(2);
-    expect(gatewayB.callsOf("createCheckoutSession")).toHaveLength(2);
   });
 });

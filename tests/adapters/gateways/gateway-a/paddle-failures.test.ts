@@ -16,6 +16,7 @@ import {
   failure,
   knownCustomer,
   noAdjustments,
+  noPrices,
   ok,
   paddleError,
   useMockPaddle,
@@ -126,6 +127,7 @@ const INTERACTIONS: Record<string, Interaction> = {
   createPrice: {
     method: "post",
     path: "/prices",
+    before: () => server.use(noPrices()),
     call: (g) =>
       g.createPrice({
         product_id: "pro_01",

@@ -21,6 +21,9 @@ export const adjustmentPage = (adjustments: unknown[], next: string | null = nul
   });
 
 /** A transaction with no refund adjustments yet. */
+/** A product without prices yet: what a price's creation looks up first. */
+export const noPrices = () => http.get(`${BASE}/prices`, () => ok([]));
+
 export const noAdjustments = () => http.get(`${BASE}/adjustments`, () => adjustmentPage([]));
 
 export const paddleError = (status: number, code: string, detail = "Refused.") =>

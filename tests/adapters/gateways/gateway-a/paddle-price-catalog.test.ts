@@ -4,7 +4,7 @@ import { createPaddleGateway } from "../../../../adapters/gateways/gateway-a/pad
 import type { RemotePrice } from "../../../../application/payments/ports.ts";
 import { UpstreamRejected } from "../../../../application/shared/errors.ts";
 import { createStaticGatewaySettings } from "../../../support/fakes/static-gateway-settings.ts";
-import { aPrice, BASE, failure, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
+import { aPrice, BASE, failure, noPrices, ok, paddleError, useMockPaddle } from "./paddle-fixtures.ts";
 
 const server = useMockPaddle();
 const gateway = createPaddleGateway({ settings: createStaticGatewaySettings() });
@@ -48,6 +48,7 @@ describe("price writes", () => {
   test("createPrice posts a recurring price with a trial, and a one-time price without", async () => {
     const bodies: unknown[] = [];
     server.use(
+      noPrices(),
       http.post(`${BASE}/prices`, async ({ request }) => {
         bodies.push(await request.json());
         return ok(aPrice({ id: "pri_new" }), {}, 201);
@@ -114,5 +115,41 @@ describe("price writes", () => {
     const terms = { amount: 3900, currency: "usd", tax_behavior: "exclusive" } as const;
     expect(await gateway.updatePrice(before, terms)).toEqual({ ...before, amount: 3900, tax_behavior: "exclusive" });
     expect(body).toEqual({ unit_price: { amount: "3900", currency_code: "USD" }, tax_mode: "external" });
+  });
+});
+
+describe("a price made before its answer was lost", () => {
+  test("is found among the product's active prices on the same terms, not made again", async () => {
+    const posted: unknown[] = [];
+    server.use(
+      http.get(`${BASE}/prices`, ({ request }) => {
+        const query = new URL(request.url).searchParams;
+        expect([query.get("product_id"), query.get("status")]).toEqual(["pro_01", "active"]);
+        return ok([
+          aPrice({
+            id: "pri_other_amount",
+            tax_mode: "external",
+            unit_price: { amount: "3900", currency_code: "USD" },
+          }),
+          aPrice({ id: "pri_made", tax_mode: "external" }),
+        ]);
+      }),
+      http.post(`${BASE}/prices`, async ({ request }) => {
+        posted.push(await request.json());
+        return ok(aPrice({ id: "pri_second" }), {}, 201);
+      }),
+    );
+    const made = await gateway.createPrice({
+      product_id: "pro_01",
+      marketplace_product_id: "mp_1",
+      variant: "monthly",
+      amount: 2900,
+      currency: "usd",
+      billing_interval: "monthly",
+      trial_days: null,
+      tax_behavior: "exclusive",
+    });
+    expect(made.id).toBe("pri_made");
+    expect(posted).toEqual([]);
   });
 });

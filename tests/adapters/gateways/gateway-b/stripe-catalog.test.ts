@@ -182,3 +182,43 @@ describe("prices", () => {
     expect(deactivations).toHaveLength(0);
   });
 });
+
+describe("creations asked again after a lost answer", () => {
+  test("the same product or price carries the same Idempotency-Key; other terms or another replaced price, another", async () => {
+    const products = answer("post", "/v1/products", aProduct());
+    const input = { marketplace_product_id: MARKETPLACE_ID, name: "Aurora Theme", description: "A theme" };
+    await catalog().createProduct(input);
+    await catalog().createProduct(input);
+    await catalog().createProduct({ ...input, name: "Aurora Theme 2" });
+    const productKeys = products.map((request) => request.headers.get("idempotency-key"));
+    expect(productKeys[0]).toStartWith(`product-${MARKETPLACE_ID}-`);
+    expect(productKeys[1]).toBe(productKeys[0] ?? "");
+    expect(productKeys[2]).not.toBe(productKeys[0] ?? "");
+
+    const remote: RemotePrice = {
+      id: "price_1",
+      product_id: "prod_1",
+      amount: 2900,
+      currency: "USD",
+      billing_interval: "monthly",
+      variant: "monthly",
+      active: true,
+      tax_behavior: "exclusive",
+    };
+    for (const id of ["price_1", "price_9"]) {
+      answer("get", `/v1/prices/${id}`, aPrice({ id }));
+      answer("post", `/v1/prices/${id}`, aPrice({ id, active: false }));
+    }
+    const prices = answer("post", "/v1/prices", aPrice({ id: "price_2", unit_amount: 3900 }));
+    await catalog().updatePrice(remote, { amount: 3900, currency: "USD", tax_behavior: "exclusive" });
+    await catalog().updatePrice(remote, { amount: 3900, currency: "USD", tax_behavior: "exclusive" });
+    await catalog().updatePrice(
+      { ...remote, id: "price_9" },
+      { amount: 3900, currency: "USD", tax_behavior: "exclusive" },
+    );
+    const priceKeys = prices.map((request) => request.headers.get("idempotency-key"));
+    expect(priceKeys[0]).toStartWith("price-replacing-price_1-");
+    expect(priceKeys[1]).toBe(priceKeys[0] ?? "");
+    expect(priceKeys[2]).toStartWith("price-replacing-price_9-");
+  });
+});

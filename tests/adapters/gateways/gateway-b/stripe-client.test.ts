@@ -68,6 +68,8 @@ describe("createCheckoutSession", () => {
     expect(requests).toHaveLength(1);
     expect(requests[0]?.headers.get("authorization")).toBe(`Bearer ${API_KEY}`);
     expect(requests[0]?.headers.get("content-type")).toBe("application/x-www-form-urlencoded");
+    // One session per order: asked again after a lost answer, Stripe replays the one it made.
+    expect(requests[0]?.headers.get("idempotency-key")).toBe(`checkout-${ORDER}`);
     expect(requests[0]?.raw).toContain("line_items[1][price_data][currency]=usd");
     expect(requests[0]?.form).toEqual([
       ["mode", "payment"],

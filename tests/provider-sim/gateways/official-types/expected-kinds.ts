@@ -16,6 +16,7 @@ export const EXPECTED_KINDS: Record<GatewayName, string[]> = {
     "GET /discounts response",
     "GET /discounts/{id} response",
     "GET /event-types response",
+    "GET /prices query",
     "GET /prices response",
     "GET /prices/{id} response",
     "GET /products query",
