@@ -8299,7 +8299,10 @@ export interface operations {
     "postApiAdminWebhook-endpointsByIdReplaysByReplay_idCancel": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: the first answer under the key is kept for 24 hours and replayed byte for byte with `Idempotent-Replayed: true`; the key with another request is `422` `IDEMPOTENCY_KEY_REUSED`, while the first still runs `409` `IDEMPOTENT_REQUEST_IN_PROGRESS`. At least 32 characters without a bearer token (a V4 UUID). */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 id: string;
                 replay_id: string;
@@ -8321,6 +8324,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["Error"];

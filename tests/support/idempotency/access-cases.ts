@@ -136,4 +136,19 @@ export const ACCESS_CASES: Readonly<Record<string, Case>> = {
         f.one(f.sql()<{ n: number }[]>`select count(*)::int n from webhook_replays where endpoint_id = ${id}`),
     };
   }),
+  "POST /api/admin/webhook-endpoints/{id}/replays/{replay_id}/cancel": counted(async (f, admin) => {
+    // A replay left running (as one whose step job died would be): cancelling it is the effect.
+    const { id } = await endpoint(f, admin.token);
+    const [replay] = await f.sql()<{ id: string }[]>`
+      insert into webhook_replays (endpoint_id, since, until, only_failed, total)
+      values (${id}, now() - interval '2 hours', now() - interval '1 hour', false, 0) returning id`;
+    return {
+      path: `/api/admin/webhook-endpoints/${id}/replays/${replay?.id}/cancel`,
+      count: () =>
+        f.one(
+          f.sql()<{ n: number }[]>`
+            select count(*)::int n from webhook_replays where id = ${replay?.id ?? ""} and status = 'cancelled'`,
+        ),
+    };
+  }),
 };
