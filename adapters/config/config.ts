@@ -3,6 +3,7 @@ import { type GatewayHostPolicy, gatewayHostRefusal } from "../../domain/payment
 import { boolean, ConfigError, currency, type Env, integer, oneOf, text, url } from "../../kit/env-parsers.ts";
 import { checkoutReturnUrlTemplate } from "./checkout-return-url.ts";
 import { emailAddress, senderMailbox } from "./email-settings.ts";
+import { type GatewayDefaults, gatewayDefaults } from "./gateway-environment.ts";
 import { licenseKey } from "./license-key.ts";
 import { type MetricsSettings, metricsSettings } from "./metrics-settings.ts";
 import { type PlanChangeSetting, planChanges } from "./plan-changes.ts";
@@ -10,15 +11,7 @@ import { type RateLimits, rateLimits } from "./rate-limits.ts";
 import { retrySchedule } from "./retry-schedule.ts";
 
 export { ConfigError } from "../../kit/env-parsers.ts";
-
-export interface GatewayDefaults {
-  readonly environment: "sandbox" | "live";
-  readonly sandboxBaseUrl: string;
-  readonly liveBaseUrl: string;
-  readonly webhookToleranceSeconds: number;
-  /** How prices created at the gateway treat tax until an admin changes it. */
-  readonly taxBehavior: "exclusive" | "inclusive";
-}
+export type { GatewayDefaults };
 
 export type NodeEnv = "development" | "production" | "test";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -240,15 +233,5 @@ export function loadConfig(env: Env): Config {
       retrySchedule: retrySchedule(env, "OUTGOING_WEBHOOK_RETRY_SCHEDULE"),
       replayPerSecond: integer(env, "WEBHOOK_REPLAY_PER_SECOND", 10, 1, 1000),
     },
-  };
-}
-
-function gatewayDefaults(env: Env, prefix: string, sandbox: string, live: string): GatewayDefaults {
-  return {
-    environment: oneOf(env, `${prefix}_ENVIRONMENT`, ["sandbox", "live"], "sandbox"),
-    sandboxBaseUrl: url(env, `${prefix}_SANDBOX_BASE_URL`, ["http:", "https:"]) ?? sandbox,
-    liveBaseUrl: url(env, `${prefix}_LIVE_BASE_URL`, ["http:", "https:"]) ?? live,
-    webhookToleranceSeconds: integer(env, `${prefix}_WEBHOOK_TOLERANCE_S`, 300, 1, 3600),
-    taxBehavior: oneOf(env, `${prefix}_TAX_BEHAVIOR`, ["exclusive", "inclusive"], "exclusive"),
   };
 }
