@@ -58,7 +58,9 @@ export async function csvStream<T>(
           controller.enqueue(encoder.encode(lines(page.items).join("")));
         } catch (error) {
           onFailure(error, written);
-          controller.error(error);
+          // Without a reason, as a broken download does: the server would print an Error's stack,
+          // and `onFailure` has logged it already.
+          controller.error(undefined);
         }
       },
       // The client went away: no further page is read.
