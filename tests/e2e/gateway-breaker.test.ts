@@ -1,57 +1,14 @@
-import { beforeAll, expect, test } from "bun:test";
-import pino from "pino";
-import { openDatabase } from "../../adapters/postgres/database.ts";
-import { freePort } from "../../scripts/lib/postgres-cluster.ts";
-import { createTestMarketplace } from "../support/app.ts";
+import { expect, test } from "bun:test";
 import { hasRealPostgres, useTestDatabase } from "../support/database.ts";
-import {
-  adminToken,
-  createProduct,
-  FAST_JOBS,
-  http,
-  posProductFor,
-  registerCustomer,
-  SANDBOX,
-  useE2e,
-} from "../support/e2e.ts";
+import { adminToken, createProduct, http, posProductFor, registerCustomer, useE2e } from "../support/e2e.ts";
 import { failCheckoutSessions } from "../support/gateway-faults.ts";
-import { SIM_TOKEN } from "../support/provider-sim.ts";
+import { useSecondInstance } from "../support/second-instance.ts";
 
 const BREAKER = { GATEWAY_BREAKER_FAILURES: "2", GATEWAY_BREAKER_COOLDOWN_SECONDS: "2", GATEWAY_TIMEOUT_SECONDS: "1" };
 const db = useTestDatabase();
 const e2e = useE2e(db, { env: BREAKER });
-const second: { url?: string; close?: () => Promise<void> } = {};
-
-// A second marketplace on the same database and the same sandboxes, as a second instance runs.
-beforeAll(async () => {
-  if (!hasRealPostgres) return;
-  const pool = await openDatabase({ url: db.current.url, dataDir: "", poolMax: 10 });
-  const marketplace = createTestMarketplace(
-    pool.sql,
-    {},
-    {
-      env: {
-        ...SANDBOX,
-        ...FAST_JOBS,
-        ...BREAKER,
-        GATEWAY_A_SANDBOX_BASE_URL: `${e2e.sim.url}/gateway_a`,
-        GATEWAY_B_SANDBOX_BASE_URL: `${e2e.sim.url}/gateway_b`,
-        SECRET_SIM_TOKEN: SIM_TOKEN,
-        PUBLIC_BASE_URL: e2e.url,
-      },
-      logger: pino({ level: "silent" }),
-    },
-  );
-  const port = await freePort();
-  const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: marketplace.app.fetch });
-  second.url = `http://127.0.0.1:${port}`;
-  second.close = async () => {
-    server.stop(true);
-    await marketplace.close();
-    await pool.close(1);
-  };
-});
-db.onTeardown(() => second.close?.());
+/** A second marketplace on the same database, as behind a load balancer. */
+const second = useSecondInstance(db, e2e, BREAKER);
 
 async function checkoutAt(url: string, productId: string, gateway?: "gateway_a") {
   const customer = await registerCustomer(e2e);

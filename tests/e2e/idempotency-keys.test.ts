@@ -1,16 +1,13 @@
-import { beforeAll, describe, expect, test } from "bun:test";
-import pino from "pino";
+import { describe, expect, test } from "bun:test";
 import { takesIdempotencyKey } from "../../adapters/http/idempotent-routes.ts";
-import { openDatabase } from "../../adapters/postgres/database.ts";
-import { createTestMarketplace } from "../support/app.ts";
 import { hasRealPostgres, useTestDatabase } from "../support/database.ts";
-import { eventually, FAST_JOBS, http, registerCustomer, SANDBOX, useE2e } from "../support/e2e.ts";
+import { eventually, http, registerCustomer, useE2e } from "../support/e2e.ts";
 import { ACCESS_CASES } from "../support/idempotency/access-cases.ts";
 import { ADMIN_CASES } from "../support/idempotency/admin-cases.ts";
 import { CUSTOMER_CASES } from "../support/idempotency/customer-cases.ts";
 import { type Case, fixtures, type Prepared } from "../support/idempotency/fixtures.ts";
 import { marketplaceDocument } from "../support/openapi-contract.ts";
-import { SIM_TOKEN } from "../support/provider-sim.ts";
+import { useSecondInstance } from "../support/second-instance.ts";
 
 /** Every route is called many times over from one address: no rate limit may answer for it. */
 const UNLIMITED = Object.fromEntries(
@@ -23,36 +20,7 @@ const db = useTestDatabase();
 const e2e = useE2e(db, { env: UNLIMITED });
 const f = fixtures(e2e, db);
 /** A second marketplace on the same database, as behind a load balancer. */
-const second: { url?: string; close?: () => Promise<void> } = {};
-
-beforeAll(async () => {
-  if (!hasRealPostgres) return;
-  const pool = await openDatabase({ url: db.current.url, dataDir: "", poolMax: 10 });
-  const marketplace = createTestMarketplace(
-    pool.sql,
-    {},
-    {
-      env: {
-        ...SANDBOX,
-        ...FAST_JOBS,
-        ...UNLIMITED,
-        GATEWAY_A_SANDBOX_BASE_URL: `${e2e.sim.url}/gateway_a`,
-        GATEWAY_B_SANDBOX_BASE_URL: `${e2e.sim.url}/gateway_b`,
-        SECRET_SIM_TOKEN: SIM_TOKEN,
-        PUBLIC_BASE_URL: e2e.url,
-      },
-      logger: pino({ level: "silent" }),
-    },
-  );
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: marketplace.app.fetch });
-  second.url = `http://127.0.0.1:${server.port}`;
-  second.close = async () => {
-    server.stop(true);
-    await marketplace.close();
-    await pool.close(1);
-  };
-});
-db.onTeardown(() => second.close?.());
+const second = useSecondInstance(db, e2e, UNLIMITED);
 
 /** Every mutating route of the API document that honours Idempotency-Key, as `METHOD /path/{param}`. */
 const keyedRoutes = Object.entries(marketplaceDocument.paths as Record<string, Record<string, unknown>>).flatMap(
