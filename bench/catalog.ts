@@ -20,6 +20,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { cpuMs } from "./services.ts";
 import { median, pinTo, round } from "./tools.ts";
 
 export interface CatalogMeasurement {
@@ -44,6 +45,13 @@ export interface CatalogMeasurement {
   readonly generator_cpu_share: number;
   /** Lowest and highest per-round `catalog_ratio`. */
   readonly spread: { readonly min: number; readonly max: number };
+  /**
+   * The marketplace's own CPU time per list answer in µs (/proc, user and system), when its pid is
+   * known. Unlike a rate, it hardly moves when the machine lends the core to something else.
+   */
+  readonly list_cpu_us?: number;
+  /** The raw server's CPU time per answer of the same bytes, in µs. */
+  readonly raw_cpu_us?: number;
 }
 
 const CONNECTIONS = 50;
@@ -75,6 +83,7 @@ end
 
 interface WrkRun {
   readonly rps: number;
+  readonly requests: number;
   /** wrk's CPU time over the run's duration: the share of its core it used. */
   readonly cpuShare: number;
 }
@@ -100,7 +109,20 @@ async function wrk(url: string, seconds: number, script: string): Promise<WrkRun
   }
   if (summary.requests === 0) throw new Error(`${url}: wrk completed no request`);
   const cpu = proc.resourceUsage()?.cpuTime.total ?? 0n;
-  return { rps: summary.requests / (summary.duration_us / 1e6), cpuShare: Number(cpu) / summary.duration_us };
+  return {
+    rps: summary.requests / (summary.duration_us / 1e6),
+    requests: summary.requests,
+    cpuShare: Number(cpu) / summary.duration_us,
+  };
+}
+
+/** Runs `drive`, and records the CPU time `pid` spent per answer of it in µs, when `pid` is known. */
+async function cpuPerAnswer(pid: number | undefined, drive: () => Promise<WrkRun>, into: number[]): Promise<WrkRun> {
+  if (pid === undefined) return drive();
+  const before = await cpuMs(pid);
+  const run = await drive();
+  into.push((((await cpuMs(pid)) - before) * 1000) / run.requests);
+  return run;
 }
 
 /** `wrk -v` prints its version first and exits 1 (it prints the usage too). */
@@ -144,8 +166,10 @@ export async function measureCatalog(options: {
   seconds: number;
   reps: number;
   say: (line: string) => void;
+  /** The marketplace's process, to read its CPU time per answer. */
+  marketplacePid?: number;
 }): Promise<CatalogMeasurement> {
-  const { marketplaceUrl, seconds, reps, say } = options;
+  const { marketplaceUrl, seconds, reps, say, marketplacePid } = options;
   const listUrl = `${marketplaceUrl}/api/products`;
   const first = (await (await fetch(listUrl)).json()) as { items?: { slug: string }[] };
   const slug = first.items?.[0]?.slug;
@@ -173,6 +197,7 @@ export async function measureCatalog(options: {
       return raw.url;
     };
     const rawList = `${await rawOf("list", list)}/api/products`;
+    const rawListPid = raws.at(-1)?.pid;
     const contractList = `${await rawOf("list", list, "--contract")}/api/products`;
     const rawProduct = `${await rawOf("product", product)}/api/products/${encodeURIComponent(slug)}`;
     const empty = await startRaw(["--empty", "0"]);
@@ -198,9 +223,11 @@ export async function measureCatalog(options: {
     const ratios: number[] = [];
     const productRatios: number[] = [];
     const contractRatios: number[] = [];
+    const listCpu: number[] = [];
+    const rawCpu: number[] = [];
     for (let rep = 0; rep < reps; rep++) {
-      const app = await wrk(listUrl, seconds, script);
-      const raw = (await wrk(rawList, seconds, script)).rps;
+      const app = await cpuPerAnswer(marketplacePid, () => wrk(listUrl, seconds, script), listCpu);
+      const raw = (await cpuPerAnswer(rawListPid, () => wrk(rawList, seconds, script), rawCpu)).rps;
       const contract = (await wrk(contractList, seconds, script)).rps;
       const appProduct = (await wrk(productUrl, seconds, script)).rps;
       const rawProductRps = (await wrk(rawProduct, seconds, script)).rps;
@@ -220,7 +247,10 @@ export async function measureCatalog(options: {
           `the contract's floor ${Math.round(contract)} req/s (${round(contract / raw)}), ` +
           `product ${Math.round(appProduct)} vs ${Math.round(rawProductRps)} req/s (${round(appProduct / rawProductRps)}); ` +
           `wrk used ${Math.round(app.cpuShare * 100)}% of its core on the list, ${Math.round(floor.cpuShare * 100)}% ` +
-          `for ${Math.round(floor.rps)} req/s of 204s: ceiling ${Math.round(floor.rps / floor.cpuShare)} req/s`,
+          `for ${Math.round(floor.rps)} req/s of 204s: ceiling ${Math.round(floor.rps / floor.cpuShare)} req/s` +
+          (marketplacePid === undefined
+            ? ""
+            : `; ${round(listCpu.at(-1) ?? 0, 2)} vs ${round(rawCpu.at(-1) ?? 0, 2)} µs of CPU per list answer`),
       );
     }
     const result: CatalogMeasurement = {
@@ -236,6 +266,8 @@ export async function measureCatalog(options: {
       generator_ceiling_rps: round(median(ceiling), 0),
       generator_cpu_share: round(median(shares)),
       spread: { min: round(Math.min(...ratios)), max: round(Math.max(...ratios)) },
+      ...(listCpu.length > 0 ? { list_cpu_us: round(median(listCpu), 2) } : {}),
+      ...(rawCpu.length > 0 ? { raw_cpu_us: round(median(rawCpu), 2) } : {}),
     };
     say(
       `catalog: list ratio ${result.catalog_ratio} (${result.spread.min}..${result.spread.max}), product ratio ` +
@@ -272,5 +304,7 @@ export function combineCatalogRounds(rounds: readonly CatalogMeasurement[]): Cat
     generator_ceiling_rps: mid((r) => r.generator_ceiling_rps, 0),
     generator_cpu_share: mid((r) => r.generator_cpu_share),
     spread: { min: Math.min(...ratios), max: Math.max(...ratios) },
+    ...(rounds.every((r) => r.list_cpu_us !== undefined) ? { list_cpu_us: mid((r) => r.list_cpu_us ?? 0, 2) } : {}),
+    ...(rounds.every((r) => r.raw_cpu_us !== undefined) ? { raw_cpu_us: mid((r) => r.raw_cpu_us ?? 0, 2) } : {}),
   };
 }

@@ -113,13 +113,25 @@ try {
         const url = (hosts[i] as Service).url;
         const quiet = () => {};
         if (figure === "catalog") {
-          const c = await measureCatalog({ marketplaceUrl: url, seconds: SECONDS, reps: 1, say: quiet });
+          const pid = (hosts[i] as Service).proc.pid;
+          const c = await measureCatalog({
+            marketplaceUrl: url,
+            seconds: SECONDS,
+            reps: 1,
+            say: quiet,
+            marketplacePid: pid,
+          });
           record(name, "catalog_ratio", c.catalog_ratio);
+          if (c.list_cpu_us !== undefined && c.raw_cpu_us !== undefined) {
+            record(name, "list_cpu_us", c.list_cpu_us);
+            record(name, "cpu_ratio", round(c.raw_cpu_us / c.list_cpu_us));
+          }
           record(name, "product_ratio", c.product_ratio);
           record(name, "catalog_rps", c.marketplace_rps);
           record(name, "raw_rps", c.raw_bun_rps);
           say(
-            `round ${rep} ${name}: catalog_ratio ${c.catalog_ratio} (${c.marketplace_rps} vs ${c.raw_bun_rps} req/s), product_ratio ${c.product_ratio}`,
+            `round ${rep} ${name}: catalog_ratio ${c.catalog_ratio} (${c.marketplace_rps} vs ${c.raw_bun_rps} req/s), ` +
+              `product_ratio ${c.product_ratio}, ${c.list_cpu_us} vs ${c.raw_cpu_us} µs of CPU per answer`,
           );
         } else {
           const w = await measureWebhooks({

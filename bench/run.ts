@@ -154,6 +154,7 @@ try {
           seconds: SECONDS,
           reps: 1,
           say: (line) => say(`${tag(build)}${line}`),
+          marketplacePid: host.proc.pid,
         }),
       combineCatalogRounds,
     );

@@ -6,6 +6,7 @@ import type { QueueFigures } from "../postgres/queue-figures.ts";
 import { type UpstreamCall, upstreamCalls } from "../upstream/upstream-calls.ts";
 import { createBreakerGauges } from "./breaker-gauges.ts";
 import { createQueueGauges } from "./queue-gauges.ts";
+import { RequestDurations } from "./request-durations.ts";
 
 export interface MarketplaceMetrics {
   readonly contentType: string;
@@ -32,12 +33,7 @@ export function createMarketplaceMetrics(deps: {
   readBreakers(): Promise<readonly GatewayBreakerView[]>;
 }): MarketplaceMetrics {
   const registry = new Registry();
-  const requests = new Histogram({
-    name: "marketplace_http_request_duration_seconds",
-    help: "HTTP requests answered, by method, route template and status class.",
-    labelNames: ["method", "route", "status_class"] as const,
-    registers: [registry],
-  });
+  const requests = new RequestDurations(registry);
   const webhooks = new Counter({
     name: "marketplace_webhooks_received_total",
     help: "Incoming gateway webhooks, by gateway and outcome (received, duplicate, or the refusal's code).",
@@ -79,12 +75,7 @@ export function createMarketplaceMetrics(deps: {
   };
   return {
     contentType: registry.contentType,
-    observeRequest: ({ method, route, status, seconds }) => {
-      requests.observe(
-        { method, route: route === "" ? "unmatched" : route, status_class: `${Math.floor(status / 100)}xx` },
-        seconds,
-      );
-    },
+    observeRequest: (answered) => requests.record(answered),
     countWebhook(gateway, outcome) {
       webhooks.inc({ gateway, outcome });
     },
