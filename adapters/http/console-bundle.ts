@@ -71,6 +71,28 @@ async function bundle(entrypoints: readonly string[]): Promise<Map<string, Uint8
   }
 }
 
+/** A chunk named by a static `import … from` or `export … from` of the bundler's output (not an `import()`). */
+const STATIC_CHUNK = /(?:\bfrom\s*|\bimport\s*)"\.\/(chunk-[\w-]+\.js)"/g;
+
+/**
+ * The chunks `entry` needs before it runs, transitively: what its page preloads. Chunks reached
+ * only through `import()` (the pages behind sign-in) are fetched when first shown.
+ */
+function staticImports(entry: string, outputs: ReadonlyMap<string, Uint8Array>): string[] {
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    const code = new TextDecoder().decode(outputs.get(name));
+    for (const match of code.matchAll(STATIC_CHUNK)) {
+      const chunk = match[1] as string;
+      if (found.has(chunk) || !outputs.has(chunk)) continue;
+      found.add(chunk);
+      visit(chunk);
+    }
+  };
+  visit(entry);
+  return [...found].sort();
+}
+
 /**
  * Builds `web/` with Bun's bundler: one entry per console, one for the order status page and one for the product page's buy form, the
  * code they share split into chunks, one stylesheet. It takes a fraction of a second, so the
@@ -87,21 +109,21 @@ export async function buildConsole(): Promise<ConsoleBundle> {
   ]);
   const assets: Record<string, StaticAsset> = {};
   const named = new Map<string, string>();
-  const chunks: string[] = [];
   for (const [name, bytes] of outputs) {
     const type = CONTENT_TYPES[extname(name)];
     if (!type) throw new Error(`the web console's build wrote ${name}, which it does not know how to serve`);
     assets[name] = asset(bytes, type, IMMUTABLE);
-    if (name.startsWith("chunk-")) chunks.push(name);
-    else named.set(name.slice(0, name.lastIndexOf("-")), name);
+    if (!name.startsWith("chunk-")) named.set(name.slice(0, name.lastIndexOf("-")), name);
   }
   const style = named.get("console") as string;
-  const page = (console: ConsoleName) =>
-    asset(
-      new TextEncoder().encode(shell(CONSOLES[console].title, named.get(console) as string, chunks, style)),
+  const page = (console: ConsoleName) => {
+    const script = named.get(console) as string;
+    return asset(
+      new TextEncoder().encode(shell(CONSOLES[console].title, script, staticImports(script, outputs), style)),
       "text/html; charset=utf-8",
       "no-cache",
     );
+  };
   const orderPage = (await Bun.file(ORDER_PAGE).text()).replace(
     'src="order-status.ts"',
     `src="/assets/${named.get("order-status")}"`,

@@ -1,21 +1,27 @@
 import { type Pages, startConsole } from "../shared/console.tsx";
+import { lazyPage } from "../shared/lazy-page.tsx";
 import { api, session } from "./context.ts";
-import { ApiKeys } from "./pages/api-keys.tsx";
-import { DeadJobs } from "./pages/dead-jobs.tsx";
-import { Discounts } from "./pages/discounts.tsx";
-import { Fulfillments } from "./pages/fulfillments.tsx";
-import { Gateways } from "./pages/gateways.tsx";
-import { LicensePage } from "./pages/license-page.tsx";
-import { Licenses } from "./pages/licenses.tsx";
-import { ManualTasks } from "./pages/manual-tasks.tsx";
-import { OrderPage } from "./pages/order-page.tsx";
-import { Orders } from "./pages/orders.tsx";
-import { Overview } from "./pages/overview.tsx";
-import { ProductEditorPage } from "./pages/product-editor-page.tsx";
-import { ProductPage } from "./pages/product-page.tsx";
-import { Products } from "./pages/products.tsx";
-import { WebhookEndpointPage } from "./pages/webhook-endpoint-page.tsx";
-import { Webhooks } from "./pages/webhooks.tsx";
+
+const ApiKeys = lazyPage(() => import("./pages/api-keys.tsx").then((page) => page.ApiKeys));
+const DeadJobs = lazyPage(() => import("./pages/dead-jobs.tsx").then((page) => page.DeadJobs));
+const Discounts = lazyPage(() => import("./pages/discounts.tsx").then((page) => page.Discounts));
+const Fulfillments = lazyPage(() => import("./pages/fulfillments.tsx").then((page) => page.Fulfillments));
+const Gateways = lazyPage(() => import("./pages/gateways.tsx").then((page) => page.Gateways));
+const LicensePage = lazyPage(() => import("./pages/license-page.tsx").then((page) => page.LicensePage));
+const Licenses = lazyPage(() => import("./pages/licenses.tsx").then((page) => page.Licenses));
+const ManualTasks = lazyPage(() => import("./pages/manual-tasks.tsx").then((page) => page.ManualTasks));
+const OrderPage = lazyPage(() => import("./pages/order-page.tsx").then((page) => page.OrderPage));
+const Orders = lazyPage(() => import("./pages/orders.tsx").then((page) => page.Orders));
+const Overview = lazyPage(() => import("./pages/overview.tsx").then((page) => page.Overview));
+const ProductEditorPage = lazyPage(() =>
+  import("./pages/product-editor-page.tsx").then((page) => page.ProductEditorPage),
+);
+const ProductPage = lazyPage(() => import("./pages/product-page.tsx").then((page) => page.ProductPage));
+const Products = lazyPage(() => import("./pages/products.tsx").then((page) => page.Products));
+const WebhookEndpointPage = lazyPage(() =>
+  import("./pages/webhook-endpoint-page.tsx").then((page) => page.WebhookEndpointPage),
+);
+const Webhooks = lazyPage(() => import("./pages/webhooks.tsx").then((page) => page.Webhooks));
 
 const PAGES: Pages = {
   "/overview": () => <Overview />,

@@ -41,6 +41,32 @@ describe("the web console's bundle", () => {
     expect(gzipped).toBeLessThan(150 * 1024);
   });
 
+  test("a console page preloads what its script imports and leaves the pages behind sign-in for later", async () => {
+    const bundle = await buildConsole();
+    for (const console of ["admin", "account"] as const) {
+      const first = loadedBy(new TextDecoder().decode(bundle.pages[console].body())).filter((name) =>
+        name.endsWith(".js"),
+      );
+      const code = (name: string) => new TextDecoder().decode(bundle.assets[name]?.body());
+      // Every chunk a first-loaded script imports statically is preloaded with it.
+      for (const name of first) {
+        for (const match of code(name).matchAll(/(?:\bfrom\s*|\bimport\s*)"\.\/(chunk-[\w-]+\.js)"/g)) {
+          expect(first).toContain(match[1] as string);
+        }
+      }
+      // The pages are fetched with import(): their chunks are served but not loaded first.
+      const later = Object.keys(bundle.assets).filter((name) => name.startsWith("chunk-") && !first.includes(name));
+      expect(later.length).toBeGreaterThan(3);
+      expect(first.map(code).join("")).toContain('import("./chunk-');
+    }
+    const adminFirst = loadedBy(new TextDecoder().decode(bundle.pages.admin.body()));
+    const firstCode = adminFirst.map((name) => new TextDecoder().decode(bundle.assets[name]?.body())).join("");
+    // The Dead jobs page's button is in a chunk of its own.
+    expect(firstCode).not.toContain("Redrive");
+    const everything = Object.values(bundle.assets).map((asset) => new TextDecoder().decode(asset.body()));
+    expect(everything.some((text) => text.includes("Redrive"))).toBe(true);
+  });
+
   test("an asset name the build did not write is a problem+json 404", async () => {
     const response = await get("/assets/admin-doesnotexist.js");
     expect(response.status).toBe(404);
