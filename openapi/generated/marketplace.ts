@@ -3825,7 +3825,7 @@ export interface components {
             until: string;
             only_failed: boolean;
             /** @enum {string} */
-            status: "running" | "completed" | "cancelled";
+            status: "running" | "completed" | "cancelled" | "failed";
             /** @description Events that matched when the replay was asked for */
             total: number;
             /** @description Events sent a first time so far, in creation order */
@@ -3840,6 +3840,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why its step job gave up, when `failed`; a redrive of that job resumes it */
+            last_error: string | null;
         };
         WebhookReplayInput: {
             /**
