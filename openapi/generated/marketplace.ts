@@ -962,7 +962,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The orders export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsOrdersCsv"];
         patch?: never;
         trace?: never;
     };
@@ -982,7 +983,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The payments export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsPaymentsCsv"];
         patch?: never;
         trace?: never;
     };
@@ -1002,7 +1004,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The licenses export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsLicensesCsv"];
         patch?: never;
         trace?: never;
     };
@@ -5860,6 +5863,36 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    headApiAdminExportsOrdersCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getApiAdminExportsPaymentsCsv: {
         parameters: {
             query?: {
@@ -5883,6 +5916,36 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    headApiAdminExportsPaymentsCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5916,6 +5979,37 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    headApiAdminExportsLicensesCsv: {
+        parameters: {
+            query?: {
+                customer_email?: string;
+                product_id?: string;
+                status?: "active" | "suspended" | "revoked";
+                key_prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
