@@ -35,6 +35,37 @@ const csvResponses = (description: string) => ({
   },
 });
 
+/** What a download of the export `name` is told before its bytes, GET and HEAD alike. */
+function csvHeaders(name: string): Record<string, string> {
+  const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "").replace("T", "-");
+  return {
+    "content-type": `${CSV_TYPE}; charset=utf-8`,
+    "content-disposition": `attachment; filename="${name}-${stamp}.csv"`,
+  };
+}
+
+/**
+ * A HEAD has routes of its own: through the GET route, Elysia would count the streamed body for
+ * `Content-Length`, reading every row. It is checked as the GET is (sign-in, API key scope, the
+ * filter's `422`) and reads nothing. Its length is not known without the rows, so it names the
+ * transfer coding a GET gets instead (RFC 9112, 6.1), where Bun would say `Content-Length: 0`.
+ */
+const headersOnly = (name: string) =>
+  new Response(null, { headers: { ...csvHeaders(name), "transfer-encoding": "chunked" } });
+
+const headDetail = (name: string, operationId: string) => ({
+  summary: `The ${name} export's headers without its body: checks access and the filter, reads no rows`,
+  operationId,
+  responses: {
+    200: {
+      description: "The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body",
+      headers: {
+        "Content-Disposition": { description: "attachment; filename=…", schema: { type: "string" as const } },
+      },
+    },
+  },
+});
+
 /** Rows from the first page on, `EXPORT_PAGE_ROWS` at a time, through a list's use case. */
 const pagesOf =
   <F, T>(list: (filter: F, page: PageRequest) => Promise<Page<T>>, filter: F): PageReader<T> =>
@@ -54,13 +85,7 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
         "CSV export failed mid-stream; answer cut off",
       ),
     );
-    const stamp = new Date().toISOString().slice(0, 19).replaceAll(":", "").replace("T", "-");
-    return new Response(body, {
-      headers: {
-        "content-type": `${CSV_TYPE}; charset=utf-8`,
-        "content-disposition": `attachment; filename="${name}-${stamp}.csv"`,
-      },
-    });
+    return new Response(body, { headers: csvHeaders(name) });
   };
   return new Elysia({ name: "admin-export-routes", tags: ["admin: exports"] })
     .use(createAuth(deps.auth))
@@ -79,6 +104,10 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
             },
           },
         )
+        .head("/api/admin/exports/orders.csv", () => headersOnly("orders"), {
+          query: OrderListFilter,
+          detail: headDetail("orders", "headApiAdminExportsOrdersCsv"),
+        })
         .get(
           "/api/admin/exports/payments.csv",
           ({ query }) => answer("payments", PAYMENT_EXPORT_COLUMNS, pagesOf(deps.exportPayments, orderFilterOf(query))),
@@ -95,6 +124,10 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
             },
           },
         )
+        .head("/api/admin/exports/payments.csv", () => headersOnly("payments"), {
+          query: OrderListFilter,
+          detail: headDetail("payments", "headApiAdminExportsPaymentsCsv"),
+        })
         .get(
           "/api/admin/exports/licenses.csv",
           ({ query }) => answer("licenses", LICENSE_EXPORT_COLUMNS, pagesOf(deps.listAdminLicenses, query)),
@@ -107,6 +140,10 @@ export function createAdminExportRoutes(deps: AdminExportDeps) {
               responses: csvResponses("The licenses, one a line"),
             },
           },
-        ),
+        )
+        .head("/api/admin/exports/licenses.csv", () => headersOnly("licenses"), {
+          query: LicenseListFilter,
+          detail: headDetail("licenses", "headApiAdminExportsLicensesCsv"),
+        }),
     );
 }

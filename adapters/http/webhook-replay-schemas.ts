@@ -39,6 +39,9 @@ export const WebhookReplaySchema = named(
     pending: Int({ description: "Its deliveries still being tried on the retry schedule" }),
     created_at: Time,
     finished_at: t.Nullable(Time),
+    last_error: t.Nullable(
+      t.String({ description: "Why its step job gave up, when `failed`; a redrive of that job resumes it" }),
+    ),
   }),
 );
 
@@ -57,5 +60,6 @@ export function toWebhookReplayBody(replay: WebhookReplay) {
     pending: replay.pending,
     created_at: replay.created_at.toISOString(),
     finished_at: replay.finished_at ? replay.finished_at.toISOString() : null,
+    last_error: replay.last_error,
   };
 }

@@ -21,7 +21,7 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
   // A replay with its deliveries counted by state.
   const withProgress = (where: postgres.Fragment, tail: postgres.Fragment = sql``) => sql<WebhookReplay[]>`
     select replay.id, replay.endpoint_id, replay.since, replay.until, replay.only_failed, replay.status,
-           replay.total, replay.processed, replay.created_at, replay.finished_at,
+           replay.total, replay.processed, replay.created_at, replay.finished_at, replay.last_error,
            counts.sent, counts.failed, counts.pending
     from webhook_replays replay
     cross join lateral (
@@ -89,10 +89,17 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
         limit ${limit}`;
     },
 
+    // A failed replay is taken up again only while no other replay of its endpoint runs: the
+    // one-running index would refuse it, and two replays must not interleave their events.
     async claim(replayId) {
       if (!isUuid(replayId)) return undefined;
       const [row] = await sql<{ lease: number }[]>`
-        update webhook_replays set lease = lease + 1 where id = ${replayId} and status = 'running' returning lease`;
+        update webhook_replays replay
+        set lease = lease + 1, status = 'running', finished_at = null, last_error = null
+        where replay.id = ${replayId}
+          and (replay.status = 'running' or (replay.status = 'failed' and not exists (
+            select 1 from webhook_replays other where other.endpoint_id = replay.endpoint_id and other.status = 'running')))
+        returning lease`;
       return row?.lease;
     },
 
@@ -114,6 +121,14 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
     async complete(replayId, at) {
       if (!isUuid(replayId)) return;
       await sql`update webhook_replays set status = 'completed', finished_at = ${at} where id = ${replayId} and status = 'running'`;
+    },
+
+    async fail(replayId, at, error, lease) {
+      if (!isUuid(replayId)) return;
+      const underLease = lease === undefined ? sql`` : sql`and lease = ${lease}`;
+      await sql`
+        update webhook_replays set status = 'failed', finished_at = ${at}, last_error = ${error}
+        where id = ${replayId} and status = 'running' ${underLease}`;
     },
 
     async cancel(endpointId, replayId, at) {

@@ -1,7 +1,10 @@
 import type { Page, PageRequest } from "../shared/ports.ts";
 
-/** Whether a replay still has events to send, has sent each once, or was stopped by an admin. */
-export const WEBHOOK_REPLAY_STATUSES = ["running", "completed", "cancelled"] as const;
+/**
+ * Whether a replay still has events to send, has sent each once, was stopped by an admin, or was
+ * given up on when its step job was dead-lettered.
+ */
+export const WEBHOOK_REPLAY_STATUSES = ["running", "completed", "cancelled", "failed"] as const;
 export type WebhookReplayStatus = (typeof WEBHOOK_REPLAY_STATUSES)[number];
 
 /** What an admin asked to be sent again: an endpoint's events created in `[since, until)`. */
@@ -28,6 +31,8 @@ export interface WebhookReplay extends WebhookReplayWindow {
   readonly pending: number;
   readonly created_at: Date;
   readonly finished_at: Date | null;
+  /** Why its step job gave up, when `failed`. */
+  readonly last_error: string | null;
 }
 
 /** An event a replay sends. */
@@ -43,7 +48,8 @@ export interface WebhookReplayRepository {
   list(endpointId: string, page: PageRequest): Promise<Page<WebhookReplay>>;
   /**
    * Starts a run of the replay's step: takes a new lease, so a run still going under the one before
-   * stops at its next event. Undefined once the replay is not running or is gone.
+   * stops at its next event. A `failed` replay runs again (its dead step job was redriven) unless
+   * another replay of the endpoint runs now. Undefined once the replay is finished otherwise or is gone.
    */
   claim(replayId: string): Promise<number | undefined>;
   /**
@@ -62,6 +68,11 @@ export interface WebhookReplayRepository {
    */
   advance(replayId: string, event: ReplayEvent): Promise<void>;
   complete(replayId: string, at: Date): Promise<void>;
+  /**
+   * Ends a running replay `failed` with `error`, when its step job gives up; under `lease` only, when
+   * the run had taken one, so a run that another has taken over cannot fail the replay under it.
+   */
+  fail(replayId: string, at: Date, error: string, lease?: number): Promise<void>;
   /** Stops a running replay of the endpoint; false when the endpoint has no running replay of this id. */
   cancel(endpointId: string, replayId: string, at: Date): Promise<boolean>;
 }

@@ -23,10 +23,13 @@ export const REPLAY_STEP_MS = 2_000;
  * under the same `webhook-id`. A failed attempt goes on in the delivery's own job on the retry
  * schedule while the replay moves on. Each run of a step takes the replay's lease and checks it
  * before every event, so a run that another has taken over, or a cancelled replay, sends no more.
+ * A step whose failure dead-letters its job (a permanent one, or its last attempt) ends the replay
+ * `failed`, as a fulfillment or an email ends on its job's last attempt: no job is left to send the
+ * rest, so it must not read `running`.
  */
 export function makeRunWebhookReplay(
   deps: AttemptDeps & {
-    readonly replays: Pick<WebhookReplayRepository, "claim" | "next">;
+    readonly replays: Pick<WebhookReplayRepository, "claim" | "next" | "fail">;
     readonly uow: WebhookUnitOfWork;
     readonly perSecond: number;
     readonly pause: (ms: number) => Promise<void>;
@@ -71,9 +74,7 @@ export function makeRunWebhookReplay(
     });
   }
 
-  return async function runWebhookReplay({ replay_id, step }): Promise<void> {
-    const lease = await deps.replays.claim(replay_id);
-    if (lease === undefined) return;
+  async function runStep(replay_id: string, step: number, lease: number): Promise<void> {
     const complete = (scope: WebhookScope) => scope.replays.complete(replay_id, deps.clock());
     const events = await deps.replays.next(replay_id, perStep);
     if (events.length === 0) return finish(replay_id, lease, complete);
@@ -101,5 +102,30 @@ export function makeRunWebhookReplay(
     return finish(replay_id, lease, (scope) =>
       scope.jobs.enqueue(webhookReplayJob({ replay_id, step: step + 1 }, { runAt })),
     );
+  }
+
+  return async function runWebhookReplay({ replay_id, step }, job): Promise<void> {
+    let lease: number | undefined;
+    try {
+      lease = await deps.replays.claim(replay_id);
+      if (lease !== undefined) await runStep(replay_id, step, lease);
+    } catch (error) {
+      if ((error as { transient?: unknown } | null)?.transient === false || job.lastAttempt) {
+        const reason = errorText(error);
+        // The job's own error is what the queue records; failing to mark the replay is only logged.
+        await deps.replays
+          .fail(replay_id, deps.clock(), reason, lease)
+          .then(() => deps.log.error({ replay_id, step, error: reason }, "webhook replay failed: its step job gave up"))
+          .catch((marking: unknown) =>
+            deps.log.error(
+              { replay_id, step, error: errorText(marking) },
+              "marking a webhook replay failed did not work",
+            ),
+          );
+      }
+      throw error;
+    }
   };
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);

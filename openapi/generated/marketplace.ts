@@ -962,7 +962,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The orders export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsOrdersCsv"];
         patch?: never;
         trace?: never;
     };
@@ -982,7 +983,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The payments export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsPaymentsCsv"];
         patch?: never;
         trace?: never;
     };
@@ -1002,7 +1004,8 @@ export interface paths {
         post?: never;
         delete?: never;
         options?: never;
-        head?: never;
+        /** The licenses export's headers without its body: checks access and the filter, reads no rows */
+        head: operations["headApiAdminExportsLicensesCsv"];
         patch?: never;
         trace?: never;
     };
@@ -3825,7 +3828,7 @@ export interface components {
             until: string;
             only_failed: boolean;
             /** @enum {string} */
-            status: "running" | "completed" | "cancelled";
+            status: "running" | "completed" | "cancelled" | "failed";
             /** @description Events that matched when the replay was asked for */
             total: number;
             /** @description Events sent a first time so far, in creation order */
@@ -3840,6 +3843,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why its step job gave up, when `failed`; a redrive of that job resumes it */
+            last_error: string | null;
         };
         WebhookReplayInput: {
             /**
@@ -5858,6 +5863,36 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    headApiAdminExportsOrdersCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
     getApiAdminExportsPaymentsCsv: {
         parameters: {
             query?: {
@@ -5881,6 +5916,36 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    headApiAdminExportsPaymentsCsv: {
+        parameters: {
+            query?: {
+                status?: "pending_payment" | "checkout_failed" | "paid" | "flagged" | "partially_refunded" | "refunded" | "disputed" | "charged_back" | "cancelled" | "expired";
+                payment_gateway?: "gateway_a" | "gateway_b";
+                needs_attention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -5914,6 +5979,37 @@ export interface operations {
                 content: {
                     "text/csv": string;
                 };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["Error"];
+        };
+    };
+    headApiAdminExportsLicensesCsv: {
+        parameters: {
+            query?: {
+                customer_email?: string;
+                product_id?: string;
+                status?: "active" | "suspended" | "revoked";
+                key_prefix?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The headers a GET answers (Content-Type, Content-Disposition, Transfer-Encoding: chunked); no body */
+            200: {
+                headers: {
+                    /** @description attachment; filename=… */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -94,4 +94,41 @@ describe("webhook replays in PostgreSQL", () => {
       next_cursor: null,
     });
   });
+
+  test("a failed replay keeps its error, frees the endpoint, and runs again when claimed while no other runs", async () => {
+    const { endpoint } = await anEndpointAndEvents(0, 1);
+    const replays = createPostgresWebhookReplayRepository(db.current.sql);
+    const window = {
+      endpoint_id: endpoint.id,
+      since: new Date(Date.now() - 60_000),
+      until: new Date(),
+      only_failed: false,
+    };
+    const replay = await replays.start(window);
+    if (!replay) throw new Error("no replay");
+    const lease = await replays.claim(replay.id);
+    if (lease === undefined) throw new Error("no lease");
+
+    // A run another has taken over cannot fail it; the run holding it can.
+    await replays.fail(replay.id, new Date(), "stale", lease - 1);
+    expect(await replays.find(endpoint.id, replay.id)).toMatchObject({ status: "running", last_error: null });
+    await replays.fail(replay.id, new Date(), "secret cannot be opened", lease);
+    const failed = await replays.find(endpoint.id, replay.id);
+    expect(failed).toMatchObject({ status: "failed", last_error: "secret cannot be opened" });
+    expect(failed?.finished_at).not.toBeNull();
+    expect(await replays.next(replay.id, 10)).toEqual([]);
+
+    // Another replay may start; while it runs, the failed one is not taken up again.
+    const other = await replays.start(window);
+    if (!other) throw new Error("no second replay");
+    expect(await replays.claim(replay.id)).toBeUndefined();
+    await replays.cancel(endpoint.id, other.id, new Date());
+    // Its step job redriven, it runs again from its cursor.
+    expect(await replays.claim(replay.id)).toBe(lease + 1);
+    expect(await replays.find(endpoint.id, replay.id)).toMatchObject({
+      status: "running",
+      last_error: null,
+      finished_at: null,
+    });
+  });
 });

@@ -10,7 +10,7 @@ import type { RetrySchedule } from "../../../domain/outgoing-webhooks/webhook-de
 import { createMovableClock } from "../../support/fakes/movable-clock.ts";
 import { createRecordingJobScheduler } from "../../support/fakes/recording-job-scheduler.ts";
 import { createRecordingLog } from "../../support/fakes/recording-log.ts";
-import { firstRun } from "../../support/jobs.ts";
+import { firstRun, nthRun } from "../../support/jobs.ts";
 
 const SCHEDULE: RetrySchedule = [10, 20, 40];
 
@@ -34,12 +34,21 @@ const aDelivery = (eventId: string): WebhookDelivery => ({
  * The replay job over `count` events in memory: the sender answers `statusOf(event id)` and notes
  * when each POST went out, by the clock the job's pauses move.
  */
-function setUp(count: number, perSecond: number, statusOf: (eventId: string) => number = () => 200) {
+function setUp(
+  count: number,
+  perSecond: number,
+  statusOf: (eventId: string) => number = () => 200,
+  unreadable: (eventId: string) => boolean = () => false,
+) {
   const events = Array.from({ length: count }, (_, i) => ({ id: `ev${i}` }));
   const clock = createMovableClock();
   const jobs = createRecordingJobScheduler();
   const sends: { event: string; at: number }[] = [];
-  const state = { cursor: 0, completed: false };
+  const state = {
+    cursor: 0,
+    completed: false,
+    failed: undefined as { error: string; lease: number | undefined } | undefined,
+  };
   const replays = {
     claim: async () => (state.completed ? undefined : 1),
     holds: async () => !state.completed,
@@ -49,6 +58,9 @@ function setUp(count: number, perSecond: number, statusOf: (eventId: string) => 
     },
     complete: async () => {
       state.completed = true;
+    },
+    fail: async (_: string, _at: Date, error: string, lease?: number) => {
+      state.failed = { error, lease };
     },
   };
   const scope = {
@@ -67,7 +79,13 @@ function setUp(count: number, perSecond: number, statusOf: (eventId: string) => 
     };
   };
   const run = makeRunWebhookReplay({
-    deliveries: { outgoing: async (id) => message(id), recordAttempt: async () => {} },
+    deliveries: {
+      async outgoing(id) {
+        if (unreadable(id.slice(2))) throw new Error("the endpoint's secret cannot be opened");
+        return message(id);
+      },
+      recordAttempt: async () => {},
+    },
     sender: {
       async send(outgoing) {
         const event = JSON.parse(outgoing.body) as { type: string };
@@ -127,5 +145,21 @@ describe("the webhook replay job", () => {
     const failedAt = sends[1]?.at ?? 0;
     expect(retry?.runAt?.getTime()).toBe(failedAt + SCHEDULE[0]);
     expect(clock.now().getTime()).toBeGreaterThanOrEqual(failedAt);
+  });
+
+  test("a step failing on its job's last attempt ends the replay failed, under its lease; an earlier attempt leaves it running", async () => {
+    const { run, sends, state } = setUp(
+      3,
+      100,
+      () => 200,
+      (eventId) => eventId === "ev1",
+    );
+    await expect(run({ replay_id: "r1", step: 0 }, nthRun(1, 2))).rejects.toThrow("cannot be opened");
+    expect(state.failed).toBeUndefined();
+    await expect(run({ replay_id: "r1", step: 0 }, nthRun(2, 2))).rejects.toThrow("cannot be opened");
+    expect(state.failed).toEqual({ error: "the endpoint's secret cannot be opened", lease: 1 });
+    // The event before it was sent, the one it failed on and those after it never were.
+    expect(sends.map((send) => send.event)).toEqual(["ev0"]);
+    expect(state.completed).toBe(false);
   });
 });

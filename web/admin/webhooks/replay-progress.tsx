@@ -1,6 +1,7 @@
 import { useId } from "preact/hooks";
 import { formatTime } from "../../shared/format.ts";
 import { ErrorNote } from "../../shared/ui.tsx";
+import { CancelReplayButton } from "./cancel-replay-button.tsx";
 import type { Replay } from "./use-tracked-replay.ts";
 
 const events = (count: number) => `${count} ${count === 1 ? "event" : "events"}`;
@@ -8,14 +9,26 @@ const events = (count: number) => `${count} ${count === 1 ? "event" : "events"}`
 /** The replay's state in one sentence, said to screen readers as it changes. */
 export function replaySummary(replay: Replay): string {
   if (replay.status === "running") return `Running: ${replay.processed} of ${events(replay.total)} sent a first time.`;
+  const deliveries = `${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
   if (replay.status === "cancelled") {
-    return `Cancelled after ${replay.processed} of ${events(replay.total)}; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
+    return `Cancelled after ${replay.processed} of ${events(replay.total)}; ${deliveries}`;
   }
-  return `Completed: ${events(replay.total)} sent; ${replay.sent} delivered, ${replay.failed} given up, ${replay.pending} still being tried.`;
+  if (replay.status === "failed") {
+    return `Failed after ${replay.processed} of ${events(replay.total)}: ${replay.last_error ?? "its job gave up"}; ${deliveries}`;
+  }
+  return `Completed: ${events(replay.total)} sent; ${deliveries}`;
 }
 
-/** A followed replay: how far it has got and its deliveries by state, refreshed while it runs. */
-export function ReplayProgress(props: { replay: Replay; failure: unknown }) {
+/**
+ * A followed replay: how far it has got and its deliveries by state, refreshed while it runs, and
+ * while it runs a button to cancel it.
+ */
+export function ReplayProgress(props: {
+  endpointId: string;
+  replay: Replay;
+  failure: unknown;
+  onChanged: (replay: Replay) => void;
+}) {
   const { replay } = props;
   const heading = useId();
   const bar = useId();
@@ -26,6 +39,14 @@ export function ReplayProgress(props: { replay: Replay; failure: unknown }) {
         {replaySummary(replay)}
       </p>
       {props.failure === undefined ? null : <ErrorNote error={props.failure} />}
+      {replay.status === "running" ? (
+        <CancelReplayButton
+          endpointId={props.endpointId}
+          replay={replay}
+          label="Cancel this replay"
+          onCancelled={props.onChanged}
+        />
+      ) : null}
       {replay.total > 0 ? (
         <div class="field">
           <label for={bar}>Sent a first time</label>
@@ -52,7 +73,7 @@ export function ReplayProgress(props: { replay: Replay; failure: unknown }) {
         <dd>{replay.pending}</dd>
         {replay.finished_at ? (
           <>
-            <dt>Completed</dt>
+            <dt>Finished</dt>
             <dd>{formatTime(replay.finished_at)}</dd>
           </>
         ) : null}

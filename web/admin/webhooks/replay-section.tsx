@@ -41,7 +41,14 @@ export function ReplaySection(props: { endpointId: string; onProgress: () => voi
         // Following it is a help beside the refusal the form shows; failing to, the form still says why.
         onRunning={() => void followRunning().catch(() => undefined)}
       />
-      {replay ? <ReplayProgress replay={replay} failure={tracked.failure} /> : null}
+      {replay ? (
+        <ReplayProgress
+          endpointId={props.endpointId}
+          replay={replay}
+          failure={tracked.failure}
+          onChanged={tracked.follow}
+        />
+      ) : null}
     </section>
   );
 }

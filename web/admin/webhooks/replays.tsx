@@ -8,6 +8,7 @@ import { shortId } from "../choices.ts";
 import { api } from "../context.ts";
 import { PageLinks, usePager } from "../operations/pager.tsx";
 import { Toolbar } from "../operations/toolbar.tsx";
+import { CancelReplayButton } from "./cancel-replay-button.tsx";
 import { REPLAY_POLL_MS } from "./use-tracked-replay.ts";
 
 const COLUMNS = [
@@ -20,6 +21,7 @@ const COLUMNS = [
   "Delivered",
   "Given up",
   "Still tried",
+  "Action",
 ] as const;
 
 /**
@@ -66,12 +68,25 @@ export function Replays(props: { endpointId: string; version: number; onShowDeli
                         {formatTime(replay.since)} to {formatTime(replay.until)}
                         {replay.only_failed ? ", only failed" : ""}
                       </td>
-                      <td class="status">{replay.status}</td>
+                      <td class="status">
+                        {replay.status}
+                        {replay.last_error ? <small class="note"> {replay.last_error}</small> : null}
+                      </td>
                       <td>{replay.total}</td>
                       <td>{replay.processed}</td>
                       <td>{replay.sent}</td>
                       <td>{replay.failed}</td>
                       <td>{replay.pending}</td>
+                      <td>
+                        {replay.status === "running" ? (
+                          <CancelReplayButton
+                            endpointId={props.endpointId}
+                            replay={replay}
+                            label={`Cancel replay ${shortId(replay.id)}`}
+                            onCancelled={reload}
+                          />
+                        ) : null}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
