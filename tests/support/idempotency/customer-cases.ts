@@ -103,6 +103,7 @@ export const CUSTOMER_CASES: Readonly<Record<string, Case>> = {
   "POST /api/notifications/read-all": async (f) => {
     const customer = await registerCustomer(f.e2e);
     await f.license({ buyer: customer });
+    await f.notificationsSettled(customer.id);
     const unread = () =>
       f.one(f.sql()<{ n: number }[]>`
         select count(*)::int n from notifications where customer_id = ${customer.id} and read_at is null`);
@@ -117,6 +118,7 @@ export const CUSTOMER_CASES: Readonly<Record<string, Case>> = {
   "POST /api/notifications/{id}/read": async (f) => {
     const customer = await registerCustomer(f.e2e);
     await f.license({ buyer: customer });
+    await f.notificationsSettled(customer.id);
     const [note] = await f.sql()<{ id: string }[]>`
       select id from notifications where customer_id = ${customer.id} and read_at is null limit 1`;
     return {
@@ -169,7 +171,11 @@ function subscriptionCases(): Record<string, Case> {
     },
     "POST /api/subscriptions/{id}/resume": async (f) => {
       const { customer, subscription } = await f.saas();
-      await f.as("POST", `/api/subscriptions/${subscription.id}/cancel`, customer.token);
+      // The gateway reports the cancellation by webhook; acted on after the resume, it would read
+      // the subscription between the two and undo the resume this case counts.
+      await f.afterSubscriptionEvent(subscription.gateway_subscription_id, () =>
+        f.as("POST", `/api/subscriptions/${subscription.id}/cancel`, customer.token),
+      );
       return {
         path: `/api/subscriptions/${subscription.id}/resume`,
         token: customer.token,

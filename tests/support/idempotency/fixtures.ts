@@ -96,11 +96,63 @@ export function fixtures(e2e: E2e, db: TestDatabaseHandle) {
     return { customer, record };
   };
   const license = (options: Parameters<typeof aBoughtLicense>[2] = {}) => aBoughtLicense(e2e, db, options);
+  /** The gateway's events that a subscription changed: acted on, and still waiting. */
+  const subscriptionEvents = async (gatewaySubscriptionId: string) => {
+    const [row] = await sql()<{ done: number; waiting: number }[]>`
+      select count(*) filter (where processed_at is not null)::int done,
+             count(*) filter (where processed_at is null)::int waiting
+      from webhook_inbox
+      where kind = 'subscription_updated' and payload like ${`%${gatewaySubscriptionId}%`}`;
+    return row ?? { done: 0, waiting: 0 };
+  };
+  /** Runs `change`, then waits until the gateway's event about it has arrived and every one is acted on. */
+  const afterSubscriptionEvent = async (gatewaySubscriptionId: string, change: () => Promise<unknown>) => {
+    const before = await subscriptionEvents(gatewaySubscriptionId);
+    await change();
+    await eventually(
+      async () => {
+        const now = await subscriptionEvents(gatewaySubscriptionId);
+        return now.done > before.done && now.waiting === 0 ? now : undefined;
+      },
+      10_000,
+      "the gateway's subscription event",
+    );
+  };
+  /**
+   * Waits until the customer's notifications are all written: a job delivers each one from the
+   * outbox after the purchase, so a case that counts them must not start before it has.
+   */
+  const notificationsSettled = (customerId: string) =>
+    eventually(
+      async () => {
+        const [row] = await sql()<{ listed: number; pending: number }[]>`
+          select (select count(*)::int from notifications where customer_id = ${customerId}) listed,
+                 (select count(*)::int from outbox
+                  where dispatched_at is null and payload->>'customer_id' = ${customerId}) pending`;
+        return row && row.listed > 0 && row.pending === 0 ? row : undefined;
+      },
+      10_000,
+      "the customer's notifications",
+    );
   const licenseProduct = () => createProduct(e2e, aLicenseProduct());
   /** Jobs whose payload names `id`: what a retry or a delivery asks of the worker. */
   const jobsNaming = (id: string) =>
     one(sql()<{ n: number }[]>`select count(*)::int n from jobs where payload::text like ${`%${id}%`}`);
-  return { e2e, sql, admin, as, saas, manualTask, dedicated, license, licenseProduct, jobsNaming, one };
+  return {
+    e2e,
+    sql,
+    admin,
+    as,
+    saas,
+    manualTask,
+    dedicated,
+    license,
+    licenseProduct,
+    notificationsSettled,
+    afterSubscriptionEvent,
+    jobsNaming,
+    one,
+  };
 }
 
 export type Fixtures = ReturnType<typeof fixtures>;
