@@ -87,6 +87,14 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
           updated_at = now()
         where id = ${id}`;
     },
+    // `xmin` is the transaction that wrote the row's current version: any update changes it.
+    async versionOf(gateway, gatewaySubscriptionId) {
+      const rows = await sql<{ version: string }[]>`
+        select id::text || ':' || xmin::text as version from subscriptions
+        where gateway = ${gateway} and gateway_subscription_id = ${gatewaySubscriptionId}
+        order by id for update`;
+      return rows.map((row) => row.version).join(",");
+    },
     async lapsed(now, graceHours, limit) {
       return [
         ...(await sql<SubscriptionRecord[]>`

@@ -103,6 +103,7 @@ export function wirePayments(platform: Platform, { catalog }: { readonly catalog
     jobs: {
       [paymentEventJob.kind]: makeProcessPaymentEvent({
         inbox: createPostgresWebhookInboxReader(sql),
+        subscriptions,
         gateways,
         uow,
         clock,

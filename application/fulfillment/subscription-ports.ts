@@ -44,6 +44,12 @@ export interface SubscriptionRepository {
   /** Locks the rows inside a transaction: one gateway subscription can bill several items. */
   findByGatewayId(gateway: string, gatewaySubscriptionId: string): Promise<SubscriptionRecord[]>;
   update(id: string, change: SubscriptionChange): Promise<void>;
+  /**
+   * A mark of the rows one gateway subscription bills that changes whenever one of them is
+   * written; inside a transaction it locks them. Read before a call to the gateway and again after,
+   * it tells whether the gateway's answer may be older than what was written meanwhile.
+   */
+  versionOf(gateway: string, gatewaySubscriptionId: string): Promise<string>;
   /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */
   lapsed(now: Date, graceHours: number, limit: number): Promise<SubscriptionRecord[]>;
   /**

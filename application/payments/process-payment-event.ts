@@ -2,8 +2,9 @@ import type { PaymentGatewayName } from "../../domain/catalog/product.ts";
 import { UnreadableGatewayEvent } from "../../domain/payments/errors.ts";
 import type { GatewayEvent } from "../../domain/payments/gateway-event.ts";
 import { decodeGatewayEvent } from "../../domain/payments/gateway-event-codec.ts";
+import type { SubscriptionRepository } from "../fulfillment/subscription-ports.ts";
 import type { Clock, Log } from "../shared/clock-and-log.ts";
-import { PermanentJobFailure } from "../shared/errors.ts";
+import { PermanentJobFailure, SubscriptionChangedMeanwhile } from "../shared/errors.ts";
 import type { JobHandler } from "../shared/jobs.ts";
 import { recordSubscriptionEnded } from "../shared/subscription-ended.ts";
 import { noticeSubscription, TRIAL_OCCURRENCE } from "../shared/subscription-notice.ts";
@@ -19,6 +20,8 @@ import { makeRefundAndDisputeReceivers } from "./refunds-and-disputes.ts";
 export interface ProcessPaymentEventDeps {
   /** Reads the stored event before the transaction (which reads it again) without one of its own. */
   readonly inbox: Pick<WebhookInboxReader, "find">;
+  /** Marks the subscriptions' rows before the gateway is asked about them (see `versionOf`). */
+  readonly subscriptions: Pick<SubscriptionRepository, "versionOf">;
   readonly gateways: Readonly<Record<PaymentGatewayName, PaymentGateway>>;
   readonly uow: UnitOfWork;
   readonly clock: Clock;
@@ -151,11 +154,16 @@ export function makeProcessPaymentEvent(deps: ProcessPaymentEventDeps): JobHandl
     // Outside the transaction: a call to the gateway never holds a database connection.
     const payment = "payment" in event ? await gateway.resolvePayment(event.payment) : NO_PAYMENT;
     // Events overtake each other: the subscription as it is now, not as the event's body saw it.
-    const subscription =
-      event.kind === "subscription_updated" ? await gateway.getSubscription(event.subscription_id) : null;
+    const changed = event.kind === "subscription_updated" ? event.subscription_id : undefined;
+    const before = changed === undefined ? undefined : await deps.subscriptions.versionOf(entry.gateway, changed);
+    const subscription = changed === undefined ? null : await gateway.getSubscription(changed);
     await deps.uow.run(async (scope) => {
       // Marked first: a run that gets here second (a job run twice) waits on the mark, then applies nothing.
       if (!(await scope.inbox.markProcessed(entry.id))) return;
+      // Written while the gateway answered (a customer resumed): its answer may be the older one.
+      if (changed !== undefined && (await scope.subscriptions.versionOf(entry.gateway, changed)) !== before) {
+        throw new SubscriptionChangedMeanwhile(changed);
+      }
       await apply(event, { environment: entry.environment, payment, subscription }, scope);
     }, job);
   };

@@ -198,4 +198,17 @@ export class PermanentJobFailure extends DomainError {
   readonly transient = false;
 }
 
+/**
+ * The subscription was written (a customer's resume, say) while the gateway was asked about it:
+ * the answer may be older than what is stored, so the job asks again rather than write it.
+ */
+export class SubscriptionChangedMeanwhile extends DomainError {
+  readonly code = "SUBSCRIPTION_CHANGED_MEANWHILE";
+  readonly category = "conflict";
+  readonly transient = true;
+  constructor(gatewaySubscriptionId: string) {
+    super(`subscription ${gatewaySubscriptionId} changed while the gateway was asked about it; asking again`);
+  }
+}
+
 export class DeadJobNotFound extends fixedError("JOB_NOT_FOUND", "not_found", "No dead job has this id.") {}

@@ -25,6 +25,7 @@ function setUp() {
   const log = createRecordingLog();
   const process = makeProcessPaymentEvent({
     inbox: uow.inbox,
+    subscriptions: uow.subscriptions,
     gateways,
     uow,
     clock,

@@ -2,7 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { fulfillJob, fulfillmentActionJob } from "../../../application/fulfillment/jobs.ts";
 import { orderFulfillment } from "../../../application/fulfillment/order-fulfillment.ts";
 import { makeProcessPaymentEvent } from "../../../application/payments/process-payment-event.ts";
-import { PermanentJobFailure, UpstreamUnreachable } from "../../../application/shared/errors.ts";
+import {
+  PermanentJobFailure,
+  SubscriptionChangedMeanwhile,
+  UpstreamUnreachable,
+} from "../../../application/shared/errors.ts";
 import type { GatewayEnvironment, GatewayEvent } from "../../../domain/payments/gateway-event.ts";
 import { encodeGatewayEvent } from "../../../domain/payments/gateway-event-codec.ts";
 import { aPaidEvent, aRefundedEvent, aRenewedEvent, ONE_OF_EACH_KIND } from "../../support/builders/gateway-events.ts";
@@ -22,6 +26,7 @@ function setUp() {
   const log = createRecordingLog();
   const process = makeProcessPaymentEvent({
     inbox: uow.inbox,
+    subscriptions: uow.subscriptions,
     gateways,
     uow,
     clock,
@@ -218,6 +223,35 @@ describe("the payment job", () => {
       current_period_end: new Date("2026-03-01T00:00:00.000Z"),
     });
     expect(gateways.gateway_a.callsOf("getSubscription")).toEqual([["sub_2"]]);
+  });
+
+  test("a subscription written while the gateway answered is asked about again, not overwritten", async () => {
+    const { uow, gateways, stored, run } = setUp();
+    // The customer cancelled; the gateway's event about it arrives as the customer resumes.
+    const subscription = uow.subscriptions.add({
+      gateway: "gateway_a",
+      gateway_subscription_id: "sub_2",
+      cancel_at_period_end: true,
+    });
+    gateways.gateway_a.addSubscription("sub_2", { status: "active", cancel_at_period_end: true });
+    const ask = gateways.gateway_a.getSubscription;
+    gateways.gateway_a.getSubscription = async (id) => {
+      const answer = await ask(id);
+      // The resume lands between the gateway's answer and the job's transaction.
+      gateways.gateway_a.addSubscription("sub_2", { status: "active", cancel_at_period_end: false });
+      await uow.subscriptions.update(subscription.id, { cancel_at_period_end: false });
+      gateways.gateway_a.getSubscription = ask;
+      return answer;
+    };
+    const entry = stored(ONE_OF_EACH_KIND.subscription_updated);
+    const first = await run(entry).catch((error: unknown) => error);
+    expect(first).toBeInstanceOf(SubscriptionChangedMeanwhile);
+    expect((first as SubscriptionChangedMeanwhile).transient).toBe(true);
+    expect(uow.subscriptions.get(subscription.id).cancel_at_period_end).toBe(false);
+    // The job's retry reads the gateway as it is now.
+    await run(entry);
+    expect(uow.subscriptions.get(subscription.id).cancel_at_period_end).toBe(false);
+    expect(gateways.gateway_a.callsOf("getSubscription")).toEqual([["sub_2"], ["sub_2"]]);
   });
 
   test("a period end never moves back, nor forward while the gateway no longer collects", async () => {

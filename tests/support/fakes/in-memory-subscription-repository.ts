@@ -9,6 +9,8 @@ const HOUR_MS = 3_600_000;
  */
 export function createInMemorySubscriptionRepository() {
   let subscriptions = new Map<string, SubscriptionRecord>();
+  /** Updates per subscription: what `versionOf` reads, as the row's version does in PostgreSQL. */
+  const writes = new Map<string, number>();
 
   function add(overrides: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
     const subscription: SubscriptionRecord = {
@@ -41,6 +43,12 @@ export function createInMemorySubscriptionRepository() {
     findForItem: async (orderItemId) => [...subscriptions.values()].find((s) => s.order_item_id === orderItemId),
     findByGatewayId: async (gateway, id) =>
       [...subscriptions.values()].filter((s) => s.gateway === gateway && s.gateway_subscription_id === id),
+    versionOf: async (gateway, id) =>
+      [...subscriptions.values()]
+        .filter((s) => s.gateway === gateway && s.gateway_subscription_id === id)
+        .map((s) => `${s.id}:${writes.get(s.id) ?? 0}`)
+        .sort()
+        .join(","),
     async update(id, { pending, ...change }) {
       const existing = subscriptions.get(id);
       if (!existing) return;
@@ -48,6 +56,7 @@ export function createInMemorySubscriptionRepository() {
       const waiting =
         pending === undefined ? {} : { pending_interval: pending?.interval ?? null, pending_at: pending?.at ?? null };
       subscriptions.set(id, { ...existing, ...defined, ...waiting });
+      writes.set(id, (writes.get(id) ?? 0) + 1);
     },
     async trialsEnding(now, withinHours, limit) {
       const until = now.getTime() + withinHours * HOUR_MS;
