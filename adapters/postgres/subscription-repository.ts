@@ -87,10 +87,13 @@ export function createPostgresSubscriptionRepository(sql: Queryable): Subscripti
           updated_at = now()
         where id = ${id}`;
     },
-    // `xmin` is the transaction that wrote the row's current version: any update changes it.
+    // The fields a gateway's older answer could set back; a renewal moving the period end (which
+    // only ever moves forward) leaves the mark as it is.
     async versionOf(gateway, gatewaySubscriptionId) {
       const rows = await sql<{ version: string }[]>`
-        select id::text || ':' || xmin::text as version from subscriptions
+        select id::text || ':' || md5(row(cancel_at_period_end, billing_interval, pending_interval, pending_at)::text)
+               as version
+        from subscriptions
         where gateway = ${gateway} and gateway_subscription_id = ${gatewaySubscriptionId}
         order by id for update`;
       return rows.map((row) => row.version).join(",");

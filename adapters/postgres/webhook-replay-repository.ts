@@ -125,10 +125,9 @@ export function createPostgresWebhookReplayRepository(sql: Queryable): WebhookRe
 
     async fail(replayId, at, error, lease) {
       if (!isUuid(replayId)) return;
-      const underLease = lease === undefined ? sql`` : sql`and lease = ${lease}`;
       await sql`
         update webhook_replays set status = 'failed', finished_at = ${at}, last_error = ${error}
-        where id = ${replayId} and status = 'running' ${underLease}`;
+        where id = ${replayId} and status = 'running' and lease = ${lease}`;
     },
 
     async cancel(endpointId, replayId, at) {

@@ -45,9 +45,10 @@ export interface SubscriptionRepository {
   findByGatewayId(gateway: string, gatewaySubscriptionId: string): Promise<SubscriptionRecord[]>;
   update(id: string, change: SubscriptionChange): Promise<void>;
   /**
-   * A mark of the rows one gateway subscription bills that changes whenever one of them is
-   * written; inside a transaction it locks them. Read before a call to the gateway and again after,
-   * it tells whether the gateway's answer may be older than what was written meanwhile.
+   * A mark of the rows one gateway subscription bills that changes whenever what an older answer
+   * of the gateway could set back changes (the scheduled cancellation, the plan and a pending plan
+   * change); inside a transaction it locks the rows. Read before a call to the gateway and again
+   * after, it tells whether the gateway's answer may be older than what was written meanwhile.
    */
   versionOf(gateway: string, gatewaySubscriptionId: string): Promise<string>;
   /** Subscriptions whose paid period (or trial) ended more than `graceHours` before `now`. */

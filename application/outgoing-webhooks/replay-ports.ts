@@ -69,10 +69,10 @@ export interface WebhookReplayRepository {
   advance(replayId: string, event: ReplayEvent): Promise<void>;
   complete(replayId: string, at: Date): Promise<void>;
   /**
-   * Ends a running replay `failed` with `error`, when its step job gives up; under `lease` only, when
-   * the run had taken one, so a run that another has taken over cannot fail the replay under it.
+   * Ends a running replay `failed` with `error`, when its step job gives up; under `lease` only, so
+   * a run that another has taken over cannot fail the replay under it.
    */
-  fail(replayId: string, at: Date, error: string, lease?: number): Promise<void>;
+  fail(replayId: string, at: Date, error: string, lease: number): Promise<void>;
   /** Stops a running replay of the endpoint; false when the endpoint has no running replay of this id. */
   cancel(endpointId: string, replayId: string, at: Date): Promise<boolean>;
 }

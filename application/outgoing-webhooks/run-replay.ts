@@ -110,7 +110,10 @@ export function makeRunWebhookReplay(
       lease = await deps.replays.claim(replay_id);
       if (lease !== undefined) await runStep(replay_id, step, lease);
     } catch (error) {
-      if ((error as { transient?: unknown } | null)?.transient === false || job.lastAttempt) {
+      // Only a run holding the lease fails the replay: one that could not claim it may have lost
+      // to a run that holds it. Left running, the replay goes on when its dead job is redriven.
+      const giveUp = (error as { transient?: unknown } | null)?.transient === false || job.lastAttempt;
+      if (giveUp && lease !== undefined) {
         const reason = errorText(error);
         // The job's own error is what the queue records; failing to mark the replay is only logged.
         await deps.replays

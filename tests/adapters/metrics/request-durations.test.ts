@@ -47,6 +47,13 @@ describe("the request duration histogram", () => {
     expect(await canonical(ours)).toEqual(await canonical(reference));
   });
 
+  test("prom-client's own ways in are refused rather than counted where nothing reads", () => {
+    const durations = new RequestDurations(new Registry());
+    expect(() => durations.observe({ method: "GET" }, 1)).toThrow("record()");
+    expect(() => durations.startTimer()).toThrow("record()");
+    expect(() => durations.labels("GET", "/", "2xx")).toThrow("record()");
+  });
+
   test("a reset forgets every series", async () => {
     const registry = new Registry();
     const durations = new RequestDurations(registry);

@@ -15,7 +15,7 @@ async function aSubscription() {
 }
 
 describe("the subscription repository's version mark", () => {
-  test("moves when one of the rows is written, and not when they are read or locked", async () => {
+  test("moves when what a gateway answer could set back changes, not on reads, locks or a period moved", async () => {
     const sql = db.current.sql;
     const repository = createPostgresSubscriptionRepository(sql);
     const subscription = await aSubscription();
@@ -24,13 +24,18 @@ describe("the subscription repository's version mark", () => {
     expect(first).toStartWith(`${subscription.id}:`);
     await repository.findByGatewayId(subscription.gateway, gatewayId);
     await sql.begin((tx) => createPostgresSubscriptionRepository(tx).versionOf(subscription.gateway, gatewayId));
+    // A renewal moves the period end forward: nothing an older answer could undo.
+    await repository.update(subscription.id, { current_period_end: new Date("2031-01-01T00:00:00.000Z") });
     expect(await repository.versionOf(subscription.gateway, gatewayId)).toBe(first);
     await repository.update(subscription.id, { cancel_at_period_end: true });
-    const second = await repository.versionOf(subscription.gateway, gatewayId);
-    expect(second).not.toBe(first);
-    // The same value written again is still a write.
-    await repository.update(subscription.id, { cancel_at_period_end: true });
-    expect(await repository.versionOf(subscription.gateway, gatewayId)).not.toBe(second);
+    const cancelled = await repository.versionOf(subscription.gateway, gatewayId);
+    expect(cancelled).not.toBe(first);
+    await repository.update(subscription.id, {
+      pending: { interval: "yearly", at: new Date("2031-01-01T00:00:00.000Z") },
+    });
+    expect(await repository.versionOf(subscription.gateway, gatewayId)).not.toBe(cancelled);
+    await repository.update(subscription.id, { cancel_at_period_end: false, pending: null });
+    expect(await repository.versionOf(subscription.gateway, gatewayId)).toBe(first);
     expect(await repository.versionOf(subscription.gateway, "sub_nobody")).toBe("");
   });
 

@@ -248,9 +248,19 @@ describe("the payment job", () => {
     expect(first).toBeInstanceOf(SubscriptionChangedMeanwhile);
     expect((first as SubscriptionChangedMeanwhile).transient).toBe(true);
     expect(uow.subscriptions.get(subscription.id).cancel_at_period_end).toBe(false);
-    // The job's retry reads the gateway as it is now.
+    expect((await uow.inbox.find(entry.id))?.processed_at).toBeFalsy();
+    // The job's retry reads the gateway as it is now, and acts on it.
+    gateways.gateway_a.addSubscription("sub_2", {
+      status: "active",
+      cancel_at_period_end: false,
+      current_period_end: "2026-03-01T00:00:00.000Z",
+    });
     await run(entry);
-    expect(uow.subscriptions.get(subscription.id).cancel_at_period_end).toBe(false);
+    expect(uow.subscriptions.get(subscription.id)).toMatchObject({
+      cancel_at_period_end: false,
+      current_period_end: new Date("2026-03-01T00:00:00.000Z"),
+    });
+    expect((await uow.inbox.find(entry.id))?.processed_at).toBeTruthy();
     expect(gateways.gateway_a.callsOf("getSubscription")).toEqual([["sub_2"], ["sub_2"]]);
   });
 

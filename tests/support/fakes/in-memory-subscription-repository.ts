@@ -9,8 +9,6 @@ const HOUR_MS = 3_600_000;
  */
 export function createInMemorySubscriptionRepository() {
   let subscriptions = new Map<string, SubscriptionRecord>();
-  /** Updates per subscription: what `versionOf` reads, as the row's version does in PostgreSQL. */
-  const writes = new Map<string, number>();
 
   function add(overrides: Partial<SubscriptionRecord> = {}): SubscriptionRecord {
     const subscription: SubscriptionRecord = {
@@ -46,7 +44,9 @@ export function createInMemorySubscriptionRepository() {
     versionOf: async (gateway, id) =>
       [...subscriptions.values()]
         .filter((s) => s.gateway === gateway && s.gateway_subscription_id === id)
-        .map((s) => `${s.id}:${writes.get(s.id) ?? 0}`)
+        .map((s) =>
+          [s.id, s.cancel_at_period_end, s.billing_interval, s.pending_interval, s.pending_at?.toISOString()].join(":"),
+        )
         .sort()
         .join(","),
     async update(id, { pending, ...change }) {
@@ -56,7 +56,6 @@ export function createInMemorySubscriptionRepository() {
       const waiting =
         pending === undefined ? {} : { pending_interval: pending?.interval ?? null, pending_at: pending?.at ?? null };
       subscriptions.set(id, { ...existing, ...defined, ...waiting });
-      writes.set(id, (writes.get(id) ?? 0) + 1);
     },
     async trialsEnding(now, withinHours, limit) {
       const until = now.getTime() + withinHours * HOUR_MS;

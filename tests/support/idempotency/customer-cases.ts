@@ -171,8 +171,8 @@ function subscriptionCases(): Record<string, Case> {
     },
     "POST /api/subscriptions/{id}/resume": async (f) => {
       const { customer, subscription } = await f.saas();
-      // The gateway reports the cancellation by webhook; acted on after the resume, it would read
-      // the subscription between the two and undo the resume this case counts.
+      // The gateway reports the cancellation by webhook. Acted on during the resume, its job reads
+      // the subscription again (the resume moved it), so the count would read a state still moving.
       await f.afterSubscriptionEvent(subscription.gateway_subscription_id, () =>
         f.as("POST", `/api/subscriptions/${subscription.id}/cancel`, customer.token),
       );

@@ -102,7 +102,7 @@ export function fixtures(e2e: E2e, db: TestDatabaseHandle) {
       select count(*) filter (where processed_at is not null)::int done,
              count(*) filter (where processed_at is null)::int waiting
       from webhook_inbox
-      where kind = 'subscription_updated' and payload like ${`%${gatewaySubscriptionId}%`}`;
+      where kind = 'subscription_updated' and event->'event'->>'subscription_id' = ${gatewaySubscriptionId}`;
     return row ?? { done: 0, waiting: 0 };
   };
   /** Runs `change`, then waits until the gateway's event about it has arrived and every one is acted on. */
@@ -112,7 +112,8 @@ export function fixtures(e2e: E2e, db: TestDatabaseHandle) {
     await eventually(
       async () => {
         const now = await subscriptionEvents(gatewaySubscriptionId);
-        return now.done > before.done && now.waiting === 0 ? now : undefined;
+        // A new event arrived (not only an older one acted on), and none waits.
+        return now.done + now.waiting > before.done + before.waiting && now.waiting === 0 ? now : undefined;
       },
       10_000,
       "the gateway's subscription event",
