@@ -5,6 +5,7 @@ import { createTestMarketplace } from "../../support/app.ts";
 import { tokenFor } from "../../support/auth.ts";
 import { aPointOfSaleProduct } from "../../support/builders/products.ts";
 import { hasRealPostgres, useTestDatabase } from "../../support/database.ts";
+import { eventually } from "../../support/e2e.ts";
 import { call, expectProblemShape } from "../../support/http.ts";
 
 const db = useTestDatabase();
@@ -112,9 +113,17 @@ describe("API keys", () => {
   test("a use is noted in last_used_at", async () => {
     const key = await createKey({ name: "Reporter", scopes: ["orders:read"] });
     expect((await call(instanceA.app, "GET", "/api/admin/orders", { token: key.secret })).status).toBe(200);
-    const [row] = await db.current.sql<{ last_used_at: Date | null }[]>`
-      select last_used_at from api_keys where id = ${key.id}`;
-    expect(row?.last_used_at).toBeInstanceOf(Date);
+    // Noted beside the request, not before its answer.
+    const usedAt = await eventually(
+      async () => {
+        const [row] = await db.current.sql<{ last_used_at: Date | null }[]>`
+          select last_used_at from api_keys where id = ${key.id}`;
+        return row?.last_used_at ?? undefined;
+      },
+      5000,
+      "the key's last use",
+    );
+    expect(usedAt).toBeInstanceOf(Date);
   });
 
   test("an expired key and an unknown one are 401 like a bad token; a past expiry cannot be set", async () => {
