@@ -12,11 +12,9 @@ export function makeReports(deps: { readonly source: ReportSource; readonly cloc
   return {
     async revenueReport(query: ReportRangeQuery) {
       const range = reportRange(query, deps.clock());
-      // Products are split payment by payment (to the cent, by each order's items) as batches arrive.
+      // Payments of several products are split one by one (to the cent, by each order's items).
       const products = productTally();
-      const buckets = await deps.source.revenueBetween(range, (payments) => {
-        for (const payment of payments) products.add(payment);
-      });
+      const buckets = await deps.source.revenueBetween(range, products);
       return {
         from: range.from,
         to: lastDay(range),

@@ -37,6 +37,17 @@ export interface LedgerPayment {
 export type ProductRevenue = RevenueFigures & { readonly product_id: string; readonly product_name: string };
 
 /**
+ * The payments of orders that bought one product only, summed per environment, currency and
+ * product: each goes to that product whole, whatever its items weigh, so they need no split.
+ */
+export interface OneProductRevenue extends Money {
+  readonly environment: GatewayEnvironment;
+  readonly currency: string;
+  readonly product_id: string;
+  readonly product_name: string;
+}
+
+/**
  * The items a payment paid for, with their weights: a first payment by what each item was charged
  * now, a renewal or proration by the renewing items' prices. With no weight at all (a payment the
  * order did not expect), every item weighs the same.
@@ -84,16 +95,30 @@ export function shareByProduct(payment: LedgerPayment): { readonly item: PaidIte
 }
 
 /**
- * Revenue per product, per environment and currency, added up one payment at a time: the ledger
- * can be read in batches and no payment needs to stay in memory once counted.
+ * Revenue per product, per environment and currency: the sums of one-product orders as the
+ * database adds them up, and every other payment split one at a time, so the ledger can be read
+ * in batches and no payment needs to stay in memory once counted.
  */
 export function productTally() {
   const ledgers = new Map<string, Map<string, { name: string; money: Money }>>();
+  const productsOf = (environment: GatewayEnvironment, currency: string) => {
+    const key = ledgerKey(environment, currency);
+    const products = ledgers.get(key) ?? new Map<string, { name: string; money: Money }>();
+    ledgers.set(key, products);
+    return products;
+  };
   return {
+    addWhole({ environment, currency, product_id, product_name, ...money }: OneProductRevenue) {
+      const products = productsOf(environment, currency);
+      const before = products.get(product_id);
+      products.set(product_id, {
+        name: before?.name ?? product_name,
+        money: before ? add(before.money, money) : money,
+      });
+    },
+
     add(payment: LedgerPayment) {
-      const key = ledgerKey(payment.environment, payment.currency);
-      const products = ledgers.get(key) ?? new Map<string, { name: string; money: Money }>();
-      ledgers.set(key, products);
+      const products = productsOf(payment.environment, payment.currency);
       // A product bought twice in one order is one product: its lines' shares add up, one payment.
       const perProduct = new Map<string, { name: string; money: Money }>();
       for (const { item, money } of shareByProduct(payment)) {

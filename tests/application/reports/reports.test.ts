@@ -9,11 +9,27 @@ const NOW = new Date("2026-11-29T10:00:00Z");
 function aSource(payments: LedgerPayment[] = []) {
   const asked: string[] = [];
   const source: ReportSource = {
-    async revenueBetween(range, take) {
+    async revenueBetween(range, products) {
       asked.push(`payments ${range.from.toISOString()} ${range.until.toISOString()} ${range.interval}`);
-      // Two batches, as a long range arrives.
-      take(payments.slice(0, 1));
-      take(payments.slice(1));
+      // The first as a one-product order's sum, the rest one by one.
+      const [first, ...rest] = payments;
+      if (first) {
+        const { environment, currency, amount, discount, tax, refunded_amount, charged_back_amount, items } = first;
+        const [item] = items;
+        products.addWhole({
+          environment,
+          currency,
+          product_id: item?.product_id ?? "",
+          product_name: item?.product_name ?? "",
+          payments: 1,
+          gross: amount,
+          discounts: discount,
+          tax,
+          refunds: refunded_amount,
+          charged_back: charged_back_amount,
+        });
+      }
+      for (const payment of rest) products.add(payment);
       return payments.map((payment) => ({
         environment: payment.environment,
         currency: payment.currency,
@@ -47,15 +63,18 @@ test("revenue reads the ledger for the whole days asked, today by default, and a
     charged_back_amount: 0,
     items: [{ product_id, product_name: product_id.toUpperCase(), due_today: 1000, amount: 1000, recurring: false }],
   });
-  const { source, asked } = aSource([payment(1200, "a"), payment(300, "b")]);
+  const { source, asked } = aSource([payment(1200, "a"), payment(300, "b"), payment(100, "a")]);
   const report = await makeReports({ source, clock: () => NOW }).revenueReport({ from: "2026-11-28" });
   expect(asked).toEqual(["payments 2026-11-28T00:00:00.000Z 2026-11-30T00:00:00.000Z day"]);
   expect(report.to.toISOString()).toBe("2026-11-29T00:00:00.000Z");
-  expect(report.ledgers[0]?.intervals.map((interval) => interval.gross)).toEqual([0, 1500]);
-  expect(report.ledgers[0]?.by_product.map((product) => [product.product_id, product.gross])).toEqual([
-    ["a", 1200],
-    ["b", 300],
-  ]);
+  expect(report.ledgers[0]?.intervals.map((interval) => interval.gross)).toEqual([0, 1600]);
+  // A product's summed payments and its payments split one by one add up.
+  expect(report.ledgers[0]?.by_product.map((product) => [product.product_id, product.payments, product.gross])).toEqual(
+    [
+      ["a", 2, 1300],
+      ["b", 1, 300],
+    ],
+  );
 });
 
 test("a bad query is refused before anything is read", async () => {
