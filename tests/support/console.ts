@@ -75,3 +75,11 @@ export async function screenshot(page: Page, name: string) {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
+
+/** A `datetime-local` value for `at`, on the browser's own clock, as an admin would type it. */
+export const typedTime = (page: Page, at: number) =>
+  page.evaluate((ms) => {
+    const d = new Date(ms);
+    const two = (n: number) => String(n).padStart(2, "0");
+    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+  }, at);

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { hasChromium, useBrowser } from "../../support/browser.ts";
-import { seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
+import { seriousViolations, signIn, typedTime, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { adminToken, eventually, http, useE2e } from "../../support/e2e.ts";
 import { webhookReceiver } from "../../support/webhook-receiver.ts";
@@ -11,14 +10,6 @@ const db = useTestDatabase();
 const e2e = useE2e(db, { env: { WEBHOOK_REPLAY_PER_SECOND: "1" } });
 const browser = useBrowser();
 const admin = useAdminAccount(e2e);
-
-/** A `datetime-local` value for `at`, on the browser's own clock, as an admin would type it. */
-const typedTime = (page: Page, at: number) =>
-  page.evaluate((ms) => {
-    const d = new Date(ms);
-    const two = (n: number) => String(n).padStart(2, "0");
-    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
-  }, at);
 
 /** The receiver holds its next request until `release` is called: the replay sending it stays running. */
 function holdNext(receiver: ReturnType<typeof webhookReceiver>) {

@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { hasChromium, useBrowser, watchPage } from "../../support/browser.ts";
 import { aLicenseProduct } from "../../support/builders/products.ts";
-import { seriousViolations, signIn, useAdminAccount } from "../../support/console.ts";
+import { seriousViolations, signIn, typedTime, useAdminAccount } from "../../support/console.ts";
 import { useTestDatabase } from "../../support/database.ts";
 import { adminToken, buyAndPay, createProduct, eventually, http, useE2e } from "../../support/e2e.ts";
 import { type ReceivedWebhook, status, verifiedPayload, webhookReceiver } from "../../support/webhook-receiver.ts";
@@ -13,14 +12,6 @@ const db = useTestDatabase();
 const e2e = useE2e(db, { env: { OUTGOING_WEBHOOK_RETRY_SCHEDULE: "10ms" } });
 const browser = useBrowser();
 const admin = useAdminAccount(e2e);
-
-/** A `datetime-local` value for `at`, on the browser's own clock, as an admin would type it. */
-const typedTime = (page: Page, at: number) =>
-  page.evaluate((ms) => {
-    const d = new Date(ms);
-    const two = (n: number) => String(n).padStart(2, "0");
-    return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
-  }, at);
 
 describe.skipIf(!hasChromium)("the Webhooks page", () => {
   test("an admin adds an endpoint, sees a dead delivery, replays what failed and watches it complete under the same webhook-id", async () => {
