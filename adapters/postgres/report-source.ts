@@ -54,8 +54,9 @@ export function createPostgresReportSource(sql: postgres.Sql): ReportSource {
           where p.created_at >= ${range.from} and p.created_at < ${range.until} and ${productsBought(tx)} = 1
           group by 1, 2, 3`;
         for (const sums of whole) products.addWhole(sums);
-        // The rest are split one payment at a time. Pages by (recorded time, id). The time travels as text both ways: the driver would write a
-        // timestamptz parameter as a JavaScript date, to the millisecond, and repeat the page's last payment.
+        // The rest are split one payment at a time, in pages by (recorded time, id). The time travels
+        // as text both ways: the driver would write a timestamptz parameter as a JavaScript date, to
+        // the millisecond, and repeat the page's last payment.
         let after: { at: string; id: string } | undefined;
         for (;;) {
           const page = await tx<(Omit<LedgerPayment, "items"> & { at: string; id: string; order_id: string })[]>`
