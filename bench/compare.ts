@@ -56,16 +56,18 @@ interface Buyer {
   readonly productId: string;
 }
 
-/** The seeded point-of-sale product and a customer registered to buy it, through the first marketplace. */
-async function aBuyer(sql: postgres.Sql, host: Service): Promise<Buyer> {
+/**
+ * The seeded point-of-sale product and the customer every paid order is for, written straight into
+ * the database as bench/run.ts does: the builds share it, and an older build may register customers
+ * differently. Nobody signs in as it.
+ */
+async function aBuyer(sql: postgres.Sql): Promise<Buyer> {
   const [product] = await sql<{ id: string }[]>`select id from products where slug = 'tillpoint-pos'`;
   if (!product) throw new Error("the seeded point-of-sale product is missing");
-  const registered = await fetch(`${host.url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: "compare@example.com", password: "compare password", name: "Compare" }),
-  });
-  const { user } = (await registered.json()) as { user: { id: string } };
+  const [user] = await sql<{ id: string }[]>`
+    insert into users (email, name, role, password_hash)
+    values ('compare@example.com', 'Compare', 'customer', 'not a password hash') returning id`;
+  if (!user) throw new Error("seeding the buyer returned no row");
   return { customerId: user.id, productId: product.id };
 }
 
@@ -236,7 +238,7 @@ try {
         const { name, bundle } = builds[i] as (typeof builds)[number];
         const host = await startMarketplace(database, sim.url, {}, { bundle, logPath: log(name) });
         services.push(host);
-        buyer ??= await aBuyer(sql, host);
+        buyer ??= await aBuyer(sql);
         const orders = { sql, sim, ...buyer, marketplace: host, rate: E2E_RATE };
         await offerPaidOrders({ ...orders, seconds: 3 });
         const cpuBefore = await cpuMs(host.proc.pid);
@@ -262,7 +264,7 @@ try {
       await sql`truncate webhook_inbox, jobs`;
       const host = await startMarketplace(database, sim.url, {}, { bundle, logPath: log(name) });
       services.push(host);
-      buyer ??= await aBuyer(sql, host);
+      buyer ??= await aBuyer(sql);
       const orders = { sql, sim, ...buyer, marketplace: host, rate: 10 };
       await offerPaidOrders({ ...orders, seconds: 2 });
       await sql`alter system set log_statement = 'all'`;

@@ -78,11 +78,16 @@ function canonicalBody(bytes: Uint8Array): string | Uint8Array {
  */
 export function withIdempotency(next: Fetch, options: IdempotencyOptions): Fetch {
   const { store } = options;
-  return async (request, server) => {
+  // Most requests carry no key: they go on before the URL is read or a promise is made.
+  return (request, server) => {
     const key = request.headers.get("idempotency-key");
+    return key === null ? next(request, server) : withKey(request, server, key);
+  };
+
+  async function withKey(request: Request, server: unknown, key: string): Promise<Response> {
     const target = targetOf(request.url);
     const path = target.split("?", 1)[0] ?? target;
-    if (key === null || !takesIdempotencyKey(request.method, path)) return next(request, server);
+    if (!takesIdempotencyKey(request.method, path)) return next(request, server);
     const startedAt = performance.now();
     const id = requestIdFor(request.headers.get("x-request-id"));
     const route = options.routeOf(request.method, path);
@@ -131,7 +136,7 @@ export function withIdempotency(next: Fetch, options: IdempotencyOptions): Fetch
       );
     }
     return run(() => next(request, server), store, scope);
-  };
+  }
 }
 
 async function run(work: () => Response | Promise<Response>, store: IdempotentRequestStore, scope: KeyScope) {
