@@ -161,8 +161,8 @@ class UnreadableAnswer extends Error {
 /**
  * One ky client per way of connecting, its options fixed once: a call then passes only what differs
  * (method, headers, body, time-out and the context its hooks read), and ky does not merge hooks,
- * headers and retry settings again for every call. Per call that saves about a fifth of what ky
- * costs over a bare `fetch` (docs/performance.md).
+ * headers and retry settings again for every call: 246 µs of CPU a call against 285 in a loop,
+ * where a bare guarded `fetch` takes 195 (docs/performance.md).
  * - no retries: the job system retries with backoff and full jitter, honouring the upstream's
  *   `Retry-After` (carried by `UpstreamRateLimited`), and a POST that reached the upstream is
  *   never repeated blindly;

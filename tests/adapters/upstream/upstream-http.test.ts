@@ -144,6 +144,51 @@ describe("callUpstream", () => {
     }
   });
 
+  test("calls at once through one client each keep their own upstream, time-out and reader", async () => {
+    const base = `http://127.0.0.1:${server.port}`;
+    const reader = (label: string) => () => ({ code: label });
+    const [provider, gateway, slow] = await Promise.all([
+      callUpstream(
+        "provider",
+        {
+          method: "GET",
+          url: new URL("/refused", base),
+          headers: {},
+          timeoutSeconds: 5,
+          outbound: connectToAnyAddress,
+        },
+        reader("from_provider_reader"),
+      ).catch((e: unknown) => e),
+      callUpstream(
+        "gateway",
+        {
+          method: "GET",
+          url: new URL("/refused", base),
+          headers: {},
+          timeoutSeconds: 5,
+          outbound: connectToAnyAddress,
+        },
+        reader("from_gateway_reader"),
+      ).catch((e: unknown) => e),
+      callUpstream(
+        "provider",
+        {
+          method: "GET",
+          url: new URL("/trickle", base),
+          headers: {},
+          timeoutSeconds: 0.3,
+          outbound: connectToAnyAddress,
+        },
+        reader("unused"),
+      ).catch((e: unknown) => e),
+    ]);
+    expect(provider).toMatchObject({ code: "PROVIDER_REJECTED", upstreamCode: "from_provider_reader" });
+    expect(gateway).toMatchObject({ code: "GATEWAY_REJECTED", upstreamCode: "from_gateway_reader" });
+    expect(slow).toBeInstanceOf(UpstreamTimeout);
+    expect(slow).toMatchObject({ code: "PROVIDER_TIMEOUT" });
+    expect((slow as UpstreamTimeout).message).toContain("0.3");
+  });
+
   test("the upstream's own error code and detail are read through the given reader", async () => {
     const error = await call("/refused").catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 402, upstreamCode: "card_declined" });
