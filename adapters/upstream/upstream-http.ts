@@ -29,7 +29,7 @@ export interface UpstreamRequest {
 export interface UpstreamResponse {
   readonly status: number;
   readonly headers: Headers;
-  /** The 2xx body, parsed by `parseJsonBody`. */
+  /** The 2xx body, parsed under the shape limits. */
   readonly body: unknown;
 }
 
@@ -224,6 +224,7 @@ async function exchange(
   return { status: response.status, headers: response.headers, body };
 }
 
+/** An answer is held to the same shape limits as a request: a hostile upstream cannot stall us either. */
 function parseStructuredJson(text: string): unknown {
   const violation = findStructureViolation(text);
   if (violation) throw new UnreadableAnswer(`it ${violation.reason}`);
@@ -231,15 +232,5 @@ function parseStructuredJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     throw new UnreadableAnswer("not JSON");
-  }
-}
-
-/** An answer is held to the same shape limits as a request: a hostile upstream cannot stall us either. */
-export function parseJsonBody(upstream: Upstream, text: string): unknown {
-  try {
-    return parseStructuredJson(text);
-  } catch (error) {
-    if (error instanceof UnreadableAnswer) throw new UpstreamBadResponse(upstream, error.reason);
-    throw error;
   }
 }

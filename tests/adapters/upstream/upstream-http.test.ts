@@ -6,7 +6,7 @@ import {
   type OutboundFetch,
 } from "../../../adapters/security/guarded-fetch.ts";
 import { type UpstreamCall, upstreamCalls } from "../../../adapters/upstream/upstream-calls.ts";
-import { callUpstream, parseJsonBody, parseRetryAfter } from "../../../adapters/upstream/upstream-http.ts";
+import { callUpstream, parseRetryAfter } from "../../../adapters/upstream/upstream-http.ts";
 import {
   UpstreamBadResponse,
   UpstreamError,
@@ -57,6 +57,11 @@ beforeAll(() => {
         calls.down++;
         return new Response("", { status: 503 });
       }
+      if (path === "/deep")
+        return new Response(`${"[".repeat(100_000)}${"]".repeat(100_000)}`, {
+          headers: { "content-type": "application/json" },
+        });
+      if (path === "/garbage") return new Response("<html>", { headers: { "content-type": "application/json" } });
       if (path === "/refused")
         return Response.json({ error: { code: "card_declined", message: "no" } }, { status: 402 });
       return Response.json({ ok: true });
@@ -229,17 +234,19 @@ describe("callUpstream through the connect-time guard", () => {
   });
 });
 
-test("parseJsonBody refuses an answer nested 100,000 levels deep before parsing it", () => {
+test("an answer nested 100,000 levels deep is refused before it is parsed, as a transient bad response", async () => {
   const started = performance.now();
-  const deep = `${"[".repeat(100_000)}${"]".repeat(100_000)}`;
-  expect(() => parseJsonBody("provider", deep)).toThrow(
-    "answered with an invalid body: it nests deeper than 64 levels.",
-  );
-  expect(performance.now() - started).toBeLessThan(50);
+  const error = await call("/deep").catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UpstreamBadResponse);
+  expect(error).toMatchObject({ transient: true });
+  expect((error as Error).message).toContain("answered with an invalid body: it nests deeper than 64 levels.");
+  expect(performance.now() - started).toBeLessThan(500);
 });
 
-test("parseJsonBody turns garbage into a transient bad response", () => {
-  expect(() => parseJsonBody("gateway", "<html>")).toThrow(UpstreamBadResponse);
+test("a 2xx answer that is not JSON is a transient bad response", async () => {
+  const error = await call("/garbage").catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(UpstreamBadResponse);
+  expect((error as Error).message).toContain("not JSON");
 });
 
 test.each([
