@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { buildServer } from "../../scripts/lib/build-server.ts";
+import { buildServer, sourceMapOf } from "../../scripts/lib/build-server.ts";
+import { mapTrace } from "../../scripts/lib/map-trace.ts";
 import { createTestDatabase } from "../support/database.ts";
 import { startService } from "../support/process.ts";
 
@@ -24,6 +25,46 @@ describe("the bundled server (npm run build)", () => {
   test("is refused anywhere but one level below the root, where its files are found", async () => {
     await expect(buildServer(join(ROOT, "dist", "nested", "marketplace.js"))).rejects.toThrow(/one level below/);
     await expect(buildServer(join(tmpdir(), "marketplace.js"))).rejects.toThrow(/one level below/);
+  });
+
+  test("keeps its source map where Bun does not read it and its names, and a trace it prints maps back to the source line", async () => {
+    const outDir = join(ROOT, `dist-map-${process.pid}`);
+    const sources = await mkdtemp(join(tmpdir(), "mkt-map-"));
+    cleanup.push(() => rm(outDir, { recursive: true, force: true }));
+    cleanup.push(() => rm(sources, { recursive: true, force: true }));
+    const entry = join(sources, "fails-late.ts");
+    await writeFile(
+      entry,
+      [
+        "// A module whose failure comes late.",
+        "class LateFailure extends Error {",
+        "  constructor(reason: string) {",
+        '    super("late: " + reason);',
+        "    this.name = new.target.name;",
+        "  }",
+        "}",
+        "function failLate(reason: string): never {",
+        "  throw new LateFailure(reason);",
+        "}",
+        'failLate("on purpose");',
+        "",
+      ].join("\n"),
+    );
+    const bundle = await buildServer(join(outDir, "fails-late.js"), entry);
+    const code = await readFile(bundle, "utf8");
+    expect(code).not.toContain("sourceMappingURL");
+    expect(code).not.toContain("A module whose failure comes late");
+
+    const run = Bun.spawnSync([process.execPath, bundle], { cwd: tmpdir(), stderr: "pipe" });
+    const trace = run.stderr.toString();
+    expect(run.exitCode).not.toBe(0);
+    expect(trace).toContain("LateFailure: late: on purpose");
+    expect(trace).toMatch(/at failLate \(\S*fails-late\.js:\d+:\d+\)/);
+
+    expect(await Bun.file(`${bundle}.map`).exists()).toBe(false);
+    const mapped = mapTrace(trace, await readFile(sourceMapOf(bundle), "utf8"), "fails-late.js");
+    expect(mapped).toMatch(/at failLate \(\S*fails-late\.ts:9:\d+\)/);
+    expect(mapped).not.toContain("fails-late.js:");
   });
 
   test("the server's code finds its files through asset-paths.ts alone: its own folder is the bundle's once bundled", async () => {
