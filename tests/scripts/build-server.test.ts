@@ -65,6 +65,8 @@ describe("the bundled server (npm run build)", () => {
     const mapped = mapTrace(trace, await readFile(sourceMapOf(bundle), "utf8"), "fails-late.js");
     expect(mapped).toMatch(/at failLate \(\S*fails-late\.ts:9:\d+\)/);
     expect(mapped).not.toContain("fails-late.js:");
+    const elsewhere = "    at read (node:fs:12:3)\n    at load (/srv/other.js:2:31)";
+    expect(mapTrace(elsewhere, await readFile(sourceMapOf(bundle), "utf8"), "fails-late.js")).toBe(elsewhere);
   });
 
   test("the server's code finds its files through asset-paths.ts alone: its own folder is the bundle's once bundled", async () => {
