@@ -4,10 +4,9 @@
  * from (Bun does not read the bundle's source map, see scripts/lib/build-server.ts).
  */
 import { readFileSync } from "node:fs";
-import { basename } from "node:path";
-import { SERVER_BUNDLE, sourceMapOf } from "./lib/build-server.ts";
+import { bundleNameOf, SERVER_BUNDLE, sourceMapOf } from "./lib/build-server.ts";
 import { mapTrace } from "./lib/map-trace.ts";
 
 const mapPath = process.argv[2] ?? sourceMapOf(SERVER_BUNDLE);
 const trace = readFileSync(0, "utf8");
-process.stdout.write(mapTrace(trace, readFileSync(mapPath, "utf8"), `${basename(mapPath, ".map")}.js`));
+process.stdout.write(mapTrace(trace, readFileSync(mapPath, "utf8"), bundleNameOf(mapPath)));

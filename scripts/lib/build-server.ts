@@ -23,6 +23,9 @@ const unlinkedMapName = (name: string) => name.replace(/\.js\.map$/, ".map");
 /** The source map of a bundle built by `buildServer`. */
 export const sourceMapOf = (bundle: string) => unlinkedMapName(`${bundle}.map`);
 
+/** The bundle's file name a source map written by `buildServer` belongs to: `marketplace.js`. */
+export const bundleNameOf = (sourceMap: string) => basename(sourceMap).replace(/\.map$/, ".js");
+
 /**
  * Bundles the marketplace (adapters/main.ts and everything it imports, or `entry`) into one entry
  * module for Bun and returns its path. About 650 modules (the schema library alone is 265 files)
